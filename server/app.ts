@@ -1,0 +1,54 @@
+/**
+ * Builds the HTTP application: envelope and error handling, validation, auth and the permission
+ * guard, every API route, the websocket plugin (push mounts later) and the built console.
+ */
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { loadOrCreateSecret, TokenService } from './auth/tokens.ts';
+import type { Config } from './config.ts';
+import { openStorage } from './db/open.ts';
+import type { Storage } from './db/repositories.ts';
+import { installAuth } from './http/auth.ts';
+import { installConsole } from './http/console.ts';
+import { installErrorHandler } from './http/errors.ts';
+import { enforcePermissionDeclarations } from './http/route.ts';
+import { createValidatorCompiler } from './http/validation.ts';
+import { privRoutes } from './services/priv/index.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The storage this app serves from (tests count rows through it). */
+    storage: Storage;
+  }
+}
+
+export interface BuildOptions {
+  /** An already opened storage (main.ts opens it to report seeding); otherwise buildApp opens it and closes it with the app. */
+  readonly storage?: Storage;
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const owned = options.storage === undefined;
+  const storage = options.storage ?? (await openStorage(config)).storage;
+  const tokens = new TokenService(loadOrCreateSecret(config.dataDir), config.tokenTtlSeconds);
+
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 10 * 1024 * 1024,
+  });
+  app.decorate('storage', storage);
+  if (owned) app.addHook('onClose', async () => storage.close());
+
+  app.setValidatorCompiler(createValidatorCompiler());
+  installErrorHandler(app);
+  enforcePermissionDeclarations(app);
+  installAuth(app, { storage, tokens });
+  await app.register(fastifyWebsocket);
+
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  privRoutes(api, { config, storage, tokens });
+  await installConsole(app, config.consoleDir);
+  return app;
+}

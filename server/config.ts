@@ -1,0 +1,68 @@
+/**
+ * Server configuration from the environment. Every knob a test needs is here, so an integration test
+ * builds an isolated server with `loadConfig({...})` instead of touching globals.
+ */
+import path from 'node:path';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Directory holding the SQLite database and the JWT secret. */
+  readonly dataDir: string;
+  /** The built console (vite output, base /bcmp-web/). */
+  readonly consoleDir: string;
+  /** Token lifetime; a token past half of it is replaced through the `jwt` response header. */
+  readonly tokenTtlSeconds: number;
+  /** Login throttle: this many failures for one user name from one address within the window block logins. */
+  readonly throttleWindowMs: number;
+  readonly throttleMaxFailures: number;
+  /** Demo data created on a new database only. */
+  readonly seedVehicles: number;
+  readonly seedFleetsPerBranch: number;
+  /** Skip the demo seed entirely (an empty database with the permission records only). */
+  readonly seedEnabled: boolean;
+  readonly logLevel: string;
+  /** Honour X-Forwarded-For (behind a reverse proxy) for the allowed-address check and throttling. */
+  readonly trustProxy: boolean;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const REPO_ROOT = path.resolve(import.meta.dirname, '..');
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new Error(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
+/** Reads the configuration; `overrides` win over the environment (tests use them). */
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const config: Config = {
+    port: int(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    dataDir: path.resolve(env.DATA_DIR || path.join(REPO_ROOT, 'data')),
+    consoleDir: path.resolve(env.CONSOLE_DIR || path.join(REPO_ROOT, 'dist', 'console')),
+    tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 8 * 3600, 2, 30 * 24 * 3600),
+    throttleWindowMs: int(env, 'THROTTLE_WINDOW_MS', 10 * 60_000, 1000, 24 * 3600_000),
+    throttleMaxFailures: int(env, 'THROTTLE_MAX_FAILURES', 5, 1, 1000),
+    seedVehicles: int(env, 'SEED_VEHICLES', 2000, 0, 1_000_000),
+    seedFleetsPerBranch: int(env, 'SEED_FLEETS_PER_BRANCH', 4, 1, 1000),
+    seedEnabled: bool(env, 'SEED', true),
+    logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+  };
+  return { ...config, ...overrides };
+}

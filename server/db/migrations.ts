@@ -1,0 +1,158 @@
+/**
+ * Numbered schema migrations. Append new ones; never edit one that has shipped.
+ * `schema_version` records each applied number, so a database is brought up to date on start.
+ *
+ * Company paths: `path` is the materialised ancestor chain `/1/3/12/` (ids, root first, own id last).
+ * A subtree is the range `path >= P AND path < P || '~'` ('~' sorts after digits and '/'), which the
+ * path index serves without a scan.
+ */
+import type { SqliteDb } from './sqlite.ts';
+
+interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'foundation: companies, users, roles, permissions, sessions, vehicles, lines',
+    sql: `
+      CREATE TABLE company (
+        id INTEGER PRIMARY KEY,
+        pid INTEGER REFERENCES company(id),
+        name TEXT NOT NULL,
+        contact TEXT NOT NULL DEFAULT '',
+        phone TEXT NOT NULL DEFAULT '',
+        address TEXT NOT NULL DEFAULT '',
+        remark TEXT NOT NULL DEFAULT '',
+        path TEXT NOT NULL UNIQUE,
+        create_time INTEGER NOT NULL,
+        update_time INTEGER NOT NULL
+      );
+      CREATE INDEX company_pid ON company(pid);
+
+      CREATE TABLE line (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        company_id INTEGER NOT NULL REFERENCES company(id),
+        create_time INTEGER NOT NULL
+      );
+      CREATE INDEX line_company ON line(company_id);
+
+      CREATE TABLE vehicle (
+        id INTEGER PRIMARY KEY,
+        vehiidno TEXT NOT NULL UNIQUE,
+        company_id INTEGER NOT NULL REFERENCES company(id),
+        line_id INTEGER REFERENCES line(id),
+        device_no TEXT NOT NULL UNIQUE CHECK (length(device_no) = 12),
+        vin TEXT NOT NULL DEFAULT '',
+        create_time INTEGER NOT NULL
+      );
+      CREATE INDEX vehicle_company ON vehicle(company_id, line_id);
+      CREATE INDEX vehicle_line ON vehicle(line_id);
+
+      CREATE TABLE user (
+        id INTEGER PRIMARY KEY,
+        username TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        real_name TEXT NOT NULL DEFAULT '',
+        user_level INTEGER NOT NULL CHECK (user_level IN (0, 1, 2)),
+        company_id INTEGER NOT NULL REFERENCES company(id),
+        phone TEXT NOT NULL DEFAULT '',
+        email TEXT NOT NULL DEFAULT '',
+        status INTEGER NOT NULL DEFAULT 1 CHECK (status IN (0, 1)),
+        expire_time INTEGER,
+        allowed_ips TEXT NOT NULL DEFAULT '',
+        geo_inverse INTEGER NOT NULL DEFAULT 0,
+        create_time INTEGER NOT NULL,
+        update_time INTEGER NOT NULL
+      );
+      CREATE INDEX user_company ON user(company_id);
+
+      CREATE TABLE role (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        company_id INTEGER NOT NULL REFERENCES company(id),
+        remark TEXT NOT NULL DEFAULT '',
+        create_time INTEGER NOT NULL,
+        update_time INTEGER NOT NULL
+      );
+      CREATE INDEX role_company ON role(company_id);
+
+      CREATE TABLE user_role (
+        user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+        role_id INTEGER NOT NULL REFERENCES role(id) ON DELETE CASCADE,
+        PRIMARY KEY (user_id, role_id)
+      );
+      CREATE INDEX user_role_role ON user_role(role_id);
+
+      CREATE TABLE permission (
+        id INTEGER PRIMARY KEY,
+        pid INTEGER NOT NULL,
+        type INTEGER NOT NULL CHECK (type IN (1, 2)),
+        route_key TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        name_en TEXT NOT NULL,
+        sort INTEGER NOT NULL
+      );
+      CREATE INDEX permission_pid ON permission(pid, sort);
+
+      CREATE TABLE role_permission (
+        role_id INTEGER NOT NULL REFERENCES role(id) ON DELETE CASCADE,
+        permission_id INTEGER NOT NULL REFERENCES permission(id),
+        PRIMARY KEY (role_id, permission_id)
+      );
+
+      CREATE TABLE session (
+        id TEXT PRIMARY KEY,
+        user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+        login_type TEXT NOT NULL DEFAULT '',
+        ip TEXT NOT NULL DEFAULT '',
+        create_time INTEGER NOT NULL,
+        last_seen INTEGER NOT NULL,
+        revoked_time INTEGER
+      );
+      CREATE INDEX session_user ON session(user_id);
+
+      CREATE TABLE login_failure (
+        id INTEGER PRIMARY KEY,
+        username TEXT NOT NULL,
+        ip TEXT NOT NULL,
+        at INTEGER NOT NULL
+      );
+      CREATE INDEX login_failure_key ON login_failure(username, ip, at);
+
+      CREATE TABLE login_ticket (
+        ticket_hash TEXT PRIMARY KEY,
+        user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+        created_by INTEGER NOT NULL,
+        create_time INTEGER NOT NULL,
+        expire_time INTEGER NOT NULL,
+        used_time INTEGER
+      );
+    `,
+  },
+];
+
+/** Applies pending migrations in one transaction each; answers the versions applied now. */
+export function migrate(db: SqliteDb): number[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_time INTEGER NOT NULL)`);
+  const done = new Set((db.prepare('SELECT version FROM schema_version').all() as { version: number }[]).map((r) => r.version));
+  const applied: number[] = [];
+  for (const m of MIGRATIONS) {
+    if (done.has(m.version)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_version (version, name, applied_time) VALUES (?, ?, ?)').run(m.version, m.name, Date.now());
+    })();
+    applied.push(m.version);
+  }
+  return applied;
+}
+
+export function latestSchemaVersion(): number {
+  return MIGRATIONS.at(-1)?.version ?? 0;
+}

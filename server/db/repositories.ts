@@ -1,0 +1,131 @@
+/**
+ * The storage contract handlers depend on. Methods are async so a networked database (PostgreSQL)
+ * can implement the same interfaces; the SQLite implementation lives in ./sqlite/.
+ *
+ * Scoping rule: every method that reads or changes rows by id or lists rows takes a Scope and
+ * treats rows outside it as missing (handlers answer 404). Methods without a Scope are for
+ * authentication (before a caller is known) or act on ids the handler has already resolved in scope.
+ */
+import type { Scope } from './scope.ts';
+import type {
+  Company, CompanyInput, CompanyUsage, Line, Page, PageRequest, PermissionRow, Role, Session, User,
+  UserInput, UserPatch, UserWithSecret, Vehicle, VehicleInput,
+} from './types.ts';
+
+export interface CompanyRepository {
+  get(scope: Scope, id: number): Promise<Company | undefined>;
+  page(scope: Scope, req: PageRequest & { keyword?: string; pid?: number }): Promise<Page<Company>>;
+  /** Direct children of `pid` (null: the roots) inside the scope, by name. */
+  children(scope: Scope, pid: number | null): Promise<Company[]>;
+  /** Every company in the scope, ordered by path (parents before children). */
+  listAll(scope: Scope): Promise<Company[]>;
+  /** Creates a company under `pid` (null: a new root). */
+  create(pid: number | null, input: CompanyInput): Promise<Company>;
+  update(id: number, patch: Partial<CompanyInput>): Promise<void>;
+  /** Moves a company (and its subtree) under a new parent (null: make it a root), rewriting the subtree's paths. */
+  move(id: number, newPid: number | null): Promise<void>;
+  delete(id: number): Promise<void>;
+  usage(id: number): Promise<CompanyUsage>;
+  /** Direct child count per company id. */
+  childCounts(ids: readonly number[]): Promise<Map<number, number>>;
+  /** Vehicles in each company's whole subtree, per company id. */
+  subtreeVehicleCounts(ids: readonly number[]): Promise<Map<number, number>>;
+}
+
+export interface UserRepository {
+  /** For login: no scope, the secret included. */
+  findByUsername(username: string): Promise<UserWithSecret | undefined>;
+  /** For session checks: no scope. */
+  getById(id: number): Promise<User | undefined>;
+  get(scope: Scope, id: number): Promise<User | undefined>;
+  page(scope: Scope, req: PageRequest & { keyword?: string }): Promise<Page<User>>;
+  usernameTaken(username: string, exceptId?: number): Promise<boolean>;
+  create(input: UserInput, roleIds: readonly number[]): Promise<number>;
+  update(id: number, patch: UserPatch, roleIds?: readonly number[]): Promise<void>;
+  delete(id: number): Promise<void>;
+  /** Permission ids granted by all of the user's roles (deduplicated). */
+  permissionIds(userId: number): Promise<number[]>;
+}
+
+export interface RoleRepository {
+  get(scope: Scope, id: number): Promise<Role | undefined>;
+  page(scope: Scope, req: PageRequest & { keyword?: string }): Promise<Page<Role>>;
+  list(scope: Scope): Promise<Role[]>;
+  create(input: { name: string; companyId: number; remark: string }, permissionIds: readonly number[]): Promise<number>;
+  update(id: number, patch: { name?: string; remark?: string }): Promise<void>;
+  delete(id: number): Promise<void>;
+  /** Users holding the role (for refusing a delete or reporting). */
+  userCount(id: number): Promise<number>;
+  setPermissions(id: number, permissionIds: readonly number[]): Promise<void>;
+  addPermissions(id: number, permissionIds: readonly number[]): Promise<void>;
+  removePermissions(id: number, permissionIds: readonly number[]): Promise<void>;
+  /** Roles in scope with whether each holds the permission. */
+  grantsOf(scope: Scope, permissionId: number): Promise<{ id: number; name: string; granted: boolean }[]>;
+}
+
+export interface PermissionRepository {
+  list(): Promise<PermissionRow[]>;
+  get(id: number): Promise<PermissionRow | undefined>;
+  /** Ids among `ids` that exist. */
+  existing(ids: readonly number[]): Promise<Set<number>>;
+  update(id: number, patch: { name?: string; nameEn?: string; sort?: number }): Promise<void>;
+  /** Siblings under `pid` in display order (sort, then id). */
+  siblings(pid: number): Promise<PermissionRow[]>;
+  setSorts(sorts: readonly { id: number; sort: number }[]): Promise<void>;
+}
+
+export interface SessionRepository {
+  create(session: { id: string; userId: number; loginType: string; ip: string }): Promise<void>;
+  get(id: string): Promise<Session | undefined>;
+  touch(id: string): Promise<void>;
+  revoke(id: string): Promise<void>;
+  /** Ids of a user's unrevoked sessions. */
+  liveIds(userId: number): Promise<string[]>;
+  /** Revokes every live session of a user; answers how many. */
+  revokeAllForUser(userId: number): Promise<number>;
+}
+
+export interface LoginGuardRepository {
+  countFailures(username: string, ip: string, since: number): Promise<number>;
+  /** Records a failure and forgets failures older than `forgetBefore`. */
+  recordFailure(username: string, ip: string, at: number, forgetBefore: number): Promise<void>;
+  clearFailures(username: string, ip: string): Promise<void>;
+  createTicket(ticket: { hash: string; userId: number; createdBy: number; expireTime: number }): Promise<void>;
+  /** Marks an unused, unexpired ticket used and answers its user id; undefined otherwise. */
+  consumeTicket(hash: string, now: number): Promise<number | undefined>;
+}
+
+/** Vehicles and lines as the company tree needs them (later issues add their management calls). */
+export interface FleetRepository {
+  /** Lines per company id. */
+  lineCounts(ids: readonly number[]): Promise<Map<number, number>>;
+  linesOf(scope: Scope, companyId: number): Promise<(Line & { vehicleCount: number })[]>;
+  getLine(scope: Scope, id: number): Promise<Line | undefined>;
+  getVehicle(scope: Scope, id: number): Promise<Vehicle | undefined>;
+  /** Vehicles of a company that are on no line. */
+  vehiclesOfCompany(scope: Scope, companyId: number): Promise<Vehicle[]>;
+  vehiclesOfLine(scope: Scope, lineId: number): Promise<Vehicle[]>;
+  searchVehicles(scope: Scope, keyword: string, limit: number): Promise<Vehicle[]>;
+  searchCompanies(scope: Scope, keyword: string, limit: number): Promise<Company[]>;
+  createLine(input: { name: string; companyId: number }): Promise<number>;
+  createVehicles(vehicles: readonly VehicleInput[]): Promise<void>;
+}
+
+export interface Repositories {
+  readonly companies: CompanyRepository;
+  readonly users: UserRepository;
+  readonly roles: RoleRepository;
+  readonly permissions: PermissionRepository;
+  readonly sessions: SessionRepository;
+  readonly loginGuard: LoginGuardRepository;
+  readonly fleet: FleetRepository;
+}
+
+export interface Storage extends Repositories {
+  /**
+   * Runs `fn` atomically: every write through `tx` commits together or not at all.
+   * Await only repository calls inside; the SQLite backend serialises transactions.
+   */
+  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  close(): void;
+}

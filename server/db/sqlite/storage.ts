@@ -1,0 +1,52 @@
+import type { Repositories, Storage } from '../repositories.ts';
+import type { SqliteDb } from '../sqlite.ts';
+import { SqliteCompanyRepository } from './companies.ts';
+import { SqliteFleetRepository } from './fleet.ts';
+import { SqlitePermissionRepository } from './permissions.ts';
+import { SqliteRoleRepository } from './roles.ts';
+import { SqliteLoginGuardRepository, SqliteSessionRepository } from './sessions.ts';
+import { SqliteUserRepository } from './users.ts';
+
+/** The SQLite backend: one connection, repositories over it, serialised transactions. */
+export class SqliteStorage implements Storage {
+  readonly companies: SqliteCompanyRepository;
+  readonly users: SqliteUserRepository;
+  readonly roles: SqliteRoleRepository;
+  readonly permissions: SqlitePermissionRepository;
+  readonly sessions: SqliteSessionRepository;
+  readonly loginGuard: SqliteLoginGuardRepository;
+  readonly fleet: SqliteFleetRepository;
+  /** Tail of the transaction queue: one transaction at a time on the single connection. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly db: SqliteDb) {
+    this.companies = new SqliteCompanyRepository(db);
+    this.users = new SqliteUserRepository(db);
+    this.roles = new SqliteRoleRepository(db);
+    this.permissions = new SqlitePermissionRepository(db);
+    this.sessions = new SqliteSessionRepository(db);
+    this.loginGuard = new SqliteLoginGuardRepository(db);
+    this.fleet = new SqliteFleetRepository(db);
+  }
+
+  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await fn(this);
+        this.db.exec('COMMIT');
+        return result;
+      } catch (err) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw err;
+      }
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Authentication and the permission guard, run in `onRequest` (before body parsing, so an
+ * anonymous caller gets 401 rather than a validation answer).
+ *
+ * A request is authenticated when its `x-jwt` token verifies, its session row exists unrevoked,
+ * and its user still exists, is enabled and has not expired. Tokens past half of their life are
+ * replaced through the `jwt` response header (sliding expiry).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { masksFromIds, type PermissionMask } from '../../domain/permissions/bits.ts';
+import { Access, ADMIN_LEVEL, entryByKey } from '../../domain/permissions/access.ts';
+import type { TokenService } from '../auth/tokens.ts';
+import type { Storage } from '../db/repositories.ts';
+import { ALL_COMPANIES, pathInScope, subtreeScope, type Scope } from '../db/scope.ts';
+import type { User } from '../db/types.ts';
+import { fail } from './envelope.ts';
+import { Messages } from './messages.ts';
+import { isApiPath } from './route.ts';
+
+export interface AuthContext {
+  readonly user: User;
+  readonly sessionId: string;
+  readonly isAdmin: boolean;
+  readonly permissionIds: readonly number[];
+  readonly permissions: readonly PermissionMask[];
+  readonly access: Access;
+  /** The caller's company subtree (everything for an administrator). */
+  readonly scope: Scope;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set for every route whose permission is not 'public'. */
+    authContext?: AuthContext;
+  }
+}
+
+/** The authenticated caller; throws 401 on a public route that has none. */
+export function auth(request: FastifyRequest): AuthContext {
+  if (!request.authContext) throw fail.unauthorized();
+  return request.authContext;
+}
+
+/** Loads what a user may do: merged masks and the company scope. */
+export async function loadAuthContext(storage: Storage, user: User, sessionId: string): Promise<AuthContext> {
+  const permissionIds = await storage.users.permissionIds(user.id);
+  const permissions = masksFromIds(permissionIds);
+  const isAdmin = user.userLevel === ADMIN_LEVEL;
+  let scope: Scope = ALL_COMPANIES;
+  if (!isAdmin) {
+    const company = await storage.companies.get(ALL_COMPANIES, user.companyId);
+    if (!company) throw fail.unauthorized();
+    scope = subtreeScope(company.id, company.path);
+  }
+  return { user, sessionId, isAdmin, permissionIds, permissions, access: new Access({ userLevel: user.userLevel, permissions }), scope };
+}
+
+/** True when the user may not sign in or keep a session (disabled or past its expiry). */
+export function accountBlocked(user: Pick<User, 'status' | 'expireTime'>, now = Date.now()): boolean {
+  return user.status !== 1 || (user.expireTime !== null && user.expireTime <= now);
+}
+
+function permits(ctx: AuthContext, key: string): boolean {
+  if (ctx.isAdmin) return true;
+  const entry = entryByKey(key);
+  if (!entry) return false;
+  const colon = key.lastIndexOf(':');
+  return entry.type === 2 && colon > 0 ? ctx.access.hasButton(key.slice(0, colon), key.slice(colon + 1)) : ctx.access.canSeeRoute(key);
+}
+
+export function installAuth(app: FastifyInstance, deps: { storage: Storage; tokens: TokenService }): void {
+  const { storage, tokens } = deps;
+  app.addHook('onRequest', async (request, reply) => {
+    // The console reads the refreshed token from this header, also across origins.
+    reply.header('Access-Control-Expose-Headers', 'jwt');
+    const permission = request.routeOptions.config?.permission;
+    if (!isApiPath(request.url) || permission === undefined || permission === 'public') return;
+
+    const header = request.headers['x-jwt'];
+    const token = Array.isArray(header) ? header[0] : header;
+    if (!token) throw fail.unauthorized();
+    const claims = await tokens.verify(token);
+    if (!claims) throw fail.unauthorized();
+    const session = await storage.sessions.get(claims.sessionId);
+    if (!session || session.revokedTime !== null || session.userId !== claims.userId) throw fail.unauthorized();
+    const user = await storage.users.getById(claims.userId);
+    if (!user || accountBlocked(user)) throw fail.unauthorized();
+
+    const ctx = await loadAuthContext(storage, user, session.id);
+    request.authContext = ctx;
+    if (permission !== 'session' && !permits(ctx, permission)) throw fail.forbidden();
+
+    if (tokens.needsRefresh(claims)) {
+      reply.header('jwt', await tokens.sign(user.id, session.id));
+      await storage.sessions.touch(session.id);
+    }
+  });
+}
+
+/**
+ * The scope a list call works in: the caller's own, narrowed to `companyId` when given.
+ * A companyId outside the caller's subtree (or unknown) answers 403.
+ */
+export async function narrowedScope(storage: Storage, ctx: AuthContext, companyId: number | undefined): Promise<Scope> {
+  if (companyId === undefined) return ctx.scope;
+  const company = await storage.companies.get(ALL_COMPANIES, companyId);
+  if (!company || !pathInScope(ctx.scope, company.path)) throw fail.forbidden(Messages.companyOutOfScope);
+  return subtreeScope(company.id, company.path);
+}

@@ -1,0 +1,43 @@
+/**
+ * The answer envelope `{code, msg, data}` and the error type handlers throw. HTTP status equals
+ * `code` for the HTTP-like codes; business codes (1001–1006) travel with HTTP 200 (server/API.md).
+ */
+import { ErrorCode, messageFor, OK, type Lang } from '../../domain/errors/catalogue.ts';
+import type { Message } from './messages.ts';
+
+export interface Envelope<T> {
+  readonly code: number;
+  readonly msg: string;
+  readonly data: T;
+}
+
+export function ok<T>(data: T, lang: Lang): Envelope<T> {
+  return { code: OK, msg: lang === 'zh' ? '成功' : 'Success', data };
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly code: number,
+    /** A specific message; the catalogue message for `code` when absent. */
+    readonly detail?: Message,
+  ) {
+    super(`AppError ${code}`);
+  }
+
+  get httpStatus(): number {
+    return this.code >= 1000 ? 200 : this.code;
+  }
+
+  localized(lang: Lang): string {
+    return this.detail?.(lang) ?? messageFor(this.code, lang) ?? messageFor(ErrorCode.Internal, lang) ?? '';
+  }
+}
+
+export const fail = {
+  badRequest: (detail?: Message) => new AppError(ErrorCode.BadRequest, detail),
+  unauthorized: () => new AppError(ErrorCode.Unauthorized),
+  forbidden: (detail?: Message) => new AppError(ErrorCode.Forbidden, detail),
+  notFound: (detail?: Message) => new AppError(ErrorCode.NotFound, detail),
+  conflict: (detail?: Message) => new AppError(ErrorCode.Conflict, detail),
+  business: (code: number) => new AppError(code),
+};

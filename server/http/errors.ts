@@ -1,0 +1,34 @@
+/** Turns every failure into the envelope: validation → 400 naming the field, bad JSON → 400, unexpected → 500. */
+import type { ErrorObject } from 'ajv';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ErrorCode, FieldMessage, messageFor } from '../../domain/errors/catalogue.ts';
+import { AppError } from './envelope.ts';
+import { requestLang } from './lang.ts';
+import { validationMessage } from './validation.ts';
+
+const MALFORMED_BODY = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EMPTY_JSON_BODY']);
+
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    const lang = requestLang(request);
+    if (error instanceof AppError) {
+      return reply.status(error.httpStatus).send({ code: error.code, msg: error.localized(lang), data: null });
+    }
+    if (error.validation) {
+      const msg = validationMessage(error.validation as unknown as ErrorObject[], lang);
+      return reply.status(400).send({ code: ErrorCode.BadRequest, msg, data: null });
+    }
+    if (error.code && MALFORMED_BODY.has(error.code)) {
+      return reply.status(400).send({ code: ErrorCode.BadRequest, msg: FieldMessage.malformedBody(lang), data: null });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Framework client errors (unsupported media type, body too large, ...): a plain request error.
+      const code = messageFor(status, lang) ? status : ErrorCode.BadRequest;
+      request.log.info({ err: error }, 'client error');
+      return reply.status(code).send({ code, msg: messageFor(code, lang), data: null });
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return reply.status(500).send({ code: ErrorCode.Internal, msg: messageFor(ErrorCode.Internal, lang), data: null });
+  });
+}

@@ -1,0 +1,114 @@
+/**
+ * Demo data for a new database: the company tree (root id 1, branches, fleets), vehicles with
+ * plates and 12-digit terminal numbers, bus lines, and the demo roles and accounts.
+ */
+import { entryByKey } from '../../domain/permissions/access.ts';
+import { PERMISSION_REGISTRY } from '../../domain/permissions/registry.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import type { Storage } from '../db/repositories.ts';
+import type { VehicleInput } from '../db/types.ts';
+import { BRANCHES, PLATE_LETTERS, prng, ROOT_COMPANY, VIN_CHARS, type FleetSeed } from './data.ts';
+
+export interface DemoAccount {
+  readonly username: string;
+  readonly password: string;
+  readonly description: string;
+}
+
+export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
+  { username: 'admin', password: 'admin123', description: 'administrator (userLevel 0), whole company tree' },
+  { username: 'operator', password: 'operator123', description: 'monitor-only operator' },
+  { username: 'safety', password: 'safety123', description: 'safety officer' },
+  { username: 'branch', password: 'branch123', description: 'branch administrator of 华东分公司 (its subtree only)' },
+];
+
+export interface SeedOptions {
+  readonly vehicles: number;
+  readonly fleetsPerBranch: number;
+}
+
+function ids(keys: readonly string[]): number[] {
+  return keys.map((key) => {
+    const e = entryByKey(key);
+    if (!e) throw new Error(`seed names an unknown permission key ${key}`);
+    return e.id;
+  });
+}
+
+function subtreeIds(prefix: string): number[] {
+  return PERMISSION_REGISTRY.filter((e) => e.key === prefix || e.key.startsWith(`${prefix}/`) || e.key.startsWith(`${prefix}:`)).map((e) => e.id);
+}
+
+export async function seedDemoData(storage: Storage, opts: SeedOptions): Promise<void> {
+  const random = prng(20260101);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+  // Hash before the transaction: scrypt runs on the thread pool and a transaction must not wait on it.
+  const hashes = await Promise.all(DEMO_ACCOUNTS.map((a) => hashPassword(a.password)));
+
+  await storage.transaction(async (tx) => {
+    const root = await tx.companies.create(null, ROOT_COMPANY);
+    if (root.id !== 1) throw new Error('the demo seed expects an empty company table');
+    const fleets: { id: number; seed: FleetSeed; lineIds: number[] }[] = [];
+    let eastBranchId = 0;
+    for (const branch of BRANCHES) {
+      const b = await tx.companies.create(root.id, {
+        name: branch.name, contact: branch.contact, phone: branch.phone, address: branch.address, remark: '',
+      });
+      if (branch.name === '华东分公司') eastBranchId = b.id;
+      for (let i = 0; i < opts.fleetsPerBranch; i++) {
+        const seed: FleetSeed = branch.fleets[i] ?? { name: `${branch.city}第${i + 1}车队`, plates: branch.plates };
+        const f = await tx.companies.create(b.id, { name: seed.name, contact: '', phone: '', address: '', remark: '' });
+        const lineIds: number[] = [];
+        for (const line of seed.lines ?? []) lineIds.push(await tx.fleet.createLine({ name: line, companyId: f.id }));
+        fleets.push({ id: f.id, seed, lineIds });
+      }
+    }
+
+    const plates = new Set<string>();
+    const devices = new Set<string>();
+    const vehicles: VehicleInput[] = [];
+    for (let i = 0; i < opts.vehicles; i++) {
+      const fleet = fleets[i % fleets.length];
+      if (!fleet) break;
+      let plate: string;
+      do {
+        const prefix = pick(fleet.seed.plates);
+        // Buses carry new-energy plates (D + 5 digits); trucks a letter and four digits, or five digits.
+        const tail = fleet.lineIds.length
+          ? `D${String(Math.floor(random() * 100000)).padStart(5, '0')}`
+          : random() < 0.6
+            ? `${pick([...PLATE_LETTERS])}${String(Math.floor(random() * 10000)).padStart(4, '0')}`
+            : String(Math.floor(random() * 100000)).padStart(5, '0');
+        plate = prefix + tail;
+      } while (plates.has(plate));
+      plates.add(plate);
+      let device: string;
+      do device = `01${String(Math.floor(random() * 1e10)).padStart(10, '0')}`;
+      while (devices.has(device));
+      devices.add(device);
+      const vin = `LGB${Array.from({ length: 14 }, () => pick([...VIN_CHARS])).join('')}`;
+      // Two in three buses run on a line; the rest are spares kept under the fleet.
+      const lineId = fleet.lineIds.length && random() < 0.67 ? pick(fleet.lineIds) : null;
+      vehicles.push({ vehiidno: plate, companyId: fleet.id, lineId, deviceNo: device, vin });
+    }
+    await tx.fleet.createVehicles(vehicles);
+
+    const monitorRole = await tx.roles.create({ name: '监控员', companyId: root.id, remark: '实时监控、轨迹回放、多路视频' }, ids([
+      '/home', '/home/index', '/monitor', '/monitor/index', '/monitor/trackPlaybackPage', '/monitor/videoMonitor',
+    ]));
+    const safetyRole = await tx.roles.create({ name: '安全员', companyId: root.id, remark: '安全管理全部功能' }, [
+      ...subtreeIds('/safeManagement'), ...ids(['/home', '/home/index', '/monitor', '/monitor/index']),
+    ]);
+    const branchRole = await tx.roles.create({ name: '分公司管理员', companyId: root.id, remark: '管理本分公司的用户、角色和公司' }, [
+      ...ids(['/system', '/system/user', '/system/user:create', '/system/user:update', '/system/user:retrieve']),
+      ...subtreeIds('/system/role'), ...ids(['/information']), ...subtreeIds('/information/company'),
+    ]);
+
+    const base = { phone: '', email: '', status: 1, expireTime: null, allowedIps: '', geoInverse: false };
+    const [adminHash, operatorHash, safetyHash, branchHash] = hashes as [string, string, string, string];
+    await tx.users.create({ ...base, username: 'admin', passwordHash: adminHash, realName: '系统管理员', userLevel: 0, companyId: root.id }, []);
+    await tx.users.create({ ...base, username: 'operator', passwordHash: operatorHash, realName: '张监控', userLevel: 2, companyId: root.id }, [monitorRole]);
+    await tx.users.create({ ...base, username: 'safety', passwordHash: safetyHash, realName: '刘安全', userLevel: 2, companyId: root.id }, [safetyRole]);
+    await tx.users.create({ ...base, username: 'branch', passwordHash: branchHash, realName: '赵分管', userLevel: 1, companyId: eastBranchId }, [branchRole]);
+  });
+}

@@ -1,0 +1,18 @@
+import type { App } from '../../http/route.ts';
+import type { ServiceDeps } from '../deps.ts';
+import { companyRoutes } from './companies.ts';
+import { permissionRoutes } from './permissions.ts';
+import { roleRoutes } from './roles.ts';
+import { sessionRoutes } from './session.ts';
+import { treeRoutes } from './tree.ts';
+import { userRoutes } from './users.ts';
+
+/** Every /service-priv call of server/API.md. */
+export function privRoutes(app: App, deps: ServiceDeps): void {
+  sessionRoutes(app, deps);
+  userRoutes(app, deps);
+  roleRoutes(app, deps);
+  permissionRoutes(app, deps);
+  companyRoutes(app, deps);
+  treeRoutes(app, deps);
+}
