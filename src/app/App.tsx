@@ -1,0 +1,37 @@
+/** Providers: Mantine (theme colour from the theme store), modals, notifications, i18n, router. */
+import { createTheme, MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { RouterProvider } from '@tanstack/react-router';
+import { useMemo } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { i18n } from '../i18n/index.ts';
+import { PRIMARY_COLOR, useThemeName } from '../shell/theme.ts';
+import { router } from './router.tsx';
+
+/** Spec §9: UI size small, z-index 3000 for overlays, toasts 2000 ms. */
+export function App() {
+  const name = useThemeName();
+  const theme = useMemo(
+    () =>
+      createTheme({
+        primaryColor: PRIMARY_COLOR[name],
+        fontFamily: '-apple-system, BlinkMacSystemFont, "Segoe UI", "PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", sans-serif',
+        components: {
+          Button: { defaultProps: { size: 'sm' } },
+          TextInput: { defaultProps: { size: 'sm' } },
+        },
+      }),
+    [name],
+  );
+  return (
+    <I18nextProvider i18n={i18n}>
+      <MantineProvider theme={theme} defaultColorScheme="light">
+        <ModalsProvider>
+          <Notifications zIndex={3000} autoClose={2000} position="top-center" />
+          <RouterProvider router={router} />
+        </ModalsProvider>
+      </MantineProvider>
+    </I18nextProvider>
+  );
+}

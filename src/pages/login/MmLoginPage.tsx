@@ -1,0 +1,62 @@
+import { Alert, Anchor, Loader, Stack, Text } from '@mantine/core';
+import { useRouterState } from '@tanstack/react-router';
+import { useEffect, useRef, useState } from 'react';
+import { isApiError } from '../../api/http.ts';
+import { navigateHref } from '../../app/router.tsx';
+import { completeLogin, ticketLogin } from '../../features/login/login.ts';
+import { useT } from '../../i18n/index.ts';
+import { LoginLayout } from './LoginLayout.tsx';
+
+/**
+ * Passwordless login (/mmLogin?ticket=…): the one-time ticket an administrator issued is exchanged
+ * for a session via POST /service-priv/mmLogin. A missing, used or expired ticket says so.
+ */
+export default function MmLoginPage() {
+  const t = useT();
+  const search = useRouterState({ select: (s) => s.location.search as Record<string, unknown> });
+  const ticket = typeof search['ticket'] === 'string' ? search['ticket'].trim() : '';
+  const [error, setError] = useState<string | null>(null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (!ticket || started.current) return;
+    // a ticket is single-use: StrictMode's double effect must not spend it twice
+    started.current = true;
+    ticketLogin(ticket)
+      .then((answer) => completeLogin(answer, 'mm', search['redirect']))
+      .catch((err: unknown) => setError(isApiError(err) ? err.msg : String(err)));
+  }, [ticket, search]);
+
+  return (
+    <LoginLayout loginType="mm">
+      <Stack gap="sm" data-testid="mm-login">
+        {!ticket && (
+          <Alert color="yellow" data-testid="login-error">
+            {t('login.ticketMissing')}
+          </Alert>
+        )}
+        {ticket && !error && (
+          <Stack align="center" gap="xs">
+            <Loader size="sm" />
+            <Text size="sm">{t('login.ticketSigningIn')}</Text>
+          </Stack>
+        )}
+        {error && (
+          <Alert color="red" data-testid="login-error" role="alert">
+            {error}
+          </Alert>
+        )}
+        <Anchor
+          href={`${import.meta.env.BASE_URL}login`}
+          size="sm"
+          onClick={(e) => {
+            e.preventDefault();
+            void navigateHref('/login');
+          }}
+        >
+          {t('login.toPasswordLogin')}
+        </Anchor>
+      </Stack>
+    </LoginLayout>
+  );
+}

@@ -1,0 +1,63 @@
+/**
+ * The console shell (Mantine AppShell): header (product title, display name, language, theme,
+ * sign-out), side navigation from the registry, open tabs, and the page. Pages that want the
+ * company tree render the panel themselves (the shell stays free of feature imports).
+ */
+import { AppShell, Burger, Group, ScrollArea, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Outlet, useRouterState } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { appRouteFor } from '../app/route-table.ts';
+import { menuTitle, useLang, useT } from '../i18n/index.ts';
+import { useAccess } from '../session/store.ts';
+import { HeaderActions } from './HeaderActions.tsx';
+import { SideNav } from './SideNav.tsx';
+import { TabsBar } from './TabsBar.tsx';
+import { openTab } from './tabs.ts';
+
+export default function Shell() {
+  const t = useT();
+  const [navOpened, { toggle }] = useDisclosure(true);
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const access = useAccess();
+  const lang = useLang();
+
+  useEffect(() => {
+    if (appRouteFor(pathname) && access.canSeeRoute(pathname)) openTab(pathname);
+  }, [pathname, access]);
+
+  useEffect(() => {
+    document.title = `${menuTitle(pathname, lang)} · ${t('product')}`;
+  }, [pathname, lang, t]);
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 248, breakpoint: 'sm', collapsed: { mobile: !navOpened, desktop: !navOpened } }}
+      padding={0}
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={navOpened} onClick={toggle} size="sm" aria-label={t('shell.toggleNav')} data-testid="nav-toggle" />
+            <Title order={4} c="var(--mantine-primary-color-filled)" data-testid="product-title">
+              {t('product')}
+            </Title>
+          </Group>
+          <HeaderActions />
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar aria-label={t('shell.menu')}>
+        <AppShell.Section grow component={ScrollArea} p="xs">
+          <SideNav activePath={pathname} />
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main style={{ display: 'flex', flexDirection: 'column', height: '100dvh' }}>
+        <TabsBar activePath={pathname} />
+        <div style={{ flex: 1, minHeight: 0, overflow: 'auto', padding: 'var(--mantine-spacing-sm) var(--mantine-spacing-md)' }} data-testid="page-content">
+          <Outlet />
+        </div>
+      </AppShell.Main>
+    </AppShell>
+  );
+}
