@@ -1,0 +1,63 @@
+import { useState, type ReactNode } from 'react';
+import { Button, Group, TextInput } from '@mantine/core';
+import { useT } from '../../../i18n/index.ts';
+import { Perm } from '../../../app/Perm.tsx';
+import { SYSTEM_NS } from '../messages.ts';
+
+/**
+ * Keyword box with search and reset; `children` are the page's actions on the right. With `route`,
+ * the search button is that page's `retrieve` button (spec §2 lists it among the page's buttons).
+ */
+export function SearchBar({
+  placeholder,
+  onSearch,
+  route,
+  children,
+}: {
+  placeholder: string;
+  onSearch: (keyword: string) => void;
+  route?: string;
+  children?: ReactNode;
+}) {
+  const t = useT(SYSTEM_NS);
+  const [text, setText] = useState('');
+  return (
+    <Group justify="space-between" wrap="nowrap">
+      <Group
+        gap="xs"
+        wrap="nowrap"
+        component="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          onSearch(text);
+        }}
+      >
+        <TextInput size="sm" w={240} value={text} onChange={(e) => setText(e.currentTarget.value)} placeholder={placeholder} aria-label={t('common.keyword')} />
+        {route ? (
+          <Perm route={route} button="retrieve">
+            <Button size="sm" type="submit" data-testid="search">
+              {t('common.search')}
+            </Button>
+          </Perm>
+        ) : (
+          <Button size="sm" type="submit" data-testid="search">
+            {t('common.search')}
+          </Button>
+        )}
+        <Button
+          size="sm"
+          variant="default"
+          onClick={() => {
+            setText('');
+            onSearch('');
+          }}
+        >
+          {t('common.reset')}
+        </Button>
+      </Group>
+      <Group gap="xs" wrap="nowrap">
+        {children}
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,3 @@
+import { CompanyPage } from '../../features/company/CompanyPage.tsx';
+
+export default CompanyPage;

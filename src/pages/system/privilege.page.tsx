@@ -1,0 +1,3 @@
+import { PrivilegePage } from '../../features/system/PrivilegePage.tsx';
+
+export default PrivilegePage;

@@ -1,0 +1,3 @@
+import { RolePage } from '../../features/system/RolePage.tsx';
+
+export default RolePage;

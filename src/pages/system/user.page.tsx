@@ -1,0 +1,3 @@
+import { UserPage } from '../../features/system/UserPage.tsx';
+
+export default UserPage;
