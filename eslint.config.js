@@ -58,7 +58,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['e2e/**/*.{ts,mjs}', 'bench/**/*.{ts,mjs}', '*.config.{ts,js}', '.ci/**'],
+    files: ['e2e/**/*.{ts,mjs}', 'bench/**/*.{ts,mjs}', 'tools/**/*.{ts,mjs}', '*.config.{ts,js}', '.ci/**'],
     languageOptions: { globals: { ...globals.node } },
   },
 );
