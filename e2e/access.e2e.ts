@@ -1,0 +1,69 @@
+/**
+ * What each account may see: route groups in the side navigation, permission-guarded buttons and
+ * routes outside the account's permissions (a 404, as if they did not exist).
+ */
+import { describe, expect, test } from 'vitest';
+import { PERMISSION_REGISTRY } from '../domain/permissions/registry.ts';
+import { ACCOUNTS, consolePath, login, routeOf, testIds, useE2E } from './harness.ts';
+
+const e2e = useE2E();
+
+/** Every top-level route group the registry names for the menu (`/global` is permissions only). */
+const MENU_GROUPS = PERMISSION_REGISTRY.filter((e) => e.pid === 0 && e.type === 1 && !e.flags?.includes('hidden')).map((e) => e.key);
+
+describe('side navigation and buttons follow the permissions', () => {
+  test('admin sees every route group in the side navigation', async () => {
+    const page = await e2e.newPage();
+    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    await page.getByTestId('user-display-name').waitFor();
+    await page.getByTestId('nav-group-/system').waitFor();
+
+    const groups = await testIds(page, 'nav-group-');
+    for (const key of MENU_GROUPS) {
+      expect(groups, `group ${key}`).toContain(`nav-group-${key}`);
+      expect(await page.getByTestId(`nav-group-${key}`).isVisible(), `group ${key} is visible`).toBe(true);
+    }
+    expect(groups).not.toContain('nav-group-/global');
+  });
+
+  test('a restricted operator sees only permitted menu entries', async () => {
+    const page = await e2e.newPage();
+    await login(page, ACCOUNTS.operator.username, ACCOUNTS.operator.password);
+    await page.getByTestId('user-display-name').waitFor();
+    await page.getByTestId('nav-group-/monitor').waitFor();
+
+    // The seeded monitor role grants exactly these pages (server/seed/seed.ts).
+    expect((await testIds(page, 'nav-group-')).sort()).toEqual(['nav-group-/home', 'nav-group-/monitor']);
+    expect((await testIds(page, 'nav-/')).sort()).toEqual([
+      'nav-/home/index',
+      'nav-/monitor/index',
+      'nav-/monitor/trackPlaybackPage',
+      'nav-/monitor/videoMonitor',
+    ]);
+  });
+
+  test('a restricted branch administrator sees create and edit on the user page but not the delete button', async () => {
+    // Control: the administrator's page does render the delete button, so its absence below means something.
+    const adminPage = await e2e.newPage();
+    await login(adminPage, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    await adminPage.goto(consolePath('/system/user'));
+    await adminPage.locator('[data-perm="/system/user:delete"]').first().waitFor();
+
+    const page = await e2e.newPage();
+    await login(page, ACCOUNTS.branch.username, ACCOUNTS.branch.password);
+    await page.goto(consolePath('/system/user'));
+    // Edit sits on each row: its presence also proves the table has loaded.
+    await page.locator('[data-perm="/system/user:create"]').first().waitFor();
+    await page.locator('[data-perm="/system/user:update"]').first().waitFor();
+    expect(await page.locator('[data-perm="/system/user:delete"]').count()).toBe(0);
+  });
+
+  test('an operator opening a forbidden URL sees the 404 page', async () => {
+    const page = await e2e.newPage();
+    await login(page, ACCOUNTS.operator.username, ACCOUNTS.operator.password);
+    await page.goto(consolePath('/system/user'));
+    await page.getByTestId('not-found').getByText('页面不存在，或您没有访问该页面的权限。').waitFor();
+    expect(routeOf(page.url())).toBe('/system/user');
+    expect(await page.locator('[data-perm^="/system/user:"]').count()).toBe(0);
+  });
+});
