@@ -65,14 +65,4 @@ export const PLATE_LETTERS = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
 /** VIN characters (I, O and Q are not used). */
 export const VIN_CHARS = '0123456789ABCDEFGHJKLMNPRSTUVWXYZ';
 
-/** A small deterministic PRNG (mulberry32) so seeds are reproducible. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+

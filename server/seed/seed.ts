@@ -7,7 +7,8 @@ import { PERMISSION_REGISTRY } from '../../domain/permissions/registry.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Storage } from '../db/repositories.ts';
 import type { VehicleInput } from '../db/types.ts';
-import { BRANCHES, PLATE_LETTERS, prng, ROOT_COMPANY, VIN_CHARS, type FleetSeed } from './data.ts';
+import { prng } from '../../domain/random.ts';
+import { BRANCHES, PLATE_LETTERS, ROOT_COMPANY, VIN_CHARS, type FleetSeed } from './data.ts';
 
 export interface DemoAccount {
   readonly username: string;

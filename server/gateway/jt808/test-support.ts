@@ -6,17 +6,8 @@ import type { ProtocolEdition } from './header.ts';
 import type { AdasAlarm, AlarmIdentification, DmsAlarm, LocationReport } from './location.ts';
 import type { Jt808Message } from './messages.ts';
 
-/** mulberry32: tiny, fast, good enough to make tests reproducible from a seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../../../domain/random.ts';
+export { prng };
 
 export class Gen {
   readonly next: () => number;

@@ -1,13 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { Perm } from '../../app/Perm.tsx';
 import { useT } from '../../i18n/index.ts';
 import { useCompanySelection } from '../../session/company-selection.ts';
 import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
 import { companyOptionsApi } from '../system/api.ts';
 import type { CompanyOption } from '../system/types.ts';
-import { ConfirmButton } from '../system/ui/ConfirmButton.tsx';
 import { formatTime } from '../system/ui/format.ts';
 import { ListTable, type Column } from '../system/ui/ListTable.tsx';
 import { SearchBar } from '../system/ui/SearchBar.tsx';
@@ -15,6 +13,7 @@ import { usePagedList } from '../system/ui/usePagedList.ts';
 import { companyApi, type Company } from './api.ts';
 import { CompanyFormModal } from './CompanyFormModal.tsx';
 import { COMPANY_NS } from './messages.ts';
+import { DeleteRowButton } from '../system/ui/DeleteRowButton.tsx';
 
 const ROUTE = '/information/company';
 
@@ -61,21 +60,14 @@ export function CompanyPage() {
               {t('edit')}
             </Button>
           </Perm>
-          <Perm route={ROUTE} button="delete">
-            <ConfirmButton
-              size="compact-xs"
-              variant="light"
-              data-perm={`${ROUTE}:delete`}
-              message={t('deleteConfirm', { name: c.name })}
-              onConfirm={async () => {
-                await companyApi.remove([c.id]);
-                notifications.show({ color: 'green', message: t('deleted'), autoClose: 2000 });
-                changed();
-              }}
-            >
-              {t('delete')}
-            </ConfirmButton>
-          </Perm>
+          <DeleteRowButton
+            route={ROUTE}
+            message={t('deleteConfirm', { name: c.name })}
+            label={t('delete')}
+            deletedMessage={t('deleted')}
+            onDelete={() => companyApi.remove([c.id])}
+            onDeleted={() => changed()}
+          />
         </Group>
       ),
     },

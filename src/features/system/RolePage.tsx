@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { Perm, usePerm } from '../../app/Perm.tsx';
 import { useT } from '../../i18n/index.ts';
 import { roleApi } from './api.ts';
@@ -8,11 +7,11 @@ import { SYSTEM_NS } from './messages.ts';
 import { RoleFormModal } from './RoleFormModal.tsx';
 import { RolePermissionsDrawer } from './RolePermissionsDrawer.tsx';
 import type { Role } from './types.ts';
-import { ConfirmButton } from './ui/ConfirmButton.tsx';
 import { formatTime } from './ui/format.ts';
 import { ListTable, type Column } from './ui/ListTable.tsx';
 import { SearchBar } from './ui/SearchBar.tsx';
 import { usePagedList } from './ui/usePagedList.ts';
+import { DeleteRowButton } from './ui/DeleteRowButton.tsx';
 
 const ROUTE = '/system/role';
 
@@ -52,21 +51,14 @@ export function RolePage() {
               {t('common.edit')}
             </Button>
           </Perm>
-          <Perm route={ROUTE} button="delete">
-            <ConfirmButton
-              size="compact-xs"
-              variant="light"
-              data-perm={`${ROUTE}:delete`}
-              message={t('common.deleteConfirm', { name: r.name })}
-              onConfirm={async () => {
-                await roleApi.remove([r.id]);
-                notifications.show({ color: 'green', message: t('common.deleted'), autoClose: 2000 });
-                list.reload();
-              }}
-            >
-              {t('common.delete')}
-            </ConfirmButton>
-          </Perm>
+          <DeleteRowButton
+            route={ROUTE}
+            message={t('common.deleteConfirm', { name: r.name })}
+            label={t('common.delete')}
+            deletedMessage={t('common.deleted')}
+            onDelete={() => roleApi.remove([r.id])}
+            onDeleted={() => list.reload()}
+          />
         </Group>
       ),
     },

@@ -9,12 +9,13 @@ import { companyOptionsApi, roleApi, userApi } from './api.ts';
 import { LoginTicketModal } from './LoginTicketModal.tsx';
 import { SYSTEM_NS } from './messages.ts';
 import type { CompanyOption, Role, User } from './types.ts';
-import { ConfirmButton, ConfirmDialog } from './ui/ConfirmButton.tsx';
+import { ConfirmDialog } from './ui/ConfirmButton.tsx';
 import { formatTime } from './ui/format.ts';
 import { ListTable, type Column } from './ui/ListTable.tsx';
 import { SearchBar } from './ui/SearchBar.tsx';
 import { usePagedList } from './ui/usePagedList.ts';
 import { UserFormModal } from './UserFormModal.tsx';
+import { DeleteRowButton } from './ui/DeleteRowButton.tsx';
 
 const ROUTE = '/system/user';
 
@@ -89,21 +90,14 @@ export function UserPage() {
               </Menu.Dropdown>
             </Menu>
           </Perm>
-          <Perm route={ROUTE} button="delete">
-            <ConfirmButton
-              size="compact-xs"
-              variant="light"
-              data-perm={`${ROUTE}:delete`}
-              message={t('common.deleteConfirm', { name: u.username })}
-              onConfirm={async () => {
-                await userApi.remove([u.id]);
-                notifications.show({ color: 'green', message: t('common.deleted'), autoClose: 2000 });
-                list.reload();
-              }}
-            >
-              {t('common.delete')}
-            </ConfirmButton>
-          </Perm>
+          <DeleteRowButton
+            route={ROUTE}
+            message={t('common.deleteConfirm', { name: u.username })}
+            label={t('common.delete')}
+            deletedMessage={t('common.deleted')}
+            onDelete={() => userApi.remove([u.id])}
+            onDeleted={() => list.reload()}
+          />
         </Group>
       ),
     },
