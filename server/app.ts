@@ -14,18 +14,25 @@ import { installConsole } from './http/console.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { enforcePermissionDeclarations } from './http/route.ts';
 import { createValidatorCompiler } from './http/validation.ts';
+import { createLiveRuntime, type LiveRuntime } from './live/runtime.ts';
+import { monitorRoutes } from './services/monitor/index.ts';
 import { privRoutes } from './services/priv/index.ts';
+import { installQueryToken, registerPush } from './push/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The storage this app serves from (tests count rows through it). */
     storage: Storage;
+    /** Live monitoring: latest-state store, history writer, JT/T 808 gateway (main.ts makes it listen). */
+    live: LiveRuntime;
   }
 }
 
 export interface BuildOptions {
   /** An already opened storage (main.ts opens it to report seeding); otherwise buildApp opens it and closes it with the app. */
   readonly storage?: Storage;
+  /** Clock of the live store and gateway (tests inject a test clock). */
+  readonly clock?: () => number;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -40,15 +47,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.decorate('storage', storage);
   if (owned) app.addHook('onClose', async () => storage.close());
+  const live = await createLiveRuntime(config, storage, { clock: options.clock, log: app.log });
+  app.decorate('live', live);
+  // preClose runs before any onClose: stop terminals and flush history while storage is still open.
+  app.addHook('preClose', async () => live.stop());
 
   app.setValidatorCompiler(createValidatorCompiler());
   installErrorHandler(app);
   enforcePermissionDeclarations(app);
-  installAuth(app, { storage, tokens });
+  // Before auth: the plugin's hooks must see a refused upgrade too, or its socket is never closed.
   await app.register(fastifyWebsocket);
+  installQueryToken(app);
+  installAuth(app, { storage, tokens });
 
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   privRoutes(api, { config, storage, tokens });
+  monitorRoutes(api, { config, storage, tokens, live });
+  registerPush(api, live.store, storage);
   await installConsole(app, config.consoleDir);
   return app;
 }

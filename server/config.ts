@@ -24,6 +24,25 @@ export interface Config {
   readonly logLevel: string;
   /** Honour X-Forwarded-For (behind a reverse proxy) for the allowed-address check and throttling. */
   readonly trustProxy: boolean;
+  /** JT/T 808 gateway TCP port (main.ts listens on it; tests call `app.gateway.listen(0)`). */
+  readonly gatewayPort: number;
+  readonly gatewayHost: string;
+  /** A terminal connection silent for this long is closed. */
+  readonly gatewayIdleSeconds: number;
+  /**
+   * Provision unknown terminals at register (a vehicle in `autoRegisterCompanyId`, else the first root
+   * company). Undefined: main.ts turns it on for a seeded demo database; buildApp (tests) leaves it off.
+   */
+  readonly autoRegister: boolean | undefined;
+  readonly autoRegisterCompanyId: number | undefined;
+  /** Position history: flush every this many ms or this many queued rows, whichever comes first. */
+  readonly historyFlushMs: number;
+  readonly historyBatchRows: number;
+  /**
+   * Simulated terminals main.ts runs against its own gateway (the first N vehicles of the database).
+   * Undefined: 2,000 with demo data (SEED on), else none. 0 turns the simulator off.
+   */
+  readonly simVehicles: number | undefined;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -38,6 +57,11 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
     throw new Error(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
   }
   return n;
+}
+
+function optionalBool(env: Env, name: string): boolean | undefined {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? undefined : bool(env, name, false);
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -63,6 +87,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     seedEnabled: bool(env, 'SEED', true),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: bool(env, 'TRUST_PROXY', false),
+    gatewayPort: int(env, 'GATEWAY_PORT', 7611, 0, 65535),
+    gatewayHost: env.GATEWAY_HOST || env.HOST || '127.0.0.1',
+    gatewayIdleSeconds: int(env, 'GATEWAY_IDLE_SECONDS', 300, 1, 24 * 3600),
+    autoRegister: optionalBool(env, 'GATEWAY_AUTO_REGISTER'),
+    autoRegisterCompanyId: env.AUTO_REGISTER_COMPANY_ID ? int(env, 'AUTO_REGISTER_COMPANY_ID', 1, 1, Number.MAX_SAFE_INTEGER) : undefined,
+    historyFlushMs: int(env, 'HISTORY_FLUSH_MS', 250, 1, 60_000),
+    historyBatchRows: int(env, 'HISTORY_BATCH_ROWS', 5000, 1, 1_000_000),
+    simVehicles: env.SIM_VEHICLES ? int(env, 'SIM_VEHICLES', 0, 0, 1_000_000) : undefined,
   };
   return { ...config, ...overrides };
 }

@@ -6,18 +6,23 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openStorage } from './db/open.ts';
 import { DEMO_ACCOUNTS } from './seed/seed.ts';
+import { readProvisionedTerminals, startSimulator, type RunningSimulator } from './sim/index.ts';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const loaded = loadConfig();
+  // Demo data (seeding on) lets unknown terminals register themselves unless GATEWAY_AUTO_REGISTER says otherwise.
+  const config = { ...loaded, autoRegister: loaded.autoRegister ?? loaded.seedEnabled };
   const { storage, created, file } = await openStorage(config);
   const app = await buildApp(config, { storage });
 
   let closing = false;
+  let simulator: RunningSimulator | undefined;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
     try {
+      await simulator?.stop();
       await app.close();
     } finally {
       storage.close();
@@ -30,9 +35,20 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  const gatewayPort = await app.live.gateway.listen(config.gatewayPort, config.gatewayHost);
+  const simVehicles = config.simVehicles ?? (config.seedEnabled ? 2000 : 0);
+  let simulated = 0;
+  if (simVehicles > 0) {
+    // The first N vehicles of the database, so the gateway knows every terminal without autoRegister.
+    const terminals = readProvisionedTerminals(config.dataDir, simVehicles);
+    simulated = terminals.length;
+    simulator = startSimulator({ host: config.gatewayHost, port: gatewayPort, terminals });
+  }
   const lines = [
     '',
     `Fleet console: http://${config.host}:${port}/bcmp-web/`,
+    `JT/T 808 gateway: tcp://${config.gatewayHost}:${gatewayPort}${config.autoRegister ? ' (unknown terminals are registered automatically)' : ''}`,
+    `Simulated fleet: ${simulator ? `${simulated} terminals (SIM_VEHICLES=0 turns it off)` : 'off'}`,
     `Database: ${file}${created ? (config.seedEnabled ? ' (new, seeded with demo data)' : ' (new, empty)') : ''}`,
   ];
   if (config.seedEnabled) {

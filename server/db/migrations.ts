@@ -134,6 +134,43 @@ const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'live monitoring: terminal registrations and position history',
+    sql: `
+      -- One row per registered terminal (device_no = the vehicle's 12-digit terminal phone).
+      CREATE TABLE terminal (
+        device_no TEXT PRIMARY KEY,
+        vehicle_id INTEGER NOT NULL UNIQUE REFERENCES vehicle(id) ON DELETE CASCADE,
+        auth_code TEXT NOT NULL,
+        maker_id TEXT NOT NULL DEFAULT '',
+        model TEXT NOT NULL DEFAULT '',
+        terminal_id TEXT NOT NULL DEFAULT '',
+        plate_color INTEGER NOT NULL DEFAULT 0,
+        plate TEXT NOT NULL DEFAULT '',
+        register_time INTEGER NOT NULL,
+        auth_time INTEGER
+      );
+
+      -- Append-only history; no foreign key so batched inserts stay cheap (vehicle ids come from the store).
+      -- Units: lng/lat degrees WGS-84, speed km/h, heading degrees, altitude m, mileage km (NULL when not reported),
+      -- gps_time and received_at epoch ms.
+      CREATE TABLE positions (
+        vehicle_id INTEGER NOT NULL,
+        gps_time INTEGER NOT NULL,
+        lng REAL NOT NULL,
+        lat REAL NOT NULL,
+        speed REAL NOT NULL,
+        heading INTEGER NOT NULL,
+        altitude INTEGER NOT NULL,
+        status INTEGER NOT NULL,
+        alarm INTEGER NOT NULL,
+        mileage REAL,
+        received_at INTEGER NOT NULL
+      );
+      CREATE INDEX positions_vehicle_time ON positions(vehicle_id, gps_time);
+    `,
+  },
 ];
 
 /** Applies pending migrations in one transaction each; answers the versions applied now. */

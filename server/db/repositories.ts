@@ -111,6 +111,78 @@ export interface FleetRepository {
   createVehicles(vehicles: readonly VehicleInput[]): Promise<void>;
 }
 
+/** One row of position history (units as in migration 2). */
+export interface PositionRow {
+  readonly vehicleId: number;
+  readonly gpsTime: number;
+  readonly lng: number;
+  readonly lat: number;
+  readonly speed: number;
+  readonly heading: number;
+  readonly altitude: number;
+  readonly status: number;
+  readonly alarm: number;
+  readonly mileage: number | null;
+  readonly receivedAt: number;
+}
+
+/** Append-only position history (track playback reads it later). */
+export interface PositionRepository {
+  /** Appends rows atomically (one transaction). */
+  append(rows: readonly PositionRow[]): Promise<void>;
+  /** The newest row (by gps_time) of every vehicle that has history. */
+  latestPerVehicle(): Promise<PositionRow[]>;
+  /** A vehicle's rows with from <= gps_time < to, oldest first. */
+  range(vehicleId: number, from: number, to: number, limit: number): Promise<PositionRow[]>;
+}
+
+/** A vehicle as the gateway and the live store see it. */
+export interface LiveVehicleRow {
+  readonly vehicleId: number;
+  readonly companyId: number;
+  readonly companyPath: string;
+  readonly deviceNo: string;
+  /** The terminal's current auth code; null before it registers. */
+  readonly authCode: string | null;
+}
+
+/** The vehicle directory the monitor calls show next to live state. */
+export interface VehicleLabel {
+  readonly vehicleId: number;
+  readonly vehiidno: string;
+  readonly deviceNo: string;
+  readonly companyId: number;
+  readonly companyName: string;
+}
+
+export interface TerminalRegistration {
+  readonly deviceNo: string;
+  readonly vehicleId: number;
+  readonly authCode: string;
+  readonly makerId: string;
+  readonly model: string;
+  readonly terminalId: string;
+  readonly plateColor: number;
+  readonly plate: string;
+}
+
+/** JT/T 808 terminals: registrations, auth codes, vehicle lookups by terminal number. */
+export interface TerminalRepository {
+  /** Every vehicle with its company path and auth code (loads the store and the gateway's cache). */
+  allVehicles(): Promise<LiveVehicleRow[]>;
+  byDeviceNo(deviceNo: string): Promise<LiveVehicleRow | undefined>;
+  /** Records (or replaces) a terminal's registration and auth code. */
+  register(reg: TerminalRegistration): Promise<void>;
+  markAuthenticated(deviceNo: string, at: number): Promise<void>;
+  /** Creates a vehicle for an unknown terminal (autoRegister); answers it. */
+  provisionVehicle(input: { vehiidno: string; companyId: number; deviceNo: string }): Promise<LiveVehicleRow>;
+  /** The first root company (lowest id), the default home of provisioned vehicles. */
+  defaultCompanyId(): Promise<number | undefined>;
+  vehiidnoTaken(vehiidno: string): Promise<boolean>;
+  /** Labels of the given vehicles inside the scope (others are left out). */
+  labels(scope: Scope, vehicleIds: readonly number[]): Promise<Map<number, VehicleLabel>>;
+}
+
 export interface Repositories {
   readonly companies: CompanyRepository;
   readonly users: UserRepository;
@@ -119,6 +191,8 @@ export interface Repositories {
   readonly sessions: SessionRepository;
   readonly loginGuard: LoginGuardRepository;
   readonly fleet: FleetRepository;
+  readonly positions: PositionRepository;
+  readonly terminals: TerminalRepository;
 }
 
 export interface Storage extends Repositories {

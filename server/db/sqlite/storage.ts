@@ -3,8 +3,10 @@ import type { SqliteDb } from '../sqlite.ts';
 import { SqliteCompanyRepository } from './companies.ts';
 import { SqliteFleetRepository } from './fleet.ts';
 import { SqlitePermissionRepository } from './permissions.ts';
+import { SqlitePositionRepository } from './positions.ts';
 import { SqliteRoleRepository } from './roles.ts';
 import { SqliteLoginGuardRepository, SqliteSessionRepository } from './sessions.ts';
+import { SqliteTerminalRepository } from './terminals.ts';
 import { SqliteUserRepository } from './users.ts';
 
 /** The SQLite backend: one connection, repositories over it, serialised transactions. */
@@ -16,6 +18,8 @@ export class SqliteStorage implements Storage {
   readonly sessions: SqliteSessionRepository;
   readonly loginGuard: SqliteLoginGuardRepository;
   readonly fleet: SqliteFleetRepository;
+  readonly positions: SqlitePositionRepository;
+  readonly terminals: SqliteTerminalRepository;
   /** Tail of the transaction queue: one transaction at a time on the single connection. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -27,6 +31,8 @@ export class SqliteStorage implements Storage {
     this.sessions = new SqliteSessionRepository(db);
     this.loginGuard = new SqliteLoginGuardRepository(db);
     this.fleet = new SqliteFleetRepository(db);
+    this.positions = new SqlitePositionRepository(db);
+    this.terminals = new SqliteTerminalRepository(db);
   }
 
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {

@@ -1,0 +1,47 @@
+import type { PositionRepository, PositionRow } from '../repositories.ts';
+import type { SqliteDb } from '../sqlite.ts';
+
+interface PositionRowDb {
+  vehicle_id: number; gps_time: number; lng: number; lat: number; speed: number; heading: number; altitude: number;
+  status: number; alarm: number; mileage: number | null; received_at: number;
+}
+
+function toPosition(r: PositionRowDb): PositionRow {
+  return {
+    vehicleId: r.vehicle_id, gpsTime: r.gps_time, lng: r.lng, lat: r.lat, speed: r.speed, heading: r.heading, altitude: r.altitude,
+    status: r.status, alarm: r.alarm, mileage: r.mileage, receivedAt: r.received_at,
+  };
+}
+
+export class SqlitePositionRepository implements PositionRepository {
+  /** Prepared on first use: the storage is built before migrations create the table. */
+  private appendAll: ((rows: readonly PositionRow[]) => void) | undefined;
+
+  constructor(private readonly db: SqliteDb) {}
+
+  async append(rows: readonly PositionRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    if (!this.appendAll) {
+      const insert = this.db.prepare(`INSERT INTO positions (vehicle_id, gps_time, lng, lat, speed, heading, altitude, status, alarm, mileage, received_at)
+                                      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      this.appendAll = this.db.transaction((batch: readonly PositionRow[]) => {
+        for (const r of batch) {
+          insert.run(r.vehicleId, Math.round(r.gpsTime), r.lng, r.lat, r.speed, r.heading, r.altitude, r.status, r.alarm, r.mileage, r.receivedAt);
+        }
+      });
+    }
+    this.appendAll(rows);
+  }
+
+  async latestPerVehicle(): Promise<PositionRow[]> {
+    // One index probe per vehicle on (vehicle_id, gps_time): no scan of the history.
+    return (this.db.prepare(`SELECT p.* FROM vehicle v JOIN positions p ON p.rowid =
+                               (SELECT rowid FROM positions WHERE vehicle_id = v.id ORDER BY gps_time DESC LIMIT 1)`)
+      .all() as PositionRowDb[]).map(toPosition);
+  }
+
+  async range(vehicleId: number, from: number, to: number, limit: number): Promise<PositionRow[]> {
+    return (this.db.prepare('SELECT * FROM positions WHERE vehicle_id = ? AND gps_time >= ? AND gps_time < ? ORDER BY gps_time LIMIT ?')
+      .all(vehicleId, from, to, limit) as PositionRowDb[]).map(toPosition);
+  }
+}

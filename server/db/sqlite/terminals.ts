@@ -1,0 +1,72 @@
+import type { LiveVehicleRow, TerminalRegistration, TerminalRepository, VehicleLabel } from '../repositories.ts';
+import { scopeCondition, type Scope } from '../scope.ts';
+import type { SqliteDb } from '../sqlite.ts';
+import { placeholders } from './rows.ts';
+
+interface LiveVehicleRowDb { id: number; company_id: number; path: string; device_no: string; auth_code: string | null }
+
+const LIVE = `SELECT v.id, v.company_id, c.path, v.device_no, t.auth_code
+              FROM vehicle v JOIN company c ON c.id = v.company_id LEFT JOIN terminal t ON t.vehicle_id = v.id`;
+
+function toLive(r: LiveVehicleRowDb): LiveVehicleRow {
+  return { vehicleId: r.id, companyId: r.company_id, companyPath: r.path, deviceNo: r.device_no, authCode: r.auth_code };
+}
+
+/** IN lists are chunked below SQLite's variable limit. */
+const CHUNK = 500;
+
+export class SqliteTerminalRepository implements TerminalRepository {
+  constructor(private readonly db: SqliteDb) {}
+
+  async allVehicles(): Promise<LiveVehicleRow[]> {
+    return (this.db.prepare(`${LIVE} ORDER BY v.id`).all() as LiveVehicleRowDb[]).map(toLive);
+  }
+
+  async byDeviceNo(deviceNo: string): Promise<LiveVehicleRow | undefined> {
+    const row = this.db.prepare(`${LIVE} WHERE v.device_no = ?`).get(deviceNo) as LiveVehicleRowDb | undefined;
+    return row && toLive(row);
+  }
+
+  async register(reg: TerminalRegistration): Promise<void> {
+    this.db.prepare(`INSERT INTO terminal (device_no, vehicle_id, auth_code, maker_id, model, terminal_id, plate_color, plate, register_time)
+                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                     ON CONFLICT (device_no) DO UPDATE SET vehicle_id = excluded.vehicle_id, auth_code = excluded.auth_code,
+                       maker_id = excluded.maker_id, model = excluded.model, terminal_id = excluded.terminal_id,
+                       plate_color = excluded.plate_color, plate = excluded.plate, register_time = excluded.register_time`)
+      .run(reg.deviceNo, reg.vehicleId, reg.authCode, reg.makerId, reg.model, reg.terminalId, reg.plateColor, reg.plate, Date.now());
+  }
+
+  async markAuthenticated(deviceNo: string, at: number): Promise<void> {
+    this.db.prepare('UPDATE terminal SET auth_time = ? WHERE device_no = ?').run(at, deviceNo);
+  }
+
+  async provisionVehicle(input: { vehiidno: string; companyId: number; deviceNo: string }): Promise<LiveVehicleRow> {
+    this.db.prepare('INSERT INTO vehicle (vehiidno, company_id, line_id, device_no, vin, create_time) VALUES (?, ?, NULL, ?, \'\', ?)')
+      .run(input.vehiidno, input.companyId, input.deviceNo, Date.now());
+    const row = await this.byDeviceNo(input.deviceNo);
+    if (!row) throw new Error(`provisioned vehicle for terminal ${input.deviceNo} not found`);
+    return row;
+  }
+
+  async defaultCompanyId(): Promise<number | undefined> {
+    const row = this.db.prepare('SELECT id FROM company WHERE pid IS NULL ORDER BY id LIMIT 1').get() as { id: number } | undefined;
+    return row?.id;
+  }
+
+  async vehiidnoTaken(vehiidno: string): Promise<boolean> {
+    return this.db.prepare('SELECT 1 FROM vehicle WHERE vehiidno = ?').get(vehiidno) !== undefined;
+  }
+
+  async labels(scope: Scope, vehicleIds: readonly number[]): Promise<Map<number, VehicleLabel>> {
+    const out = new Map<number, VehicleLabel>();
+    const s = scopeCondition(scope, 'c');
+    for (let i = 0; i < vehicleIds.length; i += CHUNK) {
+      const ids = vehicleIds.slice(i, i + CHUNK);
+      const rows = this.db.prepare(`SELECT v.id, v.vehiidno, v.device_no, v.company_id, c.name FROM vehicle v JOIN company c ON c.id = v.company_id
+                                    WHERE v.id IN (${placeholders(ids.length)}) AND ${s.sql}`)
+        .all(...ids, ...s.params) as { id: number; vehiidno: string; device_no: string; company_id: number; name: string }[];
+      for (const r of rows) out.set(r.id, { vehicleId: r.id, vehiidno: r.vehiidno, deviceNo: r.device_no, companyId: r.company_id, companyName: r.name });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import type { PositionRepository, PositionRow } from '../db/repositories.ts';
+import { BatchedHistoryWriter } from './history.ts';
+
+class RecordingRepo implements PositionRepository {
+  readonly batches: PositionRow[][] = [];
+  failNext = 0;
+  async append(rows: readonly PositionRow[]): Promise<void> {
+    if (this.failNext > 0) {
+      this.failNext--;
+      throw new Error('disk full');
+    }
+    this.batches.push([...rows]);
+  }
+  async latestPerVehicle(): Promise<PositionRow[]> { return []; }
+  async range(): Promise<PositionRow[]> { return []; }
+  get rows(): number { return this.batches.reduce((n, b) => n + b.length, 0); }
+}
+
+const row = (i: number): PositionRow => ({
+  vehicleId: 1 + (i % 50), gpsTime: 1_700_000_000_000 + i * 1000, lng: 120, lat: 30, speed: 10, heading: 0, altitude: 0, status: 3, alarm: 0,
+  mileage: null, receivedAt: 1_700_000_000_000 + i * 1000,
+});
+
+describe('the batched history writer', () => {
+  it('writes 10,000 queued rows in batches of at most maxRows, not one transaction per row', async () => {
+    const repo = new RecordingRepo();
+    const writer = new BatchedHistoryWriter(repo, { flushMs: 10_000, maxRows: 2000 });
+    for (let i = 0; i < 10_000; i++) writer.enqueue(row(i));
+    await writer.close();
+    expect(repo.rows).toBe(10_000);
+    expect(repo.batches.length).toBeLessThanOrEqual(5);
+    expect(repo.batches.flat().map((r) => r.gpsTime)).toEqual(Array.from({ length: 10_000 }, (_, i) => row(i).gpsTime));
+  });
+
+  it('flushes on its own after flushMs', async () => {
+    const repo = new RecordingRepo();
+    const writer = new BatchedHistoryWriter(repo, { flushMs: 20, maxRows: 1000 });
+    writer.enqueue(row(1));
+    writer.enqueue(row(2));
+    await new Promise((r) => setTimeout(r, 80));
+    expect(repo.batches).toEqual([[row(1), row(2)]]);
+    await writer.close();
+  });
+
+  it('keeps rows whose flush failed and writes them, in order, on the next flush', async () => {
+    const repo = new RecordingRepo();
+    const writer = new BatchedHistoryWriter(repo, { flushMs: 10_000, maxRows: 1000 });
+    writer.enqueue(row(1));
+    repo.failNext = 1;
+    await expect(writer.flush()).rejects.toThrow('disk full');
+    expect(writer.pending).toBe(1);
+    writer.enqueue(row(2));
+    await writer.flush();
+    expect(repo.batches).toEqual([[row(1), row(2)]]);
+    await writer.close();
+  });
+
+  it('waits while the connection is inside another transaction, and refuses rows after close', async () => {
+    const repo = new RecordingRepo();
+    let busy = true;
+    const writer = new BatchedHistoryWriter(repo, { flushMs: 10_000, maxRows: 1000, canWrite: () => !busy });
+    writer.enqueue(row(1));
+    const flushing = writer.flush();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(repo.rows).toBe(0);
+    busy = false;
+    await flushing;
+    expect(repo.rows).toBe(1);
+    await writer.close();
+    expect(() => writer.enqueue(row(3))).toThrow('closed');
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * Position history writing. The gateway acknowledges a report only after `enqueue` took it, and a
+ * clean shutdown calls `close()` (stop, flush), so nothing acknowledged is lost. Rows are written in
+ * batches — one transaction per `flushMs` or per `maxRows` rows — so 100k positions/s cost a few
+ * transactions per second, not 100k. The gateway sees only `HistorySink`: a per-vehicle-day block
+ * store can replace the SQLite table behind it later.
+ */
+import type { PositionRepository, PositionRow } from '../db/repositories.ts';
+
+export interface HistorySink {
+  /** Queues one row; durable after the next flush. Throws once the sink is closed. */
+  enqueue(row: PositionRow): void;
+  /** Writes everything queued so far; resolves when it is committed. */
+  flush(): Promise<void>;
+  /** Flushes and stops; later enqueues throw. */
+  close(): Promise<void>;
+  /** Rows queued and not yet committed. */
+  readonly pending: number;
+  readonly stats: HistoryStats;
+}
+
+export interface HistoryStats {
+  rowsWritten: number;
+  flushes: number;
+  failedFlushes: number;
+  /** Duration of the last flush, ms. */
+  lastFlushMs: number;
+}
+
+export interface BatchedHistoryOptions {
+  /** Flush this long after the first row queued since the last flush. */
+  readonly flushMs: number;
+  /** Flush as soon as this many rows are queued. */
+  readonly maxRows: number;
+  /**
+   * False while the single SQLite connection is inside another transaction (a request's
+   * `storage.transaction`): the batch would join it, so the flush waits a tick instead.
+   */
+  readonly canWrite?: () => boolean;
+  readonly onError?: (err: unknown) => void;
+}
+
+export class BatchedHistoryWriter implements HistorySink {
+  readonly stats: HistoryStats = { rowsWritten: 0, flushes: 0, failedFlushes: 0, lastFlushMs: 0 };
+  private queue: PositionRow[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private immediate: NodeJS.Immediate | null = null;
+  private running: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly repo: PositionRepository,
+    private readonly options: BatchedHistoryOptions,
+  ) {}
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  enqueue(row: PositionRow): void {
+    if (this.closed) throw new Error('the history writer is closed');
+    this.queue.push(row);
+    if (this.queue.length >= this.options.maxRows) this.schedule(0);
+    else if (this.timer === null) this.schedule(this.options.flushMs);
+  }
+
+  async flush(): Promise<void> {
+    this.clearTimers();
+    // One flush at a time; a flush asked for during another one writes what arrived since.
+    while (this.running) await this.running;
+    if (this.queue.length === 0) return;
+    while (this.options.canWrite && !this.options.canWrite()) await new Promise((r) => setImmediate(r));
+    const batch = this.queue;
+    this.queue = [];
+    const started = performance.now();
+    this.running = this.repo.append(batch).then(
+      () => {
+        this.stats.rowsWritten += batch.length;
+        this.stats.flushes++;
+        this.stats.lastFlushMs = performance.now() - started;
+      },
+      (err: unknown) => {
+        // Keep the rows (oldest first) and retry on the next flush rather than lose acknowledged data.
+        this.queue = batch.concat(this.queue);
+        this.stats.failedFlushes++;
+        throw err;
+      },
+    );
+    try {
+      await this.running;
+    } finally {
+      this.running = null;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flush();
+  }
+
+  private schedule(ms: number): void {
+    if (ms === 0) {
+      if (this.immediate !== null) return;
+      this.immediate = setImmediate(() => {
+        this.immediate = null;
+        this.background();
+      });
+      return;
+    }
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.background();
+    }, ms);
+    this.timer.unref();
+  }
+
+  private background(): void {
+    this.flush().then(
+      () => {
+        if (this.queue.length > 0 && this.timer === null) this.schedule(this.queue.length >= this.options.maxRows ? 0 : this.options.flushMs);
+      },
+      (err: unknown) => {
+        this.options.onError?.(err);
+        if (this.timer === null) this.schedule(this.options.flushMs);
+      },
+    );
+  }
+
+  private clearTimers(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    if (this.immediate !== null) clearImmediate(this.immediate);
+    this.timer = null;
+    this.immediate = null;
+  }
+}

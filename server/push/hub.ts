@@ -1,0 +1,397 @@
+/**
+ * The push hub: fans live positions out to console websockets (contract in the live-monitoring notes).
+ *
+ * Per connection: the vehicle directory and a snapshot on connect, then position deltas. Deltas are
+ * coalesced per vehicle: a vehicle is sent at most once per `minIntervalMs` (1 s), on the next tick
+ * (every `tickMs`, 50 ms) after it changed — so a 1 Hz terminal is forwarded within one tick instead of
+ * waiting for a 1 s batch. One frame is encoded per company scope and tick and the same bytes go to
+ * every console of that scope (frames are self-contained, see proto/position.proto).
+ *
+ * Slow consumers: above `highWaterBytes` buffered, a connection stops getting deltas; once it drains
+ * below `lowWaterBytes` it gets a fresh snapshot instead of the stale deltas. Above `maxBufferedBytes`,
+ * or behind for longer than `maxBehindMs`, it is closed with code 4008 and the console reconnects.
+ * Alarms are never coalesced or skipped: they are queued to every connection in scope in any mode.
+ */
+import type { WebSocket } from 'ws';
+import { deriveState, type VehicleState } from '../../domain/vehicle/state.ts';
+import { Commands, DirectoryKind, FrameKind, PushEncoder, type DirectoryEntry, type PositionSource } from '../../proto/codec.ts';
+import { jsonDirectory, jsonEnvelope, jsonPositions } from '../../proto/json.ts';
+import { pathInScope, type Scope } from '../db/scope.ts';
+
+/** What the hub reads from the latest-state store (server/live/store.ts LiveStore, contract L1 → L3). */
+export interface PushStore {
+  readonly count: number;
+  readonly columns: {
+    readonly vehicleId: Int32Array; readonly companyId: Int32Array; readonly lng: Float64Array; readonly lat: Float64Array;
+    readonly speed: Float32Array; readonly heading: Uint16Array; readonly statusFlags: Uint32Array; readonly alarmFlags: Uint32Array;
+    readonly gpsTime: Float64Array; readonly lastContact: Float64Array;
+  };
+  companyPathOf(slot: number): string;
+  onChange(listener: (slot: number) => void): () => void;
+  readonly clock: () => number;
+}
+
+/** Plates and terminal numbers of the vehicles a console may see. */
+export interface DirectorySource {
+  inScope(scope: Scope): Promise<DirectoryEntry[]>;
+  byIds(vehicleIds: readonly number[]): Promise<DirectoryEntry[]>;
+}
+
+export interface PushOptions {
+  /** Flush period. @default 50 */
+  tickMs: number;
+  /** A vehicle is sent at most once per this period (1 Hz coalescing). @default 1000 */
+  minIntervalMs: number;
+  /** Buffered bytes above which a connection stops getting deltas. @default 2 MiB (≈ two 100k snapshots) */
+  highWaterBytes: number;
+  /** Buffered bytes below which a connection that fell behind gets its fresh snapshot. @default 256 KiB */
+  lowWaterBytes: number;
+  /** Buffered bytes above which a connection is closed (alarms included, memory is bounded). @default 32 MiB */
+  maxBufferedBytes: number;
+  /** A connection behind for longer than this is closed. @default 30000 */
+  maxBehindMs: number;
+}
+
+export const DEFAULT_PUSH_OPTIONS: PushOptions = {
+  tickMs: 50, minIntervalMs: 1000, highWaterBytes: 2 << 20, lowWaterBytes: 256 << 10, maxBufferedBytes: 32 << 20, maxBehindMs: 30_000,
+};
+
+/** Close codes the console understands (4000–4999 are application codes). */
+export const PushClose = { SlowConsumer: 4008, ServerClosing: 1001 } as const;
+
+export interface PushStats {
+  connections: number;
+  deltaFrames: number;
+  snapshots: number;
+  /** Snapshots sent to connections that had fallen behind. */
+  resnapshots: number;
+  /** Connections closed for being too far behind. */
+  slowClosed: number;
+  alarms: number;
+  bytesSent: number;
+  /** Vehicles forwarded in deltas. */
+  positions: number;
+}
+
+export interface AlarmMessage {
+  readonly [field: string]: unknown;
+}
+
+type Mode = 'pending' | 'live' | 'behind';
+
+/** How long a scope's directory is reused by new connections (new vehicles invalidate it at once). */
+const DIRECTORY_TTL_MS = 60_000;
+
+interface CachedDirectory {
+  entries: DirectoryEntry[];
+  binary?: Uint8Array;
+  json?: string;
+}
+
+interface Client {
+  readonly ws: WebSocket;
+  readonly json: boolean;
+  readonly group: Group;
+  mode: Mode;
+  behindSince: number;
+  closing: boolean;
+}
+
+interface Group {
+  readonly key: string;
+  readonly scope: Scope;
+  readonly clients: Set<Client>;
+  /** companyId → inside the scope; cleared every tick (companies can move). */
+  readonly companies: Map<number, boolean>;
+  /** The snapshot built since the last tick, shared by connections asking before the next one. */
+  snapshot?: { at: number; rows: number[]; binary?: Uint8Array; json?: string };
+}
+
+const OPEN = 1;
+
+export class PushHub {
+  readonly stats: PushStats = { connections: 0, deltaFrames: 0, snapshots: 0, resnapshots: 0, slowClosed: 0, alarms: 0, bytesSent: 0, positions: 0 };
+  private options: PushOptions;
+  private readonly groups = new Map<string, Group>();
+  private readonly directories = new Map<string, { at: number; count: number; value: Promise<CachedDirectory> }>();
+  private readonly encoder = new PushEncoder();
+  private dirtyFlag = new Uint8Array(1024);
+  private lastSent = new Float64Array(1024).fill(-Infinity);
+  /** Motion state per slot (deriveState without the offline rule, the worker derives offline). */
+  private motion = new Uint8Array(1024);
+  private dirty: number[] = [];
+  private knownCount: number;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private readonly unsubscribe: () => void;
+  /** Called after each tick with the slots sent (the fan-out benchmark measures latency from it). */
+  onTick: ((now: number, sent: number) => void) | undefined;
+
+  constructor(private readonly store: PushStore, private readonly directory: DirectorySource, options: Partial<PushOptions> = {}) {
+    this.options = { ...DEFAULT_PUSH_OPTIONS, ...options };
+    this.knownCount = store.count;
+    this.unsubscribe = store.onChange((slot) => this.markDirty(slot));
+  }
+
+  /** Connections currently skipped for being behind (waiting to drain for a fresh snapshot). */
+  behindCount(): number {
+    let n = 0;
+    for (const g of this.groups.values()) for (const c of g.clients) if (c.mode === 'behind') n++;
+    return n;
+  }
+
+  setOptions(options: Partial<PushOptions>): void {
+    const restart = options.tickMs !== undefined && options.tickMs !== this.options.tickMs;
+    this.options = { ...this.options, ...options };
+    if (restart && this.timer) {
+      this.stop();
+      this.start();
+    }
+  }
+
+  start(): void {
+    this.timer ??= setInterval(() => this.tick(), this.options.tickMs);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  close(): void {
+    this.stop();
+    this.unsubscribe();
+    for (const g of this.groups.values()) for (const c of g.clients) c.ws.close(PushClose.ServerClosing, 'server closing');
+  }
+
+  /**
+   * Adds a connection: sends the directory, then a snapshot, then deltas. Alarms published while the
+   * directory loads are sent right away (never held back or dropped).
+   */
+  async connect(ws: WebSocket, scope: Scope, json: boolean): Promise<void> {
+    const group = this.groupOf(scope);
+    const client: Client = { ws, json, group, mode: 'pending', behindSince: 0, closing: false };
+    group.clients.add(client);
+    this.stats.connections++;
+    ws.on('close', () => {
+      group.clients.delete(client);
+      this.stats.connections--;
+      if (group.clients.size === 0) this.groups.delete(group.key);
+    });
+    const dir = await this.cachedDirectory(group);
+    if (ws.readyState !== OPEN) return;
+    this.send(client, json ? (dir.json ??= jsonDirectory(DirectoryKind.Full, dir.entries)) : (dir.binary ??= this.encoder.directory(DirectoryKind.Full, dir.entries)));
+    this.sendSnapshot(client, this.store.clock());
+  }
+
+  /**
+   * The directory of a scope, shared by connections for DIRECTORY_TTL_MS (a 100k-vehicle directory
+   * costs ≈ 1.3 s of SQLite on these machines: 50 consoles reconnecting must not pay it 50 times).
+   */
+  private cachedDirectory(group: Group): Promise<CachedDirectory> {
+    const now = Date.now();
+    let hit = this.directories.get(group.key);
+    if (!hit || now - hit.at > DIRECTORY_TTL_MS || hit.count !== this.store.count) {
+      const entries = this.directory.inScope(group.scope).then((list) => ({ entries: list }) as CachedDirectory);
+      hit = { at: now, count: this.store.count, value: entries };
+      this.directories.set(group.key, hit);
+      entries.catch(() => this.directories.delete(group.key));
+    }
+    return hit.value;
+  }
+
+  /** Sends an alarm to every console whose scope holds `companyPath`. Never coalesced, never skipped. */
+  publishAlarm(companyPath: string, alarm: AlarmMessage): void {
+    let binary: Uint8Array | undefined;
+    let text: string | undefined;
+    for (const g of this.groups.values()) {
+      if (!pathInScope(g.scope, companyPath)) continue;
+      for (const c of g.clients) {
+        if (c.closing) continue;
+        if (c.json) this.send(c, (text ??= jsonEnvelope(Commands.alarm, alarm)));
+        else this.send(c, (binary ??= this.encoder.json(Commands.alarm, { data: alarm })));
+        this.stats.alarms++;
+      }
+    }
+  }
+
+  /** One flush: deltas of vehicles due, snapshots for drained connections, slow-consumer checks. */
+  tick(): void {
+    const now = this.store.clock();
+    this.ensureCapacity(this.store.count);
+    if (this.store.count > this.knownCount) this.announceNewVehicles(this.knownCount, this.store.count);
+    for (const g of this.groups.values()) {
+      g.companies.clear();
+      // A snapshot from before this tick's deltas would miss them for a connection that skipped them.
+      g.snapshot = undefined;
+    }
+
+    const due = this.takeDue(now);
+    let sent = 0;
+    if (due.length > 0 && this.groups.size > 0) {
+      const src = this.source();
+      for (const g of this.groups.values()) {
+        const rows = due.filter((slot) => this.inGroup(g, slot));
+        if (rows.length === 0) continue;
+        let binary: Uint8Array | undefined;
+        let text: string | undefined;
+        for (const c of g.clients) {
+          if (c.mode !== 'live' || c.closing) continue;
+          if (c.ws.bufferedAmount > this.options.highWaterBytes) {
+            c.mode = 'behind';
+            c.behindSince = now;
+            continue;
+          }
+          if (c.json) this.send(c, (text ??= jsonPositions(FrameKind.Delta, now, src, rows, rows.length)));
+          else this.send(c, (binary ??= this.encoder.positions(FrameKind.Delta, now, src, rows, rows.length)));
+          this.stats.deltaFrames++;
+          this.stats.positions += rows.length;
+        }
+        sent += rows.length;
+      }
+    }
+    this.serveSlowConsumers(now);
+    this.onTick?.(now, sent);
+  }
+
+  private serveSlowConsumers(now: number): void {
+    for (const g of this.groups.values()) {
+      for (const c of g.clients) {
+        if (c.mode !== 'behind' || c.closing) continue;
+        const buffered = c.ws.bufferedAmount;
+        if (buffered > this.options.maxBufferedBytes || now - c.behindSince > this.options.maxBehindMs) {
+          this.closeSlow(c);
+        } else if (buffered <= this.options.lowWaterBytes) {
+          this.sendSnapshot(c, now);
+          this.stats.resnapshots++;
+        }
+      }
+    }
+  }
+
+  private closeSlow(c: Client): void {
+    c.closing = true;
+    this.stats.slowClosed++;
+    c.ws.close(PushClose.SlowConsumer, 'slow consumer: reconnect for a fresh snapshot');
+    // The close frame waits behind the buffered data; free the memory if the peer never reads it.
+    setTimeout(() => c.ws.terminate(), 5000).unref();
+  }
+
+  private sendSnapshot(c: Client, now: number): void {
+    // Connections of one scope that need a snapshot between two ticks share it (a 100k snapshot costs
+    // ≈ 50 ms to sort and encode; 50 consoles reconnecting after a restart must not pay it 50 times).
+    const g = c.group;
+    if (!g.snapshot) {
+      const store = this.store;
+      const rows: number[] = [];
+      for (let slot = 0; slot < store.count; slot++) if (this.inGroup(g, slot)) rows.push(slot);
+      const ids = store.columns.vehicleId;
+      rows.sort((a, b) => ids[a]! - ids[b]!);
+      for (const slot of rows) this.motion[slot] = motionOf(store, slot);
+      g.snapshot = { at: now, rows };
+    }
+    const snap = g.snapshot;
+    const src = this.source();
+    const data = c.json
+      ? (snap.json ??= jsonPositions(FrameKind.Snapshot, now, src, snap.rows, snap.rows.length))
+      : (snap.binary ??= this.encoder.positions(FrameKind.Snapshot, now, src, snap.rows, snap.rows.length));
+    this.send(c, data);
+    c.mode = 'live';
+    this.stats.snapshots++;
+  }
+
+  private send(c: Client, data: Uint8Array | string): void {
+    if (c.ws.readyState !== OPEN) return;
+    c.ws.send(data, { binary: typeof data !== 'string' });
+    this.stats.bytesSent += typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+  }
+
+  private markDirty(slot: number): void {
+    if (slot >= this.dirtyFlag.length) this.ensureCapacity(slot + 1);
+    if (this.dirtyFlag[slot] === 1) return;
+    this.dirtyFlag[slot] = 1;
+    this.dirty.push(slot);
+  }
+
+  /** Dirty slots whose last send is at least minIntervalMs ago, sorted by vehicle id; others stay dirty. */
+  private takeDue(now: number): number[] {
+    const due: number[] = [];
+    const keep: number[] = [];
+    const min = this.options.minIntervalMs;
+    for (const slot of this.dirty) {
+      if (now - this.lastSent[slot]! >= min) {
+        due.push(slot);
+        this.dirtyFlag[slot] = 0;
+        this.lastSent[slot] = now;
+        this.motion[slot] = motionOf(this.store, slot);
+      } else keep.push(slot);
+    }
+    this.dirty = keep;
+    const ids = this.store.columns.vehicleId;
+    due.sort((a, b) => ids[a]! - ids[b]!);
+    return due;
+  }
+
+  private inGroup(g: Group, slot: number): boolean {
+    if (g.scope.all) return true;
+    const companyId = this.store.columns.companyId[slot]!;
+    let inside = g.companies.get(companyId);
+    if (inside === undefined) {
+      inside = pathInScope(g.scope, this.store.companyPathOf(slot));
+      g.companies.set(companyId, inside);
+    }
+    return inside;
+  }
+
+  private announceNewVehicles(from: number, to: number): void {
+    this.knownCount = to;
+    const ids = Array.from(this.store.columns.vehicleId.subarray(from, to));
+    void this.directory.byIds(ids).then((entries) => {
+      const paths = new Map<number, string>();
+      for (let slot = from; slot < to; slot++) paths.set(this.store.columns.vehicleId[slot]!, this.store.companyPathOf(slot));
+      for (const g of this.groups.values()) {
+        const mine = entries.filter((e) => pathInScope(g.scope, paths.get(e.vehicleId) ?? ''));
+        if (mine.length === 0) continue;
+        for (const c of g.clients) {
+          if (c.mode === 'pending' || c.closing) continue;
+          this.send(c, c.json ? jsonDirectory(DirectoryKind.Additions, mine) : this.encoder.directory(DirectoryKind.Additions, mine));
+        }
+      }
+    }, () => undefined);
+  }
+
+  private source(): PositionSource {
+    const c = this.store.columns;
+    return { vehicleId: c.vehicleId, lng: c.lng, lat: c.lat, speed: c.speed, heading: c.heading, state: this.motion, alarmFlags: c.alarmFlags, gpsTime: c.gpsTime, lastContact: c.lastContact };
+  }
+
+  private groupOf(scope: Scope): Group {
+    const key = scope.all ? '*' : scope.rootPath;
+    let g = this.groups.get(key);
+    if (!g) {
+      g = { key, scope, clients: new Set(), companies: new Map() };
+      this.groups.set(key, g);
+    }
+    return g;
+  }
+
+  private ensureCapacity(n: number): void {
+    if (n <= this.dirtyFlag.length) return;
+    let size = this.dirtyFlag.length;
+    while (size < n) size *= 2;
+    const grow = <T extends Uint8Array | Float64Array>(old: T, make: (n: number) => T): T => {
+      const next = make(size);
+      next.set(old);
+      return next;
+    };
+    this.dirtyFlag = grow(this.dirtyFlag, (k) => new Uint8Array(k));
+    this.motion = grow(this.motion, (k) => new Uint8Array(k));
+    this.lastSent = grow(this.lastSent, (k) => new Float64Array(k).fill(-Infinity));
+  }
+}
+
+/** deriveState with `now = lastContact`: driving, parking or idling, or never online. */
+function motionOf(store: PushStore, slot: number): VehicleState {
+  const c = store.columns;
+  const contact = c.lastContact[slot]!;
+  return deriveState(contact, Number.isFinite(contact) ? contact : 0, c.speed[slot]!, c.statusFlags[slot]!);
+}

@@ -1,0 +1,33 @@
+/** Where the simulated terminals come from: the provisioned vehicles of a data dir, or generated numbers. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { generatedDeviceNo, type TerminalSpec } from './simulator.ts';
+
+/** The server's database file inside DATA_DIR (see server/db/open.ts). */
+export const DB_FILE = 'fleet.sqlite';
+
+/**
+ * `limit` vehicles (by id, after skipping `offset`) of DATA_DIR's database, read-only: device number and plate,
+ * so the terminals match provisioned vehicles and the gateway accepts them without autoRegister.
+ */
+export function readProvisionedTerminals(dataDir: string, limit = Number.MAX_SAFE_INTEGER, offset = 0): TerminalSpec[] {
+  const file = path.join(dataDir, DB_FILE);
+  if (!existsSync(file)) throw new Error(`no database at ${file}: start the server once with DATA_DIR=${dataDir}, or leave out --data-dir`);
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    const rows = db.prepare('SELECT device_no AS deviceNo, vehiidno AS plate FROM vehicle ORDER BY id LIMIT ? OFFSET ?').all(limit, offset) as { deviceNo: string; plate: string }[];
+    return rows.map((r) => ({ deviceNo: r.deviceNo, plate: r.plate }));
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * `count` terminals with generated device numbers from index `offset` (the gateway needs autoRegister
+ * on for them). Processes splitting one large fleet take disjoint offsets.
+ */
+export function generatedTerminals(count: number, offset = 0): TerminalSpec[] {
+  return Array.from({ length: count }, (_, i) => ({ deviceNo: generatedDeviceNo(offset + i) }));
+}

@@ -1,0 +1,392 @@
+/**
+ * The socket side of one simulated terminal: connect, register (0x0100) unless it holds an auth
+ * code, authenticate (0x0102), send what its VehicleProgram emits, keep the link alive with
+ * heartbeats, record positions while the link is down and re-upload them as 0x0704 type 1, and
+ * reconnect with exponential backoff. It owns no timer: the simulator's single scheduler tick calls
+ * `wake(now)` when `wakeAt` has come, and socket events ask it to reschedule.
+ */
+import net from 'node:net';
+import {
+  decodeFrame,
+  encodeBody,
+  encodePacket,
+  FrameSplitter,
+  MSG,
+  REGISTER_RESULT,
+  RESULT,
+  type Jt808Header,
+  type Jt808MessageInput,
+  type LocationInput,
+} from '../gateway/jt808/index.ts';
+import type { Emission, VehicleProgram } from './vehicle.ts';
+
+export interface SimStats {
+  /** Terminals in the run, never-online ones included. */
+  terminals: number;
+  /** Terminals that never connect (the never-online share). */
+  neverOnline: number;
+  /** Open TCP connections. */
+  connected: number;
+  /** Connections that completed authentication and report live. */
+  authenticated: number;
+  registrations: number;
+  authentications: number;
+  reportsSent: number;
+  heartbeatsSent: number;
+  /** 0x0704 type 1 messages and the positions they carried. */
+  batchesSent: number;
+  batchItemsSent: number;
+  /** Positions recorded while the link was down and not yet re-uploaded. */
+  recordedPending: number;
+  driftSent: number;
+  /** 0x8001 with result 0 / anything else. */
+  acks: number;
+  nacks: number;
+  registerFailures: number;
+  authFailures: number;
+  connectErrors: number;
+  /** Connections the platform (or the network) closed while the terminal wanted to be online. */
+  drops: number;
+  /** Frames from the platform the terminal could not decode. */
+  badFrames: number;
+  bytesSent: number;
+  bytesReceived: number;
+}
+
+export function emptyStats(): SimStats {
+  return {
+    terminals: 0, neverOnline: 0, connected: 0, authenticated: 0, registrations: 0, authentications: 0, reportsSent: 0,
+    heartbeatsSent: 0, batchesSent: 0, batchItemsSent: 0, recordedPending: 0, driftSent: 0, acks: 0, nacks: 0,
+    registerFailures: 0, authFailures: 0, connectErrors: 0, drops: 0, badFrames: 0, bytesSent: 0, bytesReceived: 0,
+  };
+}
+
+/** Errors worth a glance in the stats line. */
+export function errorCount(s: SimStats): number {
+  return s.nacks + s.registerFailures + s.authFailures + s.connectErrors + s.drops + s.badFrames;
+}
+
+export interface TerminalContext {
+  readonly host: string;
+  readonly port: number;
+  readonly heartbeatMs: number;
+  readonly stats: SimStats;
+  readonly clock: () => number;
+  /** Called when a socket event changed `wakeAt`. */
+  reschedule(t: Terminal): void;
+}
+
+const BACKOFF_MIN_MS = 1000;
+const BACKOFF_MAX_MS = 60_000;
+/** A refused registration (unknown terminal) is retried slowly, like a real terminal would. */
+const REFUSED_BACKOFF_MS = 5 * 60_000;
+/** Connect this long before a report is due, so the first report goes live, not as a re-upload. */
+const CONNECT_LEAD_MS = 3000;
+/**
+ * Give up on a connection not authenticated within this much wall-clock time (network latency is
+ * real even when the simulation clock runs fast). Checked when the terminal next wakes.
+ */
+const HANDSHAKE_TIMEOUT_MS = 20_000;
+const HANDSHAKE_CHECK_MS = 5000;
+/** 0x0704 bodies stay under the 1023-byte frame limit (no sub-packaging needed). */
+const MAX_BATCH_BODY = 1000;
+/**
+ * Recorded positions kept while the platform is out of reach (oldest dropped first): about 2.8 h at
+ * 10 s, 16 h parked. ~0.4 KB each, so even a whole fleet cut off stays within memory.
+ */
+const MAX_RECORDED = 1000;
+
+type Phase = 'down' | 'connecting' | 'registering' | 'authenticating' | 'ready';
+
+export class Terminal {
+  wakeAt = 0;
+  /** Heap entry generation: a stale entry (lower gen) is skipped. */
+  gen = 0;
+  private socket: net.Socket | null = null;
+  private splitter: FrameSplitter | null = null;
+  private phase: Phase = 'down';
+  private authCode: string | null = null;
+  private serial = 0;
+  private lastSentAt = 0;
+  private reconnectAt = 0;
+  /** Power-on: connect shortly before the first report after start or after an offline period. */
+  private connectNotBefore: number;
+  private backoffMs = BACKOFF_MIN_MS;
+  /** Wall-clock (Date.now) deadline of the current handshake. */
+  private handshakeDeadline = Infinity;
+  private recorded: LocationInput[] = [];
+  private stopped = false;
+  private attempt = 0;
+  /** The platform refused the registration: nothing is recorded until one succeeds. */
+  private refused = false;
+
+  constructor(
+    readonly program: VehicleProgram,
+    private readonly ctx: TerminalContext,
+  ) {
+    this.connectNotBefore = program.nextAt - CONNECT_LEAD_MS;
+    this.wakeAt = this.computeWake(-Infinity);
+  }
+
+  get isReady(): boolean {
+    return this.phase === 'ready';
+  }
+
+  /** Runs everything due at `now` and updates `wakeAt`. */
+  wake(now: number): void {
+    if (this.stopped) return;
+    const p = this.program;
+    while (p.nextAt <= now) this.emit(p.step());
+    if (p.link === 'up') {
+      if (this.phase === 'down' && now >= this.reconnectAt && now >= this.connectNotBefore) this.connect();
+      else if (this.phase !== 'down' && this.phase !== 'ready' && Date.now() >= this.handshakeDeadline) this.fail(now);
+    }
+    if (this.phase === 'ready' && now - this.lastSentAt >= this.ctx.heartbeatMs) {
+      this.send({ msgId: MSG.HEARTBEAT });
+      this.ctx.stats.heartbeatsSent++;
+    }
+    this.wakeAt = this.computeWake(now);
+  }
+
+  /** Sends a logout and closes; resolves when the socket is gone. */
+  stop(): Promise<void> {
+    this.stopped = true;
+    const socket = this.socket;
+    if (!socket) return Promise.resolve();
+    return new Promise((resolve) => {
+      socket.once('close', () => resolve());
+      if (this.phase === 'ready') this.send({ msgId: MSG.LOGOUT });
+      socket.end();
+      setTimeout(() => socket.destroy(), 2000).unref();
+    });
+  }
+
+  private computeWake(now: number): number {
+    const p = this.program;
+    let at = p.nextAt;
+    if (p.link === 'up') {
+      if (this.phase === 'down') at = Math.min(at, Math.max(this.reconnectAt, this.connectNotBefore));
+      else if (this.phase === 'ready') at = Math.min(at, this.lastSentAt + this.ctx.heartbeatMs);
+      // Handshaking: look at the wall-clock deadline again a little later.
+      else at = Math.min(at, now + HANDSHAKE_CHECK_MS);
+    }
+    return at;
+  }
+
+  private emit(e: Emission): void {
+    const stats = this.ctx.stats;
+    if (e.link === 'off' || e.link === 'blind') {
+      // Powered off or out of coverage: the TCP connection is gone either way.
+      if (this.socket) this.close();
+      if (e.link === 'off') this.connectNotBefore = this.program.nextAt - CONNECT_LEAD_MS;
+    }
+    if (!e.location) return;
+    if (e.link === 'up' && this.phase === 'ready') {
+      this.send({ msgId: MSG.LOCATION, ...e.location });
+      stats.reportsSent++;
+      if (e.drift) stats.driftSent++;
+      return;
+    }
+    if (this.refused) return;
+    if (this.recorded.length >= MAX_RECORDED) {
+      this.recorded.shift();
+      stats.recordedPending--;
+    }
+    this.recorded.push(e.location);
+    stats.recordedPending++;
+  }
+
+  private connect(): void {
+    const stats = this.ctx.stats;
+    this.phase = 'connecting';
+    this.handshakeDeadline = Date.now() + HANDSHAKE_TIMEOUT_MS;
+    this.attempt++;
+    const attempt = this.attempt;
+    const socket = net.connect({ host: this.ctx.host, port: this.ctx.port });
+    socket.setNoDelay(true);
+    this.socket = socket;
+    this.splitter = new FrameSplitter({ maxBody: 1100 });
+    socket.on('connect', () => {
+      if (attempt !== this.attempt) return;
+      stats.connected++;
+      if (this.authCode) this.authenticate();
+      else this.register();
+      this.ctx.reschedule(this);
+    });
+    socket.on('data', (chunk: Buffer) => {
+      if (attempt !== this.attempt) return;
+      stats.bytesReceived += chunk.length;
+      this.splitter?.push(chunk, (frame) => this.receive(frame), () => stats.badFrames++);
+    });
+    socket.on('error', () => {
+      if (attempt === this.attempt && this.phase === 'connecting') stats.connectErrors++;
+    });
+    socket.on('close', () => {
+      if (attempt !== this.attempt) return;
+      this.onClosed(socket);
+    });
+  }
+
+  private onClosed(socket: net.Socket): void {
+    const stats = this.ctx.stats;
+    if (this.phase !== 'connecting') stats.connected--;
+    if (this.phase === 'ready') stats.authenticated--;
+    const wanted = !this.stopped && this.program.link === 'up';
+    if (wanted && this.phase !== 'connecting') stats.drops++;
+    this.phase = 'down';
+    if (this.socket === socket) {
+      this.socket = null;
+      this.splitter = null;
+    }
+    if (wanted) this.backOff(this.ctx.clock());
+    this.ctx.reschedule(this);
+  }
+
+  private backOff(now: number, minimum = 0): void {
+    // Jitter keeps a fleet that lost the platform at once from reconnecting in lockstep.
+    const jitter = 0.5 + ((this.attempt * 2654435761) % 1000) / 1000;
+    this.reconnectAt = now + Math.max(minimum, this.backoffMs * jitter);
+    this.backoffMs = Math.min(BACKOFF_MAX_MS, this.backoffMs * 2);
+  }
+
+  /** Closes our side on purpose (link down per the program): no backoff, no drop counted. */
+  private close(): void {
+    const socket = this.socket;
+    if (!socket) return;
+    const stats = this.ctx.stats;
+    this.attempt++; // ignore the old socket's late events
+    if (this.phase !== 'connecting') stats.connected--;
+    if (this.phase === 'ready') stats.authenticated--;
+    this.phase = 'down';
+    this.socket = null;
+    this.splitter = null;
+    socket.destroy();
+  }
+
+  private fail(now: number, minimumBackoff = 0): void {
+    this.close();
+    this.backOff(now, minimumBackoff);
+  }
+
+  private register(): void {
+    const p = this.program;
+    this.phase = 'registering';
+    this.send({
+      msgId: MSG.REGISTER,
+      province: Math.floor(p.home.code / 10000),
+      city: p.home.code % 10000,
+      makerId: 'SIMFL',
+      model: 'FLEETSIM-808',
+      terminalId: p.deviceNo.slice(-7),
+      plateColor: 2, // yellow: goods vehicles
+      plate: p.plate,
+    });
+  }
+
+  private authenticate(): void {
+    this.phase = 'authenticating';
+    this.send({ msgId: MSG.AUTHENTICATE, authCode: this.authCode ?? '', imei: `86${this.program.deviceNo.padStart(13, '0')}`, softwareVersion: 'SIM-1.0' });
+  }
+
+  private receive(frame: Uint8Array): void {
+    const stats = this.ctx.stats;
+    const r = decodeFrame(frame);
+    if (r.kind === 'error' || r.kind === 'fragment') {
+      stats.badFrames++;
+      return;
+    }
+    if (r.kind === 'unsupported') {
+      this.reply(r.header, RESULT.UNSUPPORTED);
+      return;
+    }
+    const m = r.message;
+    const now = this.ctx.clock();
+    switch (m.msgId) {
+      case MSG.REGISTER_RESPONSE:
+        if (this.phase !== 'registering') return;
+        if (m.result === REGISTER_RESULT.OK && m.authCode !== '') {
+          stats.registrations++;
+          this.refused = false;
+          this.authCode = m.authCode;
+          this.authenticate();
+        } else {
+          stats.registerFailures++;
+          // An unknown terminal: its recordings would never be accepted, so they are not kept.
+          this.refused = true;
+          stats.recordedPending -= this.recorded.length;
+          this.recorded = [];
+          this.fail(now, REFUSED_BACKOFF_MS);
+        }
+        break;
+      case MSG.PLATFORM_RESPONSE:
+        if (m.replyId === MSG.AUTHENTICATE && this.phase === 'authenticating') {
+          if (m.result === RESULT.OK) {
+            stats.authentications++;
+            stats.authenticated++;
+            this.phase = 'ready';
+            this.backoffMs = BACKOFF_MIN_MS;
+            this.handshakeDeadline = Infinity;
+            this.flush();
+          } else {
+            // A stale code: register afresh on the next connection.
+            stats.authFailures++;
+            this.authCode = null;
+            this.fail(now);
+          }
+        } else if (m.result === RESULT.OK) {
+          stats.acks++;
+        } else {
+          stats.nacks++;
+        }
+        break;
+      case MSG.TEXT:
+      case MSG.ALARM_CONFIRM:
+        this.reply(r.header, RESULT.OK);
+        break;
+      default:
+        break;
+    }
+    this.ctx.reschedule(this);
+  }
+
+  /** Re-uploads recorded positions (0x0704 type 1), packed into bodies under the frame limit. */
+  private flush(): void {
+    const stats = this.ctx.stats;
+    const items = this.recorded;
+    if (items.length === 0) return;
+    this.recorded = [];
+    stats.recordedPending -= items.length;
+    let batch: LocationInput[] = [];
+    let size = 3;
+    const sendBatch = () => {
+      if (batch.length === 0) return;
+      this.send({ msgId: MSG.BATCH_LOCATION, type: 1, items: batch });
+      stats.batchesSent++;
+      stats.batchItemsSent += batch.length;
+      batch = [];
+      size = 3;
+    };
+    for (const item of items) {
+      const itemSize = 2 + encodeBody({ msgId: MSG.LOCATION, ...item }).length;
+      if (size + itemSize > MAX_BATCH_BODY) sendBatch();
+      batch.push(item);
+      size += itemSize;
+    }
+    sendBatch();
+  }
+
+  private reply(request: Jt808Header, result: number): void {
+    this.send({ msgId: MSG.TERMINAL_RESPONSE, replySerial: request.serial, replyId: request.msgId, result });
+  }
+
+  private send(message: Jt808MessageInput): void {
+    const socket = this.socket;
+    if (!socket) return;
+    const p = this.program;
+    const bytes = encodePacket({ phone: p.deviceNo, serial: this.serial, version: p.edition }, message);
+    this.serial = (this.serial + 1) & 0xffff;
+    this.lastSentAt = this.ctx.clock();
+    this.ctx.stats.bytesSent += bytes.length;
+    socket.write(bytes);
+  }
+}
