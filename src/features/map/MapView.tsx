@@ -1,0 +1,245 @@
+/**
+ * The console's map: maplibre-gl draws the basemap (bundled offline GeoJSON or a user source), deck.gl
+ * draws the data through a MapboxOverlay (its own canvas over the map, camera synchronised by the
+ * overlay). Callers pass deck.gl layers with stable ids and keep their `data` references stable.
+ *
+ * Positions cross this component in WGS-84: the handle converts to and from the display CRS (GCJ-02
+ * when the active source is an AMap/Tencent-style one), so callers never see display coordinates.
+ */
+import { useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type ReactNode, type Ref } from 'react';
+import * as maplibregl from 'maplibre-gl';
+import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+import 'maplibre-gl/dist/maplibre-gl.css';
+import { MapboxOverlay } from '@deck.gl/mapbox';
+import type { Layer, PickingInfo } from '@deck.gl/core';
+import { notifications } from '@mantine/notifications';
+import { fromDisplay, toDisplay, type DisplayCrs } from '../../../domain/geo/gcj02.ts';
+import { currentLang, i18n } from '../../i18n/index.ts';
+import { styleFor } from './basemap-style.ts';
+import { activeSource, BUNDLED_ID, displayCrsOf } from './map-sources.ts';
+import { mapSourceStore, useMapSources } from './map-source-store.ts';
+import { loadPlaces, placeLabelLayer, type Place } from './place-labels.ts';
+import { MAP_NS } from './messages.ts';
+
+// After `vite build` maplibre cannot find its worker next to its own chunk: point it at the emitted file.
+maplibregl.setWorkerUrl(workerUrl);
+
+/** Spec §9: initial zoom 4.1 centred on China. */
+export const CHINA_CENTER: [number, number] = [104.2, 35.9];
+export const INITIAL_ZOOM = 4.1;
+
+export interface MapViewState {
+  /** Visible bounds in display coordinates (what the layers are drawn in). */
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+  zoom: number;
+}
+
+export interface MapHandle {
+  /** The maplibre map, for integrations that drive it from effects (drawing tools). Null before mount. */
+  readonly map: maplibregl.Map | null;
+  readonly displayCrs: DisplayCrs;
+  /** Centres on a WGS-84 position. */
+  flyTo(lng: number, lat: number, zoom?: number): void;
+  /** Fits WGS-84 bounds. */
+  fitBounds(west: number, south: number, east: number, north: number): void;
+  /** Screen pixel of a WGS-84 position. */
+  project(lng: number, lat: number): [x: number, y: number];
+  /** WGS-84 position under a screen pixel. */
+  unproject(x: number, y: number): [lng: number, lat: number];
+  /** The deck.gl object under a pixel (vehicle, cluster), if any. */
+  pick(x: number, y: number): PickingInfo | null;
+  viewState(): MapViewState | null;
+}
+
+/**
+ * Layers that change faster than React should render (live vehicles at 60 Hz): MapView subscribes
+ * and hands them to deck.gl directly, above the `layers` prop.
+ */
+export interface LayerFeed {
+  subscribe(listener: () => void): () => void;
+  layers(): readonly Layer[];
+}
+
+export interface MapViewProps {
+  /** deck.gl layers; keep ids and data references stable between renders. @default [] */
+  layers?: readonly (Layer | null | false)[];
+  /** Hot layers pushed outside React (see LayerFeed). */
+  feed?: LayerFeed;
+  /** Called on a click on the map with what deck.gl picked there (info.layer null when nothing). */
+  onClick?: (info: PickingInfo) => void;
+  /** Right click: screen point, WGS-84 position and what deck.gl picked there. */
+  onContextMenu?: (e: { x: number; y: number; lngLat: [number, number]; picked: PickingInfo | null }) => void;
+  /** Called after the camera stops moving (and once when the map is ready). */
+  onViewChange?: (view: MapViewState) => void;
+  /** Overlays positioned over the map (panels, menus). */
+  children?: ReactNode;
+  ref?: Ref<MapHandle>;
+}
+
+function readView(map: maplibregl.Map): MapViewState {
+  const b = map.getBounds();
+  return { west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth(), zoom: map.getZoom() };
+}
+
+export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChange, children, ref }: MapViewProps) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const mapRef = useRef<maplibregl.Map | null>(null);
+  const overlayRef = useRef<MapboxOverlay | null>(null);
+  const settings = useMapSources();
+  const crs = displayCrsOf(settings);
+  const crsRef = useRef(crs);
+  const [zoom, setZoom] = useState(INITIAL_ZOOM);
+  const [places, setPlaces] = useState<Place[]>([]);
+  const [failed, setFailed] = useState(false);
+  const callbacks = useRef({ onClick, onContextMenu, onViewChange });
+  useLayoutEffect(() => {
+    crsRef.current = crs;
+    callbacks.current = { onClick, onContextMenu, onViewChange };
+  });
+
+  // Create the map and the overlay once.
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    let map: maplibregl.Map;
+    try {
+      map = new maplibregl.Map({
+        container,
+        style: styleFor(activeSource(mapSourceStore.get())),
+        center: CHINA_CENTER,
+        zoom: INITIAL_ZOOM,
+        attributionControl: { compact: true },
+        dragRotate: false,
+        pitchWithRotate: false,
+        maxPitch: 0,
+      });
+    } catch {
+      // No WebGL: say so instead of a blank area.
+      queueMicrotask(() => setFailed(true));
+      return;
+    }
+    map.touchZoomRotate.disableRotation();
+    const overlay = new MapboxOverlay({
+      interleaved: false,
+      layers: [],
+      onClick: (info) => callbacks.current.onClick?.(info),
+      getCursor: ({ isHovering, isDragging }) => (isDragging ? 'grabbing' : isHovering ? 'pointer' : 'grab'),
+    });
+    map.addControl(overlay);
+    map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'bottom-right');
+    map.addControl(new maplibregl.ScaleControl({}), 'bottom-left');
+    const emitView = () => {
+      setZoom(map.getZoom());
+      callbacks.current.onViewChange?.(readView(map));
+    };
+    map.on('moveend', emitView);
+    map.once('load', emitView);
+    map.on('contextmenu', (e) => {
+      const [lng, lat] = fromDisplay(crsRef.current, e.lngLat.lng, e.lngLat.lat);
+      const picked = overlay.pickObject({ x: e.point.x, y: e.point.y, radius: 4 });
+      callbacks.current.onContextMenu?.({ x: e.point.x, y: e.point.y, lngLat: [lng, lat], picked });
+    });
+    map.on('error', (e) => {
+      // A user source that cannot load (bad URL, offline) must not leave the operator without a map.
+      const active = mapSourceStore.get().activeId;
+      if (active !== BUNDLED_ID && (e as { sourceId?: string }).sourceId !== undefined) {
+        mapSourceStore.set({ ...mapSourceStore.get(), activeId: BUNDLED_ID });
+        notifications.show({ color: 'red', autoClose: 2000, message: i18n.t('styleFailed', { ns: MAP_NS }) });
+      }
+    });
+    mapRef.current = map;
+    overlayRef.current = overlay;
+    void loadPlaces().then(setPlaces);
+    return () => {
+      overlayRef.current = null;
+      mapRef.current = null;
+      map.removeControl(overlay);
+      overlay.finalize();
+      map.remove();
+    };
+  }, []);
+
+  // Switch the basemap when the active source changes (the overlay survives style swaps).
+  const styleKey = settings.activeId + JSON.stringify(activeSource(settings) ?? null);
+  const appliedStyleKey = useRef(styleKey);
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map || appliedStyleKey.current === styleKey) return;
+    appliedStyleKey.current = styleKey;
+    map.setStyle(styleFor(activeSource(mapSourceStore.get())));
+  }, [styleKey]);
+
+  // Hand the layers to deck.gl: basemap labels, then the caller's layers, then the hot feed.
+  const lang = currentLang();
+  const bundled = settings.activeId === BUNDLED_ID;
+  const baseLayers = useRef<Layer[]>([]);
+  useEffect(() => {
+    const overlay = overlayRef.current;
+    if (!overlay) return;
+    const own = bundled && places.length > 0 ? [placeLabelLayer(places, zoom, lang, crs)] : [];
+    baseLayers.current = [...own, ...layers.filter((l): l is Layer => Boolean(l))];
+    overlay.setProps({ layers: [...baseLayers.current, ...(feed?.layers() ?? [])] });
+  }, [layers, places, zoom, lang, crs, bundled, feed]);
+  useEffect(() => {
+    if (!feed) return;
+    return feed.subscribe(() => overlayRef.current?.setProps({ layers: [...baseLayers.current, ...feed.layers()] }));
+  }, [feed]);
+
+  useImperativeHandle(
+    ref,
+    (): MapHandle => ({
+      get map() {
+        return mapRef.current;
+      },
+      get displayCrs() {
+        return crsRef.current;
+      },
+      flyTo(lng, lat, z) {
+        const [x, y] = toDisplay(crsRef.current, lng, lat);
+        mapRef.current?.flyTo({ center: [x, y], zoom: z ?? Math.max(mapRef.current.getZoom(), 12), essential: true });
+      },
+      fitBounds(w, s, e, n) {
+        const [x0, y0] = toDisplay(crsRef.current, w, s);
+        const [x1, y1] = toDisplay(crsRef.current, e, n);
+        mapRef.current?.fitBounds(
+          [
+            [x0, y0],
+            [x1, y1],
+          ],
+          { padding: 40, maxZoom: 14 },
+        );
+      },
+      project(lng, lat) {
+        const map = mapRef.current;
+        if (!map) return [Number.NaN, Number.NaN];
+        const [x, y] = toDisplay(crsRef.current, lng, lat);
+        const p = map.project([x, y]);
+        return [p.x, p.y];
+      },
+      unproject(x, y) {
+        const map = mapRef.current;
+        if (!map) return [Number.NaN, Number.NaN];
+        const p = map.unproject([x, y]);
+        return fromDisplay(crsRef.current, p.lng, p.lat);
+      },
+      pick(x, y) {
+        return overlayRef.current?.pickObject({ x, y, radius: 4 }) ?? null;
+      },
+      viewState() {
+        return mapRef.current ? readView(mapRef.current) : null;
+      },
+    }),
+    [],
+  );
+
+  return (
+    <div style={{ position: 'relative', width: '100%', height: '100%' }} data-testid="map-view" data-crs={crs}>
+      <div ref={containerRef} style={{ position: 'absolute', inset: 0 }} />
+      {failed ? <div role="alert">{i18n.t('mapFailed', { ns: MAP_NS })}</div> : null}
+      {children}
+    </div>
+  );
+}

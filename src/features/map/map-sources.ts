@@ -1,0 +1,110 @@
+/**
+ * Basemap sources: the bundled offline basemap plus sources the user adds (raster XYZ tiles, a vector
+ * tiles through a maplibre style URL), each tagged with the CRS its tiles are drawn in. A GCJ-02
+ * source (AMap, Tencent) makes the console convert vehicle positions for display; data stays WGS-84.
+ * Persisted in localStorage 'mapSources'.
+ */
+import { isDisplayCrs, type DisplayCrs } from '../../../domain/geo/gcj02.ts';
+
+/** Vector tiles come through a style URL: a style names the vector source and how to draw its layers. */
+export type MapSourceKind = 'raster' | 'style';
+
+export interface UserMapSource {
+  id: string;
+  name: string;
+  kind: MapSourceKind;
+  /** raster: an XYZ template with {z}/{x}/{y} (and optional {s}); style: a maplibre style JSON URL (raster or vector). */
+  url: string;
+  crs: DisplayCrs;
+  /** Raster tile size in pixels. @default 256 */
+  tileSize?: number;
+  attribution?: string;
+}
+
+export interface MapSourceSettings {
+  /** 'bundled' or the id of a user source. */
+  activeId: string;
+  sources: UserMapSource[];
+}
+
+export const BUNDLED_ID = 'bundled';
+export const STORAGE_KEY = 'mapSources';
+export const DEFAULT_SETTINGS: MapSourceSettings = { activeId: BUNDLED_ID, sources: [] };
+
+/** Validation problems, as i18n keys of the map namespace. */
+export type SourceProblem = 'nameRequired' | 'urlRequired' | 'urlInvalid' | 'urlNeedsXyz' | 'tileSizeInvalid';
+
+/** Checks a source a user typed; an empty list means it can be saved. */
+export function validateSource(s: Pick<UserMapSource, 'name' | 'kind' | 'url' | 'tileSize'>): SourceProblem[] {
+  const problems: SourceProblem[] = [];
+  if (s.name.trim() === '') problems.push('nameRequired');
+  const url = s.url.trim();
+  if (url === '') problems.push('urlRequired');
+  else {
+    try {
+      // Template placeholders are not valid in a URL's host ({s}.tile…): test with them filled in.
+      const probe = new URL(url.replace(/\{s\}/g, 'a').replace(/\{[xyz]\}/g, '0'), 'http://relative.invalid/');
+      if (probe.protocol !== 'http:' && probe.protocol !== 'https:') problems.push('urlInvalid');
+    } catch {
+      problems.push('urlInvalid');
+    }
+    if (s.kind === 'raster' && !(url.includes('{z}') && url.includes('{x}') && url.includes('{y}'))) problems.push('urlNeedsXyz');
+  }
+  if (s.tileSize !== undefined && ![256, 512].includes(s.tileSize)) problems.push('tileSizeInvalid');
+  return problems;
+}
+
+function isSource(v: unknown): v is UserMapSource {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return (
+    typeof o.id === 'string' &&
+    typeof o.name === 'string' &&
+    (o.kind === 'raster' || o.kind === 'style') &&
+    typeof o.url === 'string' &&
+    isDisplayCrs(o.crs)
+  );
+}
+
+/** Reads stored settings; anything malformed is dropped (never throws), an unknown active id falls back to bundled. */
+export function parseSettings(raw: string | null): MapSourceSettings {
+  if (!raw) return DEFAULT_SETTINGS;
+  try {
+    const v = JSON.parse(raw) as { activeId?: unknown; sources?: unknown };
+    const sources = Array.isArray(v.sources) ? v.sources.filter(isSource) : [];
+    const activeId = typeof v.activeId === 'string' && sources.some((s) => s.id === v.activeId) ? v.activeId : BUNDLED_ID;
+    return { activeId, sources };
+  } catch {
+    return DEFAULT_SETTINGS;
+  }
+}
+
+export function loadSettings(): MapSourceSettings {
+  try {
+    return parseSettings(globalThis.localStorage?.getItem(STORAGE_KEY) ?? null);
+  } catch {
+    return DEFAULT_SETTINGS;
+  }
+}
+
+export function saveSettings(settings: MapSourceSettings): void {
+  try {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(settings));
+  } catch {
+    // storage unavailable (private mode): the choice applies to this page only
+  }
+}
+
+export function activeSource(settings: MapSourceSettings): UserMapSource | undefined {
+  return settings.sources.find((s) => s.id === settings.activeId);
+}
+
+/** The CRS vehicles must be drawn in for the active source. */
+export function displayCrsOf(settings: MapSourceSettings): DisplayCrs {
+  return activeSource(settings)?.crs ?? 'wgs84';
+}
+
+/** Expands `{s}` into a, b, c hosts, as maplibre has no subdomain placeholder. */
+export function expandSubdomains(template: string): string[] {
+  return template.includes('{s}') ? ['a', 'b', 'c'].map((s) => template.replace(/\{s\}/g, s)) : [template];
+}

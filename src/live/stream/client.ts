@@ -1,0 +1,115 @@
+/**
+ * Main-thread half of the stream worker (workers/stream.worker.ts): `createLiveStream(opts)` starts the
+ * worker, relays its frames, stats and status to subscribers, and wraps the Comlink control calls.
+ * Frames arrive at most once per animation frame with transferred buffers: hand each one back with
+ * `release(frame)` once deck.gl has uploaded it (or copied it), or the worker runs out of buffer sets.
+ */
+import * as Comlink from 'comlink';
+import type { DisplayCrs } from '../../../domain/geo/gcj02.ts';
+import { API_BASE } from '../../api/http.ts';
+import { session } from '../../session/store.ts';
+import type { DirectoryEntry, LiveFrame, LiveMessage, MainMessage, StreamControl, VehicleRecord, WorkerMessage } from './protocol.ts';
+
+export const PUSH_PATH = '/ws-service/websocket';
+
+export interface LiveStreamOptions {
+  /** The session token, read again for every reconnect. @default the signed-in session's token */
+  token?: () => string | null;
+  /** Websocket URL without the token. @default derived from VITE_API_BASE or the page location */
+  url?: string;
+  /** @default 'wgs84' */
+  crs?: DisplayCrs;
+  /** @default 7000 (spec §7) */
+  reconnectAttempts?: number;
+  /** @default 7000 (spec §7) */
+  reconnectDelayMs?: number;
+  /** Worker factory (tests). */
+  worker?: () => Worker;
+}
+
+export interface LiveStream {
+  subscribe(listener: (msg: LiveMessage) => void): () => void;
+  /** Alarm push messages (never coalesced or dropped by the server). */
+  onAlarm(listener: (data: unknown) => void): () => void;
+  release(frame: LiveFrame): void;
+  setDisplayCrs(crs: DisplayCrs): void;
+  lookup(vehicleId: number): Promise<VehicleRecord | undefined>;
+  directory(vehicleIds: readonly number[]): Promise<DirectoryEntry[]>;
+  idsInBounds(west: number, south: number, east: number, north: number): Promise<Int32Array>;
+  /** Closes the socket, releases the Comlink proxy and terminates the worker. */
+  dispose(): void;
+}
+
+/** `ws(s)://host/ws-service/websocket` for an API base ('' = same origin as the page). */
+export function pushUrl(apiBase: string, location: { protocol: string; host: string }): string {
+  if (/^https?:\/\//.test(apiBase)) return apiBase.replace(/^http/, 'ws') + PUSH_PATH;
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}${apiBase}${PUSH_PATH}`;
+}
+
+export function createLiveStream(opts: LiveStreamOptions = {}): LiveStream {
+  const token = opts.token ?? (() => session.token);
+  const worker = opts.worker?.() ?? new Worker(new URL('../../../workers/stream.worker.ts', import.meta.url), { type: 'module', name: 'stream' });
+  const channel = new MessageChannel();
+  const control = Comlink.wrap<StreamControl>(channel.port1);
+  const listeners = new Set<(msg: LiveMessage) => void>();
+  const alarmListeners = new Set<(data: unknown) => void>();
+  let disposed = false;
+
+  const release = (frame: LiveFrame) => {
+    if (disposed) return;
+    const msg: MainMessage = { type: 'release', frame };
+    worker.postMessage(msg, [frame.ids.buffer, frame.positions.buffer, frame.headings.buffer, frame.states.buffer, frame.alarm.buffer]);
+  };
+
+  worker.onmessage = (e: MessageEvent<WorkerMessage>) => {
+    const msg = e.data;
+    if (msg.type === 'alarm') {
+      for (const l of alarmListeners) l(msg.data);
+      return;
+    }
+    if (msg.type === 'status' && msg.connection === 'reconnecting') {
+      const t = token();
+      if (t) void control.setToken(t);
+    }
+    if (msg.type === 'frame' && listeners.size === 0) {
+      release(msg);
+      return;
+    }
+    for (const l of listeners) l(msg);
+  };
+
+  const init: MainMessage = {
+    type: 'init', control: channel.port2,
+    options: {
+      url: opts.url ?? pushUrl(API_BASE, location), token: token() ?? '', crs: opts.crs,
+      reconnectAttempts: opts.reconnectAttempts, reconnectDelayMs: opts.reconnectDelayMs,
+    },
+  };
+  worker.postMessage(init, [channel.port2]);
+
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    onAlarm(listener) {
+      alarmListeners.add(listener);
+      return () => alarmListeners.delete(listener);
+    },
+    release,
+    setDisplayCrs: (crs) => void control.setDisplayCrs(crs),
+    lookup: (id) => control.lookup(id),
+    directory: (ids) => control.directory([...ids]),
+    idsInBounds: (w, s, e, n) => control.idsInBounds(w, s, e, n),
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      listeners.clear();
+      alarmListeners.clear();
+      control[Comlink.releaseProxy]();
+      channel.port1.close();
+      worker.terminate();
+    },
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * Everything the stream worker does, as a plain class: the reconnecting socket feeds the core, a loop
+ * posts at most one frame per animation frame (raw postMessage with a transfer list) and stats at
+ * 2 Hz. workers/stream.worker.ts only builds it and exposes `control()` through Comlink.
+ */
+import type { DisplayCrs } from '../../../domain/geo/gcj02.ts';
+import type { DirectoryEntry, LiveFrame, StreamControl, StreamStartOptions, VehicleRecord, WorkerMessage } from './protocol.ts';
+import { ReconnectingSocket, type SocketLike } from './socket.ts';
+import { StreamCore } from './stream-core.ts';
+
+/** Stats cadence: 2 Hz is enough for counters a person reads. */
+export const STATS_INTERVAL_MS = 500;
+
+export interface WorkerEnv {
+  post(msg: WorkerMessage, transfer: Transferable[]): void;
+  now(): number;
+  /** One callback per animation frame (the worker's requestAnimationFrame, else a 16 ms timer). */
+  nextFrame(cb: () => void): void;
+  createSocket(url: string): SocketLike;
+}
+
+export function withToken(url: string, token: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
+}
+
+export class StreamWorker {
+  readonly core = new StreamCore();
+  private socket: ReconnectingSocket | null = null;
+  private token = '';
+  private lastStats = -Infinity;
+  private running = false;
+
+  constructor(private readonly env: WorkerEnv) {
+    this.core.onAlarm = (data) => env.post({ type: 'alarm', data }, []);
+  }
+
+  start(options: StreamStartOptions): void {
+    if (this.running) return;
+    this.running = true;
+    this.token = options.token;
+    this.core.setDisplayCrs(options.crs ?? 'wgs84');
+    this.socket = new ReconnectingSocket(
+      () => withToken(options.url, this.token),
+      (url) => this.env.createSocket(url),
+      {
+        status: (connection, attempt, closeCode) => this.env.post({ type: 'status', connection, attempt, closeCode }, []),
+        open: () => this.core.handleReconnect(),
+        message: (data) => this.core.handleMessage(data, this.env.now()),
+      },
+      { attempts: options.reconnectAttempts ?? 7000, delayMs: options.reconnectDelayMs ?? 7000 },
+    );
+    this.socket.start();
+    this.loop();
+  }
+
+  /** One animation frame: post a frame if one is due and a buffer set is free, stats every 500 ms. */
+  step(): void {
+    const now = this.env.now();
+    if (now - this.lastStats >= STATS_INTERVAL_MS) {
+      this.lastStats = now;
+      this.env.post(this.core.stats(now), []);
+    }
+    const frame = this.core.takeFrame(now);
+    if (frame) this.env.post(frame, [frame.ids.buffer, frame.positions.buffer, frame.headings.buffer, frame.states.buffer, frame.alarm.buffer]);
+  }
+
+  release(frame: LiveFrame): void {
+    this.core.release(frame);
+  }
+
+  dispose(): void {
+    this.running = false;
+    this.socket?.dispose();
+    this.socket = null;
+  }
+
+  /** The Comlink-exposed control calls (never per vehicle). */
+  control(): StreamControl {
+    return {
+      lookup: (id: number): VehicleRecord | undefined => this.core.fleet.lookup(id),
+      directory: (ids: readonly number[]): DirectoryEntry[] => this.core.fleet.directory(ids),
+      idsInBounds: (w: number, s: number, e: number, n: number) => this.core.fleet.idsInBounds(w, s, e, n),
+      setDisplayCrs: (crs: DisplayCrs) => this.core.setDisplayCrs(crs),
+      setToken: (token: string) => {
+        this.token = token;
+      },
+    };
+  }
+
+  private loop(): void {
+    if (!this.running) return;
+    this.env.nextFrame(() => {
+      this.step();
+      this.loop();
+    });
+  }
+}

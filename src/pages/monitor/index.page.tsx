@@ -1,0 +1,3 @@
+import { MonitorPage } from '../../features/monitor/MonitorPage.tsx';
+
+export default MonitorPage;

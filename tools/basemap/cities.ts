@@ -1,0 +1,95 @@
+/**
+ * Major Chinese cities for the bundled basemap's labels: every provincial-level capital plus the
+ * largest prefecture-level cities. Coordinates are WGS-84 city centres to two decimals (≈ 1 km),
+ * hand-written from public gazetteer values; `rank` 1 = national/provincial capital, 2 = other.
+ */
+export interface CityRecord {
+  zh: string;
+  en: string;
+  lng: number;
+  lat: number;
+  rank: 1 | 2;
+}
+
+export const CHINA_CITIES: readonly CityRecord[] = [
+  { zh: '北京', en: 'Beijing', lng: 116.41, lat: 39.9, rank: 1 },
+  { zh: '天津', en: 'Tianjin', lng: 117.2, lat: 39.13, rank: 1 },
+  { zh: '上海', en: 'Shanghai', lng: 121.47, lat: 31.23, rank: 1 },
+  { zh: '重庆', en: 'Chongqing', lng: 106.55, lat: 29.56, rank: 1 },
+  { zh: '石家庄', en: 'Shijiazhuang', lng: 114.51, lat: 38.04, rank: 1 },
+  { zh: '太原', en: 'Taiyuan', lng: 112.55, lat: 37.87, rank: 1 },
+  { zh: '呼和浩特', en: 'Hohhot', lng: 111.75, lat: 40.84, rank: 1 },
+  { zh: '沈阳', en: 'Shenyang', lng: 123.43, lat: 41.8, rank: 1 },
+  { zh: '长春', en: 'Changchun', lng: 125.32, lat: 43.82, rank: 1 },
+  { zh: '哈尔滨', en: 'Harbin', lng: 126.53, lat: 45.8, rank: 1 },
+  { zh: '南京', en: 'Nanjing', lng: 118.8, lat: 32.06, rank: 1 },
+  { zh: '杭州', en: 'Hangzhou', lng: 120.16, lat: 30.27, rank: 1 },
+  { zh: '合肥', en: 'Hefei', lng: 117.23, lat: 31.82, rank: 1 },
+  { zh: '福州', en: 'Fuzhou', lng: 119.3, lat: 26.08, rank: 1 },
+  { zh: '南昌', en: 'Nanchang', lng: 115.86, lat: 28.68, rank: 1 },
+  { zh: '济南', en: 'Jinan', lng: 117.0, lat: 36.65, rank: 1 },
+  { zh: '郑州', en: 'Zhengzhou', lng: 113.63, lat: 34.75, rank: 1 },
+  { zh: '武汉', en: 'Wuhan', lng: 114.31, lat: 30.59, rank: 1 },
+  { zh: '长沙', en: 'Changsha', lng: 112.94, lat: 28.23, rank: 1 },
+  { zh: '广州', en: 'Guangzhou', lng: 113.26, lat: 23.13, rank: 1 },
+  { zh: '南宁', en: 'Nanning', lng: 108.37, lat: 22.82, rank: 1 },
+  { zh: '海口', en: 'Haikou', lng: 110.2, lat: 20.04, rank: 1 },
+  { zh: '成都', en: 'Chengdu', lng: 104.07, lat: 30.57, rank: 1 },
+  { zh: '贵阳', en: 'Guiyang', lng: 106.63, lat: 26.65, rank: 1 },
+  { zh: '昆明', en: 'Kunming', lng: 102.83, lat: 24.88, rank: 1 },
+  { zh: '拉萨', en: 'Lhasa', lng: 91.14, lat: 29.65, rank: 1 },
+  { zh: '西安', en: "Xi'an", lng: 108.94, lat: 34.34, rank: 1 },
+  { zh: '兰州', en: 'Lanzhou', lng: 103.83, lat: 36.06, rank: 1 },
+  { zh: '西宁', en: 'Xining', lng: 101.78, lat: 36.62, rank: 1 },
+  { zh: '银川', en: 'Yinchuan', lng: 106.23, lat: 38.49, rank: 1 },
+  { zh: '乌鲁木齐', en: 'Ürümqi', lng: 87.62, lat: 43.83, rank: 1 },
+  { zh: '台北', en: 'Taipei', lng: 121.56, lat: 25.04, rank: 1 },
+  { zh: '香港', en: 'Hong Kong', lng: 114.17, lat: 22.32, rank: 1 },
+  { zh: '澳门', en: 'Macao', lng: 113.54, lat: 22.2, rank: 1 },
+  { zh: '深圳', en: 'Shenzhen', lng: 114.06, lat: 22.54, rank: 2 },
+  { zh: '苏州', en: 'Suzhou', lng: 120.59, lat: 31.3, rank: 2 },
+  { zh: '宁波', en: 'Ningbo', lng: 121.55, lat: 29.87, rank: 2 },
+  { zh: '温州', en: 'Wenzhou', lng: 120.7, lat: 28.0, rank: 2 },
+  { zh: '厦门', en: 'Xiamen', lng: 118.09, lat: 24.48, rank: 2 },
+  { zh: '青岛', en: 'Qingdao', lng: 120.38, lat: 36.07, rank: 2 },
+  { zh: '大连', en: 'Dalian', lng: 121.61, lat: 38.91, rank: 2 },
+  { zh: '无锡', en: 'Wuxi', lng: 120.31, lat: 31.49, rank: 2 },
+  { zh: '东莞', en: 'Dongguan', lng: 113.75, lat: 23.02, rank: 2 },
+  { zh: '佛山', en: 'Foshan', lng: 113.12, lat: 23.02, rank: 2 },
+  { zh: '徐州', en: 'Xuzhou', lng: 117.28, lat: 34.2, rank: 2 },
+  { zh: '洛阳', en: 'Luoyang', lng: 112.45, lat: 34.62, rank: 2 },
+  { zh: '烟台', en: 'Yantai', lng: 121.45, lat: 37.46, rank: 2 },
+  { zh: '唐山', en: 'Tangshan', lng: 118.18, lat: 39.63, rank: 2 },
+  { zh: '包头', en: 'Baotou', lng: 109.84, lat: 40.66, rank: 2 },
+  { zh: '赣州', en: 'Ganzhou', lng: 114.93, lat: 25.83, rank: 2 },
+  { zh: '桂林', en: 'Guilin', lng: 110.29, lat: 25.27, rank: 2 },
+  { zh: '三亚', en: 'Sanya', lng: 109.51, lat: 18.25, rank: 2 },
+  { zh: '汕头', en: 'Shantou', lng: 116.68, lat: 23.35, rank: 2 },
+  { zh: '湛江', en: 'Zhanjiang', lng: 110.36, lat: 21.27, rank: 2 },
+  { zh: '绵阳', en: 'Mianyang', lng: 104.68, lat: 31.47, rank: 2 },
+  { zh: '宜昌', en: 'Yichang', lng: 111.29, lat: 30.69, rank: 2 },
+  { zh: '襄阳', en: 'Xiangyang', lng: 112.12, lat: 32.01, rank: 2 },
+  { zh: '遵义', en: 'Zunyi', lng: 106.93, lat: 27.73, rank: 2 },
+  { zh: '大理', en: 'Dali', lng: 100.27, lat: 25.61, rank: 2 },
+  { zh: '喀什', en: 'Kashgar', lng: 75.99, lat: 39.47, rank: 2 },
+  { zh: '齐齐哈尔', en: 'Qiqihar', lng: 123.92, lat: 47.35, rank: 2 },
+  { zh: '吉林', en: 'Jilin', lng: 126.55, lat: 43.84, rank: 2 },
+  { zh: '鄂尔多斯', en: 'Ordos', lng: 109.78, lat: 39.61, rank: 2 },
+  { zh: '酒泉', en: 'Jiuquan', lng: 98.49, lat: 39.73, rank: 2 },
+  { zh: '格尔木', en: 'Golmud', lng: 94.9, lat: 36.4, rank: 2 },
+  { zh: '日喀则', en: 'Shigatse', lng: 88.88, lat: 29.27, rank: 2 },
+  { zh: '伊宁', en: 'Yining', lng: 81.32, lat: 43.92, rank: 2 },
+  { zh: '连云港', en: 'Lianyungang', lng: 119.22, lat: 34.6, rank: 2 },
+  { zh: '株洲', en: 'Zhuzhou', lng: 113.13, lat: 27.83, rank: 2 },
+  { zh: '泉州', en: 'Quanzhou', lng: 118.68, lat: 24.87, rank: 2 },
+];
+
+/** English names of the provinces of the bundled boundary data, keyed by their Chinese name. */
+export const PROVINCE_EN: Readonly<Record<string, string>> = {
+  北京: 'Beijing', 天津: 'Tianjin', 河北: 'Hebei', 山西: 'Shanxi', 内蒙古: 'Inner Mongolia', 辽宁: 'Liaoning',
+  吉林: 'Jilin', 黑龙江: 'Heilongjiang', 上海: 'Shanghai', 江苏: 'Jiangsu', 浙江: 'Zhejiang', 安徽: 'Anhui',
+  福建: 'Fujian', 江西: 'Jiangxi', 山东: 'Shandong', 河南: 'Henan', 湖北: 'Hubei', 湖南: 'Hunan', 广东: 'Guangdong',
+  广西: 'Guangxi', 海南: 'Hainan', 重庆: 'Chongqing', 四川: 'Sichuan', 贵州: 'Guizhou', 云南: 'Yunnan', 西藏: 'Tibet',
+  陕西: 'Shaanxi', 甘肃: 'Gansu', 青海: 'Qinghai', 宁夏: 'Ningxia', 新疆: 'Xinjiang', 台湾: 'Taiwan', 香港: 'Hong Kong',
+  澳门: 'Macao', 南海诸岛: 'South China Sea Islands',
+};
