@@ -10,48 +10,8 @@
  * The page is built with Vite into a temp dir and served from loopback; Chromium runs headless
  * with a fresh profile and no background networking.
  */
-import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, existsSync, statSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
-import { chromium } from 'playwright-core';
+import { openBenchPage, percentile } from './browser-page.ts';
 import type { BenchArgs, BenchRecord } from './types.ts';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--use-gl=angle',
-  '--use-angle=gl-egl',
-  '--ignore-gpu-blocklist',
-];
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.png': 'image/png' };
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
-}
-
-function serve(dir: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    const rel = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    const file = path.join(dir, rel === '/' ? 'index.html' : rel);
-    if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-    res.end(readFileSync(file));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/` })));
-}
 
 interface TraceEvent {
   name: string;
@@ -127,19 +87,7 @@ export function framesFromTrace(events: TraceEvent[]): FrameFigures {
 }
 
 export async function run({ quick }: BenchArgs): Promise<BenchRecord[]> {
-  const out = mkdtempSync(path.join(os.tmpdir(), 'console-bench-'));
-  const profile = mkdtempSync(path.join(os.tmpdir(), 'console-bench-profile-'));
-  await build({
-    configFile: false,
-    root: path.join(ROOT, 'bench/console'),
-    base: './',
-    publicDir: path.join(ROOT, 'public'),
-    logLevel: 'warn',
-    worker: { format: 'es' },
-    build: { outDir: out, emptyOutDir: true, chunkSizeWarningLimit: 5000 },
-  });
-  const { server, url } = await serve(out);
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1024, height: 640 } });
+  const { url, context, close } = await openBenchPage('console');
   const records: BenchRecord[] = [];
   try {
     const counts = quick ? [1000] : [10_000, 100_000];
@@ -196,10 +144,7 @@ export async function run({ quick }: BenchArgs): Promise<BenchRecord[]> {
       process.stdout.write(`  ${name}: ${ours.frames.length} pipeline / ${base.frames.length} baseline update frames; WebGL: ${webgl}\n`);
     }
   } finally {
-    await context.close();
-    server.close();
-    rmSync(out, { recursive: true, force: true });
-    rmSync(profile, { recursive: true, force: true });
+    await close();
   }
   return records;
 }

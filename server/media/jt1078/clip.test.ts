@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeAvc, isHevcKeyFrame, isIdrAccessUnit, nalRanges, splitAccessUnits } from './h264.ts';
+import { describeAvc, isHevcKeyFrame, isIdrAccessUnit, nalRanges, splitAccessUnits } from '../../../proto/h264.ts';
 import { PAYLOAD_TYPE, type SimLength } from './packet.ts';
 import { Packetizer } from './packetizer.ts';
 import { FrameAssembler, type MediaFrame } from './reassembly.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../../domain/random.ts';
 import type { Jt1078Error } from './errors.ts';
-import { describeAvc, describeHevc, splitAccessUnits, splitNalUnits } from './h264.ts';
+import { describeAvc, describeHevc, splitAccessUnits, splitNalUnits } from '../../../proto/h264.ts';
 import { decodePacket, headerLength, type SimLength } from './packet.ts';
 import { Packetizer } from './packetizer.ts';
 import { FrameAssembler, type MediaFrame } from './reassembly.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../../domain/random.ts';
-import { avcCodecString, describeAvc, describeHevc, findNal, isHevcKeyFrame, isIdrAccessUnit, NAL, nalType, parseHevcSps, parseSps, splitAccessUnits, splitNalUnits, toRbsp } from './h264.ts';
+import { avcCodecString, describeAvc, describeHevc, findNal, isHevcKeyFrame, isIdrAccessUnit, NAL, nalType, parseHevcSps, parseSps, splitAccessUnits, splitNalUnits, toRbsp } from '../../../proto/h264.ts';
 import { fixture, fromHex, hex } from './test-support.ts';
 
 describe('H.264 Annex-B helpers', () => {

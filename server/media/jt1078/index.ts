@@ -47,5 +47,5 @@ export {
   type NalRange,
   type SpsInfo,
   type SpsResult,
-} from './h264.ts';
+} from '../../../proto/h264.ts';
 export { measurePacketRate, mediaStream, type PacketRate, type PacketRateOptions } from './throughput.ts';

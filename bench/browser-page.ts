@@ -1,0 +1,81 @@
+/**
+ * What every in-Chromium benchmark needs: build a bench page with Vite into a temp dir, serve it from
+ * loopback, and launch headless Chromium with a fresh profile, no background networking, and Mesa's
+ * llvmpipe through ANGLE (≈ 4× SwiftShader's WebGL speed on these GPU-less machines).
+ */
+import { createServer, type Server } from 'node:http';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const FLAGS = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--use-gl=angle',
+  '--use-angle=gl-egl',
+  '--ignore-gpu-blocklist',
+  // Media in a background tab or without a gesture must still play (MSE baseline, audio).
+  '--autoplay-policy=no-user-gesture-required',
+];
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.png': 'image/png', '.wasm': 'application/wasm' };
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
+}
+
+export function serve(dir: string): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const rel = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const file = path.join(dir, rel === '/' ? 'index.html' : rel);
+    if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/` })));
+}
+
+export interface BenchPage {
+  readonly url: string;
+  readonly context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** Builds `bench/<dir>/index.html` and opens Chromium on it; `close()` removes every temp dir. */
+export async function openBenchPage(dir: string, viewport = { width: 1024, height: 640 }): Promise<BenchPage> {
+  const out = mkdtempSync(path.join(os.tmpdir(), `${dir}-bench-`));
+  const profile = mkdtempSync(path.join(os.tmpdir(), `${dir}-bench-profile-`));
+  await build({
+    configFile: false,
+    root: path.join(ROOT, 'bench', dir),
+    base: './',
+    publicDir: path.join(ROOT, 'public'),
+    logLevel: 'warn',
+    worker: { format: 'es' },
+    build: { outDir: out, emptyOutDir: true, chunkSizeWarningLimit: 5000 },
+  });
+  const { server, url } = await serve(out);
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport });
+  return {
+    url,
+    context,
+    async close() {
+      await context.close();
+      server.close();
+      rmSync(out, { recursive: true, force: true });
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
