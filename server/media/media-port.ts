@@ -1,0 +1,123 @@
+/**
+ * The JT/T 1078 media port: terminals connect here after 0x9101 and stream packets; each connection
+ * gets its own splitter, whole frames go to the MediaHub. A malformed packet is counted and dropped
+ * (the splitter resyncs on the next 0x30316364), and only its own stream pays for it.
+ *
+ * SIM length: 2013 terminals put a 6-byte BCD SIM in each packet, 2019 terminals 10 bytes, and the
+ * packet does not say which. The first packet's SIM is read both ways and matched against the
+ * channels the hub has requested; an unrequested stream is closed.
+ */
+import net from 'node:net';
+import { decodeSim, FrameAssembler, MAGIC, PacketSplitter, type SimLength } from './jt1078/index.ts';
+import type { MediaHub } from './media-hub.ts';
+
+export interface MediaPortStats {
+  connections: number;
+  packets: number;
+  badPackets: number;
+  /** Connections closed because their first packet named no requested channel. */
+  unexpected: number;
+}
+
+/** SIM at offset 8 (after magic, V/P/X/CC, M/PT and the serial). */
+const SIM_OFFSET = 8;
+
+export class MediaPort {
+  readonly stats: MediaPortStats = { connections: 0, packets: 0, badPackets: 0, unexpected: 0 };
+  private server: net.Server | null = null;
+  private readonly sockets = new Set<net.Socket>();
+  private readonly assembler = new FrameAssembler();
+  private sweeper: NodeJS.Timeout | null = null;
+
+  constructor(private readonly hub: MediaHub, private readonly now: () => number = Date.now) {}
+
+  /** Listens; answers the bound port (0 picks a free one). */
+  listen(port: number, host: string): Promise<number> {
+    const server = net.createServer((socket) => this.accept(socket));
+    this.server = server;
+    this.sweeper = setInterval(() => {
+      this.hub.sweep();
+      this.assembler.sweep(this.now());
+    }, 1000);
+    this.sweeper.unref();
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve((server.address() as net.AddressInfo).port));
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    for (const s of this.sockets) s.destroy();
+    const server = this.server;
+    this.server = null;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private accept(socket: net.Socket): void {
+    this.sockets.add(socket);
+    this.stats.connections++;
+    socket.setNoDelay(true);
+    let splitter: PacketSplitter | null = null;
+    let head: Uint8Array = new Uint8Array(0);
+    let sim: string | undefined;
+    const onError = () => this.stats.badPackets++;
+    socket.on('data', (chunk: Buffer) => {
+      const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      if (!splitter) {
+        head = concat(head, bytes);
+        const length = this.simLengthOf(head);
+        if (length === undefined) {
+          if (head.length > 64) this.refuse(socket);
+          return;
+        }
+        splitter = new PacketSplitter({ simLength: length });
+        const first = head;
+        head = new Uint8Array(0);
+        splitter.push(first, (p) => this.onPacket(p, (s) => (sim = s)), onError);
+        return;
+      }
+      splitter.push(bytes, (p) => this.onPacket(p, (s) => (sim = s)), onError);
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      if (sim !== undefined) {
+        this.assembler.close(sim);
+        this.hub.upstreamClosed(sim);
+      }
+    });
+  }
+
+  private onPacket(packet: Parameters<FrameAssembler['push']>[0], seen: (sim: string) => void): void {
+    this.stats.packets++;
+    seen(packet.sim);
+    const now = this.now();
+    const frame = this.assembler.push(packet, now);
+    if (frame) this.hub.onFrame(frame, now);
+  }
+
+  /** 6 or 10 when the buffered start names a requested SIM either way; undefined until it can tell. */
+  private simLengthOf(head: Uint8Array): SimLength | undefined {
+    if (head.length < SIM_OFFSET + 10) return undefined;
+    if (new DataView(head.buffer, head.byteOffset, 4).getUint32(0) !== MAGIC) return undefined;
+    for (const length of [6, 10] as const) {
+      const s = decodeSim(head, SIM_OFFSET, length);
+      if (s !== undefined && this.hub.expects(s)) return length;
+    }
+    return undefined;
+  }
+
+  private refuse(socket: net.Socket): void {
+    this.stats.unexpected++;
+    socket.destroy();
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.length === 0) return b.slice();
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
