@@ -48,6 +48,22 @@ export {
   type TerminalResponse,
   type TextMessage,
 } from './messages.ts';
+export {
+  isMediaSignalling,
+  LIVE_COMMAND,
+  LIVE_DATA,
+  MEDIA_MSG,
+  PLAYBACK_COMMAND,
+  PLAYBACK_SPEEDS,
+  type LiveControl,
+  type LiveRequest,
+  type MediaSignalling,
+  type PlaybackControl,
+  type PlaybackRequest,
+  type ResourceItem,
+  type ResourceList,
+  type ResourceQuery,
+} from './media-signalling.ts';
 export { Reassembler, type Reassembled, type ReassemblerOptions, type ReassemblerStats } from './reassembly.ts';
 export { decodeBody, decodeFrame, encodeFrame, encodeFrameBody, encodeFrames, encodePacket, encodeReply, type FrameResult } from './codec.ts';
 export { locationStream, measureDecodeRate, type DecodeRate, type DecodeRateOptions } from './throughput.ts';

@@ -16,6 +16,7 @@ import {
   type LocationInput,
   type LocationReport,
 } from './location.ts';
+import { isMediaSignalling, readMediaSignalling, writeMediaSignalling, type MediaSignalling } from './media-signalling.ts';
 
 export const MSG = {
   TERMINAL_RESPONSE: 0x0001,
@@ -121,7 +122,8 @@ export type Jt808Message =
   | LocationReport
   | BatchLocation
   | AlarmConfirm
-  | TextMessage;
+  | TextMessage
+  | MediaSignalling;
 
 /** What encodeBody accepts: location messages may leave optional items out. */
 export type Jt808MessageInput =
@@ -150,7 +152,7 @@ export function isSupported(msgId: number): boolean {
     case MSG.TEXT:
       return true;
     default:
-      return false;
+      return isMediaSignalling(msgId);
   }
 }
 
@@ -220,8 +222,11 @@ export function decodeMessage(msgId: number, version: ProtocolEdition, b: Uint8A
       const textType = version === 2019 ? r.u8('text type') : 0;
       return { msgId, flags, textType, text: r.restString() };
     }
-    default:
-      return null;
+    default: {
+      if (!isMediaSignalling(msgId)) return null;
+      const r = new Reader(b, start, end);
+      return done(r, readMediaSignalling(msgId, r), `message 0x${hex4(msgId)}`);
+    }
   }
 }
 
@@ -275,6 +280,14 @@ export function writeMessage(w: Writer, msg: Jt808MessageInput, version: Protoco
       w.u8(msg.flags, 'text flags');
       if (version === 2019) w.u8(msg.textType, 'text type');
       w.string(msg.text);
+      return;
+    case 0x9101:
+    case 0x9102:
+    case 0x9205:
+    case 0x1205:
+    case 0x9201:
+    case 0x9202:
+      writeMediaSignalling(w, msg);
       return;
     default:
       throw new Jt808Error('encode', `no encoder for message 0x${hex4((msg as { msgId: number }).msgId)}`);
