@@ -75,7 +75,7 @@ const until = async (cond: () => boolean) => {
   expect(cond()).toBe(true);
 };
 
-const target: ChannelTarget = { sim: SIM, channel: 1, stream: 1 };
+const target: ChannelTarget = { vehicleId: 1, sim: SIM, channel: 1, stream: 1 };
 
 describe('live video fan-out', () => {
   it('asks the terminal once for two viewers, keeps playing for one when the other leaves, and stops the terminal only after the last', async () => {
@@ -160,7 +160,7 @@ describe('live video fan-out', () => {
     const one = new TestViewer();
     const two = new TestViewer();
     s.hub.addViewer(target, one);
-    s.hub.addViewer({ sim: '013900139000', channel: 2, stream: 1 }, two);
+    s.hub.addViewer({ vehicleId: 2, sim: '013900139000', channel: 2, stream: 1 }, two);
     const bad = await terminal(s.portNumber);
     const good = await terminal(s.portNumber, { sim: '013900139000', channel: 2 });
     bad.send(0, 3);
@@ -177,7 +177,7 @@ describe('live video fan-out', () => {
   it('recognises a 2019 terminal that sends a 10-byte SIM', async () => {
     const s = await setup();
     const v = new TestViewer();
-    s.hub.addViewer({ sim: '13800138000', channel: 1, stream: 0 }, v);
+    s.hub.addViewer({ vehicleId: 3, sim: '13800138000', channel: 1, stream: 0 }, v);
     const t = await terminal(s.portNumber, { sim: '00000000013800138000', simLength: 10 });
     t.send(0, 3);
     await until(() => v.frames.length === 3);

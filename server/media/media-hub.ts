@@ -18,6 +18,8 @@ import { encodeMediaFrame, MEDIA_KIND, type MediaKind, type MediaStatus } from '
 import { DATA_TYPE, PAYLOAD_TYPE, type MediaFrame } from './jt1078/index.ts';
 
 export interface ChannelTarget {
+  /** The vehicle whose terminal streams (the JT/T 808 session is found by it). */
+  readonly vehicleId: number;
   /** The terminal's SIM / phone number as it appears in its 1078 packets (BCD digits). */
   readonly sim: string;
   /** Logical channel (JT/T 1076 table 2), 1-based. */

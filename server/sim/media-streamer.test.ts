@@ -28,7 +28,7 @@ const until = async (cond: () => boolean) => {
 async function rig(streamType: 0 | 1, withAudio: boolean) {
   const streamer = new MediaStreamer();
   const sim = '013800000001';
-  const target: ChannelTarget = { sim, channel: 1, stream: streamType };
+  const target: ChannelTarget = { vehicleId: 1, sim, channel: 1, stream: streamType };
   // The simulated terminal answers the live request by connecting and streaming, as after a 0x9101.
   const signalling: Signalling = {
     openLive: (t) => streamer.start({ host: '127.0.0.1', port, sim: t.sim, simLength: 6, channel: t.channel, streamType: t.stream, withAudio }),
@@ -77,7 +77,7 @@ describe('a simulated terminal streaming video', () => {
       closeLive: async () => undefined,
     });
     const v = new TestViewer();
-    hub.addViewer({ sim: '013800000002', channel: 1, stream: 1 }, v);
+    hub.addViewer({ vehicleId: 2, sim: '013800000002', channel: 1, stream: 1 }, v);
     await until(() => v.states.length === 2);
     expect(v.states).toEqual(['connecting', 'stopped']);
     expect(streamer.stats.connectFailures).toBe(1);
