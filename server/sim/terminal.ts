@@ -18,7 +18,15 @@ import {
   type Jt808MessageInput,
   type LocationInput,
 } from '../gateway/jt808/index.ts';
+import { LIVE_COMMAND, LIVE_DATA, MEDIA_MSG } from '../gateway/jt808/media-signalling.ts';
+import { MediaStreamer } from './media-streamer.ts';
 import type { Emission, VehicleProgram } from './vehicle.ts';
+
+/** Simulated terminals have four cameras (JT/T 1076 channels 1–4); other channels are refused. */
+export const SIM_CAMERA_CHANNELS = 4;
+
+/** One media streamer per process: its single 40 ms timer drives every live channel of every terminal. */
+const media = new MediaStreamer();
 
 export interface SimStats {
   /** Terminals in the run, never-online ones included. */
@@ -228,6 +236,8 @@ export class Terminal {
   }
 
   private onClosed(socket: net.Socket): void {
+    // Without its 808 session a terminal stops streaming (the platform can no longer control it).
+    media.stop(this.program.deviceNo);
     const stats = this.ctx.stats;
     if (this.phase !== 'connecting') stats.connected--;
     if (this.phase === 'ready') stats.authenticated--;
@@ -253,6 +263,7 @@ export class Terminal {
   private close(): void {
     const socket = this.socket;
     if (!socket) return;
+    media.stop(this.program.deviceNo);
     const stats = this.ctx.stats;
     this.attempt++; // ignore the old socket's late events
     if (this.phase !== 'connecting') stats.connected--;
@@ -342,6 +353,22 @@ export class Terminal {
       case MSG.TEXT:
       case MSG.ALARM_CONFIRM:
         this.reply(r.header, RESULT.OK);
+        break;
+      case MEDIA_MSG.LIVE_REQUEST: {
+        // Answer first, then connect to the media port, as real terminals do.
+        const camera = m.channel >= 1 && m.channel <= SIM_CAMERA_CHANNELS;
+        this.reply(r.header, camera ? RESULT.OK : RESULT.FAIL);
+        if (camera) {
+          const p = this.program;
+          void media
+            .start({ host: m.host, port: m.tcpPort, sim: p.deviceNo, simLength: p.edition === 2019 ? 10 : 6, channel: m.channel, streamType: m.streamType, withAudio: m.dataType === LIVE_DATA.AUDIO_VIDEO })
+            .catch(() => undefined);
+        }
+        break;
+      }
+      case MEDIA_MSG.LIVE_CONTROL:
+        this.reply(r.header, RESULT.OK);
+        if (m.command === LIVE_COMMAND.CLOSE) media.stop(this.program.deviceNo, m.channel);
         break;
       default:
         break;

@@ -1,0 +1,138 @@
+/**
+ * Live video for viewers (issue 6): the websocket a video tile opens, and the stream-log calls.
+ *
+ * `GET /ws-service/video?token&vehicleId&channel&stream[&companyId]` (websocket): checks the vehicle
+ * is in the caller's scope and online and that the caller has live-video connections left today,
+ * then joins the channel through the MediaHub (which asks the terminal with 0x9101 when it is the
+ * first viewer). Statuses are JSON text messages, media binary (proto/media-frame.ts). Each
+ * connection is one row of the stream log.
+ */
+import { Type } from '@fastify/type-provider-typebox';
+import type { Lang } from '../../../domain/errors/catalogue.ts';
+import { isOnline } from '../../../domain/vehicle/state.ts';
+import { periodMessage } from '../../../domain/track/limits.ts';
+import { MAX_LOGICAL_CHANNEL, type VideoProblem } from '../../../domain/video/limits.ts';
+import type { MediaStatus } from '../../../proto/media-frame.ts';
+import type { Storage } from '../../db/repositories.ts';
+import type { StreamRepository } from '../../db/sqlite/streams.ts';
+import { pathInScope } from '../../db/scope.ts';
+import { auth, narrowedScope } from '../../http/auth.ts';
+import { fail, ok } from '../../http/envelope.ts';
+import { requestLang } from '../../http/lang.ts';
+import type { Message } from '../../http/messages.ts';
+import { Id, PageFields, Strict, type App } from '../../http/route.ts';
+import type { LiveStore } from '../../live/store.ts';
+import type { MediaHub } from '../../media/media-hub.ts';
+
+export const VIDEO_PATH = '/ws-service/video';
+
+export interface VideoDeps {
+  readonly storage: Storage & { readonly streams: StreamRepository };
+  readonly store: LiveStore;
+  readonly hub: MediaHub;
+  /** Live-video connections a user may open per China day unless set per user. */
+  readonly dailyLimit: number;
+}
+
+const DAY_MS = 86_400_000;
+const GMT8_MS = 8 * 3_600_000;
+
+/** Start (epoch ms) and name ('YYYY-MM-DD') of the China day holding `now`. */
+export function chinaDay(now: number): { start: number; day: string } {
+  const start = Math.floor((now + GMT8_MS) / DAY_MS) * DAY_MS - GMT8_MS;
+  return { start, day: new Date(start + GMT8_MS).toISOString().slice(0, 10) };
+}
+
+const VideoQuery = Strict({
+  token: Type.String({ minLength: 1 }),
+  vehicleId: Id,
+  channel: Type.Integer({ minimum: 1, maximum: MAX_LOGICAL_CHANNEL }),
+  stream: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)], { default: 1 })),
+});
+
+export function videoRoutes(app: App, deps: VideoDeps): void {
+  const { storage, store, hub, dailyLimit } = deps;
+
+  app.get(VIDEO_PATH, { websocket: true, config: { permission: '/monitor/videoMonitor' }, schema: { querystring: VideoQuery } }, async (socket, request) => {
+    const ctx = auth(request);
+    const { vehicleId, channel, stream = 1, companyId } = request.query;
+    const stop = (reason: VideoProblem | 'notFound') => {
+      const s: MediaStatus = { type: 'status', state: 'stopped', reason };
+      socket.send(JSON.stringify(s));
+      socket.close(1000, reason);
+    };
+    const scope = await narrowedScope(storage, ctx, companyId).catch(() => null);
+    const vehicle = scope ? await storage.fleet.getVehicle(scope, vehicleId) : undefined;
+    if (!scope || !vehicle) return stop('notFound');
+    const slot = store.slotOf(vehicleId);
+    if (slot < 0 || !pathInScope(scope, store.companyPathOf(slot)) || !isOnline(store.stateOf(slot))) return stop('vehicleOffline');
+    const now = Date.now();
+    const { start, day } = chinaDay(now);
+    if (!ctx.isAdmin && (await storage.streams.countSince(ctx.user.id, start)) >= (await storage.streams.limitFor(ctx.user.id, day, dailyLimit))) {
+      return stop('dailyLimit');
+    }
+    const logId = await storage.streams.start({ userId: ctx.user.id, vehicleId, channel, stream, startedAt: now });
+    let bytes = 0;
+    let outcome = '';
+    const leave = hub.addViewer({ vehicleId, sim: vehicle.deviceNo, channel, stream }, {
+      send(data) {
+        if (typeof data === 'string') {
+          const s = JSON.parse(data) as MediaStatus;
+          if (s.state === 'stopped') outcome = s.reason ?? 'stopped';
+        } else bytes += data.byteLength;
+        socket.send(data);
+      },
+      get bufferedAmount() {
+        return socket.bufferedAmount;
+      },
+    });
+    socket.on('error', (err) => request.log.warn({ err }, 'video socket error'));
+    socket.on('close', () => {
+      leave();
+      void storage.streams.end(logId, Date.now(), bytes, outcome);
+    });
+  });
+
+  // ---- stream log and limits (service-priv/stream, catalogue) ------------------------------------
+
+  app.get('/service-priv/stream/queryUserStreamLog', {
+    config: { permission: '/system/user' },
+    schema: { querystring: Strict({ ...PageFields, userId: Type.Optional(Id), startTime: Type.Integer({ minimum: 0 }), endTime: Type.Integer({ minimum: 0 }) }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const { current, size, userId, startTime, endTime, companyId } = request.query;
+    if (startTime > endTime) throw fail.badRequest(problemPeriod);
+    let userIds: number[] | null = null;
+    if (userId !== undefined) {
+      if (!(await storage.users.get(ctx.scope, userId))) throw fail.notFound();
+      userIds = [userId];
+    } else if (!ctx.isAdmin || companyId !== undefined) {
+      const scope = await narrowedScope(storage, ctx, companyId);
+      userIds = (await storage.users.page(scope, { current: 1, size: 100_000 })).records.map((u) => u.id);
+    }
+    const page = await storage.streams.page({ userIds, from: startTime, to: endTime, offset: (current - 1) * size, limit: size });
+    return ok({ ...page, current, size }, requestLang(request));
+  });
+
+  app.post('/service-priv/stream/setStream', {
+    config: { permission: '/system/user:video' },
+    schema: { body: Strict({ userId: Id, dailyLimit: Type.Union([Type.Integer({ minimum: 0, maximum: 100_000 }), Type.Null()]) }) },
+  }, async (request) => {
+    const { userId, dailyLimit: limit } = request.body;
+    if (!(await storage.users.get(auth(request).scope, userId))) throw fail.notFound();
+    await storage.streams.setDailyLimit(userId, limit);
+    return ok(null, requestLang(request));
+  });
+
+  app.post('/service-priv/stream/addUserStreamTimes', {
+    config: { permission: '/system/user:video' },
+    schema: { body: Strict({ userId: Id, times: Type.Integer({ minimum: 1, maximum: 10_000 }) }) },
+  }, async (request) => {
+    const { userId, times } = request.body;
+    if (!(await storage.users.get(auth(request).scope, userId))) throw fail.notFound();
+    await storage.streams.addExtraTimes(userId, chinaDay(Date.now()).day, times);
+    return ok(null, requestLang(request));
+  });
+}
+
+const problemPeriod: Message = (lang: Lang) => periodMessage('startAfterEnd', lang);
