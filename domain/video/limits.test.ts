@@ -12,8 +12,8 @@ describe('live video limits', () => {
   });
 
   it('stores the play type of windows 0 to 24 only', () => {
-    expect(playTypeKey(0)).toBe('0');
-    expect(playTypeKey(24)).toBe('24');
+    expect(playTypeKey(0)).toBe('playType0');
+    expect(playTypeKey(24)).toBe('playType24');
     expect(() => playTypeKey(25)).toThrow(RangeError);
   });
 

@@ -28,10 +28,10 @@ export function checkAddChannels(playing: number, adding: number): 'ok' | 'promp
   return 'ok';
 }
 
-/** Spec §9: the play type of each window is stored under the window index, 0–24 (cleared at sign-out). */
+/** Spec §9: the play type of each window is stored under a key of its index, 0–24 (cleared at sign-out). */
 export function playTypeKey(windowIndex: number): string {
   if (!Number.isInteger(windowIndex) || windowIndex < 0 || windowIndex >= VIDEO_MAX_CHANNELS) throw new RangeError(`window index ${windowIndex} is outside 0..24`);
-  return String(windowIndex);
+  return `playType${windowIndex}`;
 }
 
 /** Why a live session stopped (server statuses and client checks share these keys). */

@@ -4,6 +4,7 @@
  * login type in localStorage 'loginType' (it picks the login page to return to). The user is kept
  * in memory only and restored by the route guard.
  */
+import { playTypeKey, VIDEO_MAX_CHANNELS } from '../../domain/video/limits.ts';
 import { useMemo } from 'react';
 import { proxy, ref, useSnapshot } from 'valtio';
 import { Access } from '../../domain/permissions/access.ts';
@@ -35,7 +36,7 @@ export const LOGIN_TYPE_KEY = 'loginType';
 /** Remember-me: holds the remembered user name; its presence is the flag. */
 export const REMEMBER_KEY = 'rememberMe';
 /** Playback type settings per video window (spec §9: indices 0–24), cleared at sign-out. */
-export const PLAY_TYPE_KEYS: readonly string[] = Array.from({ length: 25 }, (_, i) => `playType${i}`);
+export const PLAY_TYPE_KEYS: readonly string[] = Array.from({ length: VIDEO_MAX_CHANNELS }, (_, i) => playTypeKey(i));
 
 function storedLoginType(): LoginType {
   const v = readLocal(LOGIN_TYPE_KEY);

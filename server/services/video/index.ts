@@ -43,6 +43,17 @@ export function chinaDay(now: number): { start: number; day: string } {
   return { start, day: new Date(start + GMT8_MS).toISOString().slice(0, 10) };
 }
 
+/**
+ * The channels of a terminal. Per-device channel configuration is not stored yet: every terminal is
+ * taken to have the common four-camera layout of JT/T 1076 installations (and the simulated ones do).
+ */
+const DEFAULT_CHANNELS: readonly (readonly [number, string, string])[] = [
+  [1, '驾驶员', 'Driver'],
+  [2, '前方道路', 'Road ahead'],
+  [3, '车厢', 'Cabin'],
+  [4, '车尾', 'Rear'],
+];
+
 const VideoQuery = Strict({
   token: Type.String({ minLength: 1 }),
   vehicleId: Id,
@@ -91,6 +102,19 @@ export function videoRoutes(app: App, deps: VideoDeps): void {
       leave();
       void storage.streams.end(logId, Date.now(), bytes, outcome);
     });
+  });
+
+  // ---- channels of a vehicle's terminal -----------------------------------------------------------
+
+  app.get('/service-priv/channel/device', {
+    config: { permission: 'session' },
+    schema: { querystring: Strict({ vehicleId: Id }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const scope = await narrowedScope(storage, ctx, request.query.companyId);
+    if (!(await storage.fleet.getVehicle(scope, request.query.vehicleId))) throw fail.notFound();
+    const lang = requestLang(request);
+    return ok(DEFAULT_CHANNELS.map(([channel, zh, en]) => ({ channel, name: lang === 'zh' ? zh : en })), lang);
   });
 
   // ---- stream log and limits (service-priv/stream, catalogue) ------------------------------------

@@ -1,0 +1,194 @@
+/**
+ * /monitor/videoMonitor — multichannel live video (spec §2, §4, §5, §8, §9): pick a vehicle in the
+ * company tree, open its channels into a 4/9/16/25 grid (at most 25, a prompt at 20), per-window
+ * main/sub stream (kept per window index), states with the spec's messages, retry, snapshot, full
+ * screen, and the auto-stop prompt after the configured time.
+ */
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { Alert, Button, Checkbox, Group, Modal, NumberInput, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { parseNodeId, type TreeNode } from '../../../domain/company/tree-node.ts';
+import { GRID_SIZES, promptAtMessage, videoMessage, type GridSize } from '../../../domain/video/limits.ts';
+import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
+import { useLang, useT } from '../../i18n/index.ts';
+import { readLocal, writeLocal } from '../../session/storage.ts';
+import { supportsWebCodecs } from '../../live/video/video-channel.ts';
+import { fetchChannels, type DeviceChannel } from './api.ts';
+import { VIDEO_NS } from './messages.ts';
+import { VideoTile } from './VideoTile.tsx';
+import { VideoWall, type ChannelRef } from './video-wall.ts';
+
+/** Unanswered, the auto-stop prompt stops the windows after this long. */
+const AUTO_STOP_ANSWER_MS = 60_000;
+const AUTO_STOP_KEY = 'videoAutoStopMinutes';
+
+export function VideoMonitorPage() {
+  const t = useT(VIDEO_NS);
+  const lang = useLang();
+  const wall = useMemo(
+    () => new VideoWall({ store: { get: readLocal, set: writeLocal }, autoStopMinutes: Number(readLocal(AUTO_STOP_KEY) ?? 5) || 0 }),
+    [],
+  );
+  const snap = useSyncExternalStore(wall.subscribe, wall.get);
+  const [vehicle, setVehicle] = useState<{ id: number; plate: string } | null>(null);
+  const [channels, setChannels] = useState<DeviceChannel[] | 'loading' | 'failed'>([]);
+  const [picked, setPicked] = useState<ReadonlySet<number>>(new Set());
+  const [autoStop, setAutoStop] = useState(() => wall.getAutoStopMinutes());
+
+  useEffect(() => {
+    const timer = setInterval(() => wall.tick(), 5000);
+    return () => {
+      clearInterval(timer);
+      wall.closeAll();
+    };
+  }, [wall]);
+
+  const onSelect = useCallback((node: TreeNode) => {
+    const parsed = parseNodeId(node.id);
+    if (!parsed || parsed.nodeType !== 'V') return;
+    setVehicle({ id: parsed.id, plate: node.name });
+    setChannels('loading');
+    setPicked(new Set());
+    fetchChannels(parsed.id).then(
+      (list) => {
+        setChannels(list);
+        setPicked(new Set(list.map((c) => c.channel)));
+      },
+      () => setChannels('failed'),
+    );
+  }, []);
+
+  const open = useCallback(
+    (refs: ChannelRef[]) => {
+      const r = wall.open(refs);
+      if (r.kind === 'refused') notifications.show({ color: 'red', autoClose: 2000, message: videoMessage('tooMany', lang) });
+      else if (r.kind === 'confirm') {
+        modals.openConfirmModal({
+          title: t('promptTitle'),
+          children: <Text size="sm" data-testid="video-prompt-20">{promptAtMessage(lang)}</Text>,
+          labels: { confirm: t('proceed'), cancel: t('cancel') },
+          onConfirm: () => void r.proceed(),
+        });
+      }
+    },
+    [wall, lang, t],
+  );
+
+  const openPicked = (all: boolean) => {
+    if (!vehicle || !Array.isArray(channels)) return;
+    const list = channels.filter((c) => all || picked.has(c.channel));
+    open(list.map((c) => ({ vehicleId: vehicle.id, plate: vehicle.plate, channel: c.channel })));
+  };
+
+  // Auto-stop: ask, and stop the windows that nobody answered for within a minute.
+  const due = snap.autoStopDue;
+  useEffect(() => {
+    if (due.length === 0) return;
+    const timer = setTimeout(() => wall.get().autoStopDue.forEach((i) => wall.close(i)), AUTO_STOP_ANSWER_MS);
+    return () => clearTimeout(timer);
+  }, [due, wall]);
+
+  const cols = Math.sqrt(snap.grid);
+  return (
+    <Group align="stretch" gap="sm" wrap="nowrap" style={{ height: 'calc(100vh - 120px)' }}>
+      <Paper withBorder p="xs" style={{ width: 280, display: 'flex', flexDirection: 'column', gap: 8 }}>
+        <div style={{ flex: 1, minHeight: 0 }}>
+          <CompanyTreePanel onSelect={onSelect} applySelection={false} />
+        </div>
+        <Stack gap={4} data-testid="video-channels">
+          <Text size="sm" fw={600}>
+            {vehicle ? `${vehicle.plate} · ${t('channels')}` : t('channels')}
+          </Text>
+          {!vehicle && <Text size="xs" c="dimmed">{t('pickVehicle')}</Text>}
+          {channels === 'failed' && <Alert color="red">{t('loadFailed')}</Alert>}
+          {Array.isArray(channels) && vehicle && channels.length === 0 && <Text size="xs">{t('noChannels')}</Text>}
+          {Array.isArray(channels) &&
+            channels.map((c) => (
+              <Checkbox
+                key={c.channel}
+                size="xs"
+                label={c.name || t('channelName', { n: c.channel })}
+                checked={picked.has(c.channel)}
+                onChange={(e) => {
+                  const next = new Set(picked);
+                  if (e.currentTarget.checked) next.add(c.channel);
+                  else next.delete(c.channel);
+                  setPicked(next);
+                }}
+              />
+            ))}
+          <Group gap={4}>
+            <Button size="compact-xs" disabled={!vehicle || picked.size === 0} onClick={() => openPicked(false)} data-testid="video-open-selected">
+              {t('openSelected')}
+            </Button>
+            <Button size="compact-xs" variant="light" disabled={!vehicle || !Array.isArray(channels) || channels.length === 0} onClick={() => openPicked(true)} data-testid="video-open-all">
+              {t('openAll')}
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+      <Stack gap="xs" style={{ flex: 1, minWidth: 0 }}>
+        <Group gap="sm">
+          <SegmentedControl
+            size="xs"
+            value={String(snap.grid)}
+            onChange={(v) => wall.setGrid(Number(v) as GridSize)}
+            data={GRID_SIZES.map((n) => ({ value: String(n), label: t('grid', { n }) }))}
+            data-testid="video-grid"
+          />
+          <NumberInput
+            size="xs"
+            w={150}
+            min={0}
+            max={120}
+            label={t('autoStopMinutes')}
+            value={autoStop}
+            onChange={(v) => {
+              const n = typeof v === 'number' ? v : 0;
+              setAutoStop(n);
+              wall.setAutoStopMinutes(n);
+              writeLocal(AUTO_STOP_KEY, String(n));
+            }}
+          />
+          <Button size="xs" variant="default" onClick={() => wall.closeAll()} data-testid="video-close-all">
+            {t('closeAll')}
+          </Button>
+          <Text size="xs" c="dimmed" data-testid="video-playing">
+            {snap.playing} / 25 · {t(`decoder.${supportsWebCodecs() ? 'webcodecs' : 'mse'}`)}
+          </Text>
+        </Group>
+        <div data-testid="video-wall" data-grid={snap.grid} style={{ flex: 1, display: 'grid', gridTemplateColumns: `repeat(${cols}, 1fr)`, gridTemplateRows: `repeat(${cols}, 1fr)`, gap: 2, minHeight: 0 }}>
+          {snap.windows.map((w, i) =>
+            w ? (
+              <VideoTile key={w.key} index={i} win={w} wall={wall} />
+            ) : (
+              <div key={`empty-${i}`} data-testid={`video-window-${i}`} data-state="empty" style={{ background: '#111', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
+                <Text size="xs" c="dimmed">
+                  {t('empty')}
+                </Text>
+              </div>
+            ),
+          )}
+        </div>
+      </Stack>
+      <Modal opened={due.length > 0} onClose={() => due.forEach((i) => wall.keepPlaying(i))} title={t('autoStopTitle', { minutes: autoStop })} data-testid="video-autostop">
+        <Stack gap="xs">
+          <Text size="sm">{t('autoStopBody')}</Text>
+          {due.map((i) => {
+            const w = snap.windows[i];
+            return w ? <Text key={i} size="xs">{`${w.plate} · ${t('channelName', { n: w.channel })}`}</Text> : null;
+          })}
+          <Group justify="flex-end">
+            <Button size="xs" variant="default" onClick={() => due.forEach((i) => wall.close(i))} data-testid="video-autostop-stop">
+              {t('stopNow')}
+            </Button>
+            <Button size="xs" onClick={() => due.forEach((i) => wall.keepPlaying(i))} data-testid="video-autostop-keep">
+              {t('keepPlaying')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Group>
+  );
+}

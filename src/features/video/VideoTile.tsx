@@ -1,0 +1,119 @@
+/**
+ * One window of the wall: its session's canvas (WebCodecs in a video worker) or <video> (jmuxer/MSE
+ * fallback), an overlay with plate, channel, state and fps, and the window's buttons. The session
+ * lives as long as `win.key`: a new key (retry, stream switch) is a new socket and a new surface.
+ */
+import { useEffect, useRef } from 'react';
+import { ActionIcon, Badge, Button, Group, Text, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { isVideoProblem, videoMessage } from '../../../domain/video/limits.ts';
+import { saveBlob } from '../../api/http.ts';
+import { useLang, useT } from '../../i18n/index.ts';
+import { session } from '../../session/store.ts';
+import { openMseChannel, openWebCodecsChannel, supportsWebCodecs, type VideoChannel } from '../../live/video/video-channel.ts';
+import { videoUrl } from './api.ts';
+import { VIDEO_NS } from './messages.ts';
+import type { VideoWall, VideoWindow } from './video-wall.ts';
+
+const DECODER = supportsWebCodecs() ? 'webcodecs' : 'mse';
+
+export function VideoTile({ index, win, wall }: { index: number; win: VideoWindow; wall: VideoWall }) {
+  const t = useT(VIDEO_NS);
+  const lang = useLang();
+  const surfaceRef = useRef<HTMLDivElement>(null);
+  const frameRef = useRef<HTMLDivElement>(null);
+  const channelRef = useRef<VideoChannel | null>(null);
+  const { key, vehicleId, channel, stream } = win;
+
+  useEffect(() => {
+    const host = surfaceRef.current;
+    if (!host) return;
+    // A new element per session: a canvas can hand its control to a worker only once.
+    const el = document.createElement(DECODER === 'webcodecs' ? 'canvas' : 'video');
+    el.style.cssText = 'width:100%;height:100%;object-fit:contain;display:block;background:#000';
+    el.dataset.testid = `video-surface-${index}`;
+    host.replaceChildren(el);
+    let last: { painted: number; at: number } | null = null;
+    const events = {
+      status: (s: { state: string; reason?: string }) => wall.setState(index, key, s.state === 'reconnecting' ? 'reconnecting' : s.state === 'playing' ? 'playing' : s.state === 'stopped' ? 'stopped' : 'connecting', s.reason),
+      stats: (s: { painted: number }, _latencies: Float64Array, at: number) => {
+        if (last && at > last.at) wall.setFps(index, key, ((s.painted - last.painted) * 1000) / (at - last.at));
+        last = { painted: s.painted, at };
+        el.dataset.painted = String(s.painted);
+      },
+    };
+    let ch: VideoChannel;
+    if (el instanceof HTMLCanvasElement) ch = openWebCodecsChannel(el, events);
+    else {
+      const video = el as HTMLVideoElement;
+      video.muted = true;
+      video.autoplay = true;
+      video.playsInline = true;
+      ch = openMseChannel(video, events);
+    }
+    channelRef.current = ch;
+    ch.connect(videoUrl({ vehicleId, channel, stream }, session.token ?? ''));
+    return () => {
+      ch.dispose();
+      channelRef.current = null;
+    };
+  }, [index, key, vehicleId, channel, stream, wall]);
+
+  const snapshot = async () => {
+    const blob = await channelRef.current?.snapshot();
+    if (!blob) {
+      notifications.show({ color: 'red', autoClose: 2000, message: videoMessage('captureFailed', lang) });
+      return;
+    }
+    saveBlob({ blob, filename: `${win.plate}-CH${channel}-${new Date().toISOString().replace(/[:.]/g, '-')}.jpg` });
+  };
+
+  const stateText = win.state === 'stopped' && win.reason && isVideoProblem(win.reason) ? videoMessage(win.reason, lang) : t(`state.${win.state}`);
+  return (
+    <div ref={frameRef} data-testid={`video-window-${index}`} data-state={win.state} style={{ position: 'relative', background: '#000', minHeight: 0, minWidth: 0 }}>
+      <div ref={surfaceRef} style={{ position: 'absolute', inset: 0 }} />
+      <Group gap={4} justify="space-between" style={{ position: 'absolute', top: 0, left: 0, right: 0, padding: 4, background: 'rgba(0,0,0,0.45)' }} wrap="nowrap">
+        <Text size="xs" c="white" truncate>
+          {win.plate} · {t('channelName', { n: channel })} · {stream === 0 ? t('main') : t('sub')}
+        </Text>
+        <Group gap={2} wrap="nowrap">
+          <Tooltip label={t(`switchTo.${stream === 0 ? 1 : 0}`)}>
+            <ActionIcon size="xs" variant="subtle" color="gray.0" onClick={() => wall.switchStream(index)} data-testid={`video-switch-${index}`}>
+              {stream === 0 ? 'HD' : 'SD'}
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label={t('snapshot')}>
+            <ActionIcon size="xs" variant="subtle" color="gray.0" onClick={() => void snapshot()} disabled={win.state !== 'playing'}>
+              ◉
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label={t('fullscreen')}>
+            <ActionIcon size="xs" variant="subtle" color="gray.0" onClick={() => void frameRef.current?.requestFullscreen?.()}>
+              ⛶
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label={t('close')}>
+            <ActionIcon size="xs" variant="subtle" color="gray.0" onClick={() => wall.close(index)} data-testid={`video-close-${index}`}>
+              ✕
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      </Group>
+      <Group gap={4} style={{ position: 'absolute', bottom: 4, left: 4 }}>
+        <Badge size="xs" color={win.state === 'playing' ? 'green' : win.state === 'stopped' ? 'red' : 'yellow'} data-testid={`video-state-${index}`}>
+          {stateText}
+        </Badge>
+        {win.state === 'playing' && (
+          <Text size="xs" c="gray.3">
+            {t('fps', { fps: Math.round(win.fps) })}
+          </Text>
+        )}
+      </Group>
+      {win.state === 'stopped' && (
+        <Button size="compact-xs" style={{ position: 'absolute', bottom: 4, right: 4 }} onClick={() => wall.retry(index)} data-testid={`video-retry-${index}`}>
+          {t('retry')}
+        </Button>
+      )}
+    </div>
+  );
+}

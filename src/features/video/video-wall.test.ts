@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { VideoWall, type ChannelRef, type PlayTypeStore } from './video-wall.ts';
+
+const channels = (n: number, vehicle = 1): ChannelRef[] => Array.from({ length: n }, (_, i) => ({ vehicleId: vehicle + Math.floor(i / 4), plate: `京A${vehicle}`, channel: (i % 4) + 1 }));
+
+class MemoryStore implements PlayTypeStore {
+  map = new Map<string, string>();
+  get(k: string) {
+    return this.map.get(k) ?? null;
+  }
+  set(k: string, v: string) {
+    this.map.set(k, v);
+  }
+}
+
+describe('the video wall', () => {
+  it('fills free windows and grows the grid to hold them', () => {
+    const wall = new VideoWall();
+    expect(wall.open(channels(4))).toEqual({ kind: 'opened', windows: [0, 1, 2, 3] });
+    expect(wall.get().grid).toBe(4);
+    wall.open(channels(2, 10));
+    expect(wall.get().grid).toBe(9);
+    expect(wall.get().windows.filter(Boolean)).toHaveLength(6);
+  });
+
+  it('does not open a channel twice', () => {
+    const wall = new VideoWall();
+    wall.open(channels(2));
+    expect(wall.open(channels(3))).toEqual({ kind: 'opened', windows: [2] });
+  });
+
+  it('asks before reaching 20 channels and refuses the 26th', () => {
+    const wall = new VideoWall();
+    wall.open(channels(16));
+    const r = wall.open(channels(4, 100));
+    expect(r.kind).toBe('confirm');
+    expect(wall.get().windows.filter(Boolean)).toHaveLength(16);
+    if (r.kind === 'confirm') expect(r.proceed()).toMatchObject({ kind: 'opened' });
+    expect(wall.get().grid).toBe(25);
+    expect(wall.open(channels(5, 200))).toMatchObject({ kind: 'opened' });
+    expect(wall.open(channels(1, 300))).toEqual({ kind: 'refused' });
+  });
+
+  it('remembers the stream chosen for a window under its play-type key', () => {
+    const store = new MemoryStore();
+    const wall = new VideoWall({ store });
+    wall.open(channels(1));
+    expect(wall.get().windows[0]!.stream).toBe(1);
+    wall.switchStream(0);
+    expect(store.map.get('playType0')).toBe('0');
+    const key = wall.get().windows[0]!.key;
+    wall.close(0);
+    wall.open(channels(1, 7));
+    expect(wall.get().windows[0]!.stream).toBe(0);
+    expect(wall.get().windows[0]!.key).not.toBe(key);
+  });
+
+  it('ignores state reports of a replaced session', () => {
+    const wall = new VideoWall();
+    wall.open(channels(1));
+    const old = wall.get().windows[0]!.key;
+    wall.switchStream(0);
+    wall.setState(0, old, 'stopped', 'timeout');
+    expect(wall.get().windows[0]!.state).toBe('connecting');
+  });
+
+  it('asks to continue after the configured playing time, and a continue restarts the period', () => {
+    let now = 0;
+    const wall = new VideoWall({ now: () => now, autoStopMinutes: 5 });
+    wall.open(channels(2));
+    const [a, b] = wall.get().windows;
+    wall.setState(0, a!.key, 'playing');
+    now = 60_000;
+    wall.setState(1, b!.key, 'playing');
+    now = 5 * 60_000;
+    wall.tick();
+    expect(wall.get().autoStopDue).toEqual([0]);
+    wall.keepPlaying(0);
+    now = 6 * 60_000;
+    wall.tick();
+    expect(wall.get().autoStopDue).toEqual([1]);
+  });
+
+  it('counts connecting and playing sessions as playing, not stopped ones', () => {
+    const wall = new VideoWall();
+    wall.open(channels(3));
+    const w = wall.get().windows;
+    wall.setState(0, w[0]!.key, 'playing');
+    wall.setState(1, w[1]!.key, 'stopped', 'deviceOffline');
+    expect(wall.get().playing).toBe(2);
+  });
+});

@@ -1,0 +1,208 @@
+/**
+ * The multichannel video wall's state (spec §2 videoMonitor, §4 live sessions, §5 limits, §9 grids and
+ * play-type keys), outside React: which channel plays in which window, each session's state, the
+ * grid, and the auto-stop prompt. React subscribes with useSyncExternalStore; the decoding itself
+ * lives in the tiles' video workers.
+ */
+import { checkAddChannels, GRID_SIZES, playTypeKey, VIDEO_MAX_CHANNELS, type GridSize, type StreamType } from '../../../domain/video/limits.ts';
+
+export interface ChannelRef {
+  readonly vehicleId: number;
+  readonly plate: string;
+  readonly channel: number;
+}
+
+export type SessionState = 'connecting' | 'playing' | 'reconnecting' | 'stopped';
+
+export interface VideoWindow extends ChannelRef {
+  /** Changes whenever the window gets a new session (the tile remounts on it). */
+  readonly key: number;
+  readonly stream: StreamType;
+  readonly state: SessionState;
+  /** Why it stopped: a VideoProblem key. */
+  readonly reason?: string;
+  readonly fps: number;
+  readonly startedAt: number;
+}
+
+export interface WallSnapshot {
+  readonly grid: GridSize;
+  readonly windows: readonly (VideoWindow | null)[];
+  readonly playing: number;
+  /** Windows whose auto-stop time passed: the page asks "continue or stop". */
+  readonly autoStopDue: readonly number[];
+}
+
+export type OpenResult = { kind: 'opened'; windows: number[] } | { kind: 'refused' } | { kind: 'confirm'; proceed: () => OpenResult };
+
+/** Where the per-window play type (main or sub stream) is kept across visits; sign-out clears it. */
+export interface PlayTypeStore {
+  get(key: string): string | null;
+  set(key: string, value: string): void;
+}
+
+export interface VideoWallOptions {
+  now?: () => number;
+  store?: PlayTypeStore;
+  /** Minutes of playing after which a window asks whether to continue; 0 never. @default 5 */
+  autoStopMinutes?: number;
+}
+
+export class VideoWall {
+  private windows: (VideoWindow | null)[] = Array.from({ length: VIDEO_MAX_CHANNELS }, () => null);
+  private grid: GridSize = 4;
+  private nextKey = 1;
+  private snapshot: WallSnapshot;
+  private readonly listeners = new Set<() => void>();
+  private readonly now: () => number;
+  private readonly store: PlayTypeStore | undefined;
+  private autoStopMinutes: number;
+
+  constructor(options: VideoWallOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.store = options.store;
+    this.autoStopMinutes = options.autoStopMinutes ?? 5;
+    this.snapshot = this.build();
+  }
+
+  readonly subscribe = (l: () => void): (() => void) => {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  };
+
+  readonly get = (): WallSnapshot => this.snapshot;
+
+  /** 0 turns auto-stop off. */
+  setAutoStopMinutes(minutes: number): void {
+    this.autoStopMinutes = Math.max(0, minutes);
+    this.tick();
+  }
+
+  getAutoStopMinutes(): number {
+    return this.autoStopMinutes;
+  }
+
+  setGrid(grid: GridSize): void {
+    // Windows beyond the new grid keep playing only if the grid can hold them: close the rest.
+    for (let i = grid; i < VIDEO_MAX_CHANNELS; i++) this.windows[i] = null;
+    this.grid = grid;
+    this.emit();
+  }
+
+  /**
+   * Opens channels in free windows, growing the grid when needed. Beyond 25 playing: refused. Reaching
+   * 20: the caller confirms (spec §5) and `proceed()` opens them. A channel already open is skipped.
+   */
+  open(channels: readonly ChannelRef[]): OpenResult {
+    const fresh = channels.filter((c) => !this.windows.some((w) => w && w.vehicleId === c.vehicleId && w.channel === c.channel));
+    const check = checkAddChannels(this.count(), fresh.length);
+    if (check === 'refuse') return { kind: 'refused' };
+    const proceed = (): OpenResult => {
+      const opened: number[] = [];
+      for (const c of fresh) {
+        const i = this.windows.findIndex((w) => w === null);
+        if (i < 0) break;
+        const stored = this.store?.get(playTypeKey(i));
+        this.windows[i] = { ...c, key: this.nextKey++, stream: stored === '0' ? 0 : 1, state: 'connecting', fps: 0, startedAt: this.now() };
+        opened.push(i);
+      }
+      const needed = Math.max(...opened.map((i) => i + 1), this.lastUsed() + 1);
+      this.grid = GRID_SIZES.find((g) => g >= needed && g >= this.grid) ?? 25;
+      this.emit();
+      return { kind: 'opened', windows: opened };
+    };
+    return check === 'prompt' ? { kind: 'confirm', proceed } : proceed();
+  }
+
+  close(index: number): void {
+    if (!this.windows[index]) return;
+    this.windows[index] = null;
+    this.emit();
+  }
+
+  closeAll(): void {
+    this.windows = this.windows.map(() => null);
+    this.emit();
+  }
+
+  /** Main ↔ sub stream for one window: a new session, and the choice is stored for that window. */
+  switchStream(index: number): void {
+    const w = this.windows[index];
+    if (!w) return;
+    const stream: StreamType = w.stream === 0 ? 1 : 0;
+    this.store?.set(playTypeKey(index), String(stream));
+    this.windows[index] = { ...w, stream, key: this.nextKey++, state: 'connecting', reason: undefined, fps: 0, startedAt: this.now() };
+    this.emit();
+  }
+
+  /** Retry after a stop (timeout, no response …): a new session in the same window. */
+  retry(index: number): void {
+    const w = this.windows[index];
+    if (!w) return;
+    this.windows[index] = { ...w, key: this.nextKey++, state: 'connecting', reason: undefined, fps: 0, startedAt: this.now() };
+    this.emit();
+  }
+
+  /** A tile's session changed state (only the current session of the window counts). */
+  setState(index: number, key: number, state: SessionState, reason?: string): void {
+    const w = this.windows[index];
+    if (!w || w.key !== key || (w.state === state && w.reason === reason)) return;
+    this.windows[index] = { ...w, state, reason, startedAt: state === 'playing' && w.state !== 'playing' ? this.now() : w.startedAt };
+    this.emit();
+  }
+
+  setFps(index: number, key: number, fps: number): void {
+    const w = this.windows[index];
+    if (!w || w.key !== key || Math.round(w.fps) === Math.round(fps)) return;
+    this.windows[index] = { ...w, fps };
+    this.emit();
+  }
+
+  /** "Continue" on the auto-stop prompt: the window plays another full period. */
+  keepPlaying(index: number): void {
+    const w = this.windows[index];
+    if (!w) return;
+    this.windows[index] = { ...w, startedAt: this.now() };
+    this.emit();
+  }
+
+  /** Re-evaluates auto-stop; call every few seconds. */
+  tick(): void {
+    const due = this.dueForAutoStop();
+    if (due.join() !== this.snapshot.autoStopDue.join()) this.emit();
+  }
+
+  private dueForAutoStop(): number[] {
+    if (this.autoStopMinutes <= 0) return [];
+    const limit = this.autoStopMinutes * 60_000;
+    const now = this.now();
+    const due: number[] = [];
+    this.windows.forEach((w, i) => {
+      if (w && w.state === 'playing' && now - w.startedAt >= limit) due.push(i);
+    });
+    return due;
+  }
+
+  private count(): number {
+    return this.windows.filter((w) => w !== null).length;
+  }
+
+  private lastUsed(): number {
+    for (let i = VIDEO_MAX_CHANNELS - 1; i >= 0; i--) if (this.windows[i]) return i;
+    return -1;
+  }
+
+  private build(): WallSnapshot {
+    return {
+      grid: this.grid,
+      windows: this.windows.slice(0, this.grid),
+      playing: this.windows.filter((w) => w && (w.state === 'playing' || w.state === 'connecting' || w.state === 'reconnecting')).length,
+      autoStopDue: this.dueForAutoStop(),
+    };
+  }
+
+  private emit(): void {
+    this.snapshot = this.build();
+    for (const l of this.listeners) l();
+  }
+}

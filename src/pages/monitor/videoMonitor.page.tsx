@@ -1,0 +1,3 @@
+import { VideoMonitorPage } from '../../features/video/VideoMonitorPage.tsx';
+
+export default VideoMonitorPage;
