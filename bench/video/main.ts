@@ -85,7 +85,8 @@ function record(): void {
     t.latencies = [];
     t.painted = 0;
     t.base = t.cumulative;
-    t.baseAt = t.cumulativeAt;
+    // A tile that has not reported yet starts counting now (its cumulative count is still 0).
+    t.baseAt = t.cumulativeAt > 0 ? t.cumulativeAt : epochNow();
   }
   recordedAt = performance.now();
 }
@@ -95,7 +96,7 @@ function stopVideoBench(): TileFigures[] {
   recording = false;
   // MSE tiles count presented frames directly over the recording window.
   const seconds = (performance.now() - recordedAt) / 1000;
-  for (const t of tiles) if (t.baseAt === 0 && t.cumulativeAt === 0) t.fps = t.painted / seconds;
+  for (const t of tiles) if (t.cumulativeAt === 0) t.fps = t.painted / seconds;
   for (const c of channels) c.dispose();
   channels = [];
   return tiles;
