@@ -76,6 +76,11 @@ export interface ServerHandle {
 export interface ServerOptions {
   /** Vehicles to seed; small by default so a fresh data dir starts fast. */
   seedVehicles?: number;
+  /**
+   * Demo track history backfilled on first start (server/seed/history.ts), e.g. `{vehicles: 3, days: 2}`:
+   * the first simulated vehicles' last days. Off by default, so servers start as fast as before.
+   */
+  history?: { vehicles: number; days: number };
   env?: Record<string, string>;
 }
 
@@ -149,6 +154,8 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerHa
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         SEED_VEHICLES: String(options.seedVehicles ?? 40),
+        SEED_HISTORY_VEHICLES: String(options.history?.vehicles ?? 0),
+        SEED_HISTORY_DAYS: String(options.history?.days ?? 0),
         ...options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,6 +11,11 @@ export interface TerminalSpec {
   readonly deviceNo: string;
   /** Plate (GBK on the wire); generated from the home city when absent. */
   readonly plate?: string;
+  /**
+   * A program already run up to now (the demo history backfill, sim/history.ts): the terminal goes on
+   * from where it stopped, so live positions continue the stored track. Otherwise one starts now.
+   */
+  readonly program?: VehicleProgram;
 }
 
 export interface SimulatorOptions {
@@ -157,7 +162,7 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
     },
   };
   const terminals = specs.map((s) => {
-    const program = new VehicleProgram({
+    const program = s.program ?? new VehicleProgram({
       seed,
       deviceNo: s.deviceNo.padStart(12, '0'),
       plate: s.plate,

@@ -1,3 +1,4 @@
+import { chinaDayIndex } from '../../../domain/track/days.ts';
 import type { PositionRepository, PositionRow } from '../repositories.ts';
 import type { SqliteDb } from '../sqlite.ts';
 
@@ -24,10 +25,18 @@ export class SqlitePositionRepository implements PositionRepository {
     if (!this.appendAll) {
       const insert = this.db.prepare(`INSERT INTO positions (vehicle_id, gps_time, lng, lat, speed, heading, altitude, status, alarm, mileage, received_at)
                                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      const dropBlock = this.db.prepare('DELETE FROM track_block WHERE vehicle_id = ? AND day = ?');
       this.appendAll = this.db.transaction((batch: readonly PositionRow[]) => {
+        // A row of a day that is already over may have a track block (a cache, see tracks.ts): drop it.
+        const today = chinaDayIndex(Date.now());
+        let late: Set<number> | undefined;
         for (const r of batch) {
           insert.run(r.vehicleId, Math.round(r.gpsTime), r.lng, r.lat, r.speed, r.heading, r.altitude, r.status, r.alarm, r.mileage, r.receivedAt);
+          const day = chinaDayIndex(r.gpsTime);
+          // Key vehicle × 2^20 + day: ids stay far below 2^32, China day indices below 2^20 until year 4840.
+          if (day < today) (late ??= new Set()).add(r.vehicleId * 1_048_576 + day);
         }
+        if (late) for (const key of late) dropBlock.run(Math.floor(key / 1_048_576), key % 1_048_576);
       });
     }
     this.appendAll(rows);
