@@ -1,0 +1,163 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useT } from '../../../i18n/index.ts';
+import { companySelection, useCompanySelection } from '../../../session/company-selection.ts';
+import { CompanyTreePanel } from '../../company-tree/CompanyTreePanel.tsx';
+import { companyOptionsApi } from '../../system/api.ts';
+import type { ReportQuery } from './api.ts';
+import { ONLINE_CONTROL_NS } from './messages.ts';
+import { checkPeriod, defaultPeriod, REPORT_MAX_DAYS, vehicleIdsOf, type ReportPeriod } from './period.ts';
+
+export interface AppliedQuery extends ReportQuery {
+  /** Changes with the query, the selected company and each search: the lists' load key. */
+  key: string;
+}
+
+/**
+ * The frame of the online-control report pages: the company tree (click a company to narrow the
+ * report, check vehicles to report on them only), the period, search and export; the page's lists
+ * render below with the applied query. The selected company travels with each call (request client).
+ */
+export function ReportFrame({
+  title,
+  note,
+  page,
+  onExport,
+  children,
+}: {
+  title: string;
+  note: string;
+  page: string;
+  onExport: (query: ReportQuery) => Promise<void>;
+  children: (query: AppliedQuery) => ReactNode;
+}) {
+  const t = useT(ONLINE_CONTROL_NS);
+  const { companyId } = useCompanySelection();
+  const [draft, setDraft] = useState<ReportPeriod>(() => defaultPeriod(Date.now()));
+  const [checked, setChecked] = useState<ReadonlySet<string>>(() => new Set());
+  const [applied, setApplied] = useState<{ period: ReportPeriod; vehicleIds: number[]; search: number }>(() => ({
+    period: defaultPeriod(Date.now()), vehicleIds: [], search: 0,
+  }));
+  const [exporting, setExporting] = useState(false);
+  const [companyNames, setCompanyNames] = useState<ReadonlyMap<number, string>>(() => new Map());
+  useEffect(() => {
+    companyOptionsApi.tree().then((list) => setCompanyNames(new Map(list.map((c) => [c.id, c.name]))), () => undefined);
+  }, []);
+  const problem = checkPeriod(draft);
+  const problemText = problem === null ? null : t(`period.${problem}`, { days: REPORT_MAX_DAYS });
+
+  const query: AppliedQuery = {
+    ...applied.period,
+    vehicleIds: applied.vehicleIds.length > 0 ? applied.vehicleIds : undefined,
+    key: JSON.stringify([applied, companyId]),
+  };
+
+  const search = () => {
+    if (problem !== null) return;
+    setApplied((a) => ({ period: draft, vehicleIds: vehicleIdsOf(checked), search: a.search + 1 }));
+  };
+
+  const exportFile = async () => {
+    setExporting(true);
+    try {
+      await onExport(query);
+    } catch {
+      // the request client has shown the failure
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const vehicleCount = applied.vehicleIds.length;
+  return (
+    <Group align="stretch" wrap="nowrap" gap="md" h="100%" p="md" style={{ minHeight: 480 }} data-page={page}>
+      <Paper withBorder p="xs" w={280} style={{ flex: 'none', display: 'flex', flexDirection: 'column' }}>
+        <CompanyTreePanel checkable checkableTypes={['V']} checked={checked} onCheckedChange={setChecked} />
+        <Text size="xs" c="dimmed" mt={4}>
+          {t('filter.treeHint')}
+        </Text>
+      </Paper>
+      <Stack gap="sm" style={{ flex: 1, minWidth: 0 }}>
+        <Group justify="space-between" wrap="nowrap">
+          <Title order={4}>{title}</Title>
+          <Group gap="xs" wrap="nowrap">
+            <Text size="sm" c="dimmed">
+              {companyId === null ? t('filter.allCompanies') : t('filter.company', { name: companyNames.get(companyId) ?? `#${companyId}` })}
+            </Text>
+            {companyId !== null && (
+              <Button size="compact-xs" variant="subtle" onClick={() => (companySelection.companyId = null)}>
+                {t('filter.allCompanies')}
+              </Button>
+            )}
+            <Text size="sm" c="dimmed" data-testid="vehicle-filter">
+              {vehicleCount > 0 ? t('filter.vehiclesChecked', { count: vehicleCount }) : t('filter.vehiclesAll')}
+            </Text>
+            {checked.size > 0 && (
+              <Button size="compact-xs" variant="subtle" onClick={() => setChecked(new Set())}>
+                {t('filter.clearVehicles')}
+              </Button>
+            )}
+          </Group>
+        </Group>
+        <Group
+          gap="xs"
+          wrap="nowrap"
+          align="flex-end"
+          component="form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            search();
+          }}
+        >
+          <TextInput
+            type="date"
+            size="sm"
+            label={t('filter.startDate')}
+            value={draft.startDate}
+            onChange={(e) => {
+              const startDate = e.currentTarget.value;
+              setDraft((d) => ({ ...d, startDate }));
+            }}
+            error={problem !== null}
+            data-testid="start-date"
+          />
+          <TextInput
+            type="date"
+            size="sm"
+            label={t('filter.endDate')}
+            value={draft.endDate}
+            onChange={(e) => {
+              const endDate = e.currentTarget.value;
+              setDraft((d) => ({ ...d, endDate }));
+            }}
+            error={problem !== null}
+            data-testid="end-date"
+          />
+          <Button size="sm" type="submit" disabled={problem !== null} data-testid="search">
+            {t('filter.search')}
+          </Button>
+          <Button
+            size="sm"
+            variant="default"
+            loading={exporting}
+            onClick={() => {
+              void exportFile();
+            }}
+            data-testid="export"
+          >
+            {t('filter.export')}
+          </Button>
+        </Group>
+        {problemText !== null && (
+          <Text size="sm" c="red" role="alert">
+            {problemText}
+          </Text>
+        )}
+        <Text size="xs" c="dimmed">
+          {note}
+        </Text>
+        {children(query)}
+      </Stack>
+    </Group>
+  );
+}

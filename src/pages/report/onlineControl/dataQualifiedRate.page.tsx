@@ -1,0 +1,3 @@
+import { DataQualifiedRatePage } from '../../../features/reports/online-control/pages.tsx';
+
+export default DataQualifiedRatePage;

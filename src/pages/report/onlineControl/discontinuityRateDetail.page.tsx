@@ -1,0 +1,3 @@
+import { DiscontinuityRateDetailPage } from '../../../features/reports/online-control/pages.tsx';
+
+export default DiscontinuityRateDetailPage;

@@ -1,0 +1,3 @@
+import { DriftRateDetailPage } from '../../../features/reports/online-control/pages.tsx';
+
+export default DriftRateDetailPage;
