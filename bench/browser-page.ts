@@ -3,7 +3,7 @@
  * loopback, and launch headless Chromium with a fresh profile, no background networking, and Mesa's
  * llvmpipe through ANGLE (≈ 4× SwiftShader's WebGL speed on these GPU-less machines).
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,9 +33,14 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
 }
 
-export function serve(dir: string): Promise<{ server: Server; url: string }> {
+/** Answers a request itself (true) or leaves it to the static files (false): a bench's fake API. */
+export type ExtraRoute = (url: URL, res: ServerResponse) => boolean;
+
+export function serve(dir: string, extra?: ExtraRoute): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
-    const rel = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const u = new URL(req.url ?? '/', 'http://x');
+    if (extra?.(u, res)) return;
+    const rel = decodeURIComponent(u.pathname);
     const file = path.join(dir, rel === '/' ? 'index.html' : rel);
     if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) {
       res.writeHead(404).end();
@@ -54,7 +59,7 @@ export interface BenchPage {
 }
 
 /** Builds `bench/<dir>/index.html` and opens Chromium on it; `close()` removes every temp dir. */
-export async function openBenchPage(dir: string, viewport = { width: 1024, height: 640 }): Promise<BenchPage> {
+export async function openBenchPage(dir: string, viewport = { width: 1024, height: 640 }, extra?: ExtraRoute): Promise<BenchPage> {
   const out = mkdtempSync(path.join(os.tmpdir(), `${dir}-bench-`));
   const profile = mkdtempSync(path.join(os.tmpdir(), `${dir}-bench-profile-`));
   await build({
@@ -64,9 +69,11 @@ export async function openBenchPage(dir: string, viewport = { width: 1024, heigh
     publicDir: path.join(ROOT, 'public'),
     logLevel: 'warn',
     worker: { format: 'es' },
+    // Console modules read the build-time router variant (vite.config.ts defines it for the app).
+    define: { __ROUTER_VARIANT__: JSON.stringify('main') },
     build: { outDir: out, emptyOutDir: true, chunkSizeWarningLimit: 5000 },
   });
-  const { server, url } = await serve(out);
+  const { server, url } = await serve(out, extra);
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport });
   return {
     url,

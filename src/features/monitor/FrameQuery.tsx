@@ -9,7 +9,7 @@ import { CloseButton, Group, Loader, Paper, ScrollArea, Stack, Text, UnstyledBut
 import { useT } from '../../i18n/index.ts';
 import type { MapHandle } from '../map/MapView.tsx';
 import { searchFrameVehicles, type RealtimeRecord } from './api.ts';
-import { rectangleFromDrag } from './rectangle.ts';
+import { rectangleFromDrag, type Bounds } from './rectangle.ts';
 import { STATE_CSS } from './palette.ts';
 import { MONITOR_NS } from './messages.ts';
 import type { VehicleState } from '../../../domain/vehicle/state.ts';
@@ -17,10 +17,12 @@ import type { VehicleState } from '../../../domain/vehicle/state.ts';
 export interface FrameDrawProps {
   map: () => MapHandle | null;
   onDone: (result: { total: number; records: RealtimeRecord[] } | 'loading' | null) => void;
+  /** Takes the complete rectangle instead of querying searchFrameVehicles (track search draws the same way). */
+  onRectangle?: (bounds: Bounds) => void;
 }
 
 /** A transparent layer over the map that captures one drag. Escape or an incomplete drag ends it. */
-export function FrameDraw({ map, onDone }: FrameDrawProps) {
+export function FrameDraw({ map, onDone, onRectangle }: FrameDrawProps) {
   const t = useT(MONITOR_NS);
   const start = useRef<[number, number] | undefined>(undefined);
   const [rect, setRect] = useState<{ x: number; y: number; w: number; h: number } | null>(null);
@@ -42,6 +44,10 @@ export function FrameDraw({ map, onDone }: FrameDrawProps) {
     setRect(null);
     if (!result.ok) {
       incomplete();
+      return;
+    }
+    if (onRectangle) {
+      onRectangle(result.bounds);
       return;
     }
     onDone('loading');

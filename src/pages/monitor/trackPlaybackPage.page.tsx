@@ -1,0 +1,3 @@
+import { TrackPlaybackPage } from '../../features/track/TrackPlaybackPage.tsx';
+
+export default TrackPlaybackPage;

@@ -1,0 +1,3 @@
+import { TrackSearchPage } from '../../features/track/TrackSearchPage.tsx';
+
+export default TrackSearchPage;
