@@ -10,6 +10,8 @@
  * - Bad frames are counted and dropped; one with a verified header gets result 2.
  * - When a socket's unsent replies pass `maxBufferedBytes`, reading from it pauses until they drain
  *   (a terminal that does not read its acks slows itself down, not the server).
+ * - Reports applied live (not blind-area re-uploads) go to `onReport` (alarm generation); platform
+ *   messages reach a terminal through `sendCommand`, which awaits its 0x0001 (issue 5).
  */
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
@@ -21,6 +23,7 @@ import {
   decodeBody,
   decodeFrame,
   encodeFrameBody,
+  encodePacket,
   encodeReply,
   escapeFrame,
   FrameSplitter,
@@ -31,7 +34,9 @@ import {
   RESULT,
   type FrameResult,
   type Jt808Header,
+  type Jt808MessageInput,
   type LocationReport,
+  type ProtocolEdition,
   type Register,
 } from './jt808/index.ts';
 
@@ -105,6 +110,23 @@ interface Connection {
   ackKey: string;
 }
 
+/** Where an authenticated terminal can be reached (platform → terminal messages). */
+interface Reachable {
+  readonly conn: Connection;
+  readonly phone: string;
+  readonly version: ProtocolEdition;
+  readonly protocolVersion: number;
+}
+
+/** What became of a platform message sent to a terminal. */
+export type CommandOutcome =
+  | { readonly kind: 'reply'; readonly result: number }
+  | { readonly kind: 'offline' }
+  | { readonly kind: 'timeout' };
+
+/** A live report accepted into the store (blind-area re-uploads and history-only reports are not). */
+export type ReportListener = (vehicleId: number, report: LocationReport, edition: ProtocolEdition) => void;
+
 const DEFAULT_MAX_BUFFERED = 64 * 1024;
 /**
  * A terminal whose clock runs ahead would pin the live position: every correct report after it
@@ -135,6 +157,12 @@ export class Jt808Gateway {
   private readonly maxBuffered: number;
   private stopping = false;
   private listening = false;
+  /** Authenticated terminals by vehicle id (the latest connection wins). */
+  private readonly reachable = new Map<number, Reachable>();
+  /** Platform messages waiting for their 0x0001, by `vehicleId:serial`. */
+  private readonly awaiting = new Map<string, (result: number) => void>();
+  /** Called for every report accepted live (alarm generation hooks in here). */
+  onReport: ReportListener | undefined;
 
   constructor(
     private readonly deps: GatewayDeps,
@@ -217,6 +245,7 @@ export class Jt808Gateway {
     });
     socket.on('error', () => undefined); // resets from terminals are routine; 'close' follows
     socket.on('close', () => {
+      for (const entry of conn.authed.values()) if (this.reachable.get(entry.vehicleId)?.conn === conn) this.reachable.delete(entry.vehicleId);
       this.connections.delete(conn);
       this.stats.connectionsOpen--;
       this.stats.garbageBytes += conn.splitter.stats.garbageBytes;
@@ -371,6 +400,8 @@ export class Jt808Gateway {
           if (!this.applyLive(entry.vehicleId, message, receivedAt)) {
             this.stats.historyOnly++;
             store.touch(entry.vehicleId, receivedAt);
+          } else {
+            this.notifyReport(entry.vehicleId, message, header.version);
           }
         } else {
           store.touch(entry.vehicleId, receivedAt);
@@ -386,16 +417,28 @@ export class Jt808Gateway {
         store.touch(entry.vehicleId, receivedAt);
         // Oldest first, so the store ends on the newest item and older ones count as history only.
         accepted.sort((a, b) => a.time - b.time);
-        for (const loc of accepted) if (!this.applyLive(entry.vehicleId, loc, receivedAt)) this.stats.historyOnly++;
+        for (const loc of accepted) {
+          if (!this.applyLive(entry.vehicleId, loc, receivedAt)) this.stats.historyOnly++;
+          // A blind-area re-upload (type 1) describes the past: it never raises live alarms.
+          else if (message.type !== 1) this.notifyReport(entry.vehicleId, loc, header.version);
+        }
         this.reply(conn, header, RESULT.OK);
         return undefined;
       }
-      case MSG.TERMINAL_RESPONSE:
+      case MSG.TERMINAL_RESPONSE: {
         store.touch(entry.vehicleId);
+        const key = `${entry.vehicleId}:${message.replySerial}`;
+        const resolve = this.awaiting.get(key);
+        if (resolve) {
+          this.awaiting.delete(key);
+          resolve(message.result);
+        }
         return undefined;
+      }
       case MSG.LOGOUT:
         store.touch(entry.vehicleId);
         conn.authed.delete(header.phone);
+        if (this.reachable.get(entry.vehicleId)?.conn === conn) this.reachable.delete(entry.vehicleId);
         this.reply(conn, header, RESULT.OK);
         return undefined;
       default:
@@ -403,6 +446,47 @@ export class Jt808Gateway {
         this.reply(conn, header, RESULT.OK);
         return undefined;
     }
+  }
+
+  private notifyReport(vehicleId: number, loc: LocationReport, edition: ProtocolEdition): void {
+    if (!this.onReport) return;
+    try {
+      this.onReport(vehicleId, loc, edition);
+    } catch (err) {
+      // A listener failure must never cost the terminal its ack.
+      this.deps.log?.warn({ err }, 'gateway: report listener failed');
+    }
+  }
+
+  /** True when the vehicle's terminal is authenticated on an open connection. */
+  isReachable(vehicleId: number): boolean {
+    const r = this.reachable.get(vehicleId);
+    return r !== undefined && !r.conn.socket.destroyed;
+  }
+
+  /**
+   * Sends a platform message (0x8203, 0x8300, ...) to a vehicle's terminal and waits for its 0x0001
+   * general response: `offline` when no authenticated connection holds it, `timeout` without a reply.
+   */
+  sendCommand(vehicleId: number, message: Jt808MessageInput, timeoutMs = 10_000): Promise<CommandOutcome> {
+    const r = this.reachable.get(vehicleId);
+    if (!r || r.conn.socket.destroyed || this.stopping) return Promise.resolve({ kind: 'offline' });
+    const conn = r.conn;
+    conn.serial = (conn.serial + 1) & 0xffff;
+    const serial = conn.serial;
+    const key = `${vehicleId}:${serial}`;
+    return new Promise<CommandOutcome>((resolve) => {
+      const timer = setTimeout(() => {
+        this.awaiting.delete(key);
+        resolve({ kind: 'timeout' });
+      }, timeoutMs);
+      timer.unref();
+      this.awaiting.set(key, (result) => {
+        clearTimeout(timer);
+        resolve({ kind: 'reply', result });
+      });
+      this.send(conn, encodePacket({ phone: r.phone, serial, version: r.version, protocolVersion: r.protocolVersion || 1 }, message));
+    });
   }
 
   /** Queues a report in history; false when it has no fix (nothing to keep). */
@@ -494,6 +578,7 @@ export class Jt808Gateway {
     const decide = (entry: TerminalEntry | undefined) => {
       if (entry && entry.authCode !== null && entry.authCode === authCode) {
         conn.authed.set(header.phone, entry);
+        this.reachable.set(entry.vehicleId, { conn, phone: header.phone, version: header.version, protocolVersion: header.protocolVersion });
         this.stats.authenticated++;
         this.deps.store.touch(entry.vehicleId);
         void this.deps.terminals.markAuthenticated(entry.deviceNo, this.deps.store.clock());

@@ -9,6 +9,7 @@ import {
   encodePacket,
   FrameSplitter,
   MSG,
+  type Jt808Message,
   type Jt808MessageInput,
   type LocationInput,
   type PlatformResponse,
@@ -24,6 +25,10 @@ export class TestTerminal {
   private readonly splitter = new FrameSplitter();
   /** Every platform reply received, in order. */
   readonly replies: PlatformReply[] = [];
+  /** Platform commands received (0x8203, 0x8300, ...), in order; each is answered with 0x0001. */
+  readonly commands: { serial: number; message: Jt808Message }[] = [];
+  /** Result of the 0x0001 answering a command; null: do not answer (a silent terminal). */
+  commandResult: number | null = 0;
   readonly closed: Promise<void>;
 
   private constructor(
@@ -37,7 +42,11 @@ export class TestTerminal {
       const r = decodeFrame(frame);
       if (r.kind !== 'message') return;
       const m = r.message;
-      if (m.msgId !== MSG.PLATFORM_RESPONSE && m.msgId !== MSG.REGISTER_RESPONSE) return;
+      if (m.msgId !== MSG.PLATFORM_RESPONSE && m.msgId !== MSG.REGISTER_RESPONSE) {
+        this.commands.push({ serial: r.header.serial, message: m });
+        if (this.commandResult !== null) this.send({ msgId: MSG.TERMINAL_RESPONSE, replySerial: r.header.serial, replyId: m.msgId, result: this.commandResult });
+        return;
+      }
       this.replies.push(m);
       const resolve = this.waiting.get(m.replySerial);
       if (resolve) {

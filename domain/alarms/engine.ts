@@ -1,0 +1,237 @@
+/**
+ * Alarm generation: a pure state machine fed one vehicle report at a time (or a platform rule's
+ * verdict) that answers what happened to the vehicle's alarms: `start` (a new alarm), `merge` (a
+ * repeat inside the window: count + 1, last time moved) or `end` (a held condition cleared).
+ *
+ * Rules (issue 5, spec §9):
+ * - 0x0200 alarm bits are edge-triggered (`alarmFlagEdges`): a `state` bit starts on its rise and
+ *   ends on its fall; a `pulse` bit is one occurrence per rise and never ends.
+ * - An ADAS 0x64 / DMS 0x65 item is an occurrence: flag 1 starts (held until its flag 2), flag 0 is
+ *   an instant event, flag 2 ends the open alarm of that type.
+ * - A repeat of one type on one vehicle within `windowMs` of the previous occurrence (or while the
+ *   alarm is still held) merges into that alarm. The window runs between occurrences, not from the
+ *   end, so "rises 31 minutes apart" are always two alarms.
+ * - Company policy decides per type: a disabled type raises nothing, an auto-handle type starts as
+ *   automatically processed, the risk level comes from the policy.
+ * The caller feeds live reports only, in time order (blind-area re-uploads never reach the engine).
+ */
+import { ALARM_WINDOW_MS, ADAS_TYPES, alarmFlagEdges, defaultRiskLevel, DMS_TYPES, safetyItemPhase, type Edition, type RiskLevel } from './sources.ts';
+
+/** Where an alarm came from. */
+export const ALARM_SOURCES = ['bit', 'adas', 'dms', 'platform'] as const;
+export type AlarmSource = (typeof ALARM_SOURCES)[number];
+
+/**
+ * Processing state (`dealStatus`, spec §4 "not shown", values ours). "Typical" is a separate flag,
+ * so a typical alarm keeps its processing state.
+ */
+export const DealStatus = { Unprocessed: 0, Auto: 1, Manual: 2, Invalid: 3 } as const;
+export type DealStatus = (typeof DealStatus)[keyof typeof DealStatus];
+export const DEAL_STATUSES: readonly DealStatus[] = [0, 1, 2, 3];
+
+/** Handling action of a manual processing (`dealType`, values ours). */
+export const DealType = { RiskRelease: 1, RiskTracking: 2, RiskEscalation: 3, NoRisk: 4 } as const;
+export type DealType = (typeof DealType)[keyof typeof DealType];
+export const DEAL_TYPES: readonly DealType[] = [1, 2, 3, 4];
+
+/** What a company decided for one alarm type on one vehicle. */
+export interface AlarmPolicy {
+  readonly enabled: boolean;
+  readonly autoHandle: boolean;
+  readonly riskLevel: RiskLevel;
+}
+
+/** The policy without company settings: enabled, handled by people, the catalogue's default level. */
+export function defaultPolicy(code: number): AlarmPolicy {
+  return { enabled: true, autoHandle: false, riskLevel: defaultRiskLevel(code) ?? 'ordinary' };
+}
+
+export type PolicyLookup = (vehicleId: number, code: number) => AlarmPolicy;
+
+/** An ADAS/DMS item as the codec decodes it (only what generation needs). */
+export interface SafetyItem {
+  readonly type: number;
+  /** 0 instant, 1 start, 2 end. */
+  readonly flag: number;
+}
+
+/** One live report of a vehicle. */
+export interface AlarmReport {
+  readonly vehicleId: number;
+  /** GPS time, epoch ms. */
+  readonly time: number;
+  readonly alarmWord: number;
+  readonly status: number;
+  readonly edition: Edition;
+  readonly speed: number;
+  readonly lng: number;
+  readonly lat: number;
+  readonly adas?: SafetyItem | undefined;
+  readonly dms?: SafetyItem | undefined;
+}
+
+/** Where and when an occurrence happened. */
+export interface AlarmPlace {
+  readonly time: number;
+  readonly lng: number;
+  readonly lat: number;
+  readonly speed: number;
+}
+
+export type AlarmEvent =
+  | {
+    readonly kind: 'start';
+    /** Engine handle of the alarm; later merge/end events name it. */
+    readonly key: number;
+    readonly vehicleId: number;
+    readonly code: number;
+    readonly source: AlarmSource;
+    readonly time: number;
+    readonly lng: number;
+    readonly lat: number;
+    readonly speed: number;
+    readonly riskLevel: RiskLevel;
+    readonly dealStatus: DealStatus;
+  }
+  | { readonly kind: 'merge'; readonly key: number; readonly vehicleId: number; readonly code: number; readonly time: number; readonly count: number }
+  | { readonly kind: 'end'; readonly key: number; readonly vehicleId: number; readonly code: number; readonly time: number };
+
+const NO_EVENTS: readonly AlarmEvent[] = Object.freeze([]);
+
+interface OpenAlarm {
+  readonly key: number;
+  lastTime: number;
+  count: number;
+  /** Held (a state bit still set, an item started and not ended, a platform condition ongoing). */
+  active: boolean;
+}
+
+export class AlarmEngine {
+  private nextKey = 1;
+  private readonly words = new Map<number, number>();
+  private readonly open = new Map<number, Map<number, OpenAlarm>>();
+  /** Keys of alarms replaced by a new one of their type since the last prune. */
+  private replaced: number[] = [];
+
+  constructor(
+    private readonly policy: PolicyLookup = (_vehicleId, code) => defaultPolicy(code),
+    private readonly windowMs: number = ALARM_WINDOW_MS,
+  ) {}
+
+  /**
+   * Sets the alarm word a vehicle is known to hold (e.g. its last stored report at start), so bits
+   * already set before a restart are not taken for rises.
+   */
+  prime(vehicleId: number, alarmWord: number): void {
+    this.words.set(vehicleId, alarmWord >>> 0);
+  }
+
+  /**
+   * Restores an alarm stored before a restart so repeats keep merging into it and a held one can
+   * still end; answers its new engine key. A later restore of the same vehicle and type replaces it.
+   */
+  restore(vehicleId: number, code: number, alarm: { readonly lastTime: number; readonly count: number; readonly active: boolean }): number {
+    let byCode = this.open.get(vehicleId);
+    if (byCode === undefined) this.open.set(vehicleId, (byCode = new Map()));
+    const key = this.nextKey++;
+    byCode.set(code, { key, lastTime: alarm.lastTime, count: alarm.count, active: alarm.active });
+    return key;
+  }
+
+  report(r: AlarmReport): readonly AlarmEvent[] {
+    const word = r.alarmWord >>> 0;
+    const previous = this.words.get(r.vehicleId) ?? 0;
+    // The hot path (every live report of the fleet): nothing changed, nothing allocated.
+    if (word === previous && r.adas === undefined && r.dms === undefined) return NO_EVENTS;
+    const events: AlarmEvent[] = [];
+    this.words.set(r.vehicleId, word);
+    const edges = alarmFlagEdges(previous, word, r.edition);
+    for (const rule of edges.ended) this.end(r.vehicleId, rule.code, r.time, events);
+    for (const rule of edges.raised) this.occur(r.vehicleId, rule.code, 'bit', rule.kind === 'state', r, events);
+    this.item(r, r.adas, ADAS_TYPES, 'adas', events);
+    this.item(r, r.dms, DMS_TYPES, 'dms', events);
+    return events;
+  }
+
+  /** A platform rule found its condition (e.g. offline): starts or merges, held until `platformEnd`. */
+  platformStart(vehicleId: number, code: number, place: AlarmPlace): AlarmEvent[] {
+    const events: AlarmEvent[] = [];
+    this.occur(vehicleId, code, 'platform', true, place, events);
+    return events;
+  }
+
+  /** A platform rule's condition cleared. */
+  platformEnd(vehicleId: number, code: number, time: number): AlarmEvent[] {
+    const events: AlarmEvent[] = [];
+    this.end(vehicleId, code, time, events);
+    return events;
+  }
+
+  /** True while the vehicle's alarm of this type is held. */
+  isActive(vehicleId: number, code: number): boolean {
+    return this.open.get(vehicleId)?.get(code)?.active === true;
+  }
+
+  /** Forgets alarms that can no longer merge (not held, window passed); answers their keys and those replaced since. */
+  prune(now: number): number[] {
+    const keys = this.replaced;
+    this.replaced = [];
+    for (const [vehicleId, byCode] of this.open) {
+      for (const [code, a] of byCode) {
+        if (a.active || now - a.lastTime <= this.windowMs) continue;
+        byCode.delete(code);
+        keys.push(a.key);
+      }
+      if (byCode.size === 0) this.open.delete(vehicleId);
+    }
+    return keys;
+  }
+
+  private item(r: AlarmReport, item: SafetyItem | undefined, table: ReadonlyMap<number, number>, source: AlarmSource, events: AlarmEvent[]): void {
+    if (item === undefined) return;
+    const code = table.get(item.type);
+    if (code === undefined) return; // reserved or vendor-defined type
+    const phase = safetyItemPhase(item.flag);
+    if (phase === 'end') this.end(r.vehicleId, code, r.time, events);
+    else this.occur(r.vehicleId, code, source, phase === 'start', r, events);
+  }
+
+  private occur(vehicleId: number, code: number, source: AlarmSource, held: boolean, place: AlarmPlace, events: AlarmEvent[]): void {
+    const policy = this.policy(vehicleId, code);
+    if (!policy.enabled) return;
+    let byCode = this.open.get(vehicleId);
+    if (byCode === undefined) this.open.set(vehicleId, (byCode = new Map()));
+    const existing = byCode.get(code);
+    if (existing !== undefined && (existing.active || place.time - existing.lastTime <= this.windowMs)) {
+      existing.count++;
+      existing.lastTime = Math.max(existing.lastTime, place.time);
+      if (held) existing.active = true;
+      events.push({ kind: 'merge', key: existing.key, vehicleId, code, time: existing.lastTime, count: existing.count });
+      return;
+    }
+    if (existing !== undefined) this.replaced.push(existing.key);
+    const key = this.nextKey++;
+    byCode.set(code, { key, lastTime: place.time, count: 1, active: held });
+    events.push({
+      kind: 'start', key, vehicleId, code, source, time: place.time, lng: place.lng, lat: place.lat, speed: place.speed,
+      riskLevel: policy.riskLevel, dealStatus: policy.autoHandle ? DealStatus.Auto : DealStatus.Unprocessed,
+    });
+  }
+
+  private end(vehicleId: number, code: number, time: number, events: AlarmEvent[]): void {
+    const a = this.open.get(vehicleId)?.get(code);
+    if (a === undefined || !a.active) return;
+    a.active = false;
+    events.push({ kind: 'end', key: a.key, vehicleId, code, time });
+  }
+}
+
+/** Spec §5: alarm queries reach back at most three calendar months (UTC calendar arithmetic). */
+export function alarmQueryEarliest(now: number): number {
+  const d = new Date(now);
+  d.setUTCMonth(d.getUTCMonth() - 3);
+  return d.getTime();
+}
+
+/** Spec §8: an alarm query shows at most the first 5,000 matches. */
+export const ALARM_QUERY_CAP = 5000;

@@ -1,0 +1,70 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { location, TestTerminal } from '../gateway/terminal-client.ts';
+import { startLiveServer, type LiveTestServer } from '../live/test-harness.ts';
+import { ALL_COMPANIES } from '../db/scope.ts';
+
+const seconds = (ms: number) => Math.floor(ms / 1000) * 1000;
+const servers: LiveTestServer[] = [];
+
+afterEach(async () => {
+  while (servers.length > 0) await servers.pop()!.close();
+});
+
+async function countAlarms(server: LiveTestServer, vehicleId: number): Promise<number> {
+  const now = server.clock.now();
+  return (await server.app.storage.alarms.query(ALL_COMPANIES, { startTime: now - 86_400_000, endTime: now + 86_400_000, vehicleIds: [vehicleId] }, 0, 100)).total;
+}
+
+async function reportOnce(server: LiveTestServer, deviceNo: string, alarm: number): Promise<void> {
+  const t = await TestTerminal.connect(server.gatewayPort, deviceNo);
+  await t.login();
+  server.clock.advance(1000);
+  expect((await t.report(location({ lng: 121, lat: 31, time: seconds(server.clock.now()), alarm }))).result).toBe(0);
+  await server.app.alarms.idle();
+  await t.close();
+}
+
+describe('alarm generation across a restart', () => {
+  it('does not raise again a bit the terminal still holds after the server restarts', async () => {
+    const first = await startLiveServer({ seedVehicles: 3 });
+    const [v] = await first.app.storage.terminals.allVehicles();
+    await reportOnce(first, v!.deviceNo, 0b10);
+    expect(await countAlarms(first, v!.vehicleId)).toBe(1);
+    const dataDir = first.config.dataDir;
+    await first.close(true);
+
+    const second = await startLiveServer({ seedVehicles: 3, dataDir });
+    servers.push(second);
+    await reportOnce(second, v!.deviceNo, 0b10);
+    expect(await countAlarms(second, v!.vehicleId)).toBe(1);
+    await reportOnce(second, v!.deviceNo, 0b11);
+    expect(await countAlarms(second, v!.vehicleId)).toBe(2);
+  });
+
+  it('ends an alarm held across a restart when its bit falls, and merges a repeat inside the window into it', async () => {
+    const first = await startLiveServer({ seedVehicles: 3 });
+    const [v] = await first.app.storage.terminals.allVehicles();
+    await reportOnce(first, v!.deviceNo, 0b10);
+    const dataDir = first.config.dataDir;
+    await first.close(true);
+
+    const second = await startLiveServer({ seedVehicles: 3, dataDir });
+    servers.push(second);
+    await reportOnce(second, v!.deviceNo, 0);
+    const now = second.clock.now();
+    const find = async () => (await second.app.storage.alarms.query(ALL_COMPANIES, { startTime: now - 86_400_000, endTime: now + 86_400_000, vehicleIds: [v!.vehicleId] }, 0, 10)).records;
+    expect((await find())[0]).toMatchObject({ alarmType: 12001, count: 1, endTime: seconds(second.clock.now()) });
+    await reportOnce(second, v!.deviceNo, 0b10);
+    const list = await find();
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ count: 2, endTime: null });
+  });
+
+  it('keeps the type catalogue in the database, Chinese-only AEB names included', async () => {
+    const server = await startLiveServer({ seedVehicles: 1 });
+    servers.push(server);
+    const types = await server.app.storage.alarms.listTypes();
+    expect(types.length).toBe(220);
+    expect(types.find((t) => t.code === 82001)).toMatchObject({ group: 82, en: null });
+  });
+});

@@ -1,0 +1,229 @@
+/**
+ * Alarm records and their handling: the paged query (last 3 months, first 5,000), detail, batch
+ * manual processing, invalid, typical, the audit log, confirmation with a 0x8203 to the terminal,
+ * and the 0x8300 text (TTS) call. Every action writes one `alarm_deal_log` row per alarm.
+ */
+import { Type } from '@fastify/type-provider-typebox';
+import { alarmName, groupOf, PLATFORM_GENERATED_CODES } from '../../../domain/alarms/catalogue.ts';
+import { ALARM_QUERY_CAP, alarmQueryEarliest, DEAL_STATUSES, DEAL_TYPES, DealStatus, type DealType } from '../../../domain/alarms/engine.ts';
+import { manualConfirmMask, type RiskLevel } from '../../../domain/alarms/sources.ts';
+import type { Lang } from '../../../domain/errors/catalogue.ts';
+import type { AlarmDealLogEntry, AlarmRecord } from '../../db/alarm-types.ts';
+import type { Storage } from '../../db/repositories.ts';
+import type { Scope } from '../../db/scope.ts';
+import { MSG } from '../../gateway/jt808/index.ts';
+import type { CommandOutcome, Jt808Gateway } from '../../gateway/server.ts';
+import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
+import { AppError, fail, ok } from '../../http/envelope.ts';
+import { requestLang } from '../../http/lang.ts';
+import { Id, IdList, PageFields, Strict, Text, type App } from '../../http/route.ts';
+import { RiskLevelField } from './settings.ts';
+import { SafeMessages, TERMINAL_NO_REPLY, TERMINAL_NOT_APPLICABLE, TERMINAL_OFFLINE, terminalResultText } from './messages.ts';
+
+/** How long a call waits for the terminal's 0x0001. */
+export const TERMINAL_REPLY_TIMEOUT_MS = 5000;
+
+const DealStatusField = Type.Union(DEAL_STATUSES.map((s) => Type.Literal(s)));
+const DealTypeField = Type.Union(DEAL_TYPES.map((t) => Type.Literal(t)));
+
+/** 0x8300 display types (catalogue §3 text-message display types) → flag bits. */
+export const TEXT_FLAGS = { urgent: 1 << 0, display: 1 << 2, tts: 1 << 3, advertising: 1 << 4 } as const;
+const TextTypeField = Type.Union(Object.keys(TEXT_FLAGS).map((k) => Type.Literal(k as keyof typeof TEXT_FLAGS)));
+
+export function alarmView(a: AlarmRecord, lang: Lang) {
+  return {
+    id: a.id, alarmType: a.alarmType, alarmName: alarmName(a.alarmType, lang), alarmGroup: groupOf(a.alarmType) ?? null, source: a.source,
+    vehicleId: a.vehicleId, vehiidno: a.vehiidno, devidno: a.deviceNo, companyId: a.companyId, companyName: a.companyName, channelId: a.channelId,
+    gpsTime: a.startTime, startTime: a.startTime, endTime: a.endTime, lastTime: a.lastTime, count: a.count, lng: a.lng, lat: a.lat, speed: a.speed,
+    riskLevel: a.riskLevel, dealStatus: a.dealStatus, dealType: a.dealType, dealContent: a.dealContent, dealUserId: a.dealUserId,
+    dealUsername: a.dealUsername, dealTime: a.dealTime, typical: a.typical, createTime: a.createTime,
+  };
+}
+
+function logView(e: AlarmDealLogEntry, lang: Lang) {
+  return {
+    id: e.id, alarmId: e.alarmId, userId: e.userId, username: e.username, action: e.action, dealType: e.dealType, content: e.content,
+    terminalResult: e.terminalResult, terminalResultText: terminalResultText(e.terminalResult, lang), createTime: e.createTime,
+  };
+}
+
+const displayName = (ctx: AuthContext) => ctx.user.realName || ctx.user.username;
+
+function outcomeCode(o: CommandOutcome): number {
+  return o.kind === 'reply' ? o.result : o.kind === 'offline' ? TERMINAL_OFFLINE : TERMINAL_NO_REPLY;
+}
+
+export interface AlarmRouteDeps {
+  readonly storage: Storage;
+  readonly gateway: Jt808Gateway;
+  readonly clock: () => number;
+}
+
+export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
+  const { storage, gateway, clock } = deps;
+  const page = '/safeManagement/alarmProcessingPage' as const;
+  const deal = '/safeManagement/alarmProcessingPage:deal' as const;
+  const confirm = '/safeManagement/alarmProcessingPage:confirm' as const;
+
+  async function inScope(scope: Scope, ids: readonly number[]): Promise<number[]> {
+    const found = await storage.alarms.inScope(scope, ids);
+    // One id outside the scope fails the whole batch, as if it did not exist.
+    if (found.length !== ids.length) throw fail.notFound(SafeMessages.alarmNotFound);
+    return ids.slice();
+  }
+
+  app.post('/service-safe/alarmInfo', {
+    config: { permission: page },
+    schema: {
+      body: Strict({
+        ...PageFields,
+        startTime: Type.Integer({ minimum: 0 }),
+        endTime: Type.Integer({ minimum: 0 }),
+        vehicleIds: Type.Optional(Type.Array(Id, { maxItems: 500, uniqueItems: true })),
+        alarmGroups: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 50, uniqueItems: true })),
+        alarmTypes: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 500, uniqueItems: true })),
+        riskLevels: Type.Optional(Type.Array(RiskLevelField, { maxItems: 4, uniqueItems: true })),
+        dealStatuses: Type.Optional(Type.Array(DealStatusField, { maxItems: 4, uniqueItems: true })),
+        typical: Type.Optional(Type.Boolean()),
+      }),
+    },
+  }, async (request, reply) => {
+    const lang = requestLang(request);
+    const b = request.body;
+    if (b.startTime > b.endTime) throw fail.badRequest(SafeMessages.startAfterEnd);
+    if (b.startTime < alarmQueryEarliest(clock())) throw fail.badRequest(SafeMessages.lastThreeMonths);
+    const scope = await narrowedScope(storage, auth(request), b.companyId);
+    const offset = (b.current - 1) * b.size;
+    const limit = Math.max(0, Math.min(b.size, ALARM_QUERY_CAP - offset));
+    const { total, records } = await storage.alarms.query(scope, {
+      startTime: b.startTime, endTime: b.endTime, vehicleIds: b.vehicleIds, groups: b.alarmGroups, types: b.alarmTypes,
+      riskLevels: b.riskLevels as RiskLevel[] | undefined, dealStatuses: b.dealStatuses as DealStatus[] | undefined, typical: b.typical,
+    }, offset, limit);
+    const capped = total > ALARM_QUERY_CAP;
+    const data = {
+      records: records.map((r) => alarmView(r, lang)), total: Math.min(total, ALARM_QUERY_CAP), current: b.current, size: b.size,
+      capped, matched: total,
+    };
+    if (!capped) return ok(data, lang);
+    return reply.send({ code: 200, msg: SafeMessages.firstOnly(lang), data });
+  });
+
+  app.get('/service-safe/alarmInfo/:id', {
+    config: { permission: page },
+    schema: { params: Type.Object({ id: Id }), querystring: Strict({}) },
+  }, async (request) => {
+    const lang = requestLang(request);
+    const a = await storage.alarms.get(auth(request).scope, request.params.id);
+    if (!a) throw fail.notFound(SafeMessages.alarmNotFound);
+    return ok(alarmView(a, lang), lang);
+  });
+
+  /** Sets the processing state of alarms already checked to be in scope, logging each. */
+  async function setDeal(ctx: AuthContext, ids: readonly number[], action: string, status: DealStatus, dealType: DealType | null, content: string, terminal: Map<number, number | null> = new Map()) {
+    const now = clock();
+    const who = { userId: ctx.user.id, username: displayName(ctx) };
+    await storage.alarms.act(ids, { deal: { dealStatus: status, dealType, dealContent: content, dealUserId: who.userId, dealUsername: who.username, dealTime: now } },
+      ids.map((id) => ({ alarmId: id, ...who, action, dealType, content, terminalResult: terminal.get(id) ?? null, resultText: '', createTime: now })));
+  }
+
+  app.put('/service-safe/alarmInfo/handle_status', {
+    config: { permission: deal },
+    schema: { body: Strict({ ids: IdList, dealType: DealTypeField, dealContent: Text(500) }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const { ids, dealType, dealContent } = request.body;
+    await inScope(ctx.scope, ids);
+    await setDeal(ctx, ids, 'handle', DealStatus.Manual, dealType as DealType, dealContent.trim());
+    return ok({ updated: ids.length }, requestLang(request));
+  });
+
+  app.post('/service-safe/alarmInfo/typical', {
+    config: { permission: deal },
+    schema: { body: Strict({ ids: IdList, typical: Type.Boolean() }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const { ids, typical } = request.body;
+    await inScope(ctx.scope, ids);
+    const now = clock();
+    await storage.alarms.act(ids, { typical }, ids.map((id) => ({
+      alarmId: id, userId: ctx.user.id, username: displayName(ctx), action: typical ? 'typical' : 'untypical', dealType: null, content: '', terminalResult: null, resultText: '', createTime: now,
+    })));
+    return ok({ updated: ids.length }, requestLang(request));
+  });
+
+  app.post('/service-command/command/invalidAlarm', {
+    config: { permission: deal },
+    schema: { body: Strict({ ids: IdList, dealContent: Type.Optional(Text(500)) }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const { ids, dealContent } = request.body;
+    await inScope(ctx.scope, ids);
+    await setDeal(ctx, ids, 'invalid', DealStatus.Invalid, null, (dealContent ?? '').trim());
+    return ok({ updated: ids.length }, requestLang(request));
+  });
+
+  app.get('/service-command/command_record/findAlarmDealLog', {
+    config: { permission: page },
+    schema: { querystring: Strict({ alarmId: Id }) },
+  }, async (request) => {
+    const lang = requestLang(request);
+    const a = await storage.alarms.get(auth(request).scope, request.query.alarmId);
+    if (!a) throw fail.notFound(SafeMessages.alarmNotFound);
+    return ok((await storage.alarms.logs(a.id)).map((e) => logView(e, lang)), lang);
+  });
+
+  /** Confirm or invalidate one alarm, then send the terminal a 0x8203 when one applies. */
+  const replyDevice = (path: string, permission: typeof confirm | typeof deal, action: 'confirm' | 'invalid', status: DealStatus) => {
+    app.get(path, {
+      config: { permission },
+      schema: { querystring: Strict({ alarmId: Id, dealType: Type.Optional(DealTypeField), dealContent: Type.Optional(Text(500)) }) },
+    }, async (request) => {
+      const lang = requestLang(request);
+      const ctx = auth(request);
+      const { alarmId, dealType, dealContent } = request.query;
+      const a = await storage.alarms.get(ctx.scope, alarmId);
+      if (!a) throw fail.notFound(SafeMessages.alarmNotFound);
+      const mask = manualConfirmMask(a.alarmType);
+      // The alarm is confirmed whatever the terminal does; the log says what the terminal answered.
+      let terminal = TERMINAL_NOT_APPLICABLE;
+      if (mask !== 0 && !PLATFORM_GENERATED_CODES.has(a.alarmType)) {
+        terminal = outcomeCode(await gateway.sendCommand(a.vehicleId, { msgId: MSG.ALARM_CONFIRM, alarmSerial: 0, alarmType: mask }, TERMINAL_REPLY_TIMEOUT_MS));
+      }
+      const type = (dealType ?? null) as DealType | null;
+      await setDeal(ctx, [a.id], action, status, type, (dealContent ?? '').trim(), new Map([[a.id, terminal]]));
+      return ok({ id: a.id, dealStatus: status, terminalResult: terminal, terminalResultText: terminalResultText(terminal, lang) }, lang);
+    });
+  };
+  replyDevice('/service-command/command/confirmAlarmAndReplyDevice', confirm, 'confirm', DealStatus.Manual);
+  replyDevice('/service-command/command/invalidAlarmAndReplyDevice', deal, 'invalid', DealStatus.Invalid);
+
+  app.post('/service-command/command/startTts', {
+    config: { permission: '/global/alarm:ttsReminder' },
+    schema: {
+      body: Strict({
+        vehicleId: Id, text: Text(1000, 1),
+        types: Type.Array(TextTypeField, { minItems: 1, maxItems: 4, uniqueItems: true, default: ['tts'] }),
+        alarmId: Type.Optional(Id),
+      }),
+    },
+  }, async (request) => {
+    const lang = requestLang(request);
+    const ctx = auth(request);
+    const { vehicleId, text, types, alarmId } = request.body;
+    const vehicle = await storage.fleet.getVehicle(ctx.scope, vehicleId);
+    if (!vehicle) throw fail.notFound(SafeMessages.vehicleNotFound);
+    const alarm = alarmId === undefined ? undefined : await storage.alarms.get(ctx.scope, alarmId);
+    if (alarmId !== undefined && (!alarm || alarm.vehicleId !== vehicleId)) throw fail.notFound(SafeMessages.alarmNotFound);
+    const flags = types.reduce((f, t) => f | TEXT_FLAGS[t as keyof typeof TEXT_FLAGS], 0);
+    const outcome = await gateway.sendCommand(vehicleId, { msgId: MSG.TEXT, flags, textType: 1, text }, TERMINAL_REPLY_TIMEOUT_MS);
+    const code = outcomeCode(outcome);
+    if (alarm) {
+      await storage.alarms.addLog({
+        alarmId: alarm.id, userId: ctx.user.id, username: displayName(ctx), action: 'tts', dealType: null, content: text, terminalResult: code, resultText: '', createTime: clock(),
+      });
+    }
+    if (outcome.kind === 'offline') throw fail.conflict(SafeMessages.deviceOffline);
+    if (outcome.kind === 'timeout') throw new AppError(504, SafeMessages.deviceNoReply);
+    return ok({ vehicleId, flags, result: outcome.result, resultText: terminalResultText(outcome.result, lang) }, lang);
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * The safety-alarm calls (`/service-safe`, and the alarm calls of `/service-command`) and the alarm
+ * generation they serve: creates the AlarmService, hooks it to the gateway's live reports and the
+ * periodic offline sweep, publishes through the push hub. server/API.md "Safety alarms".
+ */
+import { AlarmService } from '../../alarms/service.ts';
+import type { App } from '../../http/route.ts';
+import type { LiveRuntime } from '../../live/runtime.ts';
+import type { ServiceDeps } from '../deps.ts';
+import { alarmRoutes } from './alarms.ts';
+import { settingsRoutes } from './settings.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Alarm generation (tests drive its sweep and wait for its writes). */
+    alarms: AlarmService;
+  }
+}
+
+/** Registers the calls; needs `app.push` (register after the push channel). */
+export async function safeRoutes(app: App, deps: ServiceDeps & { readonly live: LiveRuntime }): Promise<AlarmService> {
+  const { storage, live } = deps;
+  const service = new AlarmService(storage, live.store, app.push, { log: app.log });
+  await service.init();
+  app.decorate('alarms', service);
+  live.gateway.onReport = (vehicleId, report, edition) => service.onReport(vehicleId, report, edition);
+  app.addHook('onReady', async () => service.start());
+  // Before the live runtime's preClose flushes history and storage closes: no writes after close.
+  app.addHook('preClose', async () => {
+    live.gateway.onReport = undefined;
+    await service.stop();
+  });
+  settingsRoutes(app, { storage, alarms: service });
+  alarmRoutes(app, { storage, gateway: live.gateway, clock: live.store.clock });
+  return service;
+}
