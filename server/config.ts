@@ -43,6 +43,12 @@ export interface Config {
    * Undefined: 2,000 with demo data (SEED on), else none. 0 turns the simulator off.
    */
   readonly simVehicles: number | undefined;
+  /** JT/T 1078 media port (TCP) terminals stream to after 0x9101 (main.ts listens; tests listen on 0). */
+  readonly mediaPort: number;
+  /** Address sent to terminals in 0x9101: what a terminal on the road can reach (a public IP or name). */
+  readonly mediaPublicHost: string;
+  /** Live-video connections a user may open per China day, unless set per user (spec §8). */
+  readonly videoDailyLimit: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -95,6 +101,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     historyFlushMs: int(env, 'HISTORY_FLUSH_MS', 250, 1, 60_000),
     historyBatchRows: int(env, 'HISTORY_BATCH_ROWS', 5000, 1, 1_000_000),
     simVehicles: env.SIM_VEHICLES ? int(env, 'SIM_VEHICLES', 0, 0, 1_000_000) : undefined,
+    mediaPort: int(env, 'MEDIA_PORT', 7612, 0, 65535),
+    mediaPublicHost: env.MEDIA_PUBLIC_HOST || env.GATEWAY_HOST || env.HOST || '127.0.0.1',
+    videoDailyLimit: int(env, 'VIDEO_DAILY_LIMIT', 200, 0, 1_000_000),
   };
   return { ...config, ...overrides };
 }

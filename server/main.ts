@@ -5,14 +5,27 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openStorage } from './db/open.ts';
+import { backfillHistory, DEFAULT_HISTORY_TIERS, type BackfillResult } from './seed/history.ts';
 import { DEMO_ACCOUNTS } from './seed/seed.ts';
-import { readProvisionedTerminals, startSimulator, type RunningSimulator } from './sim/index.ts';
+import { parseTiers } from './sim/history.ts';
+import { readProvisionedTerminals, startSimulator, type RunningSimulator, type TerminalSpec } from './sim/index.ts';
 
 async function main(): Promise<void> {
   const loaded = loadConfig();
   // Demo data (seeding on) lets unknown terminals register themselves unless GATEWAY_AUTO_REGISTER says otherwise.
   const config = { ...loaded, autoRegister: loaded.autoRegister ?? loaded.seedEnabled };
   const { storage, created, file } = await openStorage(config);
+  const simVehicles = config.simVehicles ?? (config.seedEnabled ? 2000 : 0);
+  // The first N vehicles of the database, so the gateway knows every terminal without autoRegister.
+  let terminals: TerminalSpec[] = simVehicles > 0 ? readProvisionedTerminals(config.dataDir, simVehicles) : [];
+  // Demo history: a fresh seeded database gets the simulated vehicles' last days before the store loads.
+  let backfill: BackfillResult | undefined;
+  const tiers = parseTiers(process.env.SEED_HISTORY_VEHICLES, process.env.SEED_HISTORY_DAYS, DEFAULT_HISTORY_TIERS);
+  if (created && config.seedEnabled && terminals.length > 0 && tiers.length > 0) {
+    backfill = await backfillHistory(storage, terminals, tiers, Date.now());
+    const programs = backfill.programs;
+    terminals = terminals.map((t) => ({ ...t, program: programs.get(t.deviceNo.padStart(12, '0')) }));
+  }
   const app = await buildApp(config, { storage });
 
   let closing = false;
@@ -36,11 +49,9 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const gatewayPort = await app.live.gateway.listen(config.gatewayPort, config.gatewayHost);
-  const simVehicles = config.simVehicles ?? (config.seedEnabled ? 2000 : 0);
+  const mediaPort = await app.media.listen(config.mediaPort, config.gatewayHost);
   let simulated = 0;
-  if (simVehicles > 0) {
-    // The first N vehicles of the database, so the gateway knows every terminal without autoRegister.
-    const terminals = readProvisionedTerminals(config.dataDir, simVehicles);
+  if (terminals.length > 0) {
     simulated = terminals.length;
     simulator = startSimulator({ host: config.gatewayHost, port: gatewayPort, terminals });
   }
@@ -48,9 +59,11 @@ async function main(): Promise<void> {
     '',
     `Fleet console: http://${config.host}:${port}/bcmp-web/`,
     `JT/T 808 gateway: tcp://${config.gatewayHost}:${gatewayPort}${config.autoRegister ? ' (unknown terminals are registered automatically)' : ''}`,
+    `JT/T 1078 media port: tcp://${config.gatewayHost}:${mediaPort} (terminals are told to stream to ${config.mediaPublicHost})`,
     `Simulated fleet: ${simulator ? `${simulated} terminals (SIM_VEHICLES=0 turns it off)` : 'off'}`,
     `Database: ${file}${created ? (config.seedEnabled ? ' (new, seeded with demo data)' : ' (new, empty)') : ''}`,
   ];
+  if (backfill) lines.push(`Track history backfilled: ${backfill.summary} (SEED_HISTORY_VEHICLES / SEED_HISTORY_DAYS, 0 = off)`);
   if (config.seedEnabled) {
     lines.push('Demo accounts (user name / password):');
     for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.username.padEnd(9)} / ${a.password.padEnd(12)} ${a.description}`);

@@ -48,6 +48,7 @@ export async function startLiveServer(overrides: Partial<Config> = {}): Promise<
   const app = await buildApp(config, { clock: clock.now });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const gatewayPort = await app.live.gateway.listen(0, '127.0.0.1');
+  await app.media.listen(0, '127.0.0.1');
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('server has no TCP address');
   const url = `http://127.0.0.1:${address.port}`;

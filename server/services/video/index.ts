@@ -14,7 +14,6 @@ import { periodMessage } from '../../../domain/track/limits.ts';
 import { MAX_LOGICAL_CHANNEL, type VideoProblem } from '../../../domain/video/limits.ts';
 import type { MediaStatus } from '../../../proto/media-frame.ts';
 import type { Storage } from '../../db/repositories.ts';
-import type { StreamRepository } from '../../db/sqlite/streams.ts';
 import { pathInScope } from '../../db/scope.ts';
 import { auth, narrowedScope } from '../../http/auth.ts';
 import { fail, ok } from '../../http/envelope.ts';
@@ -27,7 +26,7 @@ import type { MediaHub } from '../../media/media-hub.ts';
 export const VIDEO_PATH = '/ws-service/video';
 
 export interface VideoDeps {
-  readonly storage: Storage & { readonly streams: StreamRepository };
+  readonly storage: Storage;
   readonly store: LiveStore;
   readonly hub: MediaHub;
   /** Live-video connections a user may open per China day unless set per user. */
@@ -100,7 +99,8 @@ export function videoRoutes(app: App, deps: VideoDeps): void {
     socket.on('error', (err) => request.log.warn({ err }, 'video socket error'));
     socket.on('close', () => {
       leave();
-      void storage.streams.end(logId, Date.now(), bytes, outcome);
+      // A socket closed by the server's own shutdown may close after the database: log, never throw.
+      storage.streams.end(logId, Date.now(), bytes, outcome).catch((err: unknown) => request.log.warn({ err }, 'stream log end failed'));
     });
   });
 

@@ -1,0 +1,123 @@
+/**
+ * /monitor/videoMonitor against the real stack: simulated terminals answer 0x9101 over the JT/T 808
+ * gateway and stream the committed clips to the media port; the console's video workers decode them
+ * with WebCodecs and paint. Pixels are checked, not screenshots compared.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
+
+const FLEET = 8;
+const e2e = useE2E({ seedVehicles: FLEET, env: { SIM_VEHICLES: String(FLEET), GATEWAY_PORT: '0', MEDIA_PORT: '0' } });
+
+interface Realtime {
+  vehicleId: number;
+  vehiidno: string;
+  online: boolean;
+}
+
+/** Online vehicles (plate and id), waiting until at least `n` are. */
+async function onlineVehicles(n: number): Promise<Realtime[]> {
+  const token = await e2e.server.token(ACCOUNTS.admin);
+  for (let i = 0; i < 100; i++) {
+    const r = await e2e.server.api<{ records: Realtime[] }>('/service-monitor/monitor/v3/selectreal', { method: 'POST', token, body: { current: 1, size: 100 } });
+    const online = (r.data?.records ?? []).filter((v) => v.online);
+    if (online.length >= n) return online;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error(`fewer than ${n} vehicles came online`);
+}
+
+async function openWall(autoStopMinutes?: number): Promise<Page> {
+  const page = await e2e.newPage();
+  await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+  if (autoStopMinutes !== undefined) await page.evaluate((m) => localStorage.setItem('videoAutoStopMinutes', String(m)), autoStopMinutes);
+  await page.goto(consolePath('/monitor/videoMonitor'));
+  await page.getByTestId('video-wall').waitFor();
+  return page;
+}
+
+/** Picks a vehicle through the tree's search and opens the given channels (all when omitted). */
+async function openChannels(page: Page, v: Realtime, channels?: number[]): Promise<void> {
+  const search = page.getByTestId('company-tree').locator('input').first();
+  await search.fill(v.vehiidno);
+  await page.getByText(v.vehiidno, { exact: true }).last().click();
+  await page.locator(`[data-node-id="V_${v.vehicleId}"]`).click();
+  const panel = page.getByTestId('video-channels');
+  await panel.locator('input[type=checkbox]').first().waitFor();
+  if (!channels) {
+    await page.getByTestId('video-open-all').click();
+    return;
+  }
+  const boxes = panel.locator('input[type=checkbox]');
+  for (let i = 0; i < (await boxes.count()); i++) {
+    const want = channels.includes(i + 1);
+    if ((await boxes.nth(i).isChecked()) !== want) await boxes.nth(i).click();
+  }
+  await page.getByTestId('video-open-selected').click();
+}
+
+/** Mean brightness and a coarse fingerprint of one window's pixels, from a screenshot decoded in the page. */
+async function sample(page: Page, index: number): Promise<{ mean: number; print: number[] }> {
+  const png = (await page.getByTestId(`video-window-${index}`).screenshot()).toString('base64');
+  return page.evaluate(async (png) => {
+    const bmp = await createImageBitmap(await (await fetch(`data:image/png;base64,${png}`)).blob());
+    const c = new OffscreenCanvas(bmp.width, bmp.height);
+    const g = c.getContext('2d')!;
+    g.drawImage(bmp, 0, 0);
+    const d = g.getImageData(0, 0, bmp.width, bmp.height).data;
+    let sum = 0;
+    const print: number[] = [];
+    const step = Math.max(4, Math.floor(d.length / 4 / 400) * 4);
+    for (let i = 0; i < d.length; i += 4) sum += d[i]! + d[i + 1]! + d[i + 2]!;
+    for (let i = 0; i < d.length; i += step) print.push(d[i]!);
+    return { mean: sum / (d.length / 4) / 3, print };
+  }, png);
+}
+
+describe('multichannel video', () => {
+  test('a 4-window grid shows four channels of a simulated vehicle, painted and moving', async () => {
+    const [v] = await onlineVehicles(1);
+    const page = await openWall(0);
+    await openChannels(page, v!);
+    for (let i = 0; i < 4; i++) await page.locator(`[data-testid=video-window-${i}][data-state=playing]`).waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('video-wall').getAttribute('data-grid')).toBe('4');
+    // Frames keep being painted …
+    const painted = () => page.getByTestId('video-surface-0').getAttribute('data-painted').then(Number);
+    await expect.poll(painted, { timeout: 10_000 }).toBeGreaterThan(10);
+    // … they are not black, and the picture changes (the clip's counter and pattern move).
+    const a = await sample(page, 0);
+    await page.waitForTimeout(600);
+    const b = await sample(page, 0);
+    expect(a.mean).toBeGreaterThan(40);
+    const changed = a.print.filter((p, i) => Math.abs(p - b.print[i]!) > 16).length;
+    expect(changed).toBeGreaterThan(a.print.length / 50);
+  });
+
+  test('asks before the 20th channel and refuses the 26th', async () => {
+    const vehicles = await onlineVehicles(7);
+    const page = await openWall(0);
+    for (const v of vehicles.slice(0, 4)) await openChannels(page, v);
+    await openChannels(page, vehicles[4]!);
+    await page.getByTestId('video-prompt-20').waitFor();
+    await page.getByRole('button', { name: '继续打开' }).click();
+    await openChannels(page, vehicles[5]!);
+    await openChannels(page, vehicles[6]!, [1]);
+    await expect.poll(() => page.locator('[data-testid^=video-window-]:not([data-state=empty])').count()).toBe(25);
+    await openChannels(page, vehicles[6]!, [2]);
+    await page.getByText('最多同时播放25路视频').waitFor();
+    expect(await page.locator('[data-testid^=video-window-]:not([data-state=empty])').count()).toBe(25);
+    await page.getByTestId('video-close-all').click();
+  });
+
+  test('asks whether to keep playing after the auto-stop time, and stops on request', async () => {
+    const [v] = await onlineVehicles(1);
+    // 0.05 minutes = 3 s, so the prompt comes within one 5 s check.
+    const page = await openWall(0.05);
+    await openChannels(page, v!, [1]);
+    await page.locator('[data-testid=video-window-0][data-state=playing]').waitFor({ timeout: 30_000 });
+    await page.getByTestId('video-autostop-stop').waitFor({ timeout: 15_000 });
+    await page.getByTestId('video-autostop-stop').click();
+    await page.locator('[data-testid=video-window-0][data-state=empty]').waitFor();
+  });
+});

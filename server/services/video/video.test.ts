@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { describeAvc } from '../../../proto/h264.ts';
+import { decodeMediaFrame, type MediaFrame, type MediaStatus } from '../../../proto/media-frame.ts';
+import { startLiveServer, type LiveTestServer } from '../../live/test-harness.ts';
+import { readProvisionedTerminals, startSimulator, type RunningSimulator } from '../../sim/index.ts';
+
+let server: LiveTestServer;
+let sim: RunningSimulator;
+let base: string;
+let adminToken: string;
+/** Vehicles whose simulated terminals are online. */
+let online: number[];
+
+/** A live-video viewer over the real websocket route. */
+class Viewer {
+  readonly frames: MediaFrame[] = [];
+  readonly statuses: MediaStatus[] = [];
+  readonly ws: WebSocket;
+  readonly closed: Promise<number>;
+  constructor(token: string, vehicleId: number, channel: number, stream = 1) {
+    this.ws = new WebSocket(`${base}/ws-service/video?token=${token}&vehicleId=${vehicleId}&channel=${channel}&stream=${stream}`);
+    this.ws.on('message', (data, isBinary) => {
+      if (isBinary) this.frames.push(decodeMediaFrame(new Uint8Array(data as Buffer)));
+      else this.statuses.push(JSON.parse(String(data)) as MediaStatus);
+    });
+    this.ws.on('error', () => undefined);
+    this.closed = new Promise((resolve) => this.ws.on('close', (code) => resolve(code)));
+  }
+  states(): string[] {
+    return this.statuses.map((s) => (s.reason ? `${s.state}:${s.reason}` : s.state));
+  }
+  close(): void {
+    this.ws.close();
+  }
+}
+
+const until = async (cond: () => boolean, ms = 15_000) => {
+  const end = Date.now() + ms;
+  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+  expect(cond()).toBe(true);
+};
+
+beforeAll(async () => {
+  server = await startLiveServer({ seedVehicles: 20 });
+  const { port } = server.app.server.address() as { port: number };
+  base = `ws://127.0.0.1:${port}`;
+  // Three simulated terminals that stay online (no offline or never-online draws).
+  const terminals = readProvisionedTerminals(server.config.dataDir, 3);
+  sim = startSimulator({ port: server.gatewayPort, terminals, seed: 7, rates: { neverOnlineShare: 0, offlinePerDay: 0, blindPerDrivingDay: 0 } });
+  adminToken = await server.login('admin', 'admin123');
+  const all = await server.app.storage.terminals.allVehicles();
+  const simulated = new Set(terminals.map((t) => t.deviceNo));
+  online = all.filter((v) => simulated.has(v.deviceNo)).map((v) => v.vehicleId);
+  await until(() => online.every((id) => server.app.live.gateway.isReachable(id)));
+});
+
+afterAll(async () => {
+  await sim?.stop();
+  await server?.close();
+});
+
+describe('live video from a simulated terminal', () => {
+  it('plays one upstream for two viewers, keeps it for the one who stays, and stops the terminal after the last leaves', async () => {
+    const vehicleId = online[0]!;
+    const a = new Viewer(adminToken, vehicleId, 1);
+    const b = new Viewer(adminToken, vehicleId, 1);
+    await until(() => a.frames.length >= 10 && b.frames.length >= 10);
+    expect(a.states()).toEqual(['connecting', 'playing']);
+    expect(a.frames[0]!.key).toBe(true);
+    expect(describeAvc(a.frames[0]!.payload)).toMatchObject({ width: 320, height: 180 });
+    expect(server.app.media.hub.stats.channels).toBe(1);
+    a.close();
+    await a.closed;
+    const had = b.frames.length;
+    await until(() => b.frames.length >= had + 10);
+    expect(server.app.media.hub.stats.channels).toBe(1);
+    b.close();
+    await b.closed;
+    await until(() => server.app.media.hub.stats.channels === 0);
+    // 0x9102 reached the terminal: its media stream stops, no more packets arrive.
+    await new Promise((r) => setTimeout(r, 300));
+    const packets = server.app.media.port.stats.packets;
+    await new Promise((r) => setTimeout(r, 400));
+    expect(server.app.media.port.stats.packets).toBe(packets);
+  });
+
+  it('refuses a channel the terminal has no camera for with "connection failed"', async () => {
+    const v = new Viewer(adminToken, online[1]!, 9);
+    await until(() => v.statuses.length === 2);
+    expect(v.states()).toEqual(['connecting', 'stopped:connectFailed']);
+  });
+
+  it('refuses a vehicle that is not online', async () => {
+    const all = await server.app.storage.terminals.allVehicles();
+    const silent = all.find((v) => !online.includes(v.vehicleId))!;
+    const v = new Viewer(adminToken, silent.vehicleId, 1);
+    await v.closed;
+    expect(v.states()).toEqual(['stopped:vehicleOffline']);
+  });
+
+  it('enforces the daily live-video connection count with the spec message, and logs each connection', async () => {
+    const operator = await server.login('operator', 'operator123');
+    const me = (await server.call<{ user: { id: number } }>('GET', '/service-priv/user/current', { token: operator })).data.user;
+    const set = await server.call('POST', '/service-priv/stream/setStream', { token: adminToken, body: { userId: me.id, dailyLimit: 1 } });
+    expect(set.code).toBe(200);
+    const first = new Viewer(operator, online[2]!, 2);
+    await until(() => first.frames.length >= 3);
+    first.close();
+    await first.closed;
+    const second = new Viewer(operator, online[2]!, 2);
+    await second.closed;
+    expect(second.states()).toEqual(['stopped:dailyLimit']);
+    const grant = await server.call('POST', '/service-priv/stream/addUserStreamTimes', { token: adminToken, body: { userId: me.id, times: 1 } });
+    expect(grant.code).toBe(200);
+    const third = new Viewer(operator, online[2]!, 2);
+    await until(() => third.frames.length >= 1);
+    third.close();
+    const log = await server.call<{ total: number; records: { userId: number; vehicleId: number; channel: number; bytes: number }[] }>(
+      'GET', `/service-priv/stream/queryUserStreamLog?userId=${me.id}&startTime=0&endTime=${Date.now() + 60_000}`, { token: adminToken });
+    expect(log.data.total).toBe(2);
+    expect(log.data.records.every((r) => r.vehicleId === online[2] && r.channel === 2)).toBe(true);
+  });
+
+  it('answers 403 to a user without the video page, before any upgrade', async () => {
+    const safety = await server.login('safety', 'safety123');
+    const v = new Viewer(safety, online[0]!, 1);
+    const code = await new Promise<number>((resolve) => v.ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
+    expect(code).toBe(403);
+  });
+
+  it('lists the four cameras of a vehicle', async () => {
+    const r = await server.call<{ channel: number; name: string }[]>('GET', `/service-priv/channel/device?vehicleId=${online[0]}`, { token: adminToken, lang: 'en' });
+    expect(r.data.map((c) => c.channel)).toEqual([1, 2, 3, 4]);
+    expect(r.data[0]!.name).toBe('Driver');
+  });
+});
