@@ -15,8 +15,13 @@ import { installErrorHandler } from './http/errors.ts';
 import { enforcePermissionDeclarations } from './http/route.ts';
 import { createValidatorCompiler } from './http/validation.ts';
 import { createLiveRuntime, type LiveRuntime } from './live/runtime.ts';
+import { createMediaRuntime, type MediaRuntime } from './media/runtime.ts';
 import { monitorRoutes } from './services/monitor/index.ts';
 import { privRoutes } from './services/priv/index.ts';
+import { trackRoutes } from './services/track/index.ts';
+import { safeRoutes } from './services/safe/index.ts';
+import { reportRoutes } from './services/reports/index.ts';
+import { videoRoutes } from './services/video/index.ts';
 import { installQueryToken, registerPush } from './push/index.ts';
 
 declare module 'fastify' {
@@ -25,6 +30,8 @@ declare module 'fastify' {
     storage: Storage;
     /** Live monitoring: latest-state store, history writer, JT/T 808 gateway (main.ts makes it listen). */
     live: LiveRuntime;
+    /** Live video: media hub and TCP media port (main.ts makes it listen). */
+    media: MediaRuntime;
   }
 }
 
@@ -51,6 +58,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('live', live);
   // preClose runs before any onClose: stop terminals and flush history while storage is still open.
   app.addHook('preClose', async () => live.stop());
+  const media = createMediaRuntime(config, live.gateway);
+  app.decorate('media', media);
+  app.addHook('preClose', async () => media.close());
 
   app.setValidatorCompiler(createValidatorCompiler());
   installErrorHandler(app);
@@ -63,7 +73,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   privRoutes(api, { config, storage, tokens });
   monitorRoutes(api, { config, storage, tokens, live });
+  trackRoutes(api, { config, storage, tokens, live });
+  reportRoutes(api, { config, storage, tokens, live });
   registerPush(api, live.store, storage);
+  await safeRoutes(api, { config, storage, tokens, live }); // issue 5: safety alarms (after push: it publishes there)
+  videoRoutes(api, { storage, store: live.store, hub: media.hub, dailyLimit: config.videoDailyLimit });
   await installConsole(app, config.consoleDir);
   return app;
 }

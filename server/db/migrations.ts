@@ -6,6 +6,9 @@
  * A subtree is the range `path >= P AND path < P || '~'` ('~' sorts after digits and '/'), which the
  * path index serves without a scan.
  */
+import { ALARMS_MIGRATION } from './migration-alarms.ts';
+import { TRACK_BLOCKS_MIGRATION } from './migration-track-blocks.ts';
+import { VIDEO_MIGRATION } from './migration-video.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -171,6 +174,41 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX positions_vehicle_time ON positions(vehicle_id, gps_time);
     `,
   },
+  // Issue 4 (track playback); self-contained in its own file.
+  TRACK_BLOCKS_MIGRATION,
+  // Issue 5 (safety alarms); self-contained in its own file, numbered 5 whatever comes before it.
+  ALARMS_MIGRATION,
+  {
+    version: 4,
+    name: 'positioning-quality reports: daily rollup per vehicle',
+    sql: `
+      -- One row per vehicle per completed China day (GMT+8), computed on first request and kept
+      -- (server/services/reports). Counts are points; km and hours are REAL. online/operation are 0/1.
+      CREATE TABLE report_vehicle_day (
+        vehicle_id INTEGER NOT NULL,
+        day TEXT NOT NULL,
+        total_gps INTEGER NOT NULL,
+        pass INTEGER NOT NULL,
+        undetermined INTEGER NOT NULL,
+        error INTEGER NOT NULL,
+        drift INTEGER NOT NULL,
+        loss_times INTEGER NOT NULL,
+        loss_hours REAL NOT NULL,
+        loss_km REAL NOT NULL,
+        continuous_km REAL NOT NULL,
+        mileage_km REAL NOT NULL,
+        early_morning_km REAL NOT NULL,
+        online INTEGER NOT NULL,
+        operation INTEGER NOT NULL,
+        -- 1: the vehicle's newest point fell on this day when it was computed (recomputed once a later point exists).
+        open INTEGER NOT NULL,
+        computed_at INTEGER NOT NULL,
+        PRIMARY KEY (vehicle_id, day)
+      ) WITHOUT ROWID;
+    `,
+  },
+  // Issue 6 (live video); self-contained in its own file.
+  VIDEO_MIGRATION,
 ];
 
 /** Applies pending migrations in one transaction each; answers the versions applied now. */
@@ -179,7 +217,8 @@ export function migrate(db: SqliteDb): number[] {
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_time INTEGER NOT NULL)`);
   const done = new Set((db.prepare('SELECT version FROM schema_version').all() as { version: number }[]).map((r) => r.version));
   const applied: number[] = [];
-  for (const m of MIGRATIONS) {
+  // By number, whatever order parallel work appended them in.
+  for (const m of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
     if (done.has(m.version)) continue;
     db.transaction(() => {
       db.exec(m.sql);
@@ -190,6 +229,12 @@ export function migrate(db: SqliteDb): number[] {
   return applied;
 }
 
+/** Every migration's version, ascending (numbers may have gaps while parallel work lands). */
+export function schemaVersions(): number[] {
+  return MIGRATIONS.map((m) => m.version).sort((a, b) => a - b);
+}
+
+/** The highest version (numbers may have gaps while parallel work lands; migrate() applies each by number). */
 export function latestSchemaVersion(): number {
-  return MIGRATIONS.at(-1)?.version ?? 0;
+  return MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
 }

@@ -6,6 +6,9 @@
  * treats rows outside it as missing (handlers answer 404). Methods without a Scope are for
  * authentication (before a caller is known) or act on ids the handler has already resolved in scope.
  */
+import type { TrackData } from '../../proto/track-codec.ts';
+import type { AlarmRepository } from './alarm-types.ts';
+import type { StreamRepository } from './stream-types.ts';
 import type { Scope } from './scope.ts';
 import type {
   Company, CompanyInput, CompanyUsage, Line, Page, PageRequest, PermissionRow, Role, Session, User,
@@ -136,6 +139,41 @@ export interface PositionRepository {
   range(vehicleId: number, from: number, to: number, limit: number): Promise<PositionRow[]>;
 }
 
+/** Reading position history for track playback and reports (columns, counts, pages, fleet box search). */
+export interface TrackRepository {
+  /**
+   * A vehicle's track as columns (track playback, reports): rows with from <= gps_time < to, oldest
+   * first, at most `limit` (`count`), and `total` = rows in the period. Header fields other than
+   * vehicleId, startTime (= from), endTime (= to) and the counts are empty: the caller labels it.
+   * With `box`, only points inside the rectangle (edges included) count.
+   */
+  readTrack(vehicleId: number, from: number, to: number, limit: number, box?: GeoBox): Promise<TrackData>;
+  /** Rows with from <= gps_time < to. */
+  count(vehicleId: number, from: number, to: number): Promise<number>;
+  /** One page of a vehicle's rows (from <= gps_time < to, oldest first), skipping `offset`. */
+  page(vehicleId: number, from: number, to: number, offset: number, limit: number): Promise<PositionRow[]>;
+  /**
+   * Vehicles in the scope with at least one point inside the box with from <= gps_time < to: first
+   * and last time inside and the point count, by vehicle id; at most `limit`, with the total.
+   */
+  vehiclesInBox(scope: Scope, from: number, to: number, box: GeoBox, limit: number): Promise<{ rows: VehicleInBox[]; total: number }>;
+}
+
+/** A WGS-84 rectangle in degrees, edges included. */
+export interface GeoBox {
+  readonly minLng: number;
+  readonly minLat: number;
+  readonly maxLng: number;
+  readonly maxLat: number;
+}
+
+export interface VehicleInBox {
+  readonly vehicleId: number;
+  readonly firstTime: number;
+  readonly lastTime: number;
+  readonly points: number;
+}
+
 /** A vehicle as the gateway and the live store see it. */
 export interface LiveVehicleRow {
   readonly vehicleId: number;
@@ -192,7 +230,12 @@ export interface Repositories {
   readonly loginGuard: LoginGuardRepository;
   readonly fleet: FleetRepository;
   readonly positions: PositionRepository;
+  readonly tracks: TrackRepository;
   readonly terminals: TerminalRepository;
+  /** Safety alarms (issue 5): types, settings, alarms, deal log. */
+  readonly alarms: AlarmRepository;
+  /** Live video (issue 6): stream log and daily connection limits. */
+  readonly streams: StreamRepository;
 }
 
 export interface Storage extends Repositories {

@@ -10,5 +10,8 @@ export function openSqlite(file: string): SqliteDb {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // History reads (playback, reports) touch millions of rows: reading pages through a memory map
+  // instead of read() calls roughly halved a cold week-of-fleet report read (services/reports CONTEXT).
+  db.pragma('mmap_size = 1073741824');
   return db;
 }

@@ -1,12 +1,15 @@
 import type { Repositories, Storage } from '../repositories.ts';
 import type { SqliteDb } from '../sqlite.ts';
+import { SqliteAlarmRepository } from './alarms.ts';
 import { SqliteCompanyRepository } from './companies.ts';
 import { SqliteFleetRepository } from './fleet.ts';
 import { SqlitePermissionRepository } from './permissions.ts';
 import { SqlitePositionRepository } from './positions.ts';
 import { SqliteRoleRepository } from './roles.ts';
 import { SqliteLoginGuardRepository, SqliteSessionRepository } from './sessions.ts';
+import { SqliteStreamRepository } from './streams.ts';
 import { SqliteTerminalRepository } from './terminals.ts';
+import { SqliteTrackRepository } from './tracks.ts';
 import { SqliteUserRepository } from './users.ts';
 
 /** The SQLite backend: one connection, repositories over it, serialised transactions. */
@@ -19,7 +22,10 @@ export class SqliteStorage implements Storage {
   readonly loginGuard: SqliteLoginGuardRepository;
   readonly fleet: SqliteFleetRepository;
   readonly positions: SqlitePositionRepository;
+  readonly tracks: SqliteTrackRepository;
   readonly terminals: SqliteTerminalRepository;
+  readonly alarms: SqliteAlarmRepository;
+  readonly streams: SqliteStreamRepository;
   /** Tail of the transaction queue: one transaction at a time on the single connection. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -32,7 +38,10 @@ export class SqliteStorage implements Storage {
     this.loginGuard = new SqliteLoginGuardRepository(db);
     this.fleet = new SqliteFleetRepository(db);
     this.positions = new SqlitePositionRepository(db);
+    this.tracks = new SqliteTrackRepository(db);
     this.terminals = new SqliteTerminalRepository(db);
+    this.alarms = new SqliteAlarmRepository(db);
+    this.streams = new SqliteStreamRepository(db);
   }
 
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
