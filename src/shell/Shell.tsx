@@ -1,13 +1,15 @@
 /**
  * The console shell (Mantine AppShell): header (product title, display name, language, theme,
  * sign-out), side navigation from the registry, open tabs, and the page. Pages that want the
- * company tree render the panel themselves (the shell stays free of feature imports).
+ * company tree render the panel themselves (the shell stays free of feature imports, except the
+ * global alarm area: spec §2 `/global/alarm` belongs to every page of a signed-in console).
  */
 import { AppShell, Burger, Group, ScrollArea, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Outlet, useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { appRouteFor } from '../app/route-table.ts';
+import { GlobalAlarm } from '../features/alarms/GlobalAlarm.tsx';
 import { menuTitle, useLang, useT } from '../i18n/index.ts';
 import { useAccess } from '../session/store.ts';
 import { HeaderActions } from './HeaderActions.tsx';
@@ -36,6 +38,7 @@ export default function Shell() {
       navbar={{ width: 248, breakpoint: 'sm', collapsed: { mobile: !navOpened, desktop: !navOpened } }}
       padding={0}
     >
+      <GlobalAlarm />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">

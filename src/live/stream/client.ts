@@ -8,6 +8,7 @@ import * as Comlink from 'comlink';
 import type { DisplayCrs } from '../../../domain/geo/gcj02.ts';
 import { API_BASE } from '../../api/http.ts';
 import { session } from '../../session/store.ts';
+import type { AlarmItem, AlarmListKind, AlarmSnapshot } from './alarm-lists.ts';
 import type { DirectoryEntry, LiveFrame, LiveMessage, MainMessage, StreamControl, VehicleRecord, WorkerMessage } from './protocol.ts';
 
 export const PUSH_PATH = '/ws-service/websocket';
@@ -31,6 +32,13 @@ export interface LiveStream {
   subscribe(listener: (msg: LiveMessage) => void): () => void;
   /** Alarm push messages (never coalesced or dropped by the server). */
   onAlarm(listener: (data: unknown) => void): () => void;
+  /** Snapshots of the client-held alarm lists (≤ 4 Hz, after a change). */
+  onAlarmLists(listener: (snapshot: AlarmSnapshot) => void): () => void;
+  alarmList(kind: AlarmListKind): Promise<AlarmItem[]>;
+  markAlarmsRead(): void;
+  markAlarmHandled(id: number, dealStatus: number): void;
+  /** Ask for a frame even if nothing moved (a subscriber joined a running stream). */
+  resync(): void;
   release(frame: LiveFrame): void;
   setDisplayCrs(crs: DisplayCrs): void;
   lookup(vehicleId: number): Promise<VehicleRecord | undefined>;
@@ -54,6 +62,7 @@ export function createLiveStream(opts: LiveStreamOptions = {}): LiveStream {
   const control = Comlink.wrap<StreamControl>(channel.port1);
   const listeners = new Set<(msg: LiveMessage) => void>();
   const alarmListeners = new Set<(data: unknown) => void>();
+  const listListeners = new Set<(snapshot: AlarmSnapshot) => void>();
   let disposed = false;
 
   const release = (frame: LiveFrame) => {
@@ -66,6 +75,10 @@ export function createLiveStream(opts: LiveStreamOptions = {}): LiveStream {
     const msg = e.data;
     if (msg.type === 'alarm') {
       for (const l of alarmListeners) l(msg.data);
+      return;
+    }
+    if (msg.type === 'alarms') {
+      for (const l of listListeners) l(msg.snapshot);
       return;
     }
     if (msg.type === 'status' && msg.connection === 'reconnecting') {
@@ -97,6 +110,14 @@ export function createLiveStream(opts: LiveStreamOptions = {}): LiveStream {
       alarmListeners.add(listener);
       return () => alarmListeners.delete(listener);
     },
+    onAlarmLists(listener) {
+      listListeners.add(listener);
+      return () => listListeners.delete(listener);
+    },
+    alarmList: (kind) => control.alarmList(kind),
+    markAlarmsRead: () => void control.markAlarmsRead(),
+    markAlarmHandled: (id, dealStatus) => void control.markAlarmHandled(id, dealStatus),
+    resync: () => void control.resync(),
     release,
     setDisplayCrs: (crs) => void control.setDisplayCrs(crs),
     lookup: (id) => control.lookup(id),
@@ -107,6 +128,7 @@ export function createLiveStream(opts: LiveStreamOptions = {}): LiveStream {
       disposed = true;
       listeners.clear();
       alarmListeners.clear();
+      listListeners.clear();
       control[Comlink.releaseProxy]();
       channel.port1.close();
       worker.terminate();

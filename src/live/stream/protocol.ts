@@ -5,6 +5,7 @@
  */
 import type { DisplayCrs } from '../../../domain/geo/gcj02.ts';
 import type { StateCounts } from '../../../domain/vehicle/realtime.ts';
+import type { AlarmItem, AlarmListKind, AlarmSnapshot } from './alarm-lists.ts';
 
 /** At most once per animation frame. The buffers are transferred: hand them back with `release`. */
 export interface LiveFrame {
@@ -50,10 +51,16 @@ export interface LiveAlarm {
   data: unknown;
 }
 
+/** The client-held alarm lists changed (≤ 4 Hz, only after a change; alarm-lists.ts). */
+export interface LiveAlarmLists {
+  type: 'alarms';
+  snapshot: AlarmSnapshot;
+}
+
 export type LiveMessage = LiveFrame | LiveStats | LiveStatus;
 
 /** Worker → main over the worker port. */
-export type WorkerMessage = LiveMessage | LiveAlarm;
+export type WorkerMessage = LiveMessage | LiveAlarm | LiveAlarmLists;
 
 /** Main → worker over the worker port: start, or give a frame's buffers back. */
 export type MainMessage =
@@ -100,4 +107,12 @@ export interface StreamControl {
   setDisplayCrs(crs: DisplayCrs): void;
   /** A fresh token for the next reconnect (the server slides expiry through the `jwt` header). */
   setToken(token: string): void;
+  /** A new subscriber joined a running stream: send a frame even if nothing moved. */
+  resync(): void;
+  /** One of the client-held alarm lists, newest first. */
+  alarmList(kind: AlarmListKind): AlarmItem[];
+  /** The user looked at the alarms: the unread count goes to 0. */
+  markAlarmsRead(): void;
+  /** An alarm was handled from this console (leaves the duty list). */
+  markAlarmHandled(id: number, dealStatus: number): void;
 }

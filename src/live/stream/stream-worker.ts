@@ -1,15 +1,19 @@
 /**
  * Everything the stream worker does, as a plain class: the reconnecting socket feeds the core, a loop
- * posts at most one frame per animation frame (raw postMessage with a transfer list) and stats at
- * 2 Hz. workers/stream.worker.ts only builds it and exposes `control()` through Comlink.
+ * posts at most one frame per animation frame (raw postMessage with a transfer list), stats at
+ * 2 Hz, and the client-held alarm lists (alarm-lists.ts) at ≤ 4 Hz when they changed.
+ * workers/stream.worker.ts only builds it and exposes `control()` through Comlink.
  */
 import type { DisplayCrs } from '../../../domain/geo/gcj02.ts';
 import type { DirectoryEntry, LiveFrame, StreamControl, StreamStartOptions, VehicleRecord, WorkerMessage } from './protocol.ts';
+import { AlarmLists } from './alarm-lists.ts';
 import { ReconnectingSocket, type SocketLike } from './socket.ts';
 import { StreamCore } from './stream-core.ts';
 
 /** Stats cadence: 2 Hz is enough for counters a person reads. */
 export const STATS_INTERVAL_MS = 500;
+/** Alarm list snapshots: ≤ 4 Hz, and only after a change (an alarm burst becomes one post). */
+export const ALARMS_INTERVAL_MS = 250;
 
 export interface WorkerEnv {
   post(msg: WorkerMessage, transfer: Transferable[]): void;
@@ -25,13 +29,19 @@ export function withToken(url: string, token: string): string {
 
 export class StreamWorker {
   readonly core = new StreamCore();
+  readonly alarms = new AlarmLists();
+  private alarmsPosted = -1;
+  private lastAlarms = -Infinity;
   private socket: ReconnectingSocket | null = null;
   private token = '';
   private lastStats = -Infinity;
   private running = false;
 
   constructor(private readonly env: WorkerEnv) {
-    this.core.onAlarm = (data) => env.post({ type: 'alarm', data }, []);
+    this.core.onAlarm = (data) => {
+      this.alarms.add(data);
+      env.post({ type: 'alarm', data }, []);
+    };
   }
 
   start(options: StreamStartOptions): void {
@@ -60,6 +70,11 @@ export class StreamWorker {
       this.lastStats = now;
       this.env.post(this.core.stats(now), []);
     }
+    if (this.alarms.version !== this.alarmsPosted && now - this.lastAlarms >= ALARMS_INTERVAL_MS) {
+      this.lastAlarms = now;
+      this.alarmsPosted = this.alarms.version;
+      this.env.post({ type: 'alarms', snapshot: this.alarms.snapshot() }, []);
+    }
     const frame = this.core.takeFrame(now);
     if (frame) this.env.post(frame, [frame.ids.buffer, frame.positions.buffer, frame.headings.buffer, frame.states.buffer, frame.alarm.buffer]);
   }
@@ -84,6 +99,10 @@ export class StreamWorker {
       setToken: (token: string) => {
         this.token = token;
       },
+      resync: () => this.core.handleReconnect(),
+      alarmList: (kind) => this.alarms.list(kind),
+      markAlarmsRead: () => this.alarms.markRead(),
+      markAlarmHandled: (id, dealStatus) => this.alarms.markHandled(id, dealStatus),
     };
   }
 

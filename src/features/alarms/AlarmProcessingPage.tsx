@@ -1,0 +1,443 @@
+/**
+ * /safeManagement/alarmProcessingPage — alarm processing (spec §2, §4, §5, §8): query by the selected
+ * company (added by the request client), vehicles, group and type, risk level, processing state,
+ * typical and time (default today; older than 3 months is refused before calling); a virtualised
+ * table that loads pages of 500 as it scrolls (≤ 5000, the spec's cap, with its message); a detail
+ * drawer with the processing log; confirm, invalid, typical and batch handling through Perm.
+ */
+import { Alert, Badge, Button, Checkbox, Drawer, Group, Modal, MultiSelect, Select, Stack, Table, Text, TextInput, Textarea } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { alarmName } from '../../../domain/alarms/catalogue.ts';
+import { DEAL_STATUSES, DEAL_TYPES, DealStatus, DealType } from '../../../domain/alarms/engine.ts';
+import { RISK_LEVELS } from '../../../domain/alarms/sources.ts';
+import { isApiError } from '../../api/http.ts';
+import { Perm } from '../../app/Perm.tsx';
+import { useLang, useT } from '../../i18n/index.ts';
+import {
+  fetchAlarm, fetchAlarmTypes, fetchDealLog, handleAlarms, invalidAlarm, markTypical, queryAlarms, searchVehicles,
+  type Alarm, type AlarmQuery, type AlarmTypeEntry, type DealLogEntry, type VehicleOption,
+} from './api.ts';
+import { formatPlace, formatTime, fromLocalInput, rangeProblem, riskColor, todayRange, toLocalInput } from './format.ts';
+import { HandleForm } from './HandleForm.tsx';
+import { ALARMS_NS } from './messages.ts';
+
+const ROUTE = '/safeManagement/alarmProcessingPage';
+const PAGE_SIZE = 500;
+const ROW_HEIGHT = 34;
+const COLUMNS = '32px 110px 1.4fr 80px 150px 170px 80px 50px 110px 70px 90px 90px 70px';
+
+interface Filters {
+  vehicleIds: string[];
+  group: string | null;
+  types: string[];
+  risks: string[];
+  statuses: string[];
+  typical: 'any' | 'yes' | 'no';
+  start: string;
+  end: string;
+}
+
+function initialFilters(): Filters {
+  const { start, end } = todayRange(Date.now());
+  return { vehicleIds: [], group: null, types: [], risks: [], statuses: [], typical: 'any', start: toLocalInput(start), end: toLocalInput(end) };
+}
+
+/** The loaded rows live here, outside React state: up to 5000 records, rendered ~30 at a time. */
+class ResultSet {
+  rows: Alarm[] = [];
+  total = 0;
+  capped = false;
+  matched = 0;
+  query: AlarmQuery | null = null;
+  loading = false;
+  replace(a: Alarm): boolean {
+    const i = this.rows.findIndex((r) => r.id === a.id);
+    if (i < 0) return false;
+    this.rows[i] = a;
+    return true;
+  }
+}
+
+export function AlarmProcessingPage() {
+  const t = useT(ALARMS_NS);
+  const lang = useLang();
+  const [filters, setFilters] = useState<Filters>(initialFilters);
+  const [types, setTypes] = useState<AlarmTypeEntry[]>([]);
+  const [vehicleOptions, setVehicleOptions] = useState<VehicleOption[]>([]);
+  const [problem, setProblem] = useState<string | null>(null);
+  const results = useRef(new ResultSet());
+  const [version, setVersion] = useState(0);
+  const [searched, setSearched] = useState(false);
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [detailId, setDetailId] = useState<number | null>(null);
+  const [batchOpen, setBatchOpen] = useState(false);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const bump = useCallback(() => setVersion((v) => v + 1), []);
+
+  useEffect(() => {
+    void fetchAlarmTypes().then(setTypes).catch(() => undefined);
+  }, []);
+
+  const groups = useMemo(() => types.filter((x) => x.isGroup), [types]);
+  const typeOptions = useMemo(
+    () => types.filter((x) => !x.isGroup && (filters.group === null || String(x.group) === filters.group)).map((x) => ({ value: String(x.alarmType), label: x.alarmName })),
+    [types, filters.group],
+  );
+
+  const set = <K extends keyof Filters>(k: K, v: Filters[K]) => setFilters((f) => ({ ...f, [k]: v }));
+
+  const loadPage = useCallback(
+    async (current: number) => {
+      const r = results.current;
+      if (!r.query || r.loading) return;
+      r.loading = true;
+      try {
+        const page = await queryAlarms({ ...r.query, current, size: PAGE_SIZE });
+        if (current === 1) r.rows = page.records;
+        else r.rows = r.rows.concat(page.records);
+        r.total = page.total;
+        r.capped = page.capped;
+        r.matched = page.matched;
+      } finally {
+        r.loading = false;
+        bump();
+      }
+    },
+    [bump],
+  );
+
+  const search = async () => {
+    const startTime = fromLocalInput(filters.start);
+    const endTime = fromLocalInput(filters.end);
+    const p = rangeProblem(startTime, endTime, Date.now());
+    if (p) {
+      setProblem(t(`page.${p}`));
+      return;
+    }
+    setProblem(null);
+    const q: AlarmQuery = { current: 1, size: PAGE_SIZE, startTime, endTime };
+    if (filters.vehicleIds.length) q.vehicleIds = filters.vehicleIds.map(Number);
+    if (filters.types.length) q.alarmTypes = filters.types.map(Number);
+    else if (filters.group !== null) q.alarmGroups = [Number(filters.group)];
+    if (filters.risks.length) q.riskLevels = filters.risks;
+    if (filters.statuses.length) q.dealStatuses = filters.statuses.map(Number);
+    if (filters.typical !== 'any') q.typical = filters.typical === 'yes';
+    results.current.query = q;
+    results.current.rows = [];
+    setSelected(new Set());
+    setSearched(true);
+    scrollRef.current?.scrollTo({ top: 0 });
+    await loadPage(1).catch(() => undefined);
+  };
+
+  /** After an action: the fresh record replaces its row. */
+  const refresh = useCallback(
+    async (ids: readonly number[]) => {
+      for (const id of ids.slice(0, 50)) {
+        const a = await fetchAlarm(id).catch(() => null);
+        if (a) results.current.replace(a);
+      }
+      if (ids.length > 50) await loadPage(1).catch(() => undefined);
+      bump();
+    },
+    [bump, loadPage],
+  );
+
+  const r = results.current;
+  const count = r.rows.length;
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read only in this component
+  const virtualizer = useVirtualizer({ count, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.at(-1)?.index ?? -1;
+  useEffect(() => {
+    // Near the end of what is loaded: fetch the next page (the server serves at most the first 5000).
+    if (count > 0 && lastIndex >= count - 20 && count < r.total && !r.loading) void loadPage(Math.floor(count / PAGE_SIZE) + 1).catch(() => undefined);
+  }, [lastIndex, count, r, loadPage, version]);
+
+  const toggle = (id: number) =>
+    setSelected((s) => {
+      const n = new Set(s);
+      if (n.has(id)) n.delete(id);
+      else n.add(id);
+      return n;
+    });
+
+  const detail = detailId === null ? undefined : r.rows.find((x) => x.id === detailId);
+
+  return (
+    <Stack gap="sm" h="100%" data-testid="alarm-processing-page">
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <MultiSelect
+          label={t('page.vehicles')}
+          placeholder={t('page.vehiclesPlaceholder')}
+          searchable
+          clearable
+          w={220}
+          data={vehicleOptions.map((v) => ({ value: String(v.vehicleId), label: v.plate }))}
+          value={filters.vehicleIds}
+          onChange={(v) => set('vehicleIds', v)}
+          onSearchChange={(k) => {
+            if (k.trim().length >= 1)
+              void searchVehicles(k.trim())
+                .then((found) => setVehicleOptions((old) => [...old.filter((o) => filters.vehicleIds.includes(String(o.vehicleId))), ...found.filter((f) => !filters.vehicleIds.includes(String(f.vehicleId)))]))
+                .catch(() => undefined);
+          }}
+          data-testid="filter-vehicles"
+        />
+        <Select
+          label={t('page.group')}
+          clearable
+          w={150}
+          data={groups.map((g) => ({ value: String(g.alarmType), label: g.alarmName }))}
+          value={filters.group}
+          onChange={(v) => setFilters((f) => ({ ...f, group: v, types: [] }))}
+          data-testid="filter-group"
+        />
+        <MultiSelect label={t('page.type')} searchable clearable w={220} data={typeOptions} value={filters.types} onChange={(v) => set('types', v)} data-testid="filter-types" />
+        <MultiSelect label={t('page.risk')} clearable w={160} data={RISK_LEVELS.map((l) => ({ value: l, label: t(`risk.${l}`) }))} value={filters.risks} onChange={(v) => set('risks', v)} data-testid="filter-risk" />
+        <MultiSelect
+          label={t('page.status')}
+          clearable
+          w={200}
+          data={DEAL_STATUSES.map((s) => ({ value: String(s), label: t(`status.${s}`) }))}
+          value={filters.statuses}
+          onChange={(v) => set('statuses', v)}
+          data-testid="filter-status"
+        />
+        <Select
+          label={t('page.typical')}
+          w={110}
+          allowDeselect={false}
+          data={[{ value: 'any', label: t('page.typicalAny') }, { value: 'yes', label: t('page.typicalYes') }, { value: 'no', label: t('page.typicalNo') }]}
+          value={filters.typical}
+          onChange={(v) => v && set('typical', v as Filters['typical'])}
+          data-testid="filter-typical"
+        />
+        <TextInput type="datetime-local" label={t('page.start')} value={filters.start} onChange={(e) => set('start', e.currentTarget.value)} data-testid="filter-start" />
+        <TextInput type="datetime-local" label={t('page.end')} value={filters.end} onChange={(e) => set('end', e.currentTarget.value)} data-testid="filter-end" />
+        <Button onClick={() => void search()} data-testid="alarm-search">{t('page.search')}</Button>
+        <Button variant="default" onClick={() => setFilters(initialFilters())}>{t('page.reset')}</Button>
+      </Group>
+      {problem && <Alert color="red" data-testid="alarm-query-problem">{problem}</Alert>}
+      {searched && r.capped && <Alert color="yellow" data-testid="alarm-capped">{t('page.capped', { matched: r.matched })}</Alert>}
+      <Group justify="space-between">
+        <Text size="sm" data-testid="alarm-total" data-total={r.total}>{searched ? t('page.total', { total: r.total }) : ''}</Text>
+        <Group gap="sm">
+          {selected.size > 0 && <Text size="sm">{t('page.selected', { count: selected.size })}</Text>}
+          <Perm route={ROUTE} button="deal">
+            <Button size="xs" disabled={selected.size === 0} onClick={() => setBatchOpen(true)} data-testid="alarm-batch">{t('page.batch')}</Button>
+          </Perm>
+        </Group>
+      </Group>
+      <div style={{ display: 'grid', gridTemplateColumns: COLUMNS, fontWeight: 600, fontSize: 13, borderBottom: '1px solid var(--mantine-color-default-border)', padding: '4px 0' }}>
+        <Checkbox
+          size="xs"
+          aria-label="all"
+          checked={count > 0 && selected.size === count}
+          indeterminate={selected.size > 0 && selected.size < count}
+          onChange={() => setSelected(selected.size === count ? new Set() : new Set(r.rows.map((x) => x.id)))}
+        />
+        <span>{t('field.plate')}</span><span>{t('field.alarmName')}</span><span>{t('field.risk')}</span><span>{t('field.time')}</span>
+        <span>{t('field.place')}</span><span>{t('field.speed')}</span><span>{t('field.count')}</span><span>{t('field.status')}</span>
+        <span>{t('field.typical')}</span><span>{t('field.dealType')}</span><span>{t('field.dealUser')}</span><span>{t('page.action')}</span>
+      </div>
+      <div ref={scrollRef} style={{ flex: 1, minHeight: 240, overflow: 'auto' }} data-testid="alarm-table" data-length={count} data-version={version}>
+        {searched && count === 0 && !r.loading && <Text c="dimmed" size="sm" p="sm" data-testid="alarm-empty">{t('page.empty')}</Text>}
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((item) => {
+            const a = r.rows[item.index];
+            if (!a) return null;
+            return (
+              <div
+                key={a.id}
+                data-testid="alarm-row"
+                data-alarm-id={a.id}
+                data-deal-status={a.dealStatus}
+                style={{ position: 'absolute', top: item.start, left: 0, right: 0, height: ROW_HEIGHT, display: 'grid', gridTemplateColumns: COLUMNS, alignItems: 'center', fontSize: 13, whiteSpace: 'nowrap', borderBottom: '1px solid var(--mantine-color-default-border)' }}
+              >
+                <Checkbox size="xs" aria-label={String(a.id)} checked={selected.has(a.id)} onChange={() => toggle(a.id)} />
+                <span>{a.vehiidno}</span>
+                <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{alarmName(a.alarmType, lang)}</span>
+                <span><Badge size="xs" color={riskColor(a.riskLevel)}>{t(`risk.${a.riskLevel}`, { defaultValue: a.riskLevel })}</Badge></span>
+                <span>{formatTime(a.startTime)}</span>
+                <span>{formatPlace(a.lng, a.lat)}</span>
+                <span>{t('speedValue', { speed: a.speed })}</span>
+                <span>{a.count}</span>
+                <span data-testid="alarm-row-status">{t(`status.${a.dealStatus}`)}</span>
+                <span>{a.typical ? t('page.yes') : t('page.no')}</span>
+                <span>{a.dealType ? t(`dealType.${a.dealType}`) : '—'}</span>
+                <span data-testid="alarm-row-user">{a.dealUsername || '—'}</span>
+                <span><Button size="compact-xs" variant="light" onClick={() => setDetailId(a.id)} data-testid="alarm-row-detail">{t('page.detail')}</Button></span>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      <Drawer opened={detail !== undefined} onClose={() => setDetailId(null)} position="right" size="lg" title={t('page.detail')}>
+        {detail && <AlarmDetail key={detail.id} alarm={detail} onChanged={() => void refresh([detail.id])} />}
+      </Drawer>
+      <Modal opened={batchOpen} onClose={() => setBatchOpen(false)} title={t('page.batch')}>
+        {batchOpen && (
+          <BatchForm
+            ids={[...selected]}
+            onDone={(n) => {
+              setBatchOpen(false);
+              notifications.show({ color: 'green', message: t('page.batchDone', { count: n }) });
+              void refresh([...selected]);
+            }}
+          />
+        )}
+      </Modal>
+    </Stack>
+  );
+}
+
+function AlarmDetail({ alarm: a, onChanged }: { alarm: Alarm; onChanged: () => void }) {
+  const t = useT(ALARMS_NS);
+  const lang = useLang();
+  const [log, setLog] = useState<DealLogEntry[] | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    void fetchDealLog(a.id).then((l) => live && setLog(l)).catch(() => live && setLog([]));
+    return () => {
+      live = false;
+    };
+  }, [a.id, a.dealStatus, a.typical, a.dealTime]);
+
+  const run = async (action: () => Promise<string | null>, failed: string) => {
+    setBusy(true);
+    try {
+      const msg = await action();
+      if (msg) notifications.show({ color: 'green', message: msg });
+      onChanged();
+    } catch (e) {
+      notifications.show({ color: 'red', message: isApiError(e) ? `${failed}: ${e.msg}` : failed });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const field = (label: string, value: string, testid?: string) => (
+    <Table.Tr>
+      <Table.Th w={120}>{label}</Table.Th>
+      <Table.Td data-testid={testid}>{value}</Table.Td>
+    </Table.Tr>
+  );
+
+  return (
+    <Stack gap="sm" data-testid="alarm-detail" data-alarm-id={a.id}>
+      <Table withRowBorders={false} verticalSpacing={2}>
+        <Table.Tbody>
+          {field(t('field.plate'), a.vehiidno)}
+          {field(t('field.device'), a.devidno)}
+          {field(t('field.company'), a.companyName)}
+          {field(t('field.alarmName'), alarmName(a.alarmType, lang))}
+          {field(t('field.risk'), t(`risk.${a.riskLevel}`, { defaultValue: a.riskLevel }))}
+          {field(t('field.time'), formatTime(a.startTime))}
+          {field(t('field.endTime'), formatTime(a.endTime))}
+          {field(t('field.count'), String(a.count))}
+          {field(t('field.place'), formatPlace(a.lng, a.lat))}
+          {field(t('field.speed'), t('speedValue', { speed: a.speed }))}
+          {field(t('field.source'), t(`source.${a.source}`, { defaultValue: a.source }))}
+          {field(t('field.status'), t(`status.${a.dealStatus}`), 'alarm-detail-status')}
+          {field(t('field.dealType'), a.dealType ? t(`dealType.${a.dealType}`) : '—')}
+          {field(t('field.dealContent'), a.dealContent || '—')}
+          {field(t('field.dealUser'), a.dealUsername || '—')}
+          {field(t('field.dealTime'), formatTime(a.dealTime))}
+          {field(t('field.typical'), a.typical ? t('page.yes') : t('page.no'))}
+        </Table.Tbody>
+      </Table>
+      <Group gap="xs">
+        <Perm route={ROUTE} button="confirm">
+          <Button size="xs" onClick={() => setConfirming(true)} disabled={confirming} data-testid="alarm-confirm">{t('page.confirm')}</Button>
+        </Perm>
+        <Perm route={ROUTE} button="deal">
+          <Button
+            size="xs"
+            color="gray"
+            loading={busy}
+            disabled={a.dealStatus === DealStatus.Invalid}
+            onClick={() => void run(async () => t('page.invalidDone', { result: (await invalidAlarm(a.id, '')).terminalResultText }), t('page.invalidFailed'))}
+            data-testid="alarm-invalid"
+          >
+            {t('page.invalid')}
+          </Button>
+        </Perm>
+        <Perm route={ROUTE} button="deal">
+          <Button
+            size="xs"
+            variant="light"
+            loading={busy}
+            onClick={() => void run(async () => (await markTypical([a.id], !a.typical), t('page.typicalDone')), t('page.typicalFailed'))}
+            data-testid="alarm-typical"
+          >
+            {a.typical ? t('page.unmarkTypical') : t('page.markTypical')}
+          </Button>
+        </Perm>
+      </Group>
+      {confirming && <HandleForm alarmId={a.id} onDone={onChanged} />}
+      <Text fw={600}>{t('page.log')}</Text>
+      {log === null ? null : log.length === 0 ? (
+        <Text size="sm" c="dimmed">{t('page.logEmpty')}</Text>
+      ) : (
+        <Table data-testid="alarm-log" striped>
+          <Table.Tbody>
+            {log.map((l) => (
+              <Table.Tr key={l.id} data-testid="alarm-log-row" data-action={l.action}>
+                <Table.Td>{formatTime(l.createTime)}</Table.Td>
+                <Table.Td data-testid="alarm-log-user">{l.username}</Table.Td>
+                <Table.Td>{t(`page.logAction.${l.action}`, { defaultValue: l.action })}</Table.Td>
+                <Table.Td data-testid="alarm-log-deal-type">{l.dealType ? t(`dealType.${l.dealType}`) : ''}</Table.Td>
+                <Table.Td>{l.content}</Table.Td>
+                <Table.Td>{l.terminalResultText}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Stack>
+  );
+}
+
+function BatchForm({ ids, onDone }: { ids: number[]; onDone: (updated: number) => void }) {
+  const t = useT(ALARMS_NS);
+  const [dealType, setDealType] = useState<string>(String(DealType.RiskRelease));
+  const [content, setContent] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
+  const submit = async () => {
+    setBusy(true);
+    setFailed(null);
+    try {
+      // The server takes 1–500 ids per call.
+      let updated = 0;
+      for (let i = 0; i < ids.length; i += 500) updated += (await handleAlarms(ids.slice(i, i + 500), Number(dealType), content)).updated;
+      onDone(updated);
+    } catch (e) {
+      setFailed(isApiError(e) ? e.msg : t('page.processFailed'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Stack gap="sm" data-testid="batch-form">
+      <Text size="sm">{t('page.selected', { count: ids.length })}</Text>
+      <Select
+        label={t('handle.action')}
+        data={DEAL_TYPES.map((d) => ({ value: String(d), label: t(`dealType.${d}`) }))}
+        value={dealType}
+        onChange={(v) => v && setDealType(v)}
+        allowDeselect={false}
+        comboboxProps={{ withinPortal: false }}
+      />
+      <Textarea label={t('handle.content')} value={content} onChange={(e) => setContent(e.currentTarget.value)} maxLength={500} />
+      <Button onClick={() => void submit()} loading={busy} data-testid="batch-submit">{t('handle.submit')}</Button>
+      {failed && <Alert color="red">{failed}</Alert>}
+    </Stack>
+  );
+}

@@ -1,0 +1,213 @@
+/**
+ * The global alarm area (spec §2 `/global/alarm`): a counter and a pop-up of new alarms, for every
+ * signed-in user holding the area (spec §6: without it the pop-up is removed). The alarms come
+ * from the client-held lists in the stream worker (src/live/stream/alarm-lists.ts) through the
+ * session's shared stream; React only renders the small snapshot (≤ 4 Hz, after a change).
+ * The user's settings (findUserAlarmPopSettingDetail, read once per session) decide whether the
+ * pop-up opens (else only the counter) and whether a tone sounds.
+ */
+import { ActionIcon, Badge, Button, CloseButton, Group, Indicator, Modal, Paper, Stack, Text, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { alarmName, PLATFORM_GENERATED_CODES } from '../../../domain/alarms/catalogue.ts';
+import { DealStatus } from '../../../domain/alarms/engine.ts';
+import { globalAreaShows } from '../../../domain/permissions/access.ts';
+import { navigateHref } from '../../app/router.tsx';
+import { Perm } from '../../app/Perm.tsx';
+import { useLang, useT } from '../../i18n/index.ts';
+import type { AlarmItem, AlarmSnapshot } from '../../live/stream/alarm-lists.ts';
+import type { LiveStream } from '../../live/stream/client.ts';
+import { acquireLiveStream } from '../../live/stream/session-stream.ts';
+import { useAccess, useSession } from '../../session/store.ts';
+import { fetchPopSetting, type PopSetting } from './api.ts';
+import { formatPlace, formatTime, playbackHref, riskColor } from './format.ts';
+import { HandleForm } from './HandleForm.tsx';
+import { ALARMS_NS } from './messages.ts';
+import { createSnapshotStore } from './snapshot-store.ts';
+import { playAlarmTone } from './sound.ts';
+import { TtsForm } from './TtsForm.tsx';
+
+const AREA = '/global/alarm';
+const PROCESSING = '/safeManagement/alarmProcessingPage';
+/** Alarms listed under the newest one in the pop-up. */
+const MORE_SHOWN = 3;
+
+/** Buttons whose capability does not exist yet: they say so instead of pretending. */
+const NOT_BUILT = ['phoneReminder', 'musicReminder', 'talk', 'photoSnap', 'audioReminder', 'obd', 'obdLargeVehicle'] as const;
+/** Media buttons make no sense for platform-generated alarms (no device evidence; domain/alarms/catalogue.ts). */
+const MEDIA = new Set<string>(['live', 'multiLive', 'talk', 'photoSnap', 'audioReminder']);
+
+const settingCache = new Map<number, Promise<PopSetting>>();
+/** Once per session and user; defaults (pop-up and voice on) when the call fails. */
+function popSettingOf(userId: number): Promise<PopSetting> {
+  let p = settingCache.get(userId);
+  if (!p) {
+    p = fetchPopSetting().catch(() => ({ userId, popup: true, voice: true, voiceUrl: '' }));
+    settingCache.set(userId, p);
+  }
+  return p;
+}
+
+export function GlobalAlarm() {
+  const access = useAccess();
+  const userId = useSession().user?.id;
+  if (userId === undefined || !globalAreaShows(access, AREA)) return null;
+  return <AlarmArea key={userId} userId={userId} />;
+}
+
+type Dialog = { kind: 'tts' | 'handle'; alarm: AlarmItem } | null;
+
+function AlarmArea({ userId }: { userId: number }) {
+  const t = useT(ALARMS_NS);
+  const lang = useLang();
+  const store = useMemo(() => createSnapshotStore<AlarmSnapshot | null>(null), []);
+  const snapshot = useSyncExternalStore(store.subscribe, store.get);
+  const streamRef = useRef<LiveStream | null>(null);
+  const [setting, setSetting] = useState<PopSetting | null>(null);
+  /** Id of the newest alarm the user closed or hid the pop-up on: the next alarm opens it again. */
+  const [dismissed, setDismissed] = useState<number | null>(null);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  /** The newest alarm id already known when this area started (no tone for the past). */
+  const baseline = useRef<number | null | undefined>(undefined);
+
+  useEffect(() => {
+    const stream = acquireLiveStream();
+    streamRef.current = stream;
+    const off = stream.onAlarmLists((s) => store.set(s));
+    return () => {
+      off();
+      stream.dispose();
+      streamRef.current = null;
+    };
+  }, [store]);
+
+  useEffect(() => {
+    let live = true;
+    void popSettingOf(userId).then((s) => live && setSetting(s));
+    return () => {
+      live = false;
+    };
+  }, [userId]);
+
+  const newest = snapshot?.recent[0];
+  const newestId = newest?.id ?? null;
+  useEffect(() => {
+    if (snapshot === null) return;
+    if (baseline.current === undefined) {
+      baseline.current = newestId;
+      return;
+    }
+    if (newestId !== null && newestId !== baseline.current) {
+      baseline.current = newestId;
+      if (setting?.voice) playAlarmTone();
+    }
+  }, [snapshot, newestId, setting]);
+
+  if (!snapshot) return null;
+  const unread = snapshot.unread;
+  const voice = setting ? (setting.voice ? 'on' : 'off') : 'unknown';
+  const popupOn = setting?.popup ?? false;
+  const open = popupOn && newest !== undefined && newest.id !== dismissed;
+
+  const close = () => {
+    setDismissed(newestId);
+    streamRef.current?.markAlarmsRead();
+  };
+
+  const notBuilt = (button: string) => notifications.show({ color: 'yellow', autoClose: 3000, message: t('notBuilt', { name: t(`button.${button}`) }) });
+
+  const row = (a: AlarmItem) => (
+    <Text key={a.id} size="xs" truncate data-testid="alarm-popup-more" data-alarm-id={a.id}>
+      {`${a.vehiidno} · ${alarmName(a.alarmType, lang)} · ${formatTime(a.gpsTime)}`}
+    </Text>
+  );
+
+  const buttons = (a: AlarmItem) => {
+    const media = !PLATFORM_GENERATED_CODES.has(a.alarmType);
+    const btn = (name: string, onClick: () => void) =>
+      !media && MEDIA.has(name) ? null : (
+        <Perm key={name} route={AREA} button={name}>
+          <Button size="compact-xs" variant="light" onClick={onClick} data-testid={`alarm-btn-${name}`}>
+            {t(`button.${name}`)}
+          </Button>
+        </Perm>
+      );
+    return (
+      <Group gap={4} data-testid="alarm-popup-buttons">
+        {/* live: the driver camera (channel 1, where DMS alarms come from); multiLive: every camera. */}
+        {btn('live', () => void navigateHref(`/monitor/videoMonitor?vehicleId=${a.vehicleId}&plate=${encodeURIComponent(a.vehiidno)}&channels=1`))}
+        {btn('multiLive', () => void navigateHref(`/monitor/videoMonitor?vehicleId=${a.vehicleId}&plate=${encodeURIComponent(a.vehiidno)}`))}
+        {btn('ttsReminder', () => setDialog({ kind: 'tts', alarm: a }))}
+        {btn('trackPlayback', () => void navigateHref(playbackHref(a, Date.now())))}
+        {NOT_BUILT.map((name) => btn(name, () => notBuilt(name)))}
+        {a.dealStatus === DealStatus.Unprocessed && (
+          <Perm route={PROCESSING} button="confirm">
+            <Button size="compact-xs" color="red" onClick={() => setDialog({ kind: 'handle', alarm: a })} data-testid="alarm-btn-handle">
+              {t('button.handle')}
+            </Button>
+          </Perm>
+        )}
+      </Group>
+    );
+  };
+
+  return (
+    <>
+      <div style={{ position: 'fixed', right: 16, bottom: 16, zIndex: 400, display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: 8 }}>
+        {open && (
+          <Paper shadow="lg" withBorder p="sm" w={420} data-testid="alarm-popup" data-voice={voice} data-alarm-id={newest.id}>
+            <Stack gap={6}>
+              <Group justify="space-between" wrap="nowrap">
+                <Text fw={700} c="red">{t('popup.title')}</Text>
+                <Group gap={4}>
+                  <Button size="compact-xs" variant="subtle" onClick={() => setDismissed(newestId)} data-testid="alarm-popup-hide">{t('popup.hide')}</Button>
+                  <CloseButton aria-label={t('popup.close')} onClick={close} data-testid="alarm-popup-close" />
+                </Group>
+              </Group>
+              <Group gap={8} wrap="nowrap">
+                {/* Plate and name in one text: a page-wide text search for a plate (other pages' search boxes,
+                    their e2e tests) must not find the pop-up's copy of it. */}
+                <Text fw={700} data-testid="alarm-popup-title" data-plate={newest.vehiidno} data-alarm-type={newest.alarmType}>
+                  {`${newest.vehiidno} · ${alarmName(newest.alarmType, lang)}`}
+                </Text>
+                <Badge color={riskColor(newest.riskLevel)} data-testid="alarm-popup-risk">{t(`risk.${newest.riskLevel}`, { defaultValue: newest.riskLevel })}</Badge>
+              </Group>
+              <Text size="sm" data-testid="alarm-popup-time">{t('field.time')}: {formatTime(newest.gpsTime)}</Text>
+              <Text size="sm" data-testid="alarm-popup-place">{t('field.place')}: {formatPlace(newest.lng, newest.lat)}</Text>
+              <Text size="sm" data-testid="alarm-popup-speed">{t('field.speed')}: {t('speedValue', { speed: newest.speed })}</Text>
+              {buttons(newest)}
+              {snapshot.recent.slice(1, 1 + MORE_SHOWN).map(row)}
+              {snapshot.counts.alarms > 1 + MORE_SHOWN && <Text size="xs" c="dimmed">{t('popup.more', { count: snapshot.counts.alarms - 1 - MORE_SHOWN })}</Text>}
+            </Stack>
+          </Paper>
+        )}
+        <Tooltip label={t('popup.unread', { count: unread })}>
+          <Indicator label={unread} size={18} disabled={unread === 0} color="red">
+            <ActionIcon
+              size="lg"
+              radius="xl"
+              variant="filled"
+              color={unread > 0 ? 'red' : 'gray'}
+              aria-label={t('popup.show')}
+              onClick={() => setDismissed(null)}
+              data-testid="alarm-counter"
+              data-unread={unread}
+              data-voice={voice}
+              data-popup={setting ? (setting.popup ? 'on' : 'off') : 'unknown'}
+            >
+              !
+            </ActionIcon>
+          </Indicator>
+        </Tooltip>
+      </div>
+      <Modal opened={dialog?.kind === 'tts'} onClose={() => setDialog(null)} title={t('tts.title')}>
+        {dialog?.kind === 'tts' && <TtsForm vehicleId={dialog.alarm.vehicleId} alarmId={dialog.alarm.id} />}
+      </Modal>
+      <Modal opened={dialog?.kind === 'handle'} onClose={() => setDialog(null)} title={t('handle.title')}>
+        {dialog?.kind === 'handle' && (
+          <HandleForm alarmId={dialog.alarm.id} onDone={(a) => streamRef.current?.markAlarmHandled(dialog.alarm.id, a.dealStatus)} />
+        )}
+      </Modal>
+    </>
+  );
+}

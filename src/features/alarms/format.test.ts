@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { formatPlace, fromLocalInput, playbackHref, PLAYBACK_MARGIN_MS, rangeProblem, todayRange, toLocalInput } from './format.ts';
+
+const NOW = new Date(2026, 10, 22, 19, 0, 0).getTime();
+
+describe('alarm helpers', () => {
+  it('opens track playback half an hour either side of the alarm, never ending in the future', () => {
+    const alarm = { vehicleId: 7, vehiidno: '沪A1', gpsTime: NOW - 5 * 60_000 };
+    const q = new URLSearchParams(playbackHref(alarm, NOW).split('?')[1]);
+    expect(playbackHref(alarm, NOW)).toMatch(/^\/monitor\/trackPlaybackPage\?/);
+    expect(Number(q.get('vehicleId'))).toBe(7);
+    expect(Number(q.get('startTime'))).toBe(alarm.gpsTime - PLAYBACK_MARGIN_MS);
+    expect(Number(q.get('endTime'))).toBe(NOW);
+    const old = { ...alarm, gpsTime: NOW - 3 * 3_600_000 };
+    expect(Number(new URLSearchParams(playbackHref(old, NOW).split('?')[1]).get('endTime'))).toBe(old.gpsTime + PLAYBACK_MARGIN_MS);
+  });
+
+  it('refuses a query reaching back more than three months, and a start after the end', () => {
+    const d = new Date(NOW);
+    d.setUTCMonth(d.getUTCMonth() - 3);
+    expect(rangeProblem(d.getTime() - 60_000, NOW, NOW)).toBe('tooOld');
+    expect(rangeProblem(d.getTime() + 60_000, NOW, NOW)).toBeNull();
+    expect(rangeProblem(NOW, NOW - 1, NOW)).toBe('badRange');
+    expect(rangeProblem(NaN, NOW, NOW)).toBe('badRange');
+  });
+
+  it('defaults to today from midnight', () => {
+    const { start, end } = todayRange(NOW);
+    expect(toLocalInput(start)).toBe('2026-11-22T00:00');
+    expect(toLocalInput(end)).toBe('2026-11-22T23:59');
+  });
+
+  it('reads back what the date input shows', () => {
+    expect(fromLocalInput(toLocalInput(NOW))).toBe(NOW);
+    expect(fromLocalInput('')).toBeNaN();
+  });
+
+  it('shows a place as longitude and latitude, or a dash without a fix', () => {
+    expect(formatPlace(121.5, 31.2)).toBe('121.50000, 31.20000');
+    expect(formatPlace(NaN, 31)).toBe('—');
+  });
+});

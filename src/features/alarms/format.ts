@@ -1,0 +1,62 @@
+/** Pure helpers of the alarm pop-up and the processing page (unit-tested). */
+import { alarmQueryEarliest } from '../../../domain/alarms/engine.ts';
+
+/** Track playback around an alarm: the alarm window of spec §9 (30 min) on both sides. */
+export const PLAYBACK_MARGIN_MS = 30 * 60_000;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `2026-11-22 19:05:03` in local time; '—' for a missing time. */
+export function formatTime(ms: number | null | undefined): string {
+  if (ms == null || !Number.isFinite(ms) || ms <= 0) return '—';
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** `121.50000, 31.20000`; '—' when the alarm has no fix. */
+export function formatPlace(lng: number, lat: number): string {
+  if (!Number.isFinite(lng) || !Number.isFinite(lat) || (lng === 0 && lat === 0)) return '—';
+  return `${lng.toFixed(5)}, ${lat.toFixed(5)}`;
+}
+
+/** The playback page's URL around an alarm; the end never lies in the future. */
+export function playbackHref(alarm: { vehicleId: number; vehiidno: string; gpsTime: number }, now: number): string {
+  const startTime = alarm.gpsTime - PLAYBACK_MARGIN_MS;
+  const endTime = Math.min(alarm.gpsTime + PLAYBACK_MARGIN_MS, Math.max(now, alarm.gpsTime + 60_000));
+  const q = new URLSearchParams({ vehicleId: String(alarm.vehicleId), startTime: String(startTime), endTime: String(endTime), plate: alarm.vehiidno });
+  return `/monitor/trackPlaybackPage?${q.toString()}`;
+}
+
+/** Why a query range is refused before calling (spec §5: the last 3 months only), or null. */
+export function rangeProblem(startTime: number, endTime: number, now: number): 'tooOld' | 'badRange' | null {
+  if (!Number.isFinite(startTime) || !Number.isFinite(endTime) || startTime > endTime) return 'badRange';
+  if (startTime < alarmQueryEarliest(now)) return 'tooOld';
+  return null;
+}
+
+/** Today from local midnight to the end of the day (the processing page's default range). */
+export function todayRange(now: number): { start: number; end: number } {
+  const d = new Date(now);
+  d.setHours(0, 0, 0, 0);
+  const start = d.getTime();
+  d.setHours(23, 59, 59, 0);
+  return { start, end: d.getTime() };
+}
+
+/** `<input type="datetime-local">` value of a time (local). */
+export function toLocalInput(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** Parses a datetime-local value (local time); NaN when empty or malformed. */
+export function fromLocalInput(text: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text);
+  if (!m) return NaN;
+  return new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6] ?? 0)).getTime();
+}
+
+/** Mantine colour of a risk level. */
+export function riskColor(level: string): string {
+  return level === 'high' ? 'red' : level === 'medium' ? 'orange' : level === 'low' ? 'yellow' : 'gray';
+}

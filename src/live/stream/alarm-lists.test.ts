@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { ALARM_EVENTS_MAX, AlarmLists, DUTY_EVENTS_MAX, OFFLINE_ALARM_TYPE, ONLINE_EVENTS_MAX, SAFETY_EVENTS_MAX, SNAPSHOT_RECENT, toAlarmItem } from './alarm-lists.ts';
+
+let nextId = 1;
+function alarm(over: Record<string, unknown> = {}): Record<string, unknown> {
+  const id = nextId++;
+  return {
+    id, alarmType: 12001, alarmName: '超速报警', vehicleId: id, vehiidno: `沪A${id}`, devidno: `0130${id}`, companyId: 3,
+    companyName: '车队', channelId: 0, gpsTime: 1_700_000_000_000 + id, createTime: 1_700_000_000_000 + id, lng: 121.5, lat: 31.2,
+    speed: 66, riskLevel: 'medium', dealStatus: 0, dealType: null, count: 1, source: 'bit', ...over,
+  };
+}
+
+describe('the client-held alarm lists', () => {
+  it('keeps alarm events newest first and drops the oldest past the cap', () => {
+    const lists = new AlarmLists();
+    const ids: number[] = [];
+    for (let i = 0; i < ALARM_EVENTS_MAX + 5; i++) {
+      const a = alarm();
+      ids.push(a.id as number);
+      lists.add(a);
+    }
+    const held = lists.list('alarms').map((a) => a.id);
+    expect(held).toHaveLength(ALARM_EVENTS_MAX);
+    expect(held[0]).toBe(ids.at(-1));
+    expect(held.at(-1)).toBe(ids[5]);
+  });
+
+  it('holds one safety event per vehicle: a vehicle’s new alarm replaces its older entry and moves to the front', () => {
+    const lists = new AlarmLists();
+    lists.add(alarm({ vehicleId: 7, alarmType: 12001 }));
+    lists.add(alarm({ vehicleId: 8 }));
+    const newer = alarm({ vehicleId: 7, alarmType: 10001 });
+    lists.add(newer);
+    const safety = lists.list('safety');
+    expect(safety.map((a) => a.vehicleId)).toEqual([7, 8]);
+    expect(safety[0]).toMatchObject({ id: newer.id, alarmType: 10001 });
+    expect(lists.list('alarms')).toHaveLength(3);
+  });
+
+  it('caps safety events at 500 vehicles, dropping the vehicle whose alarm is oldest', () => {
+    const lists = new AlarmLists();
+    for (let v = 0; v < SAFETY_EVENTS_MAX + 1; v++) lists.add(alarm({ vehicleId: v }));
+    const safety = lists.list('safety');
+    expect(safety).toHaveLength(SAFETY_EVENTS_MAX);
+    expect(safety.some((a) => a.vehicleId === 0)).toBe(false);
+    expect(safety[0]!.vehicleId).toBe(SAFETY_EVENTS_MAX);
+  });
+
+  it('puts offline alarms in the online-reminder list only, one per vehicle, at most 500', () => {
+    const lists = new AlarmLists();
+    lists.add(alarm({ vehicleId: 1, alarmType: OFFLINE_ALARM_TYPE }));
+    lists.add(alarm({ vehicleId: 1, alarmType: OFFLINE_ALARM_TYPE }));
+    expect(lists.list('online')).toHaveLength(1);
+    expect(lists.list('safety')).toHaveLength(0);
+    for (let v = 2; v < ONLINE_EVENTS_MAX + 3; v++) lists.add(alarm({ vehicleId: v, alarmType: OFFLINE_ALARM_TYPE }));
+    expect(lists.list('online')).toHaveLength(ONLINE_EVENTS_MAX);
+    expect(lists.list('online').some((a) => a.vehicleId === 1)).toBe(false);
+  });
+
+  it('keeps at most 100 duty events, only alarms that arrived unprocessed, and drops one once it is handled', () => {
+    const lists = new AlarmLists();
+    lists.add(alarm({ dealStatus: 1 }));
+    expect(lists.list('duty')).toHaveLength(0);
+    const first = alarm();
+    lists.add(first);
+    for (let i = 0; i < DUTY_EVENTS_MAX; i++) lists.add(alarm());
+    expect(lists.list('duty')).toHaveLength(DUTY_EVENTS_MAX);
+    expect(lists.list('duty').some((a) => a.id === first.id)).toBe(false);
+    const top = lists.list('duty')[0]!;
+    lists.markHandled(top.id, 2);
+    expect(lists.list('duty')).toHaveLength(DUTY_EVENTS_MAX - 1);
+    expect(lists.list('alarms')[0]).toMatchObject({ id: top.id, dealStatus: 2 });
+  });
+
+  it('counts unread alarms until the user looks, and a repeated alarm id counts once', () => {
+    const lists = new AlarmLists();
+    const a = alarm();
+    lists.add(a);
+    lists.add(alarm());
+    expect(lists.add(a)).toBe(false);
+    expect(lists.snapshot().unread).toBe(2);
+    lists.markRead();
+    expect(lists.snapshot().unread).toBe(0);
+  });
+
+  it('changes its version only when something changed, so the worker posts only then', () => {
+    const lists = new AlarmLists();
+    const v0 = lists.version;
+    lists.markRead();
+    expect(lists.version).toBe(v0);
+    lists.add(alarm());
+    expect(lists.version).toBeGreaterThan(v0);
+  });
+
+  it('counts a message without an id or type as rejected and keeps every list as it was', () => {
+    const lists = new AlarmLists();
+    expect(lists.add({ alarmType: 1 })).toBe(false);
+    expect(lists.add(null)).toBe(false);
+    expect(lists.snapshot()).toMatchObject({ rejected: 2, unread: 0, counts: { alarms: 0, safety: 0, online: 0, duty: 0 } });
+  });
+
+  it('sends the main thread only the newest alarms and the counts', () => {
+    const lists = new AlarmLists();
+    for (let i = 0; i < SNAPSHOT_RECENT + 10; i++) lists.add(alarm());
+    const s = lists.snapshot();
+    expect(s.recent).toHaveLength(SNAPSHOT_RECENT);
+    expect(s.counts.alarms).toBe(SNAPSHOT_RECENT + 10);
+  });
+
+  it('normalises a push message: the plate, type and place survive, a missing dealType is null', () => {
+    expect(toAlarmItem({ id: 3, alarmType: 12001, vehiidno: '沪A1', lng: 121, lat: 31, speed: 40 })).toMatchObject({
+      id: 3, alarmType: 12001, vehiidno: '沪A1', lng: 121, lat: 31, speed: 40, dealType: null, vehicleId: -1,
+    });
+  });
+});

@@ -1,0 +1,191 @@
+/**
+ * The client-held alarm lists of spec §3, kept in the stream worker (plain class: tests drive it
+ * without a Worker). Fed by alarm push messages (commandType 'alarm', mutation ADD_ALARM):
+ *
+ * - alarm events: every alarm, newest first (cap ALARM_EVENTS_MAX);
+ * - safety events: ≤ 500, one per vehicle (a vehicle's new alarm replaces its older entry);
+ * - online-reminder events: ≤ 500, one per vehicle, alarms of the offline type (11004);
+ * - duty events: ≤ 100, alarms that arrived unprocessed (dealStatus 0) and still wait for a person
+ *   on duty (the spec does not define "duty"; this is our reading: the to-do list of the shift);
+ * - unread count: alarms since the user last looked.
+ *
+ * Every list drops its oldest entry first when full. `version` changes with every change, so the
+ * worker posts a snapshot only when something changed.
+ */
+import { DealStatus } from '../../../domain/alarms/engine.ts';
+
+/** The offline alarm (platform rule): the one type of the online-reminder list. */
+export const OFFLINE_ALARM_TYPE = 11004;
+
+export const ALARM_EVENTS_MAX = 200;
+export const SAFETY_EVENTS_MAX = 500;
+export const ONLINE_EVENTS_MAX = 500;
+export const DUTY_EVENTS_MAX = 100;
+/** Alarms the snapshot carries to the main thread (the pop-up shows a few; the rest stays here). */
+export const SNAPSHOT_RECENT = 20;
+
+/** One alarm as held by the console (push `commandBody.data`, spec §3 fields plus ours). */
+export interface AlarmItem {
+  id: number;
+  alarmType: number;
+  /** Chinese name from the server; the console shows `alarmName(alarmType, lang)`. */
+  alarmName: string;
+  vehicleId: number;
+  /** Plate. */
+  vehiidno: string;
+  /** Terminal number. */
+  devidno: string;
+  companyId: number;
+  companyName: string;
+  channelId: number;
+  /** Epoch ms (GPS time of the start). */
+  gpsTime: number;
+  createTime: number;
+  lng: number;
+  lat: number;
+  /** km/h. */
+  speed: number;
+  riskLevel: string;
+  dealStatus: number;
+  dealType: number | null;
+  count: number;
+  source: string;
+}
+
+export type AlarmListKind = 'alarms' | 'safety' | 'online' | 'duty';
+
+/** What the main thread receives (≤ 4 Hz, only after a change). */
+export interface AlarmSnapshot {
+  version: number;
+  unread: number;
+  /** Newest first, at most SNAPSHOT_RECENT. */
+  recent: AlarmItem[];
+  counts: Record<AlarmListKind, number>;
+  /** Alarm push messages that were not alarms (missing id or type): counted and dropped. */
+  rejected: number;
+}
+
+const num = (v: unknown, fallback = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
+const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v));
+
+/** Validates and normalises one push `data`; undefined when it is not an alarm. */
+export function toAlarmItem(data: unknown): AlarmItem | undefined {
+  if (!data || typeof data !== 'object') return undefined;
+  const d = data as Record<string, unknown>;
+  const id = num(d.id, NaN);
+  const alarmType = num(d.alarmType, NaN);
+  if (!Number.isInteger(id) || !Number.isInteger(alarmType)) return undefined;
+  return {
+    id, alarmType, alarmName: str(d.alarmName), vehicleId: num(d.vehicleId, -1), vehiidno: str(d.vehiidno), devidno: str(d.devidno),
+    companyId: num(d.companyId), companyName: str(d.companyName), channelId: num(d.channelId),
+    gpsTime: num(d.gpsTime), createTime: num(d.createTime), lng: num(d.lng, NaN), lat: num(d.lat, NaN), speed: num(d.speed),
+    riskLevel: str(d.riskLevel), dealStatus: num(d.dealStatus), dealType: typeof d.dealType === 'number' ? d.dealType : null,
+    count: num(d.count, 1), source: str(d.source),
+  };
+}
+
+/** The vehicle key of the one-per-vehicle lists (id when known, else the plate). */
+function vehicleKey(a: AlarmItem): string {
+  return a.vehicleId >= 0 ? `#${a.vehicleId}` : a.vehiidno;
+}
+
+/**
+ * A newest-first list with a cap; optionally one entry per key. Arrays of ≤ 500 entries: an
+ * unshift or splice is a few µs, far below one alarm message, so no ring buffer is needed.
+ */
+class CappedList {
+  readonly items: AlarmItem[] = [];
+  constructor(
+    private readonly max: number,
+    private readonly keyOf?: (a: AlarmItem) => string,
+  ) {}
+
+  add(a: AlarmItem): void {
+    if (this.keyOf) {
+      const k = this.keyOf(a);
+      const i = this.items.findIndex((x) => this.keyOf!(x) === k);
+      if (i >= 0) this.items.splice(i, 1);
+    }
+    this.items.unshift(a);
+    if (this.items.length > this.max) this.items.length = this.max; // the oldest are at the end
+  }
+
+  remove(id: number): boolean {
+    const i = this.items.findIndex((x) => x.id === id);
+    if (i < 0) return false;
+    this.items.splice(i, 1);
+    return true;
+  }
+}
+
+export class AlarmLists {
+  private readonly lists: Record<AlarmListKind, CappedList> = {
+    alarms: new CappedList(ALARM_EVENTS_MAX),
+    safety: new CappedList(SAFETY_EVENTS_MAX, vehicleKey),
+    online: new CappedList(ONLINE_EVENTS_MAX, vehicleKey),
+    duty: new CappedList(DUTY_EVENTS_MAX),
+  };
+  private readonly seen = new Set<number>();
+  unread = 0;
+  rejected = 0;
+  /** Changes with every change of any list or the unread count. */
+  version = 0;
+
+  /** One alarm push `data`. Answers false when it was not an alarm or a repeat of a known id. */
+  add(data: unknown): boolean {
+    const a = toAlarmItem(data);
+    if (!a) {
+      this.rejected++;
+      this.version++;
+      return false;
+    }
+    // A reconnect never replays alarms today, but a duplicate must not count twice if one ever does.
+    if (this.seen.has(a.id)) return false;
+    this.seen.add(a.id);
+    if (this.seen.size > ALARM_EVENTS_MAX * 10) this.seen.delete(this.seen.values().next().value as number);
+    this.lists.alarms.add(a);
+    if (a.alarmType === OFFLINE_ALARM_TYPE) this.lists.online.add(a);
+    else this.lists.safety.add(a);
+    if (a.dealStatus === DealStatus.Unprocessed) this.lists.duty.add(a);
+    this.unread++;
+    this.version++;
+    return true;
+  }
+
+  /** The user looked at the alarms. */
+  markRead(): void {
+    if (this.unread === 0) return;
+    this.unread = 0;
+    this.version++;
+  }
+
+  /** An alarm was handled from this console: it leaves the duty list and shows its new state. */
+  markHandled(id: number, dealStatus: number): void {
+    let changed = this.lists.duty.remove(id);
+    for (const l of [this.lists.alarms, this.lists.safety, this.lists.online]) {
+      const a = l.items.find((x) => x.id === id);
+      if (a && a.dealStatus !== dealStatus) {
+        a.dealStatus = dealStatus;
+        changed = true;
+      }
+    }
+    if (changed) this.version++;
+  }
+
+  list(kind: AlarmListKind): AlarmItem[] {
+    return this.lists[kind].items.slice();
+  }
+
+  snapshot(): AlarmSnapshot {
+    return {
+      version: this.version,
+      unread: this.unread,
+      recent: this.lists.alarms.items.slice(0, SNAPSHOT_RECENT).map((a) => ({ ...a })),
+      counts: {
+        alarms: this.lists.alarms.items.length, safety: this.lists.safety.items.length,
+        online: this.lists.online.items.length, duty: this.lists.duty.items.length,
+      },
+      rejected: this.rejected,
+    };
+  }
+}

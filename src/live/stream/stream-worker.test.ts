@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { Commands, PushEncoder } from '../../../proto/codec.ts';
+import type { WorkerMessage } from './protocol.ts';
+import { ALARMS_INTERVAL_MS, StreamWorker } from './stream-worker.ts';
+
+const encoder = new PushEncoder();
+
+function worker() {
+  let now = 1000;
+  const posted: WorkerMessage[] = [];
+  const w = new StreamWorker({
+    post: (m) => posted.push(m),
+    now: () => now,
+    nextFrame: () => undefined,
+    createSocket: () => {
+      throw new Error('no socket in this test');
+    },
+  });
+  const alarmPosts = () => posted.filter((m): m is Extract<WorkerMessage, { type: 'alarms' }> => m.type === 'alarms');
+  return { w, posted, alarmPosts, advance: (ms: number) => (now += ms) };
+}
+
+const alarm = (id: number, vehicleId = id) => encoder.json(Commands.alarm, { data: { id, alarmType: 12001, vehicleId, vehiidno: `沪A${id}`, dealStatus: 0 } });
+
+describe('the stream worker’s alarm lists', () => {
+  it('posts a burst of alarms as one snapshot, at most four times a second, and nothing while the lists stay the same', () => {
+    const { w, alarmPosts, advance } = worker();
+    w.step();
+    expect(alarmPosts()).toHaveLength(1); // the initial (empty) lists
+    for (let i = 1; i <= 5; i++) w.core.handleMessage(alarm(i), 0);
+    w.step();
+    expect(alarmPosts()).toHaveLength(1); // within 250 ms of the last post
+    advance(ALARMS_INTERVAL_MS);
+    w.step();
+    expect(alarmPosts()).toHaveLength(2);
+    expect(alarmPosts()[1]!.snapshot).toMatchObject({ unread: 5, counts: { alarms: 5, safety: 5, duty: 5 } });
+    expect(alarmPosts()[1]!.snapshot.recent[0]!.id).toBe(5);
+    advance(ALARMS_INTERVAL_MS);
+    w.step();
+    expect(alarmPosts()).toHaveLength(2);
+  });
+
+  it('still relays every alarm message as it arrives', () => {
+    const { w, posted } = worker();
+    w.core.handleMessage(alarm(7), 0);
+    expect(posted.filter((m) => m.type === 'alarm')).toHaveLength(1);
+  });
+
+  it('answers the lists and clears the unread count through its control calls', () => {
+    const { w, alarmPosts, advance } = worker();
+    const control = w.control();
+    w.core.handleMessage(alarm(1, 9), 0);
+    w.core.handleMessage(alarm(2, 9), 0);
+    expect(control.alarmList('safety').map((a) => a.id)).toEqual([2]);
+    control.markAlarmsRead();
+    control.markAlarmHandled(2, 2);
+    advance(ALARMS_INTERVAL_MS);
+    w.step();
+    expect(alarmPosts().at(-1)!.snapshot).toMatchObject({ unread: 0, counts: { duty: 1 } });
+  });
+});

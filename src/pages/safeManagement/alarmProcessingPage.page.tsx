@@ -1,0 +1,3 @@
+import { AlarmProcessingPage } from '../../features/alarms/AlarmProcessingPage.tsx';
+
+export default AlarmProcessingPage;
