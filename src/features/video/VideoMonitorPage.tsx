@@ -75,6 +75,32 @@ export function VideoMonitorPage() {
     [wall, lang, t],
   );
 
+  // Opened from the alarm pop-up (live / multiLive): ?vehicleId&plate[&channels=1,2] opens those cameras once.
+  useEffect(() => {
+    const q = new URLSearchParams(window.location.search);
+    const vehicleId = Number(q.get('vehicleId'));
+    if (!Number.isSafeInteger(vehicleId) || vehicleId <= 0) return;
+    const plate = q.get('plate') ?? `#${vehicleId}`;
+    const only = (q.get('channels') ?? '').split(',').map(Number).filter((n) => n > 0);
+    let cancelled = false;
+    fetchChannels(vehicleId).then(
+      (list) => {
+        if (cancelled) return;
+        setVehicle({ id: vehicleId, plate });
+        setChannels(list);
+        const wanted = list.filter((c) => only.length === 0 || only.includes(c.channel));
+        setPicked(new Set(wanted.map((c) => c.channel)));
+        open(wanted.map((c) => ({ vehicleId, plate, channel: c.channel })));
+      },
+      () => !cancelled && setChannels('failed'),
+    );
+    return () => {
+      cancelled = true;
+    };
+    // Once per visit: the parameters are read when the page opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   const openPicked = (all: boolean) => {
     if (!vehicle || !Array.isArray(channels)) return;
     const list = channels.filter((c) => all || picked.has(c.channel));

@@ -84,6 +84,8 @@ export function openMseChannel(video: HTMLVideoElement, events: VideoChannelEven
   let audioOn = false;
   let waitingKey = true;
   let socket: ReconnectingSocket | null = null;
+  /** The server ended the session with its reason: no reconnect, later socket events say nothing. */
+  let ended = false;
   const onFrame = (bytes: Uint8Array) => {
     let frame;
     try {
@@ -111,18 +113,27 @@ export function openMseChannel(video: HTMLVideoElement, events: VideoChannelEven
     decoder: 'mse',
     connect(url) {
       socket?.dispose();
+      ended = false;
       socket = new ReconnectingSocket(() => url, (u) => new WebSocket(u) as unknown as SocketLike, {
         status: (connection, attempt) => {
+          if (ended) return;
           if (connection === 'reconnecting') events.status?.({ type: 'status', state: 'reconnecting', attempt });
           else if (connection === 'closed') events.status?.({ type: 'status', state: 'stopped', reason: 'connectFailed' });
         },
         open: () => undefined,
         message: (data) => {
           if (typeof data === 'string') {
+            let status: MediaStatus;
             try {
-              events.status?.(JSON.parse(data) as MediaStatus);
+              status = JSON.parse(data) as MediaStatus;
             } catch {
-              /* a malformed status line costs only itself */
+              return; // a malformed status line costs only itself
+            }
+            events.status?.(status);
+            if (status.state === 'stopped') {
+              ended = true;
+              socket?.dispose();
+              socket = null;
             }
           } else onFrame(new Uint8Array(data));
         },

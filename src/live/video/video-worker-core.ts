@@ -27,6 +27,8 @@ export class VideoWorkerCore {
   private ctx: OffscreenCanvasRenderingContext2D | null = null;
   private socket: ReconnectingSocket | null = null;
   private audioOn = false;
+  /** The server ended the session (with its reason): no reconnect, and later socket events say nothing. */
+  private ended = false;
   private malformed = 0;
   private readonly pipeline: VideoPipeline;
   private readonly statsTimer: unknown;
@@ -44,8 +46,10 @@ export class VideoWorkerCore {
         break;
       case 'connect':
         this.socket?.dispose();
+        this.ended = false;
         this.socket = new ReconnectingSocket(() => msg.url, this.deps.createSocket, {
           status: (connection, attempt) => {
+            if (this.ended) return;
             if (connection === 'reconnecting') this.deps.post({ type: 'status', status: { type: 'status', state: 'reconnecting', attempt } });
             else if (connection === 'closed') this.deps.post({ type: 'status', status: { type: 'status', state: 'stopped', reason: 'connectFailed' } });
           },
@@ -79,7 +83,14 @@ export class VideoWorkerCore {
   private onText(text: string): void {
     try {
       const status = JSON.parse(text) as MediaStatus;
-      if (status.type === 'status') this.deps.post({ type: 'status', status });
+      if (status.type !== 'status') return;
+      this.deps.post({ type: 'status', status });
+      if (status.state === 'stopped') {
+        // A refusal (not online, daily limit …) or a timeout: reconnecting would only repeat it.
+        this.ended = true;
+        this.socket?.dispose();
+        this.socket = null;
+      }
     } catch {
       this.malformed++;
     }
