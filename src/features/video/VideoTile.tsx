@@ -17,7 +17,7 @@ import type { VideoWall, VideoWindow } from './video-wall.ts';
 
 const DECODER = supportsWebCodecs() ? 'webcodecs' : 'mse';
 
-export function VideoTile({ index, win, wall }: { index: number; win: VideoWindow; wall: VideoWall }) {
+export function VideoTile({ index, win, wall, audio }: { index: number; win: VideoWindow; wall: VideoWall; audio: boolean }) {
   const t = useT(VIDEO_NS);
   const lang = useLang();
   const surfaceRef = useRef<HTMLDivElement>(null);
@@ -59,6 +59,11 @@ export function VideoTile({ index, win, wall }: { index: number; win: VideoWindo
     };
   }, [index, key, vehicleId, channel, stream, wall]);
 
+  // Sound follows the wall's one unmuted window; a new session starts quiet until this runs again.
+  useEffect(() => {
+    channelRef.current?.setAudio(audio);
+  }, [audio, key]);
+
   const snapshot = async () => {
     const blob = await channelRef.current?.snapshot();
     if (!blob) {
@@ -80,6 +85,11 @@ export function VideoTile({ index, win, wall }: { index: number; win: VideoWindo
           <Tooltip label={t(`switchTo.${stream === 0 ? 1 : 0}`)}>
             <ActionIcon size="xs" variant="subtle" color="gray.0" onClick={() => wall.switchStream(index)} data-testid={`video-switch-${index}`}>
               {stream === 0 ? 'HD' : 'SD'}
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label={audio ? t('mute') : t('unmute')}>
+            <ActionIcon size="xs" variant={audio ? 'filled' : 'subtle'} color="gray.0" onClick={() => wall.toggleAudio(index)} data-testid={`video-audio-${index}`} aria-pressed={audio}>
+              {audio ? '🔊' : '🔈'}
             </ActionIcon>
           </Tooltip>
           <Tooltip label={t('snapshot')}>

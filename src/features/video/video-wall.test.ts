@@ -89,4 +89,15 @@ describe('the video wall', () => {
     wall.setState(1, w[1]!.key, 'stopped', 'deviceOffline');
     expect(wall.get().playing).toBe(2);
   });
+
+  it('lets the sound of one window play at a time', () => {
+    const wall = new VideoWall();
+    wall.open(channels(2));
+    wall.toggleAudio(0);
+    expect(wall.get().audioWindow).toBe(0);
+    wall.toggleAudio(1);
+    expect(wall.get().audioWindow).toBe(1);
+    wall.close(1);
+    expect(wall.get().audioWindow).toBe(-1);
+  });
 });

@@ -31,6 +31,8 @@ export interface WallSnapshot {
   readonly playing: number;
   /** Windows whose auto-stop time passed: the page asks "continue or stop". */
   readonly autoStopDue: readonly number[];
+  /** The one window whose sound is on (G.711 from the terminal), or -1. */
+  readonly audioWindow: number;
 }
 
 export type OpenResult = { kind: 'opened'; windows: number[] } | { kind: 'refused' } | { kind: 'confirm'; proceed: () => OpenResult };
@@ -52,6 +54,7 @@ export class VideoWall {
   private windows: (VideoWindow | null)[] = Array.from({ length: VIDEO_MAX_CHANNELS }, () => null);
   private grid: GridSize = 4;
   private nextKey = 1;
+  private audioWindow = -1;
   private snapshot: WallSnapshot;
   private readonly listeners = new Set<() => void>();
   private readonly now: () => number;
@@ -114,14 +117,23 @@ export class VideoWall {
     return check === 'prompt' ? { kind: 'confirm', proceed } : proceed();
   }
 
+  /** Sound on for one window (any other window goes quiet), or off. */
+  toggleAudio(index: number): void {
+    if (!this.windows[index]) return;
+    this.audioWindow = this.audioWindow === index ? -1 : index;
+    this.emit();
+  }
+
   close(index: number): void {
     if (!this.windows[index]) return;
     this.windows[index] = null;
+    if (this.audioWindow === index) this.audioWindow = -1;
     this.emit();
   }
 
   closeAll(): void {
     this.windows = this.windows.map(() => null);
+    this.audioWindow = -1;
     this.emit();
   }
 
@@ -198,6 +210,7 @@ export class VideoWall {
       windows: this.windows.slice(0, this.grid),
       playing: this.windows.filter((w) => w && (w.state === 'playing' || w.state === 'connecting' || w.state === 'reconnecting')).length,
       autoStopDue: this.dueForAutoStop(),
+      audioWindow: this.audioWindow,
     };
   }
 
