@@ -100,4 +100,16 @@ describe('the video wall', () => {
     wall.close(1);
     expect(wall.get().audioWindow).toBe(-1);
   });
+
+  it('keeps the first reason a session stopped for', () => {
+    const wall = new VideoWall();
+    wall.open(channels(1));
+    const key = wall.get().windows[0]!.key;
+    wall.setState(0, key, 'stopped', 'vehicleOffline');
+    wall.setState(0, key, 'stopped', 'connectFailed');
+    wall.setState(0, key, 'reconnecting');
+    expect(wall.get().windows[0]).toMatchObject({ state: 'stopped', reason: 'vehicleOffline' });
+    wall.retry(0);
+    expect(wall.get().windows[0]!.state).toBe('connecting');
+  });
 });

@@ -159,6 +159,9 @@ export class VideoWall {
   setState(index: number, key: number, state: SessionState, reason?: string): void {
     const w = this.windows[index];
     if (!w || w.key !== key || (w.state === state && w.reason === reason)) return;
+    // A session stops once: the first reason (usually the server's) is the true one, whatever the
+    // socket says while it winds down. A retry is a new session (new key).
+    if (w.state === 'stopped') return;
     this.windows[index] = { ...w, state, reason, startedAt: state === 'playing' && w.state !== 'playing' ? this.now() : w.startedAt };
     this.emit();
   }

@@ -66,6 +66,8 @@ export function openWebCodecsChannel(canvas: HTMLCanvasElement, events: VideoCha
       post({ type: 'snapshot', seq: s });
     }),
     dispose: () => {
+      // Detach first: the worker's goodbye (its socket closing) is not news for a tile that is gone.
+      worker.onmessage = null;
       post({ type: 'close' });
       audio.close();
       for (const resolve of snapshots.values()) resolve(null);
