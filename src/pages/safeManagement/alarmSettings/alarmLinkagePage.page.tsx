@@ -1,0 +1,3 @@
+import { AlarmLinkagePage } from '../../../features/alarm-settings/AlarmLinkagePage.tsx';
+
+export default AlarmLinkagePage;

@@ -1,0 +1,3 @@
+import { AlarmSettingsPage } from '../../../features/alarm-settings/AlarmSettingsPage.tsx';
+
+export default AlarmSettingsPage;

@@ -1,0 +1,3 @@
+import { PlatformLevelPage } from '../../../features/alarm-settings/PlatformLevelPage.tsx';
+
+export default PlatformLevelPage;
