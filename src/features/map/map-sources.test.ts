@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { BUNDLED_ID, displayCrsOf, expandSubdomains, parseSettings, validateSource } from './map-sources.ts';
 
+// The URLs below are what an administrator types for their own tile servers (reserved .test hosts):
+// they are validated here and never fetched. The default basemap is bundled (basemap-style.test.ts).
 describe('map sources', () => {
   it('accepts an XYZ raster template with a subdomain placeholder', () => {
-    expect(validateSource({ name: 'AMap', kind: 'raster', url: 'https://webrd0{s}.example.com/tile?x={x}&y={y}&z={z}' })).toEqual([]);
+    expect(validateSource({ name: 'AMap', kind: 'raster', url: 'https://webrd0{s}.tiles.test/tile?x={x}&y={y}&z={z}' })).toEqual([]);
   });
 
   it('refuses a raster URL without {z}/{x}/{y}, an empty name and an odd tile size', () => {
-    expect(validateSource({ name: ' ', kind: 'raster', url: 'https://tiles.example.com/a.png', tileSize: 300 })).toEqual([
+    expect(validateSource({ name: ' ', kind: 'raster', url: 'https://tiles.test/a.png', tileSize: 300 })).toEqual([
       'nameRequired',
       'urlNeedsXyz',
       'tileSizeInvalid',
