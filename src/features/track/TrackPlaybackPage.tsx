@@ -132,7 +132,9 @@ export function TrackPlaybackPage() {
           if (y < s) s = y;
           if (y > n) n = y;
         }
-        if (w <= e) mapRef.current?.fitBounds(w, s, e, n);
+        // Two frames later: the first track also reveals the chart and table below the map, and the
+        // map must have taken its new size (maplibre keeps centre and zoom on resize) before it fits.
+        if (w <= e) requestAnimationFrame(() => requestAnimationFrame(() => mapRef.current?.fitBounds(w, s, e, n)));
       }
     },
     [controller, crs, lang, t],
