@@ -81,21 +81,25 @@ export function splitInvalid(raw: RawTrack): SplitTrack {
   return { valid, validIndex, invalid: Int32Array.from(bad), reasons };
 }
 
-export interface DayMetrics {
-  /** China date `YYYY-MM-DD`. */
-  readonly date: string;
+/** The counts and distances a day and a period share. */
+export interface MetricSums {
   readonly totalGps: number;
   readonly pass: number;
   readonly undetermined: number;
   readonly error: number;
   readonly drift: number;
-  /** Discontinuous gaps whose later point falls that day. */
+  /** Discontinuous gaps (a day's: those whose later point falls that day). */
   readonly lossTimes: number;
   readonly lossHours: number;
   readonly lossKm: number;
   readonly continuousKm: number;
   readonly mileageKm: number;
   readonly earlyMorningKm: number;
+}
+
+export interface DayMetrics extends MetricSums {
+  /** China date `YYYY-MM-DD`. */
+  readonly date: string;
   readonly online: boolean;
   readonly operation: boolean;
 }
@@ -186,19 +190,8 @@ export function dailyMetrics(track: WindowTrack, firstDay: number, lastDay: numb
 }
 
 /** Sums of day metrics over a period (online and operation become day counts). */
-export interface PeriodMetrics {
+export interface PeriodMetrics extends MetricSums {
   readonly days: number;
-  readonly totalGps: number;
-  readonly pass: number;
-  readonly undetermined: number;
-  readonly error: number;
-  readonly drift: number;
-  readonly lossTimes: number;
-  readonly lossHours: number;
-  readonly lossKm: number;
-  readonly continuousKm: number;
-  readonly mileageKm: number;
-  readonly earlyMorningKm: number;
   readonly onlineDays: number;
   readonly operationDays: number;
   /** pass ÷ total GPS in percent, two decimals (0 without points). */
