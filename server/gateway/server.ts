@@ -34,6 +34,7 @@ import {
   RESULT,
   type FrameResult,
   type Jt808Header,
+  type Jt808Message,
   type Jt808MessageInput,
   type LocationReport,
   type ProtocolEdition,
@@ -124,6 +125,35 @@ export type CommandOutcome =
   | { readonly kind: 'offline' }
   | { readonly kind: 'timeout' };
 
+/** What became of a platform request that expects an answer message (0x9205 → 0x1205, 0x8801 → 0x0805, ...). */
+export type RequestOutcome =
+  | { readonly kind: 'answer'; readonly message: Jt808Message }
+  /** The terminal answered 0x0001 with a result other than OK instead of the answer message. */
+  | { readonly kind: 'reply'; readonly result: number }
+  | { readonly kind: 'offline' }
+  | { readonly kind: 'timeout' };
+
+/** A terminal message outside the core set, passed to the handler registered for its id. */
+export interface TerminalMessageContext {
+  readonly vehicleId: number;
+  readonly header: Jt808Header;
+  readonly message: Jt808Message;
+  /** Sends a platform message on this connection, addressed like the received one (e.g. 0x8800). */
+  readonly send: (message: Jt808MessageInput) => void;
+}
+
+/**
+ * Handles a terminal message: answer the 0x8001 result to send (OK when void), or 'replied' when the
+ * handler answered itself (0x0801 is answered by 0x8800). A promise holds the connection's later frames.
+ */
+export type TerminalMessageHandler = (ctx: TerminalMessageContext) => number | 'replied' | void | Promise<number | 'replied' | void>;
+
+interface PendingRequest {
+  readonly answerId: number;
+  readonly serial: number;
+  readonly resolve: (outcome: RequestOutcome) => void;
+}
+
 /** A live report accepted into the store (blind-area re-uploads and history-only reports are not). */
 export type ReportListener = (vehicleId: number, report: LocationReport, edition: ProtocolEdition) => void;
 
@@ -161,6 +191,10 @@ export class Jt808Gateway {
   private readonly reachable = new Map<number, Reachable>();
   /** Platform messages waiting for their 0x0001, by `vehicleId:serial`. */
   private readonly awaiting = new Map<string, (result: number) => void>();
+  /** Requests waiting for their answer message, by `vehicleId:serial`. */
+  private readonly requests = new Map<string, PendingRequest>();
+  /** Handlers of terminal messages beyond the core set, by message id (see `handleTerminalMessage`). */
+  private readonly handlers = new Map<number, TerminalMessageHandler>();
   /** Called for every report accepted live (alarm generation hooks in here). */
   onReport: ReportListener | undefined;
 
@@ -381,6 +415,7 @@ export class Jt808Gateway {
       case MSG.TERMINAL_RESPONSE:
         break;
       default:
+        if (this.handlers.has(message.msgId) || this.isAwaitedAnswer(message.msgId)) break;
         // Platform-side messages (0x8001, 0x8100, 0x8203, 0x8300) make no sense from a terminal.
         this.stats.unsupported++;
         this.reply(conn, header, RESULT.UNSUPPORTED);
@@ -433,6 +468,12 @@ export class Jt808Gateway {
           this.awaiting.delete(key);
           resolve(message.result);
         }
+        // A request's 0x0001 OK only says "received": its answer message follows. Anything else ends it.
+        const request = this.requests.get(key);
+        if (request && message.result !== RESULT.OK) {
+          this.requests.delete(key);
+          request.resolve({ kind: 'reply', result: message.result });
+        }
         return undefined;
       }
       case MSG.LOGOUT:
@@ -443,9 +484,106 @@ export class Jt808Gateway {
         return undefined;
       default:
         store.touch(entry.vehicleId);
-        this.reply(conn, header, RESULT.OK);
-        return undefined;
+        this.settleRequest(entry.vehicleId, message);
+        return this.extension(conn, header, entry.vehicleId, message);
     }
+  }
+
+  /** Runs the registered handler of a terminal message and acknowledges it. */
+  private extension(conn: Connection, header: Jt808Header, vehicleId: number, message: Jt808Message): Promise<void> | undefined {
+    const handler = this.handlers.get(message.msgId);
+    if (!handler) {
+      this.reply(conn, header, RESULT.OK);
+      return undefined;
+    }
+    const send = (m: Jt808MessageInput) => {
+      conn.serial = (conn.serial + 1) & 0xffff;
+      this.send(conn, encodeReply(header, conn.serial, m));
+    };
+    const finish = (r: number | 'replied' | void) => {
+      if (r !== 'replied') this.reply(conn, header, r ?? RESULT.OK);
+    };
+    const failed = (err: unknown) => {
+      this.deps.log?.warn({ err, msgId: message.msgId }, 'gateway: terminal message handler failed');
+      this.reply(conn, header, RESULT.FAIL);
+    };
+    try {
+      const r = handler({ vehicleId, header, message, send });
+      if (r instanceof Promise) {
+        return r.then(finish, failed);
+      }
+      finish(r);
+    } catch (err) {
+      failed(err);
+    }
+    return undefined;
+  }
+
+  /** Resolves the request this message answers: same reply serial, else the oldest waiting for its id. */
+  private settleRequest(vehicleId: number, message: Jt808Message): void {
+    const replySerial = (message as { replySerial?: unknown }).replySerial;
+    let key: string | undefined;
+    if (typeof replySerial === 'number') {
+      const k = `${vehicleId}:${replySerial}`;
+      if (this.requests.get(k)?.answerId === message.msgId) key = k;
+    } else {
+      const prefix = `${vehicleId}:`;
+      for (const [k, r] of this.requests) {
+        if (r.answerId === message.msgId && k.startsWith(prefix)) {
+          key = k;
+          break;
+        }
+      }
+    }
+    if (key === undefined) return;
+    const request = this.requests.get(key)!;
+    this.requests.delete(key);
+    request.resolve({ kind: 'answer', message });
+  }
+
+  private isAwaitedAnswer(msgId: number): boolean {
+    for (const r of this.requests.values()) if (r.answerId === msgId) return true;
+    return false;
+  }
+
+  /**
+   * Registers the handler of a terminal message id the core does not handle (0x1205, 0x0800, 0x0801,
+   * 0x0805, ...). Its codec must decode it (jt808/messages.ts), or the terminal gets result 3. Messages
+   * that answer a `request` reach the request first, then the handler (if any); without a handler
+   * they are acknowledged OK.
+   */
+  handleTerminalMessage(msgId: number, handler: TerminalMessageHandler): void {
+    if (this.handlers.has(msgId)) throw new Error(`gateway: a handler for 0x${msgId.toString(16).padStart(4, '0')} is already registered`);
+    this.handlers.set(msgId, handler);
+  }
+
+  /**
+   * Sends a platform message that the terminal answers with a message of its own (`answerId`), e.g.
+   * 0x9205 → 0x1205 or 0x8801 → 0x0805; matched by the answer's reply serial. A 0x0001 other than OK
+   * ends the wait as `reply`; `offline` without an authenticated connection, `timeout` without an answer.
+   */
+  request(vehicleId: number, message: Jt808MessageInput, answerId: number, timeoutMs = 10_000): Promise<RequestOutcome> {
+    const r = this.reachable.get(vehicleId);
+    if (!r || r.conn.socket.destroyed || this.stopping) return Promise.resolve({ kind: 'offline' });
+    const conn = r.conn;
+    conn.serial = (conn.serial + 1) & 0xffff;
+    const serial = conn.serial;
+    const key = `${vehicleId}:${serial}`;
+    return new Promise<RequestOutcome>((resolve) => {
+      const timer = setTimeout(() => {
+        this.requests.delete(key);
+        resolve({ kind: 'timeout' });
+      }, timeoutMs);
+      timer.unref();
+      this.requests.set(key, {
+        answerId, serial,
+        resolve: (outcome) => {
+          clearTimeout(timer);
+          resolve(outcome);
+        },
+      });
+      this.send(conn, encodePacket({ phone: r.phone, serial, version: r.version, protocolVersion: r.protocolVersion || 1 }, message));
+    });
   }
 
   private notifyReport(vehicleId: number, loc: LocationReport, edition: ProtocolEdition): void {
