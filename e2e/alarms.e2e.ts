@@ -86,8 +86,11 @@ describe('safety alarms', () => {
     // The administrator may confirm: the quick handle shows on an unprocessed alarm.
     expect(await page.getByTestId('alarm-btn-handle').count()).toBe(1);
     // A button whose capability is not built says so.
-    await page.getByTestId('alarm-btn-phoneReminder').click();
-    await page.getByText('“电话提醒”功能尚未提供').waitFor({ timeout: 5_000 });
+    // OBD: the scripted terminal sends no CAN data (0x0705), and the panel says so.
+    await page.getByTestId('alarm-btn-obd').click();
+    await page.getByTestId('obd-none').waitFor({ timeout: 5_000 });
+    await page.keyboard.press('Escape');
+    await page.getByTestId('obd-none').waitFor({ state: 'detached' });
 
     // TTS reminder: the text goes to the terminal (0x8300) and its answer shows.
     await page.getByTestId('alarm-btn-ttsReminder').click();

@@ -250,7 +250,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerHa
  * Headless Chromium with a fresh profile: Playwright refuses `--user-data-dir` in `args` for
  * `launch()` and creates (and removes) a new temporary profile itself on every launch.
  */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   const executablePath = findChromium();
   if (!executablePath) throw new Error(CHROMIUM_MISSING);
   return chromium.launch({
@@ -264,6 +264,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
+      ...extraArgs,
     ],
   });
 }
@@ -303,13 +304,14 @@ function slug(text: string): string {
   return text.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 100);
 }
 
-export function useE2E(options: ServerOptions = {}): E2E {
+/** `browserArgs`: extra Chromium flags for this file only (e.g. a fake microphone for the intercom). */
+export function useE2E(options: ServerOptions = {}, browserArgs: readonly string[] = []): E2E {
   let server: ServerHandle | undefined;
   let browser: Browser | undefined;
   let contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    const [started, launched] = await Promise.allSettled([startServer(options), launchBrowser()]);
+    const [started, launched] = await Promise.allSettled([startServer(options), launchBrowser(browserArgs)]);
     // Keep whichever came up, so afterAll closes it even when the other failed.
     if (started.status === 'fulfilled') server = started.value;
     if (launched.status === 'fulfilled') browser = launched.value;

@@ -22,6 +22,10 @@ import { trackRoutes } from './services/track/index.ts';
 import { safeRoutes } from './services/safe/index.ts';
 import { reportRoutes } from './services/reports/index.ts';
 import { videoRoutes } from './services/video/index.ts';
+import { recordingUploadRoutes } from './services/video/recording-upload.ts';
+import { talkRoutes } from './services/video/talk.ts';
+import { obdRoutes } from './obd/index.ts';
+import { multimediaRoutes } from './services/multimedia/index.ts';
 import { installQueryToken, registerPush } from './push/index.ts';
 
 declare module 'fastify' {
@@ -77,7 +81,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   reportRoutes(api, { config, storage, tokens, live });
   registerPush(api, live.store, storage);
   await safeRoutes(api, { config, storage, tokens, live }); // issue 5: safety alarms (after push: it publishes there)
-  videoRoutes(api, { storage, store: live.store, hub: media.hub, dailyLimit: config.videoDailyLimit });
+  videoRoutes(api, { storage, store: live.store, hub: media.hub, dailyLimit: config.videoDailyLimit, playback: { hub: media.playback.hub, gateway: live.gateway } });
+  talkRoutes(api, { storage, store: live.store, talk: media.talk, gateway: live.gateway }); // issues 5/6: intercom, reminder sounds, phone callback
+  obdRoutes(api, { storage, gateway: live.gateway }); // issue 5: 0x0705 CAN data for the pop-up's OBD buttons
+  multimediaRoutes(api, { config, storage, tokens, live }); // issue 6: snapshots, 0x0800/0x0801 photos, media reports
+  recordingUploadRoutes(api, { config, storage, gateway: live.gateway }); // issue 6: recordings pulled to the server over FTP
   await installConsole(app, config.consoleDir);
   return app;
 }

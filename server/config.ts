@@ -47,8 +47,18 @@ export interface Config {
   readonly mediaPort: number;
   /** Address sent to terminals in 0x9101: what a terminal on the road can reach (a public IP or name). */
   readonly mediaPublicHost: string;
+  /** JT/T 1078 playback port (TCP): recordings played back after 0x9201 stream here, apart from live streams (a free port when MEDIA_PORT is 0). */
+  readonly mediaPlaybackPort: number;
   /** Live-video connections a user may open per China day, unless set per user (spec §8). */
   readonly videoDailyLimit: number;
+  /** FTP receiver for recordings terminals upload after 0x9206 (a free port when PORT is 0, as in tests). */
+  readonly ftpPort: number;
+  /** Address sent to terminals in 0x9206 and in PASV answers (an IPv4 address: PASV carries no names). */
+  readonly ftpPublicHost: string;
+  /** Passive data ports [min, max] (FTP_PASV_PORTS "7630-7679"; "0" = any free port). */
+  readonly ftpPassivePorts: readonly [number, number];
+  /** Largest file one upload may store (FTP_MAX_FILE_MB). */
+  readonly ftpMaxFileBytes: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -78,6 +88,18 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
+/** "min-max" or "0" (any free port). */
+function portRange(env: Env, name: string, fallback: readonly [number, number]): readonly [number, number] {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw.trim() === '0') return [0, 0];
+  const m = /^(\d+)-(\d+)$/.exec(raw.trim());
+  const min = Number(m?.[1]);
+  const max = Number(m?.[2]);
+  if (!m || min < 1 || max > 65535 || min > max) throw new Error(`${name} must be "min-max" (1..65535) or 0, got "${raw}"`);
+  return [min, max];
+}
+
 /** Reads the configuration; `overrides` win over the environment (tests use them). */
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const config: Config = {
@@ -103,7 +125,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     simVehicles: env.SIM_VEHICLES ? int(env, 'SIM_VEHICLES', 0, 0, 1_000_000) : undefined,
     mediaPort: int(env, 'MEDIA_PORT', 7612, 0, 65535),
     mediaPublicHost: env.MEDIA_PUBLIC_HOST || env.GATEWAY_HOST || env.HOST || '127.0.0.1',
+    mediaPlaybackPort: int(env, 'MEDIA_PLAYBACK_PORT', 7613, 0, 65535),
     videoDailyLimit: int(env, 'VIDEO_DAILY_LIMIT', 200, 0, 1_000_000),
+    ftpPort: int(env, 'FTP_PORT', 7621, 0, 65535),
+    ftpPublicHost: env.FTP_PUBLIC_HOST || env.MEDIA_PUBLIC_HOST || env.GATEWAY_HOST || env.HOST || '127.0.0.1',
+    ftpPassivePorts: portRange(env, 'FTP_PASV_PORTS', [7630, 7679]),
+    ftpMaxFileBytes: int(env, 'FTP_MAX_FILE_MB', 1024, 1, 1_000_000) * 1024 * 1024,
   };
   return { ...config, ...overrides };
 }

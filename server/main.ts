@@ -60,6 +60,7 @@ async function main(): Promise<void> {
     `Fleet console: http://${config.host}:${port}/bcmp-web/`,
     `JT/T 808 gateway: tcp://${config.gatewayHost}:${gatewayPort}${config.autoRegister ? ' (unknown terminals are registered automatically)' : ''}`,
     `JT/T 1078 media port: tcp://${config.gatewayHost}:${mediaPort} (terminals are told to stream to ${config.mediaPublicHost})`,
+    `JT/T 1078 playback port: tcp://${config.gatewayHost}:${app.media.playback.boundPort()} (recordings played back after 0x9201)`,
     `Simulated fleet: ${simulator ? `${simulated} terminals (SIM_VEHICLES=0 turns it off)` : 'off'}`,
     `Database: ${file}${created ? (config.seedEnabled ? ' (new, seeded with demo data)' : ' (new, empty)') : ''}`,
   ];

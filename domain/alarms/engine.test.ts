@@ -148,3 +148,61 @@ describe('alarmQueryEarliest', () => {
     expect(alarmQueryEarliest(Date.UTC(2026, 10, 22))).toBe(Date.UTC(2026, 7, 22));
   });
 });
+
+describe('AlarmEngine: platform overspeed', () => {
+  const SEC = 1000;
+  const fast = (time: number, speed: number, vehicleId = 7) => report({ vehicleId, time, speed });
+
+  it('raises 12003 once the speed has stayed above the limit for the duration, dated from the first report above it', () => {
+    const e = new AlarmEngine();
+    expect(e.report(fast(T0, 101))).toEqual([]);
+    expect(e.report(fast(T0 + 5 * SEC, 120))).toEqual([]);
+    const start = e.report(fast(T0 + 10 * SEC, 115));
+    expect(start).toEqual([expect.objectContaining({ kind: 'start', code: 12003, source: 'platform', time: T0, speed: 101 })]);
+    expect(e.isActive(7, 12003)).toBe(true);
+    // Still above the limit: held, not raised again.
+    expect(e.report(fast(T0 + 60 * SEC, 130))).toEqual([]);
+    expect(e.report(fast(T0 + 70 * SEC, 100))).toEqual([{ kind: 'end', key: start[0]!.key, vehicleId: 7, code: 12003, time: T0 + 70 * SEC }]);
+    expect(e.isActive(7, 12003)).toBe(false);
+  });
+
+  it('raises nothing for a run shorter than the duration, and a dip restarts the run', () => {
+    const e = new AlarmEngine();
+    expect(e.report(fast(T0, 110))).toEqual([]);
+    expect(e.report(fast(T0 + 8 * SEC, 95))).toEqual([]);
+    expect(e.report(fast(T0 + 9 * SEC, 110))).toEqual([]);
+    expect(e.report(fast(T0 + 18 * SEC, 110))).toEqual([]);
+    expect(kinds([...e.report(fast(T0 + 19 * SEC, 110))])).toEqual(['start:12003']);
+  });
+
+  it('uses the per-vehicle limit and duration, and no rule means no alarm', () => {
+    const rule = (v: number) => (v === 7 ? { limitKmh: 60, minDurationMs: 0 } : undefined);
+    const e = new AlarmEngine(undefined, undefined, rule);
+    expect(kinds([...e.report(fast(T0, 61))])).toEqual(['start:12003']);
+    expect(e.report(fast(T0, 200, 8))).toEqual([]);
+    expect(e.report(fast(T0 + 60 * SEC, 200, 8))).toEqual([]);
+  });
+
+  it('merges a second run inside the 30-minute window into the same alarm', () => {
+    const e = new AlarmEngine();
+    expect(e.report(fast(T0, 120))).toEqual([]);
+    const [start] = e.report(fast(T0 + 10 * SEC, 120));
+    e.report(fast(T0 + 20 * SEC, 80));
+    e.report(fast(T0 + 5 * MIN, 120));
+    expect(e.report(fast(T0 + 5 * MIN + 10 * SEC, 120))).toEqual([{ kind: 'merge', key: start!.key, vehicleId: 7, code: 12003, time: T0 + 5 * MIN, count: 2 }]);
+  });
+
+  it('ends a held overspeed restored after a restart at the first report under the limit', () => {
+    const e = new AlarmEngine();
+    const key = e.restore(7, 12003, { lastTime: T0, count: 1, active: true });
+    expect(e.report(fast(T0 + MIN, 120))).toEqual([]);
+    expect(e.report(fast(T0 + 2 * MIN, 50))).toEqual([{ kind: 'end', key, vehicleId: 7, code: 12003, time: T0 + 2 * MIN }]);
+  });
+
+  it('raises nothing while the company disabled the type', () => {
+    const e = new AlarmEngine((_v, code) => ({ ...defaultPolicy(code), enabled: code !== 12003 }));
+    e.report(fast(T0, 120));
+    expect(e.report(fast(T0 + 10 * SEC, 120))).toEqual([]);
+    expect(e.report(fast(T0 + 20 * SEC, 50))).toEqual([]);
+  });
+});

@@ -13,9 +13,14 @@
  *   end, so "rises 31 minutes apart" are always two alarms.
  * - Company policy decides per type: a disabled type raises nothing, an auto-handle type starts as
  *   automatically processed, the risk level comes from the policy.
+ * - Platform overspeed (12003): reported speed above the vehicle's limit (`SpeedRule`) without a
+ *   break for at least the rule's duration starts a held alarm dated from the first report above
+ *   the limit; the first report at or below the limit ends it. A single spike never raises it.
  * The caller feeds live reports only, in time order (blind-area re-uploads never reach the engine).
  */
-import { ALARM_WINDOW_MS, ADAS_TYPES, alarmFlagEdges, defaultRiskLevel, DMS_TYPES, safetyItemPhase, type Edition, type RiskLevel } from './sources.ts';
+import {
+  ALARM_WINDOW_MS, ADAS_TYPES, alarmFlagEdges, defaultRiskLevel, DMS_TYPES, PLATFORM_RULES, safetyItemPhase, type Edition, type RiskLevel,
+} from './sources.ts';
 
 /** Where an alarm came from. */
 export const ALARM_SOURCES = ['bit', 'adas', 'dms', 'platform'] as const;
@@ -47,6 +52,18 @@ export function defaultPolicy(code: number): AlarmPolicy {
 }
 
 export type PolicyLookup = (vehicleId: number, code: number) => AlarmPolicy;
+
+/** The platform overspeed rule for one vehicle: speed strictly above `limitKmh` for `minDurationMs`. */
+export interface SpeedRule {
+  readonly limitKmh: number;
+  readonly minDurationMs: number;
+}
+
+/** Without a setting: 100 km/h (the expressway limit for most vehicle classes) held for 10 s. */
+export const DEFAULT_SPEED_RULE: SpeedRule = Object.freeze({ limitKmh: 100, minDurationMs: 10_000 });
+
+/** The rule in force for a vehicle; undefined: the vehicle has no platform speed limit. */
+export type SpeedRuleLookup = (vehicleId: number) => SpeedRule | undefined;
 
 /** An ADAS/DMS item as the codec decodes it (only what generation needs). */
 export interface SafetyItem {
@@ -112,10 +129,13 @@ export class AlarmEngine {
   private readonly open = new Map<number, Map<number, OpenAlarm>>();
   /** Keys of alarms replaced by a new one of their type since the last prune. */
   private replaced: number[] = [];
+  /** Vehicles currently above their speed limit: where the run started, whether it raised already. */
+  private readonly speeding = new Map<number, { readonly place: AlarmPlace; raised: boolean }>();
 
   constructor(
     private readonly policy: PolicyLookup = (_vehicleId, code) => defaultPolicy(code),
     private readonly windowMs: number = ALARM_WINDOW_MS,
+    private readonly speedRule: SpeedRuleLookup = () => DEFAULT_SPEED_RULE,
   ) {}
 
   /**
@@ -135,14 +155,17 @@ export class AlarmEngine {
     if (byCode === undefined) this.open.set(vehicleId, (byCode = new Map()));
     const key = this.nextKey++;
     byCode.set(code, { key, lastTime: alarm.lastTime, count: alarm.count, active: alarm.active });
+    // A held overspeed ends at the first report back under the limit, not on a new run.
+    if (code === PLATFORM_RULES.overspeed && alarm.active) this.speeding.set(vehicleId, { place: { time: alarm.lastTime, lng: 0, lat: 0, speed: 0 }, raised: true });
     return key;
   }
 
   report(r: AlarmReport): readonly AlarmEvent[] {
     const word = r.alarmWord >>> 0;
     const previous = this.words.get(r.vehicleId) ?? 0;
+    const speed = this.speedStep(r);
     // The hot path (every live report of the fleet): nothing changed, nothing allocated.
-    if (word === previous && r.adas === undefined && r.dms === undefined) return NO_EVENTS;
+    if (word === previous && r.adas === undefined && r.dms === undefined && speed === undefined) return NO_EVENTS;
     const events: AlarmEvent[] = [];
     this.words.set(r.vehicleId, word);
     const edges = alarmFlagEdges(previous, word, r.edition);
@@ -150,7 +173,31 @@ export class AlarmEngine {
     for (const rule of edges.raised) this.occur(r.vehicleId, rule.code, 'bit', rule.kind === 'state', r, events);
     this.item(r, r.adas, ADAS_TYPES, 'adas', events);
     this.item(r, r.dms, DMS_TYPES, 'dms', events);
+    if (speed === 'end') this.end(r.vehicleId, PLATFORM_RULES.overspeed, r.time, events);
+    else if (speed !== undefined) this.occur(r.vehicleId, PLATFORM_RULES.overspeed, 'platform', true, speed, events);
     return events;
+  }
+
+  /**
+   * The overspeed rule's step for one report: the place the run above the limit started once it has
+   * lasted long enough (raise), 'end' when the speed is back at or below the limit, else undefined.
+   */
+  private speedStep(r: AlarmReport): AlarmPlace | 'end' | undefined {
+    const rule = this.speedRule(r.vehicleId);
+    const run = this.speeding.get(r.vehicleId);
+    if (rule === undefined || r.speed <= rule.limitKmh) {
+      if (run === undefined) return undefined;
+      this.speeding.delete(r.vehicleId);
+      return this.isActive(r.vehicleId, PLATFORM_RULES.overspeed) ? 'end' : undefined;
+    }
+    if (run === undefined) {
+      const place = { time: r.time, lng: r.lng, lat: r.lat, speed: r.speed };
+      this.speeding.set(r.vehicleId, { place, raised: rule.minDurationMs <= 0 });
+      return rule.minDurationMs <= 0 ? place : undefined;
+    }
+    if (run.raised || r.time - run.place.time < rule.minDurationMs) return undefined;
+    run.raised = true;
+    return run.place;
   }
 
   /** A platform rule found its condition (e.g. offline): starts or merges, held until `platformEnd`. */

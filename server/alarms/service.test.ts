@@ -68,3 +68,29 @@ describe('alarm generation across a restart', () => {
     expect(types.find((t) => t.code === 82001)).toMatchObject({ group: 82, en: null });
   });
 });
+
+describe('platform overspeed over the gateway', () => {
+  it('stores 12003 after 10 s above 100 km/h, dated from the first report above, and ends it when the speed drops', async () => {
+    const server = await startLiveServer({ seedVehicles: 2 });
+    servers.push(server);
+    const [v] = await server.app.storage.terminals.allVehicles();
+    const t = await TestTerminal.connect(server.gatewayPort, v!.deviceNo);
+    await t.login();
+    const send = async (speed: number) => {
+      server.clock.advance(5000);
+      expect((await t.report(location({ lng: 121, lat: 31, time: seconds(server.clock.now()), speed }))).result).toBe(0);
+      await server.app.alarms.idle();
+    };
+    await send(118);
+    const first = seconds(server.clock.now());
+    await send(125);
+    expect(await countAlarms(server, v!.vehicleId)).toBe(0);
+    await send(121);
+    const now = server.clock.now();
+    const find = async () => (await server.app.storage.alarms.query(ALL_COMPANIES, { startTime: now - 86_400_000, endTime: now + 86_400_000, vehicleIds: [v!.vehicleId] }, 0, 10)).records;
+    expect(await find()).toEqual([expect.objectContaining({ alarmType: 12003, source: 'platform', startTime: first, speed: 118, endTime: null })]);
+    await send(60);
+    expect((await find())[0]).toMatchObject({ alarmType: 12003, count: 1, endTime: seconds(server.clock.now()) });
+    await t.close();
+  });
+});

@@ -4,15 +4,16 @@
  * settings, stores what the engine decides and pushes every NEW alarm to the consoles of its company
  * subtree. Merges and ends only update the stored row (the console sees the count on refresh).
  *
- * Events are stored in arrival order through one promise chain, so a merge never overtakes the
- * insert of its alarm. Blind-area re-uploads never get here (the gateway notifies live reports only).
+ * Events are stored in arrival order through one promise chain, in batches (one transaction each),
+ * so a merge never overtakes the insert of its alarm. Blind-area re-uploads never get here (the
+ * gateway notifies live reports only).
  */
 import { ALARM_TYPES, alarmName } from '../../domain/alarms/catalogue.ts';
-import { AlarmEngine, defaultPolicy, type AlarmEvent, type AlarmPolicy } from '../../domain/alarms/engine.ts';
+import { AlarmEngine, DEFAULT_SPEED_RULE, defaultPolicy, type AlarmEvent, type AlarmPolicy, type SpeedRule } from '../../domain/alarms/engine.ts';
 import { ALARM_FLAGS, ALARM_WINDOW_MS, PLATFORM_RULES, type Edition } from '../../domain/alarms/sources.ts';
 import { OFFLINE_AFTER_MS } from '../../domain/vehicle/state.ts';
-import type { AlarmRecord, CompanyAlarmSetting } from '../db/alarm-types.ts';
-import type { Storage } from '../db/repositories.ts';
+import type { AlarmRecord, AlarmRepository, CompanyAlarmSetting, NewAlarm } from '../db/alarm-types.ts';
+import type { Storage, VehicleLabel } from '../db/repositories.ts';
 import { ALL_COMPANIES } from '../db/scope.ts';
 import type { LocationReport } from '../gateway/jt808/index.ts';
 import type { LiveStore } from '../live/store.ts';
@@ -25,6 +26,8 @@ export interface AlarmPublisher {
 export interface AlarmServiceOptions {
   /** Offline sweep period (real time). @default 10 s */
   readonly sweepMs?: number;
+  /** The platform overspeed rule for every vehicle; null: off. @default DEFAULT_SPEED_RULE (100 km/h for 10 s) */
+  readonly speedRule?: SpeedRule | null;
   readonly log?: { warn(obj: object, msg: string): void };
 }
 
@@ -55,9 +58,13 @@ export class AlarmService {
   /** companyId → alarmType → setting. */
   private settings = new Map<number, Map<number, CompanyAlarmSetting>>();
   private levelSwitches = new Map<number, boolean>();
+  /** companyPath → alarmType → policy in force (cleared by `reloadSettings`). */
+  private readonly policies = new Map<string, Map<number, AlarmPolicy>>();
   /** Engine key → stored alarm id. */
   private readonly ids = new Map<number, Promise<number | undefined>>();
   private chain: Promise<void> = Promise.resolve();
+  /** Events waiting for the next batch (see `apply`). */
+  private pending: AlarmEvent[] = [];
   /** Vehicles already offline when the server started: no alarm until they come back and leave again. */
   private readonly offlineAtStart = new Set<number>();
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -68,7 +75,8 @@ export class AlarmService {
     private readonly publisher: AlarmPublisher,
     private readonly options: AlarmServiceOptions = {},
   ) {
-    this.engine = new AlarmEngine((vehicleId, code) => this.policy(vehicleId, code));
+    const speedRule = options.speedRule === undefined ? DEFAULT_SPEED_RULE : (options.speedRule ?? undefined);
+    this.engine = new AlarmEngine((vehicleId, code) => this.policy(vehicleId, code), ALARM_WINDOW_MS, () => speedRule);
   }
 
   /** Syncs the type catalogue, loads settings, primes the engine with the stored alarm words. */
@@ -133,6 +141,7 @@ export class AlarmService {
     }
     this.settings = next;
     this.levelSwitches = await this.storage.alarms.allLevelSwitches();
+    this.policies.clear();
   }
 
   /**
@@ -166,7 +175,14 @@ export class AlarmService {
 
   policy(vehicleId: number, code: number): AlarmPolicy {
     const slot = this.store.slotOf(vehicleId);
-    return slot < 0 ? defaultPolicy(code) : this.effectiveSetting(this.store.companyPathOf(slot), code);
+    if (slot < 0) return defaultPolicy(code);
+    // Cached per company path and type until the settings change (the engine asks for every occurrence).
+    const path = this.store.companyPathOf(slot);
+    let byCode = this.policies.get(path);
+    if (byCode === undefined) this.policies.set(path, (byCode = new Map()));
+    let p = byCode.get(code);
+    if (p === undefined) byCode.set(code, (p = this.effectiveSetting(path, code)));
+    return p;
   }
 
   /** The gateway's live-report hook. */
@@ -205,29 +221,55 @@ export class AlarmService {
     if (forgotten.length > 0) this.chain = this.chain.then(() => forgotten.forEach((k) => this.ids.delete(k)));
   }
 
+  /**
+   * Queues events; the chain stores everything queued by then as one batch (one label read, one
+   * transaction). The batch waits for the end of the event loop's current I/O phase (setImmediate),
+   * so a storm's reports from many sockets share one commit, while a lone alarm waits no timer.
+   * (Gathering 5 ms in storms cut commit time by a third but did not improve the latency figures.)
+   */
   private apply(events: readonly AlarmEvent[]): void {
-    this.chain = this.chain.then(async () => {
-      for (const e of events) {
-        try {
-          await this.store1(e);
-        } catch (err) {
-          this.stats.failed++;
-          this.options.log?.warn({ err, event: e }, 'alarm event could not be stored');
-        }
-      }
-    });
+    const idle = this.pending.length === 0;
+    for (const e of events) this.pending.push(e);
+    if (idle) this.chain = this.chain.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => this.drain());
   }
 
-  private async store1(e: AlarmEvent): Promise<void> {
-    const alarms = this.storage.alarms;
+  private async drain(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    const starts = new Set<number>();
+    for (const e of batch) if (e.kind === 'start') starts.add(e.vehicleId);
+    let labels = new Map<number, VehicleLabel>();
+    const created: AlarmRecord[] = [];
+    try {
+      if (starts.size > 0) labels = await this.storage.terminals.labels(ALL_COMPANIES, [...starts]);
+      // One transaction; a failing event is counted and skipped, the others still commit.
+      await this.storage.transaction(async (tx) => {
+        for (const e of batch) {
+          try {
+            await this.store1(tx.alarms, e, labels, created);
+          } catch (err) {
+            this.stats.failed++;
+            this.options.log?.warn({ err, event: e }, 'alarm event could not be stored');
+          }
+        }
+      });
+    } catch (err) {
+      this.stats.failed += batch.length;
+      this.options.log?.warn({ err, events: batch.length }, 'alarm events could not be stored');
+      return;
+    }
+    // Pushed after the commit: a console that opens the alarm finds it.
+    for (const record of created) this.publisher.publishAlarm(record.companyPath, alarmPushData(record));
+  }
+
+  private async store1(alarms: AlarmRepository, e: AlarmEvent, labels: ReadonlyMap<number, VehicleLabel>, created: AlarmRecord[]): Promise<void> {
     if (e.kind === 'start') {
-      const id = this.insert(e);
-      this.ids.set(e.key, id);
-      const stored = await id;
-      if (stored === undefined) return;
+      const label = labels.get(e.vehicleId);
+      const record = label ? await this.insert(alarms, e, label) : undefined;
+      this.ids.set(e.key, Promise.resolve(record?.id));
+      if (record === undefined) return;
       this.stats.raised++;
-      const record = await alarms.get(ALL_COMPANIES, stored);
-      if (record) this.publisher.publishAlarm(record.companyPath, alarmPushData(record));
+      created.push(record);
       return;
     }
     const id = await this.ids.get(e.key);
@@ -241,12 +283,24 @@ export class AlarmService {
     }
   }
 
-  private async insert(e: Extract<AlarmEvent, { kind: 'start' }>): Promise<number | undefined> {
-    const label = (await this.storage.terminals.labels(ALL_COMPANIES, [e.vehicleId])).get(e.vehicleId);
-    if (!label) return undefined;
-    return this.storage.alarms.insert({
+  /**
+   * Stores a new alarm and answers it as a read would (columns not inserted hold the table's
+   * defaults), so a storm's push needs no read-back; the company path is the live store's (the scope
+   * positions are pushed by), else the database's.
+   */
+  private async insert(alarms: AlarmRepository, e: Extract<AlarmEvent, { kind: 'start' }>, label: VehicleLabel): Promise<AlarmRecord | undefined> {
+    const row: NewAlarm = {
       vehicleId: e.vehicleId, deviceNo: label.deviceNo, companyId: label.companyId, alarmType: e.code, source: e.source, startTime: e.time,
       lng: e.lng, lat: e.lat, speed: Math.round(e.speed * 10) / 10, riskLevel: e.riskLevel, dealStatus: e.dealStatus, createTime: this.store.clock(),
-    });
+    };
+    const id = await alarms.insert(row);
+    const slot = this.store.slotOf(e.vehicleId);
+    const companyPath = slot < 0 || this.store.columns.companyId[slot] !== label.companyId ? '' : this.store.companyPathOf(slot);
+    if (companyPath === '') return alarms.get(ALL_COMPANIES, id);
+    return {
+      ...row, id, vehiidno: label.vehiidno, companyName: label.companyName, companyPath, channelId: 0,
+      endTime: null, lastTime: row.startTime, count: 1, dealType: null, dealContent: '', dealUserId: null, dealUsername: '', dealTime: null,
+      typical: false,
+    };
   }
 }

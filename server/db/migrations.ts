@@ -6,9 +6,14 @@
  * A subtree is the range `path >= P AND path < P || '~'` ('~' sorts after digits and '/'), which the
  * path index serves without a scan.
  */
+import { ALARM_STATS_MIGRATION } from './migration-alarm-stats.ts';
 import { ALARMS_MIGRATION } from './migration-alarms.ts';
+import { BOARD_MIGRATION } from './migration-board.ts';
+import { APPRAISAL_MIGRATION } from './migration-appraisal.ts';
 import { TRACK_BLOCKS_MIGRATION } from './migration-track-blocks.ts';
 import { VIDEO_MIGRATION } from './migration-video.ts';
+import { RECORDING_UPLOAD_MIGRATION } from './migration-recording-upload.ts';
+import { MEDIA_MIGRATION } from './migration-media.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -209,6 +214,16 @@ const MIGRATIONS: readonly Migration[] = [
   },
   // Issue 6 (live video); self-contained in its own file.
   VIDEO_MIGRATION,
+  // Issue 5 (alarm statistics): driver attribution columns, covering index for aggregates.
+  ALARM_STATS_MIGRATION,
+  // Issue 5 (vehicle appraisal): settings per company.
+  APPRAISAL_MIGRATION,
+  // Issue 5 (safety board): version 7, self-contained in its own file.
+  BOARD_MIGRATION,
+  // Issue 6 (multimedia: photos from 0x0801): version 10, self-contained in its own file.
+  MEDIA_MIGRATION,
+  // Issue 6 (recordings pulled to the server over FTP): version 9, self-contained in its own file.
+  RECORDING_UPLOAD_MIGRATION,
 ];
 
 /** Applies pending migrations in one transaction each; answers the versions applied now. */

@@ -7,8 +7,13 @@
  * authentication (before a caller is known) or act on ids the handler has already resolved in scope.
  */
 import type { TrackData } from '../../proto/track-codec.ts';
+import type { AlarmStatsRepository } from './alarm-stats-types.ts';
 import type { AlarmRepository } from './alarm-types.ts';
+import type { BoardRepository } from './board-types.ts';
+import type { AppraisalRepository } from './appraisal-types.ts';
 import type { StreamRepository } from './stream-types.ts';
+import type { RecordingUploadRepository } from './recording-upload-types.ts';
+import type { MediaRepository } from './media-types.ts';
 import type { Scope } from './scope.ts';
 import type {
   Company, CompanyInput, CompanyUsage, Line, Page, PageRequest, PermissionRow, Role, Session, User,
@@ -234,8 +239,18 @@ export interface Repositories {
   readonly terminals: TerminalRepository;
   /** Safety alarms (issue 5): types, settings, alarms, deal log. */
   readonly alarms: AlarmRepository;
+  /** Safety board (issue 5): vehicles' open risks, their alarms and action log. */
+  readonly board: BoardRepository;
+  /** Alarm statistics (issue 5, migration 11): aggregates over the stored alarms. */
+  readonly alarmStats: AlarmStatsRepository;
   /** Live video (issue 6): stream log and daily connection limits. */
   readonly streams: StreamRepository;
+  /** Vehicle appraisal (issue 5): settings per company, alarm counts per vehicle and day. */
+  readonly appraisal: AppraisalRepository;
+  /** Multimedia (issue 6): photos uploaded by terminals. */
+  readonly media: MediaRepository;
+  /** Recordings pulled to the server (issue 6): upload tasks and received files. */
+  readonly recordingUploads: RecordingUploadRepository;
 }
 
 export interface Storage extends Repositories {

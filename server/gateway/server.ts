@@ -605,13 +605,15 @@ export class Jt808Gateway {
   /**
    * Sends a platform message (0x8203, 0x8300, ...) to a vehicle's terminal and waits for its 0x0001
    * general response: `offline` when no authenticated connection holds it, `timeout` without a reply.
+   * `onSerial` learns the platform serial it was sent with (0x1206 / 0x9207 refer to a 0x9206 by it).
    */
-  sendCommand(vehicleId: number, message: Jt808MessageInput, timeoutMs = 10_000): Promise<CommandOutcome> {
+  sendCommand(vehicleId: number, message: Jt808MessageInput, timeoutMs = 10_000, onSerial?: (serial: number) => void): Promise<CommandOutcome> {
     const r = this.reachable.get(vehicleId);
     if (!r || r.conn.socket.destroyed || this.stopping) return Promise.resolve({ kind: 'offline' });
     const conn = r.conn;
     conn.serial = (conn.serial + 1) & 0xffff;
     const serial = conn.serial;
+    onSerial?.(serial);
     const key = `${vehicleId}:${serial}`;
     return new Promise<CommandOutcome>((resolve) => {
       const timer = setTimeout(() => {

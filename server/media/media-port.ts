@@ -8,8 +8,9 @@
  * channels the hub has requested; an unrequested stream is closed.
  */
 import net from 'node:net';
-import { decodeSim, FrameAssembler, MAGIC, PacketSplitter, type SimLength } from './jt1078/index.ts';
+import { decodeSim, FrameAssembler, MAGIC, PacketSplitter, type Jt1078Packet, type SimLength } from './jt1078/index.ts';
 import type { MediaHub } from './media-hub.ts';
+import type { MediaLink, MediaTapSink } from './talk.ts';
 
 export interface MediaPortStats {
   connections: number;
@@ -17,6 +18,33 @@ export interface MediaPortStats {
   badPackets: number;
   /** Connections closed because their first packet named no requested channel. */
   unexpected: number;
+}
+
+/** Where whole frames go: the live MediaHub, or the playback hub on the playback port. */
+export interface FrameSink {
+  expects(sim: string): boolean;
+  onFrame(frame: Parameters<MediaHub['onFrame']>[0], arrival: number): void;
+  /** A connection closed; `channels` are the channels its packets named. */
+  upstreamClosed(sim: string, channels: readonly number[]): void;
+  sweep(): void;
+}
+
+/** Connections claimed by their first packet instead of going to the hub (the intercom, talk.ts). */
+export interface MediaTap {
+  expects(sim: string): boolean;
+  claim(sim: string, channel: number, link: MediaLink): MediaTapSink | undefined;
+}
+
+/** The platform's side of a claimed connection: it can write back (intercom audio to the terminal). */
+function linkOf(socket: net.Socket, simLength: SimLength): MediaLink {
+  return {
+    simLength,
+    write: (bytes) => socket.write(bytes),
+    get queued() {
+      return socket.writableLength;
+    },
+    close: () => socket.end(),
+  };
 }
 
 /** SIM at offset 8 (after magic, V/P/X/CC, M/PT and the serial). */
@@ -28,8 +56,10 @@ export class MediaPort {
   private readonly sockets = new Set<net.Socket>();
   private readonly assembler = new FrameAssembler();
   private sweeper: NodeJS.Timeout | null = null;
+  /** Takes the connections of two-way intercoms and broadcasts (talk.ts; set by runtime.ts). */
+  tap: MediaTap | null = null;
 
-  constructor(private readonly hub: MediaHub, private readonly now: () => number = Date.now) {}
+  constructor(private readonly hub: FrameSink, private readonly now: () => number = Date.now) {}
 
   /** Listens; answers the bound port (0 picks a free one). */
   listen(port: number, host: string): Promise<number> {
@@ -61,7 +91,26 @@ export class MediaPort {
     let splitter: PacketSplitter | null = null;
     let head: Uint8Array = new Uint8Array(0);
     let sim: string | undefined;
+    const channels = new Set<number>();
     const onError = () => this.stats.badPackets++;
+    // The intercom (talk.ts) may claim the connection by its first packet: its frames then skip the hub,
+    // through an assembler of its own (a video stream of the same channel must not mix with it).
+    let tap: { sink: MediaTapSink; assembler: FrameAssembler } | null | undefined;
+    let simLength: SimLength = 6;
+    const route = (p: Jt1078Packet) => {
+      if (tap === undefined) {
+        const sink = this.tap?.claim(p.sim, p.channel, linkOf(socket, simLength));
+        tap = sink ? { sink, assembler: new FrameAssembler() } : null;
+      }
+      if (!tap) {
+        this.onPacket(p, (s) => (sim = s), channels);
+        return;
+      }
+      this.stats.packets++;
+      const now = this.now();
+      const frame = tap.assembler.push(p, now);
+      if (frame) tap.sink.onFrame(frame, now);
+    };
     socket.on('data', (chunk: Buffer) => {
       const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       if (!splitter) {
@@ -72,26 +121,29 @@ export class MediaPort {
           return;
         }
         splitter = new PacketSplitter({ simLength: length });
+        simLength = length;
         const first = head;
         head = new Uint8Array(0);
-        splitter.push(first, (p) => this.onPacket(p, (s) => (sim = s)), onError);
+        splitter.push(first, route, onError);
         return;
       }
-      splitter.push(bytes, (p) => this.onPacket(p, (s) => (sim = s)), onError);
+      splitter.push(bytes, route, onError);
     });
     socket.on('error', () => undefined);
     socket.on('close', () => {
       this.sockets.delete(socket);
-      if (sim !== undefined) {
+      if (tap) tap.sink.closed();
+      else if (sim !== undefined) {
         this.assembler.close(sim);
-        this.hub.upstreamClosed(sim);
+        this.hub.upstreamClosed(sim, [...channels]);
       }
     });
   }
 
-  private onPacket(packet: Parameters<FrameAssembler['push']>[0], seen: (sim: string) => void): void {
+  private onPacket(packet: Parameters<FrameAssembler['push']>[0], seen: (sim: string) => void, channels: Set<number>): void {
     this.stats.packets++;
     seen(packet.sim);
+    channels.add(packet.channel);
     const now = this.now();
     const frame = this.assembler.push(packet, now);
     if (frame) this.hub.onFrame(frame, now);
@@ -103,7 +155,7 @@ export class MediaPort {
     if (new DataView(head.buffer, head.byteOffset, 4).getUint32(0) !== MAGIC) return undefined;
     for (const length of [6, 10] as const) {
       const s = decodeSim(head, SIM_OFFSET, length);
-      if (s !== undefined && this.hub.expects(s)) return length;
+      if (s !== undefined && (this.hub.expects(s) || this.tap?.expects(s))) return length;
     }
     return undefined;
   }

@@ -6,10 +6,11 @@
  * `wake(now)` when `wakeAt` has come, and socket events ask it to reschedule.
  */
 import net from 'node:net';
+import { simDriverCard } from './driver.ts';
 import {
   decodeFrame,
   encodeBody,
-  encodePacket,
+  encodeFrames,
   FrameSplitter,
   MSG,
   REGISTER_RESULT,
@@ -20,6 +21,12 @@ import {
 } from '../gateway/jt808/index.ts';
 import { LIVE_COMMAND, LIVE_DATA, MEDIA_MSG } from '../gateway/jt808/media-signalling.ts';
 import { MediaStreamer } from './media-streamer.ts';
+import { cameraCommand, cameraSawReport, type CameraLink } from './camera.ts';
+import { handleSimFileUpload } from './file-upload.ts';
+import { PHONE_CALLBACK } from '../gateway/jt808/phone.ts';
+import { simCanData } from './can.ts';
+import { handleIntercomControl, handleIntercomRequest, isIntercomRequest, simIntercom } from './intercom.ts';
+import { handlePlaybackSignalling, playbackStreamer } from './playback.ts';
 import type { Emission, VehicleProgram } from './vehicle.ts';
 
 /** Simulated terminals have four cameras (JT/T 1076 channels 1–4); other channels are refused. */
@@ -191,8 +198,11 @@ export class Terminal {
     if (!e.location) return;
     if (e.link === 'up' && this.phase === 'ready') {
       this.send({ msgId: MSG.LOCATION, ...e.location });
+      const can = simCanData(this.program.deviceNo, this.program.tankLitres, e.location);
+      if (can) this.send(can);
       stats.reportsSent++;
       if (e.drift) stats.driftSent++;
+      cameraSawReport(this.camera(), e.location);
       return;
     }
     if (this.refused) return;
@@ -238,6 +248,8 @@ export class Terminal {
   private onClosed(socket: net.Socket): void {
     // Without its 808 session a terminal stops streaming (the platform can no longer control it).
     media.stop(this.program.deviceNo);
+    simIntercom.stop(this.program.deviceNo);
+    playbackStreamer.stop(this.program.deviceNo);
     const stats = this.ctx.stats;
     if (this.phase !== 'connecting') stats.connected--;
     if (this.phase === 'ready') stats.authenticated--;
@@ -264,6 +276,8 @@ export class Terminal {
     const socket = this.socket;
     if (!socket) return;
     media.stop(this.program.deviceNo);
+    simIntercom.stop(this.program.deviceNo);
+    playbackStreamer.stop(this.program.deviceNo);
     const stats = this.ctx.stats;
     this.attempt++; // ignore the old socket's late events
     if (this.phase !== 'connecting') stats.connected--;
@@ -338,6 +352,9 @@ export class Terminal {
             this.backoffMs = BACKOFF_MIN_MS;
             this.handshakeDeadline = Infinity;
             this.flush();
+            // The driver signs in (0x0702), so live alarms are attributed to someone (server/sim/driver.ts).
+            const card = simDriverCard(this.program.deviceNo, now);
+            if (card) this.send(card);
           } else {
             // A stale code: register afresh on the next connection.
             stats.authFailures++;
@@ -352,9 +369,14 @@ export class Terminal {
         break;
       case MSG.TEXT:
       case MSG.ALARM_CONFIRM:
+      case PHONE_CALLBACK: // the simulated driver "answers" the callback
         this.reply(r.header, RESULT.OK);
         break;
       case MEDIA_MSG.LIVE_REQUEST: {
+        if (isIntercomRequest(m.dataType)) {
+          handleIntercomRequest({ deviceNo: this.program.deviceNo, simLength: this.program.edition === 2019 ? 10 : 6, reply: (result) => this.reply(r.header, result) }, m);
+          break;
+        }
         // Answer first, then connect to the media port, as real terminals do.
         const camera = m.channel >= 1 && m.channel <= SIM_CAMERA_CHANNELS;
         this.reply(r.header, camera ? RESULT.OK : RESULT.FAIL);
@@ -369,6 +391,24 @@ export class Terminal {
       case MEDIA_MSG.LIVE_CONTROL:
         this.reply(r.header, RESULT.OK);
         if (m.command === LIVE_COMMAND.CLOSE) media.stop(this.program.deviceNo, m.channel);
+        handleIntercomControl(this.program.deviceNo, m);
+        break;
+      case MEDIA_MSG.RESOURCE_QUERY:
+      case MEDIA_MSG.PLAYBACK_REQUEST:
+      case MEDIA_MSG.PLAYBACK_CONTROL: {
+        const p = this.program;
+        handlePlaybackSignalling({ deviceNo: p.deviceNo, simLength: p.edition === 2019 ? 10 : 6, send: (msg) => this.send(msg), reply: (result) => this.reply(r.header, result) }, m, r.header.serial);
+        break;
+      }
+      case 0x9206: // file upload to the platform's FTP server (sim/file-upload.ts)
+      case 0x9207:
+        handleSimFileUpload({ deviceNo: this.program.deviceNo, serial: r.header.serial, cameras: SIM_CAMERA_CHANNELS, reply: (result) => this.reply(r.header, result), send: (msg) => this.send(msg), now: this.ctx.clock }, m);
+        break;
+      case 0x8801: // camera shoot, stored-media search and uploads (sim/camera.ts)
+      case 0x8802:
+      case 0x8803:
+      case 0x8805:
+        cameraCommand(this.camera(), r.header, m, this.ctx.clock());
         break;
       default:
         break;
@@ -402,6 +442,11 @@ export class Terminal {
     sendBatch();
   }
 
+  /** This terminal as its cameras see it (sim/camera.ts). */
+  private camera(): CameraLink {
+    return { deviceNo: this.program.deviceNo, edition: this.program.edition, send: (msg) => this.send(msg) };
+  }
+
   private reply(request: Jt808Header, result: number): void {
     this.send({ msgId: MSG.TERMINAL_RESPONSE, replySerial: request.serial, replyId: request.msgId, result });
   }
@@ -410,10 +455,14 @@ export class Terminal {
     const socket = this.socket;
     if (!socket) return;
     const p = this.program;
-    const bytes = encodePacket({ phone: p.deviceNo, serial: this.serial, version: p.edition }, message);
-    this.serial = (this.serial + 1) & 0xffff;
+    const body = encodeBody(message, p.edition);
+    // A body over 1023 bytes (a long 0x1205 list) goes in sub-packages with consecutive serials.
+    const frames = encodeFrames({ phone: p.deviceNo, serial: this.serial, version: p.edition, msgId: message.msgId }, body);
+    this.serial = (this.serial + frames.length) & 0xffff;
     this.lastSentAt = this.ctx.clock();
-    this.ctx.stats.bytesSent += bytes.length;
-    socket.write(bytes);
+    for (const bytes of frames) {
+      this.ctx.stats.bytesSent += bytes.length;
+      socket.write(bytes);
+    }
   }
 }

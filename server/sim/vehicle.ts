@@ -212,6 +212,11 @@ export class VehicleProgram {
     }
   }
 
+  /** Fuel tank size: the CAN fuel level (server/sim/can.ts) is a share of it. */
+  get tankLitres(): number {
+    return this.tankL;
+  }
+
   /** True while the engine is on (ACC status bit). */
   get accOn(): boolean {
     return this.activity === DRIVE || this.activity === IDLE || (this.activity === DWELL && !this.dwellAccOff);

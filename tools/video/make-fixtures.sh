@@ -47,4 +47,14 @@ ff -f lavfi -i "sine=frequency=440:beep_factor=4:sample_rate=8000:duration=4" \
 ff -f lavfi -i "testsrc2=size=640x360:rate=25:duration=2" -vf "$(counter 28 10),select=eq(n\\,30)" \
   -frames:v 1 -q:v 5 -pix_fmt yuvj420p -bitexact "$OUT/snapshot-640x360.jpg"
 
+# Simulated terminals' camera photos (0x8801 / 0x0801, issue 6): 320x180 baseline JPEGs, two per camera
+# channel (frames 10 and 60 of the sub pattern) with the channel burned in, so a shown photo proves its channel.
+for ch in 1 2 3 4; do
+  for n in 10 60; do
+    ff -f lavfi -i "testsrc2=size=320x180:rate=25:duration=3" \
+      -vf "$(counter 16 5),drawtext=fontfile=$FONT:text='CH$ch':x=w-tw-8:y=h-th-8:fontsize=28:fontcolor=yellow:box=1:boxcolor=black,select=eq(n\\,$n)" \
+      -frames:v 1 -q:v 6 -pix_fmt yuvj420p -bitexact "$OUT/photo-ch$ch-f$n-320x180.jpg"
+  done
+done
+
 ls -l "$OUT"

@@ -5,6 +5,7 @@ import type {
   CompanyAlarmSettingPatch, NewAlarm, NewAlarmDealLog, UserAlarmPopSetting,
 } from '../alarm-types.ts';
 import { scopeCondition, type Scope } from '../scope.ts';
+import type { Statement } from 'better-sqlite3';
 import type { SqliteDb } from '../sqlite.ts';
 import { placeholders } from './rows.ts';
 
@@ -17,14 +18,14 @@ const toSetting = (r: SettingRowDb): CompanyAlarmSetting => ({
   popup: r.popup === 1, voice: r.voice === 1, tts: r.tts === 1,
 });
 
-interface AlarmRowDb {
+export interface AlarmRowDb {
   id: number; vehicle_id: number; vehiidno: string; device_no: string; company_id: number; company_name: string; path: string;
   alarm_type: number; source: AlarmSource; channel_id: number; start_time: number; end_time: number | null; last_time: number; count: number;
   lng: number; lat: number; speed: number; risk_level: RiskLevel; deal_status: DealStatus; deal_type: DealType | null; deal_content: string;
   deal_user_id: number | null; deal_username: string; deal_time: number | null; typical: number; create_time: number;
 }
 
-const toAlarm = (r: AlarmRowDb): AlarmRecord => ({
+export const toAlarm = (r: AlarmRowDb): AlarmRecord => ({
   id: r.id, vehicleId: r.vehicle_id, vehiidno: r.vehiidno, deviceNo: r.device_no, companyId: r.company_id, companyName: r.company_name,
   companyPath: r.path, alarmType: r.alarm_type, source: r.source, channelId: r.channel_id, startTime: r.start_time, endTime: r.end_time,
   lastTime: r.last_time, count: r.count, lng: r.lng, lat: r.lat, speed: r.speed, riskLevel: r.risk_level, dealStatus: r.deal_status,
@@ -38,7 +39,16 @@ const SELECT = `SELECT a.*, v.vehiidno, c.name AS company_name, c.path FROM alar
 const bool = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
 
 export class SqliteAlarmRepository implements AlarmRepository {
+  /** Prepared statements of the per-alarm calls (an alarm storm calls them thousands of times a second). */
+  private readonly statements = new Map<string, Statement>();
+
   constructor(private readonly db: SqliteDb) {}
+
+  private st(sql: string): Statement {
+    let s = this.statements.get(sql);
+    if (s === undefined) this.statements.set(sql, (s = this.db.prepare(sql)));
+    return s;
+  }
 
   async syncTypes(types: readonly Omit<AlarmTypeRecord, 'sort'>[]): Promise<void> {
     const upsert = this.db.prepare(`INSERT INTO alarm_type (code, group_no, name_zh, name_en, sort) VALUES (?, ?, ?, ?, ?)
@@ -128,7 +138,7 @@ export class SqliteAlarmRepository implements AlarmRepository {
   }
 
   async insert(a: NewAlarm): Promise<number> {
-    const r = this.db.prepare(`INSERT INTO alarm (vehicle_id, device_no, company_id, alarm_type, source, start_time, last_time, lng, lat, speed, risk_level, deal_status, create_time)
+    const r = this.st(`INSERT INTO alarm (vehicle_id, device_no, company_id, alarm_type, source, start_time, last_time, lng, lat, speed, risk_level, deal_status, create_time)
                                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(a.vehicleId, a.deviceNo, a.companyId, a.alarmType, a.source, a.startTime, a.startTime, a.lng, a.lat, a.speed, a.riskLevel, a.dealStatus, a.createTime);
     return Number(r.lastInsertRowid);
@@ -136,16 +146,16 @@ export class SqliteAlarmRepository implements AlarmRepository {
 
   async merge(id: number, lastTime: number, count: number): Promise<void> {
     // A merge after the end re-opens the alarm (the condition is back).
-    this.db.prepare('UPDATE alarm SET last_time = ?, count = ?, end_time = NULL WHERE id = ?').run(lastTime, count, id);
+    this.st('UPDATE alarm SET last_time = ?, count = ?, end_time = NULL WHERE id = ?').run(lastTime, count, id);
   }
 
   async end(id: number, endTime: number): Promise<void> {
-    this.db.prepare('UPDATE alarm SET end_time = ? WHERE id = ?').run(endTime, id);
+    this.st('UPDATE alarm SET end_time = ? WHERE id = ?').run(endTime, id);
   }
 
   async get(scope: Scope, id: number): Promise<AlarmRecord | undefined> {
     const s = scopeCondition(scope, 'c');
-    const row = this.db.prepare(`${SELECT} WHERE a.id = ? AND ${s.sql}`).get(id, ...s.params) as AlarmRowDb | undefined;
+    const row = this.st(`${SELECT} WHERE a.id = ? AND ${s.sql}`).get(id, ...s.params) as AlarmRowDb | undefined;
     return row && toAlarm(row);
   }
 

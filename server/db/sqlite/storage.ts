@@ -1,6 +1,9 @@
 import type { Repositories, Storage } from '../repositories.ts';
 import type { SqliteDb } from '../sqlite.ts';
+import { SqliteAlarmStatsRepository } from './alarm-stats.ts';
 import { SqliteAlarmRepository } from './alarms.ts';
+import { SqliteBoardRepository } from './board.ts';
+import { SqliteAppraisalRepository } from './appraisal.ts';
 import { SqliteCompanyRepository } from './companies.ts';
 import { SqliteFleetRepository } from './fleet.ts';
 import { SqlitePermissionRepository } from './permissions.ts';
@@ -8,6 +11,8 @@ import { SqlitePositionRepository } from './positions.ts';
 import { SqliteRoleRepository } from './roles.ts';
 import { SqliteLoginGuardRepository, SqliteSessionRepository } from './sessions.ts';
 import { SqliteStreamRepository } from './streams.ts';
+import { SqliteMediaRepository } from './media.ts';
+import { SqliteRecordingUploadRepository } from './recording-uploads.ts';
 import { SqliteTerminalRepository } from './terminals.ts';
 import { SqliteTrackRepository } from './tracks.ts';
 import { SqliteUserRepository } from './users.ts';
@@ -25,7 +30,12 @@ export class SqliteStorage implements Storage {
   readonly tracks: SqliteTrackRepository;
   readonly terminals: SqliteTerminalRepository;
   readonly alarms: SqliteAlarmRepository;
+  readonly board: SqliteBoardRepository;
+  readonly alarmStats: SqliteAlarmStatsRepository;
   readonly streams: SqliteStreamRepository;
+  readonly appraisal: SqliteAppraisalRepository;
+  readonly media: SqliteMediaRepository;
+  readonly recordingUploads: SqliteRecordingUploadRepository;
   /** Tail of the transaction queue: one transaction at a time on the single connection. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -41,7 +51,12 @@ export class SqliteStorage implements Storage {
     this.tracks = new SqliteTrackRepository(db);
     this.terminals = new SqliteTerminalRepository(db);
     this.alarms = new SqliteAlarmRepository(db);
+    this.board = new SqliteBoardRepository(db);
+    this.alarmStats = new SqliteAlarmStatsRepository(db);
     this.streams = new SqliteStreamRepository(db);
+    this.appraisal = new SqliteAppraisalRepository(db);
+    this.media = new SqliteMediaRepository(db);
+    this.recordingUploads = new SqliteRecordingUploadRepository(db);
   }
 
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {

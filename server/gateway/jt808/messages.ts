@@ -17,6 +17,11 @@ import {
   type LocationReport,
 } from './location.ts';
 import { isMediaSignalling, readMediaSignalling, writeMediaSignalling, type MediaSignalling } from './media-signalling.ts';
+import { isMultimedia, readMultimedia, writeMultimedia, type Multimedia } from './multimedia.ts';
+import { isFileUpload, readFileUpload, writeFileUpload, type FileUploadMessage } from './file-upload.ts';
+import { isPhoneMessage, readPhoneMessage, writePhoneMessage, type PhoneCallback } from './phone.ts';
+import { isCanMessage, readCanMessage, writeCanMessage, type CanDataUpload } from './can.ts';
+import { isDriverMessage, readDriverMessage, writeDriverMessage, type DriverIdentity } from './driver.ts';
 
 export const MSG = {
   TERMINAL_RESPONSE: 0x0001,
@@ -123,7 +128,12 @@ export type Jt808Message =
   | BatchLocation
   | AlarmConfirm
   | TextMessage
-  | MediaSignalling;
+  | MediaSignalling
+  | Multimedia
+  | FileUploadMessage
+  | PhoneCallback
+  | CanDataUpload
+  | DriverIdentity;
 
 /** What encodeBody accepts: location messages may leave optional items out. */
 export type Jt808MessageInput =
@@ -152,7 +162,7 @@ export function isSupported(msgId: number): boolean {
     case MSG.TEXT:
       return true;
     default:
-      return isMediaSignalling(msgId);
+      return isMediaSignalling(msgId) || isMultimedia(msgId) || isFileUpload(msgId) || isPhoneMessage(msgId) || isCanMessage(msgId) || isDriverMessage(msgId);
   }
 }
 
@@ -223,6 +233,26 @@ export function decodeMessage(msgId: number, version: ProtocolEdition, b: Uint8A
       return { msgId, flags, textType, text: r.restString() };
     }
     default: {
+      if (isPhoneMessage(msgId)) {
+        const r = new Reader(b, start, end);
+        return readPhoneMessage(msgId, r);
+      }
+      if (isCanMessage(msgId)) {
+        const r = new Reader(b, start, end);
+        return done(r, readCanMessage(msgId, r), 'CAN data');
+      }
+      if (isDriverMessage(msgId)) {
+        const r = new Reader(b, start, end);
+        return done(r, readDriverMessage(r, version), 'driver identity');
+      }
+      if (isFileUpload(msgId)) {
+        const r = new Reader(b, start, end);
+        return done(r, readFileUpload(msgId, r), `message 0x${hex4(msgId)}`);
+      }
+      if (isMultimedia(msgId)) {
+        const r = new Reader(b, start, end);
+        return done(r, readMultimedia(msgId, r), `message 0x${hex4(msgId)}`);
+      }
       if (!isMediaSignalling(msgId)) return null;
       const r = new Reader(b, start, end);
       return done(r, readMediaSignalling(msgId, r), `message 0x${hex4(msgId)}`);
@@ -288,6 +318,31 @@ export function writeMessage(w: Writer, msg: Jt808MessageInput, version: Protoco
     case 0x9201:
     case 0x9202:
       writeMediaSignalling(w, msg);
+      return;
+    case 0x0800:
+    case 0x0801:
+    case 0x8800:
+    case 0x8801:
+    case 0x0805:
+    case 0x8802:
+    case 0x0802:
+    case 0x8803:
+    case 0x8805:
+      writeMultimedia(w, msg);
+      return;
+    case 0x9206:
+    case 0x1206:
+    case 0x9207:
+      writeFileUpload(w, msg);
+      return;
+    case 0x8400:
+      writePhoneMessage(w, msg);
+      return;
+    case 0x0705:
+      writeCanMessage(w, msg);
+      return;
+    case 0x0702:
+      writeDriverMessage(w, msg, version);
       return;
     default:
       throw new Jt808Error('encode', `no encoder for message 0x${hex4((msg as { msgId: number }).msgId)}`);

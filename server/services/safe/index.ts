@@ -7,8 +7,16 @@ import { AlarmService } from '../../alarms/service.ts';
 import type { App } from '../../http/route.ts';
 import type { LiveRuntime } from '../../live/runtime.ts';
 import type { ServiceDeps } from '../deps.ts';
+import { aggregateRoutes } from './aggregate.ts';
+import { driverSignIn } from './drivers.ts';
 import { alarmRoutes } from './alarms.ts';
+import { analysisRoutes } from './analysis.ts';
+import { appraisalRoutes } from './appraisal.ts';
+import { boardRoutes } from './board.ts';
 import { settingsRoutes } from './settings.ts';
+import { ReportEngine } from '../reports/rollup.ts';
+import { SqliteReportStore } from '../reports/store.ts';
+import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,5 +40,12 @@ export async function safeRoutes(app: App, deps: ServiceDeps & { readonly live: 
   });
   settingsRoutes(app, { storage, alarms: service });
   alarmRoutes(app, { storage, gateway: live.gateway, clock: live.store.clock });
+  aggregateRoutes(app, { storage, clock: live.store.clock });
+  driverSignIn(live.gateway, storage, live.store.clock); // 0x0702: the driver the statistics attribute alarms to
+  // Vehicle appraisal and analysis reports: km and running days from the positioning rollup (report_vehicle_day).
+  const reportEngine = new ReportEngine(storage, new SqliteReportStore((storage as SqliteStorage).db), live.store.clock);
+  appraisalRoutes(app, { storage, engine: reportEngine });
+  analysisRoutes(app, { storage, engine: reportEngine });
+  boardRoutes(app, { storage, clock: live.store.clock });
   return service;
 }

@@ -22,6 +22,7 @@ import type { Message } from '../../http/messages.ts';
 import { Id, PageFields, Strict, type App } from '../../http/route.ts';
 import type { LiveStore } from '../../live/store.ts';
 import type { MediaHub } from '../../media/media-hub.ts';
+import { playbackRoutes, type PlaybackDeps } from './playback.ts';
 
 export const VIDEO_PATH = '/ws-service/video';
 
@@ -29,6 +30,8 @@ export interface VideoDeps {
   readonly storage: Storage;
   readonly store: LiveStore;
   readonly hub: MediaHub;
+  /** Recordings on the terminal (playback.ts): the playback hub and the gateway that lists and controls. */
+  readonly playback?: Pick<PlaybackDeps, 'hub' | 'gateway'>;
   /** Live-video connections a user may open per China day unless set per user. */
   readonly dailyLimit: number;
 }
@@ -62,6 +65,7 @@ const VideoQuery = Strict({
 
 export function videoRoutes(app: App, deps: VideoDeps): void {
   const { storage, store, hub, dailyLimit } = deps;
+  if (deps.playback) playbackRoutes(app, { storage, store, ...deps.playback });
 
   app.get(VIDEO_PATH, { websocket: true, config: { permission: '/monitor/videoMonitor' }, schema: { querystring: VideoQuery } }, async (socket, request) => {
     const ctx = auth(request);

@@ -14,6 +14,7 @@ import { DEAL_STATUSES, DEAL_TYPES, DealStatus, DealType } from '../../../domain
 import { RISK_LEVELS } from '../../../domain/alarms/sources.ts';
 import { isApiError } from '../../api/http.ts';
 import { Perm } from '../../app/Perm.tsx';
+import { AlarmExportButton } from '../alarm-stats/AlarmExportButton.tsx';
 import { useLang, useT } from '../../i18n/index.ts';
 import {
   fetchAlarm, fetchAlarmTypes, fetchDealLog, handleAlarms, invalidAlarm, markTypical, queryAlarms, searchVehicles,
@@ -226,6 +227,7 @@ export function AlarmProcessingPage() {
         <Text size="sm" data-testid="alarm-total" data-total={r.total}>{searched ? t('page.total', { total: r.total }) : ''}</Text>
         <Group gap="sm">
           {selected.size > 0 && <Text size="sm">{t('page.selected', { count: selected.size })}</Text>}
+          <AlarmExportButton query={searched ? (r.query as unknown as Record<string, unknown> | null) : null} />
           <Perm route={ROUTE} button="deal">
             <Button size="xs" disabled={selected.size === 0} onClick={() => setBatchOpen(true)} data-testid="alarm-batch">{t('page.batch')}</Button>
           </Perm>

@@ -7,7 +7,6 @@
  * pop-up opens (else only the counter) and whether a tone sounds.
  */
 import { ActionIcon, Badge, Button, CloseButton, Group, Indicator, Modal, Paper, Stack, Text, Tooltip } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { alarmName, PLATFORM_GENERATED_CODES } from '../../../domain/alarms/catalogue.ts';
 import { DealStatus } from '../../../domain/alarms/engine.ts';
@@ -26,14 +25,19 @@ import { ALARMS_NS } from './messages.ts';
 import { createSnapshotStore } from './snapshot-store.ts';
 import { playAlarmTone } from './sound.ts';
 import { TtsForm } from './TtsForm.tsx';
+import { mediaApi, type SnapResult } from '../media-reports/api.ts';
+import { SnapDialog } from '../media-reports/SnapDialog.tsx';
+import { ObdPanel } from './ObdPanel.tsx';
+import { PhoneForm } from './PhoneForm.tsx';
+import { playReminder } from './reminder.ts';
+import { TalkPanel } from './TalkPanel.tsx';
+import { VOICE_NS } from './voice-messages.ts';
 
 const AREA = '/global/alarm';
 const PROCESSING = '/safeManagement/alarmProcessingPage';
 /** Alarms listed under the newest one in the pop-up. */
 const MORE_SHOWN = 3;
 
-/** Buttons whose capability does not exist yet: they say so instead of pretending. */
-const NOT_BUILT = ['phoneReminder', 'musicReminder', 'talk', 'photoSnap', 'audioReminder', 'obd', 'obdLargeVehicle'] as const;
 /** Media buttons make no sense for platform-generated alarms (no device evidence; domain/alarms/catalogue.ts). */
 const MEDIA = new Set<string>(['live', 'multiLive', 'talk', 'photoSnap', 'audioReminder']);
 
@@ -55,10 +59,14 @@ export function GlobalAlarm() {
   return <AlarmArea key={userId} userId={userId} />;
 }
 
-type Dialog = { kind: 'tts' | 'handle'; alarm: AlarmItem } | null;
+type Dialog =
+  | { kind: 'tts' | 'handle' | 'talk' | 'phone' | 'obd' | 'obdLargeVehicle'; alarm: AlarmItem }
+  | { kind: 'snap'; alarm: AlarmItem; started: Promise<SnapResult> }
+  | null;
 
 function AlarmArea({ userId }: { userId: number }) {
   const t = useT(ALARMS_NS);
+  const voiceT = useT(VOICE_NS);
   const lang = useLang();
   const store = useMemo(() => createSnapshotStore<AlarmSnapshot | null>(null), []);
   const snapshot = useSyncExternalStore(store.subscribe, store.get);
@@ -114,7 +122,6 @@ function AlarmArea({ userId }: { userId: number }) {
     streamRef.current?.markAlarmsRead();
   };
 
-  const notBuilt = (button: string) => notifications.show({ color: 'yellow', autoClose: 3000, message: t('notBuilt', { name: t(`button.${button}`) }) });
 
   const row = (a: AlarmItem) => (
     <Text key={a.id} size="xs" truncate data-testid="alarm-popup-more" data-alarm-id={a.id}>
@@ -139,7 +146,13 @@ function AlarmArea({ userId }: { userId: number }) {
         {btn('multiLive', () => void navigateHref(`/monitor/videoMonitor?vehicleId=${a.vehicleId}&plate=${encodeURIComponent(a.vehiidno)}`))}
         {btn('ttsReminder', () => setDialog({ kind: 'tts', alarm: a }))}
         {btn('trackPlayback', () => void navigateHref(playbackHref(a, Date.now())))}
-        {NOT_BUILT.map((name) => btn(name, () => notBuilt(name)))}
+        {btn('talk', () => setDialog({ kind: 'talk', alarm: a }))}
+        {btn('phoneReminder', () => setDialog({ kind: 'phone', alarm: a }))}
+        {btn('musicReminder', () => void playReminder(a, 'music'))}
+        {btn('audioReminder', () => void playReminder(a, 'audio'))}
+        {btn('photoSnap', () => setDialog({ kind: 'snap', alarm: a, started: mediaApi.photoSnap(a.vehicleId, a.id) }))}
+        {btn('obd', () => setDialog({ kind: 'obd', alarm: a }))}
+        {btn('obdLargeVehicle', () => setDialog({ kind: 'obdLargeVehicle', alarm: a }))}
         {a.dealStatus === DealStatus.Unprocessed && (
           <Perm route={PROCESSING} button="confirm">
             <Button size="compact-xs" color="red" onClick={() => setDialog({ kind: 'handle', alarm: a })} data-testid="alarm-btn-handle">
@@ -202,6 +215,24 @@ function AlarmArea({ userId }: { userId: number }) {
       </div>
       <Modal opened={dialog?.kind === 'tts'} onClose={() => setDialog(null)} title={t('tts.title')}>
         {dialog?.kind === 'tts' && <TtsForm vehicleId={dialog.alarm.vehicleId} alarmId={dialog.alarm.id} />}
+      </Modal>
+      <Modal opened={dialog?.kind === 'talk'} onClose={() => setDialog(null)} title={dialog ? voiceT('talk.title', { plate: dialog.alarm.vehiidno }) : ''}>
+        {dialog?.kind === 'talk' && <TalkPanel vehicleId={dialog.alarm.vehicleId} />}
+      </Modal>
+      <Modal opened={dialog?.kind === 'phone'} onClose={() => setDialog(null)} title={dialog ? voiceT('phone.title', { plate: dialog.alarm.vehiidno }) : ''}>
+        {dialog?.kind === 'phone' && <PhoneForm vehicleId={dialog.alarm.vehicleId} alarmId={dialog.alarm.id} />}
+      </Modal>
+      <Modal opened={dialog?.kind === 'snap'} onClose={() => setDialog(null)} size="lg" title={dialog ? `${dialog.alarm.vehiidno} · ${t('button.photoSnap')}` : ''}>
+        {dialog?.kind === 'snap' && <SnapDialog vehicleId={dialog.alarm.vehicleId} alarmId={dialog.alarm.id} started={dialog.started} />}
+      </Modal>
+      <Modal
+        opened={dialog?.kind === 'obd' || dialog?.kind === 'obdLargeVehicle'}
+        onClose={() => setDialog(null)}
+        title={dialog ? voiceT(dialog.kind === 'obdLargeVehicle' ? 'obd.titleLarge' : 'obd.title', { plate: dialog.alarm.vehiidno }) : ''}
+      >
+        {(dialog?.kind === 'obd' || dialog?.kind === 'obdLargeVehicle') && (
+          <ObdPanel vehicleId={dialog.alarm.vehicleId} protocol={dialog.kind === 'obd' ? 'obd2' : 'j1939'} />
+        )}
       </Modal>
       <Modal opened={dialog?.kind === 'handle'} onClose={() => setDialog(null)} title={t('handle.title')}>
         {dialog?.kind === 'handle' && (

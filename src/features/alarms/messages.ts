@@ -47,7 +47,7 @@ registerMessages(ALARMS_NS, {
       unmarkTypical: '取消典型', log: '处理记录', logEmpty: '暂无处理记录', invalidDone: '已设为无效报警。终端应答：{{result}}',
       typicalDone: '已更新典型标记', batchDone: '已处理 {{count}} 条报警', invalidFailed: '无效报警处理失败', typicalFailed: '标记典型报警失败',
       processFailed: '处理失败', action: '操作', yes: '是', no: '否',
-      logAction: { confirm: '确认', handle: '处理', invalid: '无效', typical: '标为典型', untypical: '取消典型', tts: '语音下发' },
+      logAction: { confirm: '确认', handle: '处理', invalid: '无效', typical: '标为典型', untypical: '取消典型', tts: '语音下发', phone: '电话回拨', music: '铃声提醒', audio: '音频提醒' },
     },
   },
   en: {
@@ -94,7 +94,7 @@ registerMessages(ALARMS_NS, {
       unmarkTypical: 'Unmark typical', log: 'Processing log', logEmpty: 'Nothing logged yet', invalidDone: 'Set invalid. Terminal answer: {{result}}',
       typicalDone: 'Typical mark updated', batchDone: '{{count}} alarms handled', invalidFailed: 'Invalid-alarm processing failed', typicalFailed: 'Marking typical failed',
       processFailed: 'Processing failed', action: 'Actions', yes: 'Yes', no: 'No',
-      logAction: { confirm: 'Confirm', handle: 'Handle', invalid: 'Invalid', typical: 'Mark typical', untypical: 'Unmark typical', tts: 'TTS sent' },
+      logAction: { confirm: 'Confirm', handle: 'Handle', invalid: 'Invalid', typical: 'Mark typical', untypical: 'Unmark typical', tts: 'TTS sent', phone: 'Phone callback', music: 'Sound reminder', audio: 'Audio reminder' },
     },
   },
 });

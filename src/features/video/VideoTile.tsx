@@ -11,6 +11,7 @@ import { saveBlob } from '../../api/http.ts';
 import { useLang, useT } from '../../i18n/index.ts';
 import { session } from '../../session/store.ts';
 import { openMseChannel, openWebCodecsChannel, supportsWebCodecs, type VideoChannel } from '../../live/video/video-channel.ts';
+import { TalkButton } from '../alarms/TalkButton.tsx';
 import { videoUrl } from './api.ts';
 import { VIDEO_NS } from './messages.ts';
 import type { VideoWall, VideoWindow } from './video-wall.ts';
@@ -97,6 +98,7 @@ export function VideoTile({ index, win, wall, audio }: { index: number; win: Vid
               ◉
             </ActionIcon>
           </Tooltip>
+          <TalkButton vehicleId={vehicleId} plate={win.plate} testId={`video-talk-${index}`} />
           <Tooltip label={t('fullscreen')}>
             <ActionIcon size="xs" variant="subtle" color="gray.0" onClick={() => void frameRef.current?.requestFullscreen?.()}>
               ⛶

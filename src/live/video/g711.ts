@@ -40,3 +40,6 @@ export function decodeG711(bytes: Uint8Array, law: 'alaw' | 'ulaw', out?: Float3
 
 /** 16-bit linear value of one byte (tests compare with ITU-T G.711 reference values). */
 export const g711Linear = { alaw: alawToLinear, ulaw: ulawToLinear };
+
+/** The encoder is shared with the server (its reminder sounds): proto/g711.ts. */
+export { encodeAlaw as encodeG711A, linearToAlaw } from '../../../proto/g711.ts';

@@ -1,0 +1,146 @@
+/**
+ * The safety board against the real stack: a scripted JT/T 808 terminal raises a high-risk alarm over
+ * TCP → server → push websocket → the page refreshes and shows the vehicle's board item → the officer
+ * follows, then resolves it in the drawer → the cards and the action log show it. A user without the
+ * resolve bit sees no resolve button.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, test } from 'vitest';
+import { location, TestTerminal } from '../server/gateway/terminal-client.ts';
+import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
+
+// No simulated fleet: simulated vehicles raise random alarms that would put other vehicles on the board.
+const e2e = useE2E({ seedVehicles: 20, env: { SIM_VEHICLES: '0', GATEWAY_PORT: '0', MEDIA_PORT: '0' } });
+
+const BOARD = '/safeManagement/safetyBoardPage';
+const EMERGENCY_BIT = 1 << 0; // JT/T 808 bit 0 → 17001 紧急报警, high risk by default
+const terminals: TestTerminal[] = [];
+
+afterAll(async () => {
+  await Promise.all(terminals.map((t) => t.close()));
+});
+
+function gatewayPort(): number {
+  const m = /JT\/T 808 gateway: tcp:\/\/[^:\s]+:(\d+)/.exec(e2e.server.logs());
+  if (!m) throw new Error(`no gateway port in the server log:\n${e2e.server.logs().slice(-2000)}`);
+  return Number(m[1]);
+}
+
+interface Realtime { vehicleId: number; vehiidno: string; deviceNo: string }
+
+async function vehicle(rank: number): Promise<Realtime> {
+  const admin = await e2e.server.token(ACCOUNTS.admin);
+  const page = await e2e.server.api<{ records: Realtime[] }>('/service-monitor/monitor/v3/selectreal', { token: admin, body: { current: 1, size: 100 } });
+  const v = [...page.data.records].sort((a, b) => a.vehicleId - b.vehicleId)[rank];
+  if (!v) throw new Error('no vehicles');
+  return v;
+}
+
+/** Connects the vehicle's terminal, reports a position, then one with the emergency bit. */
+async function raiseEmergency(v: Realtime): Promise<void> {
+  const t = await TestTerminal.connect(gatewayPort(), v.deviceNo);
+  terminals.push(t);
+  await t.login();
+  const now = Math.floor(Date.now() / 1000) * 1000;
+  expect((await t.report(location({ lng: 121.5, lat: 31.2, time: now - 2000, speed: 30, alarm: 0 }))).result).toBe(0);
+  expect((await t.report(location({ lng: 121.5001, lat: 31.2003, time: now - 1000, speed: 30, alarm: EMERGENCY_BIT }))).result).toBe(0);
+}
+
+const statValue = async (page: Page, key: string) => Number(await page.getByTestId(`board-stat-${key}`).getAttribute('data-value'));
+
+async function openBoard(page: Page): Promise<void> {
+  await page.goto(consolePath(BOARD));
+  await page.locator('[data-testid=board-stat-pending]:not([data-value=""])').waitFor({ timeout: 20_000 });
+}
+
+async function act(page: Page, action: string, note: string): Promise<void> {
+  await page.getByTestId(`board-action-${action}`).click();
+  await page.getByTestId('board-form-note').fill(note);
+  await page.getByTestId('board-form-submit').click();
+}
+
+describe('safety board', () => {
+  test('a terminal’s high-risk alarm appears on the open board; the officer follows, then resolves it; the cards and the log show it', async () => {
+    const page = await e2e.newPage();
+    await login(page, ACCOUNTS.safety.username, ACCOUNTS.safety.password);
+    await openBoard(page);
+    const pendingBefore = await statValue(page, 'pending');
+    const resolvedBefore = await statValue(page, 'resolved');
+
+    const v = await vehicle(0);
+    await raiseEmergency(v);
+    // No reload: the push stream's alarm makes the page refresh.
+    const row = page.locator(`[data-testid=board-row][data-vehicle-id="${v.vehicleId}"]`);
+    await row.waitFor({ timeout: 20_000 });
+    expect(await row.getAttribute('data-state')).toBe('pending');
+    expect(await row.textContent()).toContain(v.vehiidno);
+    expect(await row.textContent()).toContain('紧急报警');
+    await page.locator(`[data-testid=board-stat-pending][data-value="${pendingBefore + 1}"]`).waitFor({ timeout: 10_000 });
+
+    await row.getByTestId('board-row-detail').click();
+    const detail = page.getByTestId('board-detail');
+    await detail.waitFor();
+    expect(await page.getByTestId('board-alarm-row').count()).toBe(1);
+
+    // Follow without a note is stopped before calling.
+    await page.getByTestId('board-action-follow').click();
+    await page.getByTestId('board-form-submit').click();
+    expect(await page.getByTestId('board-form-problem').textContent()).toBe('请填写说明');
+    await page.getByTestId('board-form-note').fill('已电话联系司机');
+    await page.getByTestId('board-form-submit').click();
+    await page.locator('[data-testid=board-detail][data-state=following]').waitFor({ timeout: 10_000 });
+    await page.locator('[data-testid=board-stat-following]:not([data-value="0"])').waitFor({ timeout: 10_000 });
+
+    await act(page, 'resolve', '司机已停车休息，风险解除');
+    await page.locator('[data-testid=board-detail][data-state=resolved]').waitFor({ timeout: 10_000 });
+    // A resolved item allows nothing more.
+    expect(await page.locator('[data-testid^=board-action-]').count()).toBe(0);
+    // The resolve handled the alarm it held.
+    await page.locator('[data-testid=board-alarm-row][data-deal-status="2"]').waitFor({ timeout: 10_000 });
+
+    const log = page.getByTestId('board-log-row');
+    expect(await log.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-action')))).toEqual(['open', 'follow', 'resolve']);
+    expect(await log.nth(0).getByTestId('board-log-user').textContent()).toBe('平台');
+    expect(await log.nth(1).getByTestId('board-log-user').textContent()).toBe('刘安全');
+    expect(await log.nth(1).getByTestId('board-log-note').textContent()).toContain('已电话联系司机');
+    expect(await log.nth(2).getByTestId('board-log-note').textContent()).toBe('司机已停车休息，风险解除');
+
+    await page.keyboard.press('Escape');
+    await page.locator(`[data-testid=board-stat-resolved][data-value="${resolvedBefore + 1}"]`).waitFor({ timeout: 10_000 });
+    expect(await statValue(page, 'pending')).toBe(pendingBefore);
+    // The default list shows open items only.
+    await row.waitFor({ state: 'detached', timeout: 10_000 });
+  });
+
+  test('a user without the resolve bit can follow but has no resolve button', async () => {
+    const admin = await e2e.server.token(ACCOUNTS.admin);
+    // Registry ids: 17 /safeManagement, 21 safetyBoardPage, 23 :follow, 24 :upload, 25 :unpush (no 22 :resolve).
+    const role = await e2e.server.api<{ id: number }>('/service-priv/role', { token: admin, body: { name: 'board follower', permissionIds: [17, 21, 23, 24, 25] } });
+    expect(role.code).toBe(200);
+    const user = await e2e.server.api('/service-priv/user', {
+      token: admin,
+      body: {
+        username: 'boardfollower', password: 'follow123', realName: '赵跟进', userLevel: 2, companyId: 1, roleIds: [role.data.id],
+        phone: '', email: '', status: 1, expireTime: null, allowedIps: '', geoInverse: false,
+      },
+    });
+    expect(user.code).toBe(200);
+
+    const v = await vehicle(1);
+    await raiseEmergency(v);
+    const page = await e2e.newPage();
+    await login(page, 'boardfollower', 'follow123');
+    await openBoard(page);
+    const row = page.locator(`[data-testid=board-row][data-vehicle-id="${v.vehicleId}"]`);
+    await row.waitFor({ timeout: 20_000 });
+    await row.getByTestId('board-row-detail').click();
+    await page.getByTestId('board-action-follow').waitFor();
+    expect(await page.getByTestId('board-action-report').count()).toBe(1);
+    expect(await page.getByTestId('board-action-unpush').count()).toBe(1);
+    expect(await page.getByTestId('board-action-resolve').count()).toBe(0);
+    await act(page, 'follow', '继续观察');
+    await page.locator('[data-testid=board-detail][data-state=following]').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('board-action-resolve').count()).toBe(0);
+    expect(await page.getByTestId('board-action-continueFollow').count()).toBe(1);
+  });
+});

@@ -1,0 +1,56 @@
+/** Recording upload tasks and their received files (issue 6, migration 9): the repository interface. */
+import type { UploadState } from '../../domain/video/recording-upload.ts';
+
+export interface UploadTask {
+  readonly id: number;
+  readonly userId: number;
+  readonly vehicleId: number;
+  readonly deviceNo: string;
+  readonly channel: number;
+  readonly startTime: number;
+  readonly endTime: number;
+  readonly alarmFlags: bigint;
+  readonly mediaType: number;
+  readonly streamType: number;
+  readonly storageType: number;
+  readonly state: UploadState;
+  /** An UploadProblem key when failed, else ''. */
+  readonly failReason: string;
+  /** Platform serial of the 0x9206; null before it was sent. */
+  readonly serial: number | null;
+  /** The terminal's 0x1206 result (0 success, 1 failure); null until it arrives. */
+  readonly result: number | null;
+  readonly ftpUser: string;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly finishedAt: number | null;
+}
+
+export interface UploadFile {
+  readonly id: number;
+  readonly taskId: number;
+  readonly name: string;
+  readonly size: number;
+  readonly receivedAt: number;
+}
+
+export type NewUploadTask = Omit<UploadTask, 'id' | 'state' | 'failReason' | 'serial' | 'result' | 'updatedAt' | 'finishedAt'>;
+
+export type UploadTaskPatch = Partial<Pick<UploadTask, 'state' | 'failReason' | 'serial' | 'result' | 'finishedAt'>>;
+
+export interface RecordingUploadRepository {
+  create(task: NewUploadTask): Promise<number>;
+  get(id: number): Promise<UploadTask | undefined>;
+  /** Applies `patch` (updatedAt = at) unless the task is already in one of `unlessIn`; answers whether it changed. */
+  update(id: number, patch: UploadTaskPatch, at: number, unlessIn?: readonly UploadState[]): Promise<boolean>;
+  /** Newest first; `userId` null = every user's. */
+  page(filter: { userId: number | null; vehicleId?: number; states?: readonly UploadState[]; offset: number; limit: number }): Promise<{ total: number; records: UploadTask[] }>;
+  /** Unfinished tasks of a vehicle, oldest first. */
+  activeForVehicle(vehicleId: number): Promise<UploadTask[]>;
+  /** Records a received file (a re-upload of one name replaces its size and time). */
+  addFile(taskId: number, name: string, size: number, at: number): Promise<number>;
+  files(taskIds: readonly number[]): Promise<UploadFile[]>;
+  getFile(id: number): Promise<UploadFile | undefined>;
+  /** Marks every unfinished task failed with `reason` (the server restarted: credentials are gone). */
+  failUnfinished(reason: string, at: number): Promise<number>;
+}

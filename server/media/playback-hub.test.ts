@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { decodeMediaFrame, type MediaFrame as ViewerFrame } from '../../proto/media-frame.ts';
+import type { ResourceItem } from '../gateway/jt808/media-signalling.ts';
+import { DATA_TYPE, PAYLOAD_TYPE, type MediaFrame } from './jt1078/index.ts';
+import { PlaybackHub, type PlaybackSignalling, type PlaybackTarget } from './playback-hub.ts';
+
+const T0 = Date.UTC(2026, 10, 20, 2, 0);
+const target: PlaybackTarget = { vehicleId: 7, sim: '013800000007', channel: 1, startTime: T0, endTime: T0 + 600_000 };
+const item: ResourceItem = { channel: 1, startTime: T0, endTime: T0 + 600_000, alarmFlags: 0n, mediaType: 0, streamType: 1, storageType: 1, fileSize: 1 };
+
+function setup(open: () => Promise<ResourceItem[]> = () => Promise.resolve([item])) {
+  let now = 1_000_000;
+  const calls: string[] = [];
+  const signalling: PlaybackSignalling = {
+    open: () => {
+      calls.push('open');
+      return open();
+    },
+    control: (_t, r) => {
+      calls.push(`control:${r.action}`);
+      return Promise.resolve();
+    },
+    stop: () => {
+      calls.push('stop');
+      return Promise.resolve();
+    },
+  };
+  const hub = new PlaybackHub(signalling, { now: () => now, startTimeoutMs: 10_000 });
+  const frames: ViewerFrame[] = [];
+  const texts: { type: string; state?: string; reason?: string; action?: string; ok?: boolean }[] = [];
+  const viewer = {
+    send(d: Uint8Array | string) {
+      if (typeof d === 'string') texts.push(JSON.parse(d) as (typeof texts)[number]);
+      else frames.push(decodeMediaFrame(d));
+    },
+    bufferedAmount: 0,
+  };
+  const states = () => texts.filter((t) => t.type === 'status').map((t) => (t.reason ? `${t.state}:${t.reason}` : t.state));
+  return { hub, calls, frames, texts, viewer, states, advance: (ms: number) => (now += ms), now: () => now };
+}
+
+const frame = (timestamp: number, key: boolean): MediaFrame => ({
+  sim: target.sim, channel: 1, kind: 'video', dataType: key ? DATA_TYPE.I_FRAME : DATA_TYPE.P_FRAME, payloadType: PAYLOAD_TYPE.H264,
+  timestamp, lastIFrameInterval: 0, lastFrameInterval: 40, data: new Uint8Array([0, 0, 0, 1, key ? 0x65 : 0x41]), serial: 0, packets: 1, discontinuity: false,
+});
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe('PlaybackHub', () => {
+  it('times out a terminal that never streams and tells it to stop', async () => {
+    const h = setup();
+    h.hub.open(target, h.viewer);
+    await flush();
+    h.advance(10_001);
+    h.hub.sweep();
+    expect(h.states()).toEqual(['connecting', 'stopped:timeout']);
+    expect(h.calls).toEqual(['open', 'stop']);
+    expect(h.hub.stats.sessions).toBe(0);
+  });
+
+  it('passes the terminal\'s refusal and an empty answer on as reasons', async () => {
+    const refused = setup(() => Promise.reject(new Error('x')).catch(() => Promise.reject('noResponse')));
+    refused.hub.open(target, refused.viewer);
+    await flush();
+    await flush();
+    expect(refused.states()).toEqual(['connecting', 'stopped:noResponse']);
+    const empty = setup(() => Promise.resolve([]));
+    empty.hub.open(target, empty.viewer);
+    await flush();
+    expect(empty.states()).toEqual(['connecting', 'stopped:noRecording']);
+  });
+
+  it('refuses a second playback of the channel', () => {
+    const h = setup();
+    h.hub.open(target, h.viewer);
+    const other = setup();
+    expect(h.hub.open(target, other.viewer)).toBeUndefined();
+    expect(other.states()).toEqual(['stopped:busy']);
+  });
+
+  it('drops frames from before a seek until a key frame at the new position arrives', async () => {
+    const h = setup();
+    const handle = h.hub.open(target, h.viewer)!;
+    await flush();
+    h.hub.onFrame(frame(T0, true), h.now());
+    h.hub.onFrame(frame(T0 + 40, false), h.now());
+    const seek = handle.control({ type: 'control', action: 'seek', time: T0 + 300_000 });
+    h.hub.onFrame(frame(T0 + 80, false), h.now());
+    h.hub.onFrame(frame(T0 + 1000, true), h.now());
+    h.hub.onFrame(frame(T0 + 300_000, true), h.now());
+    h.hub.onFrame(frame(T0 + 300_040, false), h.now());
+    await seek;
+    expect(h.frames.map((f) => f.timestamp - T0)).toEqual([0, 40, 300_000, 300_040]);
+    expect(h.hub.stats.staleAfterSeek).toBe(2);
+    expect(h.texts.find((t) => t.type === 'control')).toMatchObject({ action: 'seek', ok: true });
+    expect(h.calls).toContain('control:seek');
+  });
+
+  it('ends at the end of the recording without a stop, but a broken stream mid-way is a failed connection', async () => {
+    const h = setup();
+    h.hub.open(target, h.viewer);
+    await flush();
+    h.hub.onFrame(frame(T0 + 599_960, false), h.now());
+    h.hub.upstreamClosed(target.sim, [1]);
+    expect(h.states().at(-1)).toBe('stopped:ended');
+    expect(h.calls).toEqual(['open']);
+    const b = setup();
+    b.hub.open(target, b.viewer);
+    await flush();
+    b.hub.onFrame(frame(T0 + 60_000, true), b.now());
+    b.hub.upstreamClosed(target.sim, [1]);
+    expect(b.states().at(-1)).toBe('stopped:connectFailed');
+    expect(b.calls).toEqual(['open', 'stop']);
+  });
+
+  it('the viewer leaving sends stop once', async () => {
+    const h = setup();
+    const handle = h.hub.open(target, h.viewer)!;
+    await flush();
+    handle.leave();
+    handle.leave();
+    expect(h.calls).toEqual(['open', 'stop']);
+    expect(h.hub.isPlaying(target.sim, 1)).toBe(false);
+  });
+});

@@ -1,0 +1,33 @@
+/**
+ * Remote playback on the server: the PlaybackHub fed by its own media port (the playback port,
+ * MEDIA_PLAYBACK_PORT), with 0x9201/0x9202 signalling over the gateway naming that port.
+ */
+import type { Jt808Gateway } from '../gateway/server.ts';
+import { gatewayPlayback } from '../services/video/playback-signalling.ts';
+import { MediaPort } from './media-port.ts';
+import { PlaybackHub } from './playback-hub.ts';
+
+export interface PlaybackRuntime {
+  readonly hub: PlaybackHub;
+  readonly port: MediaPort;
+  listen(port: number, host: string): Promise<number>;
+  /** The bound port (0 before listening). */
+  boundPort(): number;
+  close(): Promise<void>;
+}
+
+export function createPlaybackRuntime(gateway: Jt808Gateway, publicHost: string): PlaybackRuntime {
+  let bound = 0;
+  const hub = new PlaybackHub(gatewayPlayback(gateway, () => ({ host: publicHost, tcpPort: bound })));
+  const port = new MediaPort(hub);
+  return {
+    hub,
+    port,
+    async listen(p, host) {
+      bound = await port.listen(p, host);
+      return bound;
+    },
+    boundPort: () => bound,
+    close: () => port.close(),
+  };
+}

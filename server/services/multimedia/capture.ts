@@ -1,0 +1,249 @@
+/**
+ * The terminal side of multimedia on the server: handles 0x0800 / 0x0801 from the gateway (stores the
+ * file under DATA_DIR/media/photos/, one `media_item` row each, answers 0x8800), links photos to alarms,
+ * and runs the platform's requests: snapshots (0x8801 → 0x0805 → the photos' 0x0801), stored-media
+ * search (0x8802 → 0x0802) and uploads (0x8805 / 0x8803). server/API.md "Multimedia".
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { MediaItem, MediaSource } from '../../db/media-types.ts';
+import type { Storage } from '../../db/repositories.ts';
+import { ALL_COMPANIES } from '../../db/scope.ts';
+import {
+  CAMERA_RESULT,
+  MEDIA_EVENT,
+  MEDIA_FORMAT,
+  MULTIMEDIA_MSG,
+  type MediaData,
+  type StoredMediaItem,
+} from '../../gateway/jt808/multimedia.ts';
+import type { Jt808Gateway, TerminalMessageContext } from '../../gateway/server.ts';
+
+/** How long after a snapshot request a platform-event photo of that channel counts as its answer. */
+const SNAP_ATTRIBUTION_MS = 120_000;
+/** How long after an upload request (0x8803 / 0x8805) arriving photos count as that upload. */
+const UPLOAD_ATTRIBUTION_MS = 10 * 60_000;
+/** A terminal-initiated alarm photo belongs to the vehicle's alarm raised this close to it. */
+export const ALARM_LINK_WINDOW_MS = 2 * 60_000;
+/** Arrivals remembered for a snapshot whose 0x0805 is processed after its photos. */
+const ARRIVAL_MEMORY_MS = 5 * 60_000;
+
+const EXTENSIONS: Record<number, string> = { [MEDIA_FORMAT.JPEG]: 'jpg', [MEDIA_FORMAT.TIF]: 'tif', [MEDIA_FORMAT.MP3]: 'mp3', [MEDIA_FORMAT.WAV]: 'wav', [MEDIA_FORMAT.WMV]: 'wmv' };
+export const CONTENT_TYPES: Record<number, string> = {
+  [MEDIA_FORMAT.JPEG]: 'image/jpeg', [MEDIA_FORMAT.TIF]: 'image/tiff', [MEDIA_FORMAT.MP3]: 'audio/mpeg', [MEDIA_FORMAT.WAV]: 'audio/wav', [MEDIA_FORMAT.WMV]: 'video/x-ms-wmv',
+};
+
+/** Event codes that mean "an alarm triggered this capture" (JT/T 808 table 80). */
+export function isAlarmEvent(eventCode: number): boolean {
+  return eventCode === MEDIA_EVENT.ROBBERY_ALARM || eventCode === MEDIA_EVENT.COLLISION_ALARM;
+}
+
+/** Why one channel of a snapshot gave no photo. */
+export type SnapProblem = 'offline' | 'captureFailed' | 'noCamera';
+
+export type ChannelSnap = { readonly channel: number; readonly ok: true; readonly items: MediaItem[] } | { readonly channel: number; readonly ok: false; readonly problem: SnapProblem };
+
+export interface SnapRequest {
+  readonly vehicleId: number;
+  readonly channels: readonly number[];
+  readonly count: number;
+  readonly userId: number;
+  readonly alarmId: number | null;
+}
+
+interface Pending {
+  readonly userId: number | null;
+  readonly alarmId: number | null;
+  readonly until: number;
+}
+
+export interface MultimediaOptions {
+  readonly dataDir: string;
+  /** Wall-clock budget of a snapshot: the 0x0805 and every photo's upload. @default 30_000 */
+  readonly snapTimeoutMs?: number;
+  readonly log?: { warn(obj: object, msg: string): void };
+  /** Resolves once alarms raised by reports already received are stored (an alarm photo follows its report). */
+  readonly alarmsSettled?: () => Promise<void>;
+}
+
+export class MultimediaService {
+  /** Mutable so tests can shorten it. */
+  snapTimeoutMs: number;
+  /** Snapshot requests by `vehicle:channel`: who asked and for which alarm. */
+  private readonly snaps = new Map<string, Pending>();
+  /** Stored-media uploads requested, by vehicle. */
+  private readonly uploads = new Map<number, Pending>();
+  /** Photos awaited by a snapshot, by `vehicle:mediaId`. */
+  private readonly waiters = new Map<string, (item: MediaItem) => void>();
+  /** Recent arrivals by `vehicle:mediaId` (a 0x0805 handled after its photos still finds them). */
+  private readonly arrived = new Map<string, { item: MediaItem; at: number }>();
+  /** The last stored-media search of each user and vehicle (`searchDeviceMediaResult`). */
+  private readonly searches = new Map<string, { at: number; items: StoredMediaItem[] }>();
+  /** Photos being written, so shutdown can wait for them. */
+  private readonly writing = new Set<Promise<unknown>>();
+  private readonly mediaDir: string;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly gateway: Jt808Gateway,
+    private readonly clock: () => number,
+    private readonly options: MultimediaOptions,
+  ) {
+    this.snapTimeoutMs = options.snapTimeoutMs ?? 30_000;
+    this.mediaDir = path.join(options.dataDir, 'media');
+  }
+
+  /** Registers the gateway handlers of the terminal's multimedia messages. */
+  install(): void {
+    const g = this.gateway;
+    // Event information only announces an upload; the 0x0801 carries everything we keep.
+    g.handleTerminalMessage(MULTIMEDIA_MSG.EVENT, () => undefined);
+    g.handleTerminalMessage(MULTIMEDIA_MSG.DATA, (ctx) => this.onData(ctx));
+    // Answers reach their request first; a late one (after the timeout) is still acknowledged OK.
+    g.handleTerminalMessage(MULTIMEDIA_MSG.CAMERA_ANSWER, () => undefined);
+    g.handleTerminalMessage(MULTIMEDIA_MSG.STORED_LIST, () => undefined);
+  }
+
+  /** Absolute path of a stored item's file. */
+  fileOf(item: Pick<MediaItem, 'path'>): string {
+    return path.join(this.mediaDir, item.path);
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.writing]);
+  }
+
+  private onData(ctx: TerminalMessageContext): Promise<'replied'> {
+    const m = ctx.message as MediaData;
+    const p = this.store(ctx.vehicleId, m).then(
+      () => undefined,
+      (err: unknown) => this.options.log?.warn({ err, vehicleId: ctx.vehicleId, mediaId: m.mediaId }, 'multimedia: photo not stored'),
+    );
+    this.writing.add(p);
+    return p.then(() => {
+      this.writing.delete(p);
+      // The gateway hands over whole messages only (missing packages expire in its reassembler), so nothing is re-asked.
+      ctx.send({ msgId: MULTIMEDIA_MSG.UPLOAD_ANSWER, mediaId: m.mediaId, retransmit: [] });
+      return 'replied' as const;
+    });
+  }
+
+  private async store(vehicleId: number, m: MediaData): Promise<void> {
+    const now = this.clock();
+    const vehicle = await this.storage.fleet.getVehicle(ALL_COMPANIES, vehicleId);
+    if (!vehicle) return;
+    const captureTime = Number.isFinite(m.location.time) ? m.location.time : now;
+    const snap = this.live(this.snaps, `${vehicleId}:${m.channel}`, now);
+    const upload = this.live(this.uploads, vehicleId, now);
+    let source: MediaSource = 'event';
+    let pending: Pending | undefined;
+    if (m.eventCode === MEDIA_EVENT.PLATFORM && snap) {
+      source = 'snap';
+      pending = snap;
+    } else if (upload) {
+      source = 'upload';
+      pending = upload;
+    }
+    let alarmId = pending?.alarmId ?? null;
+    if (alarmId === null && (isAlarmEvent(m.eventCode) || (source === 'event' && m.location.alarm !== 0))) {
+      await this.options.alarmsSettled?.();
+      alarmId = (await this.storage.media.alarmNear(vehicleId, captureTime, ALARM_LINK_WINDOW_MS)) ?? null;
+    }
+    const day = new Date(captureTime + 8 * 3_600_000).toISOString().slice(0, 10).replace(/-/g, '');
+    const rel = path.join('photos', String(vehicleId), day, `${now}-${m.channel}-${m.mediaId}.${EXTENSIONS[m.format] ?? 'bin'}`);
+    const file = path.join(this.mediaDir, rel);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, m.data);
+    const hasFix = Number.isFinite(m.location.time);
+    const id = await this.storage.media.insert({
+      vehicleId, companyId: vehicle.companyId, deviceMediaId: m.mediaId, mediaType: m.mediaType, format: m.format, eventCode: m.eventCode,
+      channel: m.channel, captureTime, receivedTime: now, lng: hasFix ? m.location.lng : null, lat: hasFix ? m.location.lat : null,
+      speed: hasFix ? m.location.speed : null, alarmFlags: m.location.alarm, size: m.data.length, path: rel, alarmId,
+      requestedBy: pending?.userId ?? null, source,
+    });
+    const item = await this.storage.media.get(ALL_COMPANIES, id);
+    if (!item) return;
+    const key = `${vehicleId}:${m.mediaId}`;
+    this.arrived.set(key, { item, at: now });
+    this.prune(now);
+    const waiter = this.waiters.get(key);
+    if (waiter) {
+      this.waiters.delete(key);
+      waiter(item);
+    }
+  }
+
+  private live<K>(map: Map<K, Pending>, key: K, now: number): Pending | undefined {
+    const p = map.get(key);
+    if (p && p.until < now) {
+      map.delete(key);
+      return undefined;
+    }
+    return p;
+  }
+
+  private prune(now: number): void {
+    for (const [k, v] of this.arrived) if (now - v.at > ARRIVAL_MEMORY_MS) this.arrived.delete(k);
+  }
+
+  /** Asks each channel for `count` photos and waits for them (or the snapshot budget). */
+  async snap(req: SnapRequest): Promise<ChannelSnap[]> {
+    const deadline = Date.now() + this.snapTimeoutMs;
+    return Promise.all(req.channels.map((channel) => this.snapChannel(req, channel, deadline)));
+  }
+
+  private async snapChannel(req: SnapRequest, channel: number, deadline: number): Promise<ChannelSnap> {
+    const { vehicleId } = req;
+    this.snaps.set(`${vehicleId}:${channel}`, { userId: req.userId, alarmId: req.alarmId, until: this.clock() + SNAP_ATTRIBUTION_MS });
+    const outcome = await this.gateway.request(vehicleId, {
+      msgId: MULTIMEDIA_MSG.CAMERA_SHOOT, channel, command: req.count, interval: 0, saveFlag: 0,
+      // 320×240 (the smallest common size: quick over a mobile link), quality 5 of 10, neutral picture settings.
+      resolution: 1, quality: 5, brightness: 128, contrast: 64, saturation: 64, chroma: 128,
+    }, MULTIMEDIA_MSG.CAMERA_ANSWER, Math.max(1, deadline - Date.now()));
+    if (outcome.kind === 'offline') return { channel, ok: false, problem: 'offline' };
+    if (outcome.kind !== 'answer' || outcome.message.msgId !== MULTIMEDIA_MSG.CAMERA_ANSWER) return { channel, ok: false, problem: 'captureFailed' };
+    const answer = outcome.message;
+    if (answer.result === CAMERA_RESULT.CHANNEL_UNSUPPORTED) return { channel, ok: false, problem: 'noCamera' };
+    if (answer.result !== CAMERA_RESULT.OK || answer.mediaIds.length === 0) return { channel, ok: false, problem: 'captureFailed' };
+    const items = await Promise.all(answer.mediaIds.map((id) => this.awaitPhoto(vehicleId, id, deadline)));
+    const got = items.filter((i): i is MediaItem => i !== undefined);
+    return got.length === 0 ? { channel, ok: false, problem: 'captureFailed' } : { channel, ok: true, items: got };
+  }
+
+  private awaitPhoto(vehicleId: number, mediaId: number, deadline: number): Promise<MediaItem | undefined> {
+    const key = `${vehicleId}:${mediaId}`;
+    const seen = this.arrived.get(key);
+    if (seen) return Promise.resolve(seen.item);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(key);
+        resolve(undefined);
+      }, Math.max(1, deadline - Date.now()));
+      timer.unref();
+      this.waiters.set(key, (item) => {
+        clearTimeout(timer);
+        resolve(item);
+      });
+    });
+  }
+
+  /** 0x8802 → 0x0802: the terminal's stored items; kept as the user's latest result for that vehicle. */
+  async search(userId: number, vehicleId: number, q: { mediaType: number; channel: number; eventCode: number; startTime: number; endTime: number }, timeoutMs: number) {
+    const outcome = await this.gateway.request(vehicleId, { msgId: MULTIMEDIA_MSG.STORED_QUERY, ...q }, MULTIMEDIA_MSG.STORED_LIST, timeoutMs);
+    if (outcome.kind === 'answer' && outcome.message.msgId === MULTIMEDIA_MSG.STORED_LIST) {
+      const result = { at: this.clock(), items: outcome.message.items };
+      this.searches.set(`${userId}:${vehicleId}`, result);
+      return { kind: 'ok' as const, ...result };
+    }
+    return outcome.kind === 'offline' ? { kind: 'offline' as const } : { kind: 'noReply' as const };
+  }
+
+  lastSearch(userId: number, vehicleId: number): { at: number; items: StoredMediaItem[] } | undefined {
+    return this.searches.get(`${userId}:${vehicleId}`);
+  }
+
+  /** Marks the next photos of this vehicle as a requested upload (attributed to the user, optionally an alarm). */
+  expectUpload(vehicleId: number, userId: number): void {
+    this.uploads.set(vehicleId, { userId, alarmId: null, until: this.clock() + UPLOAD_ATTRIBUTION_MS });
+  }
+}

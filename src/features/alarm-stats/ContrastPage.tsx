@@ -1,0 +1,154 @@
+/**
+ * /safeManagement/alarm/contrast — two alarm statistics side by side: two periods (same filters and
+ * company), or two companies (same period). Rows line up by key (`contrast` of domain/alarms/stats.ts;
+ * days by position), with the change and its percentage; the chart draws A and B together.
+ */
+import { Alert, Badge, Button, Group, Loader, SegmentedControl, Select, Stack, Tabs, Text, TextInput } from '@mantine/core';
+import { useEffect, useMemo, useState } from 'react';
+import { contrast, STATS_DIMENSIONS, type ContrastRow, type StatsDimension } from '../../../domain/alarms/stats.ts';
+import { http } from '../../api/http.ts';
+import { useT } from '../../i18n/index.ts';
+import { useCompanySelection } from '../../session/company-selection.ts';
+import { fetchStats, type StatsFilter, type StatsResult, type StatsRow } from './api.ts';
+import { rowKey, rowLabel } from './dimension.ts';
+import { ALARM_STATS_NS } from './messages.ts';
+import { StatsChart } from './StatsChart.tsx';
+import { formFilter, initialForm, lastDays, StatsFilters, type FilterForm } from './StatsFilters.tsx';
+import { StatsTable, type StatsColumn } from './StatsTable.tsx';
+
+type Mode = 'periods' | 'companies';
+const COLORS = ['#1c7ed6', '#f08c00'] as const;
+
+/** Period B defaults to the 7 days before period A. */
+function previousWeek(): { start: string; end: string } {
+  return lastDays(7, Date.now() - 7 * 86_400_000);
+}
+
+export function ContrastPage() {
+  const t = useT(ALARM_STATS_NS);
+  const { companyId: selected } = useCompanySelection();
+  const [mode, setMode] = useState<Mode>('periods');
+  const [form, setForm] = useState<FilterForm>(() => ({ ...initialForm(7), ...previousWeek() }));
+  const [periodB, setPeriodB] = useState(() => lastDays(7));
+  const [companies, setCompanies] = useState<{ id: number; name: string }[]>([]);
+  const [companyA, setCompanyA] = useState<string | null>(null);
+  const [companyB, setCompanyB] = useState<string | null>(null);
+  const [dim, setDim] = useState<StatsDimension>('type');
+  const [pair, setPair] = useState<[StatsFilter, StatsFilter] | null>(null);
+  const [answer, setAnswer] = useState<{ key: string; dim: StatsDimension; results: [StatsResult<StatsRow>, StatsResult<StatsRow>] | null } | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  useEffect(() => {
+    void http.get<{ id: number; name: string }[]>('/service-priv/company/tree', {}, { noCompanyId: true, silent: true }).then(setCompanies).catch(() => undefined);
+  }, []);
+
+  const run = () => {
+    const a = formFilter(form);
+    if ('problem' in a) return setProblem(t(a.problem));
+    if (mode === 'periods') {
+      const b = formFilter({ ...form, ...periodB });
+      if ('problem' in b) return setProblem(t(b.problem));
+      setProblem(null);
+      setPair([a.filter, b.filter]);
+      return;
+    }
+    if (companyA === null || companyB === null) return setProblem(t('contrast.pickCompany'));
+    setProblem(null);
+    setPair([{ ...a.filter, companyId: Number(companyA) }, { ...a.filter, companyId: Number(companyB) }]);
+  };
+
+  const key = JSON.stringify([pair, dim, selected]);
+  useEffect(() => {
+    if (!pair) return;
+    const abort = new AbortController();
+    Promise.all([fetchStats(dim, pair[0], undefined, abort.signal), fetchStats(dim, pair[1], undefined, abort.signal)])
+      .then(([a, b]) => setAnswer({ key, dim, results: [a as StatsResult<StatsRow>, b as StatsResult<StatsRow>] }))
+      .catch(() => !abort.signal.aborted && setAnswer({ key, dim, results: null }));
+    return () => abort.abort();
+  }, [key, pair, dim]);
+  const results = answer?.results ?? null;
+  const loading = pair !== null && answer?.key !== key;
+  // Rows are shown with the dimension they were counted by until the next answer arrives.
+  const shown = answer?.dim ?? dim;
+
+  const own = t('own');
+  const rows = useMemo<ContrastRow<StatsRow>[]>(() => (results ? contrast(results[0].records, results[1].records, (r, i) => rowKey(shown, r, i)) : []), [results, shown]);
+  const label = (r: ContrastRow<StatsRow>) => {
+    const row = r.a ?? r.b;
+    if (!row) return r.key;
+    // Two periods' days: "A day / B day".
+    if (shown === 'date' && r.a && r.b) return `${rowLabel(shown, r.a, own)} / ${rowLabel(shown, r.b, own)}`;
+    return rowLabel(shown, row, own);
+  };
+  const nameA = mode === 'periods' ? t('contrast.periodA') : companies.find((c) => String(c.id) === companyA)?.name ?? t('contrast.companyA');
+  const nameB = mode === 'periods' ? t('contrast.periodB') : companies.find((c) => String(c.id) === companyB)?.name ?? t('contrast.companyB');
+  const chartRows = shown === 'vehicle' || shown === 'driver' ? rows.slice(0, 30) : rows;
+  const labels = useMemo(() => chartRows.map(label), [chartRows]); // eslint-disable-line react-hooks/exhaustive-deps -- label follows dim and rows
+  const series = useMemo(() => [
+    { label: nameA, values: chartRows.map((r) => r.countA), color: COLORS[0] },
+    { label: nameB, values: chartRows.map((r) => r.countB), color: COLORS[1] },
+  ], [chartRows, nameA, nameB]);
+
+  const columns: StatsColumn<ContrastRow<StatsRow>>[] = [
+    { key: 'label', title: t(`dim.${shown}`), render: label, width: '1.8fr' },
+    { key: 'a', title: nameA, render: (r) => r.countA, width: '110px', align: 'right' },
+    { key: 'b', title: nameB, render: (r) => r.countB, width: '110px', align: 'right' },
+    { key: 'delta', title: t('col.delta'), render: (r) => <Delta value={r.delta} />, width: '90px', align: 'right' },
+    { key: 'percent', title: t('col.percent'), render: (r) => (r.percent === null ? (r.countB > 0 ? t('contrast.newRow') : '—') : `${r.percent > 0 ? '+' : ''}${r.percent}%`), width: '90px', align: 'right' },
+  ];
+  const totalA = results?.[0].total.count ?? 0;
+  const totalB = results?.[1].total.count ?? 0;
+
+  return (
+    <Stack gap="sm" h="100%" data-testid="alarm-contrast-page">
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <SegmentedControl
+          value={mode}
+          onChange={(v) => setMode(v as Mode)}
+          data={[{ value: 'periods', label: t('contrast.periods') }, { value: 'companies', label: t('contrast.companies') }]}
+          data-testid="contrast-mode"
+        />
+        {mode === 'periods' ? (
+          <>
+            <TextInput type="datetime-local" label={`${t('contrast.periodA')} ${t('filter.start')}`} value={form.start} onChange={(e) => setForm({ ...form, start: e.currentTarget.value })} data-testid="contrast-a-start" />
+            <TextInput type="datetime-local" label={`${t('contrast.periodA')} ${t('filter.end')}`} value={form.end} onChange={(e) => setForm({ ...form, end: e.currentTarget.value })} data-testid="contrast-a-end" />
+            <TextInput type="datetime-local" label={`${t('contrast.periodB')} ${t('filter.start')}`} value={periodB.start} onChange={(e) => setPeriodB({ ...periodB, start: e.currentTarget.value })} data-testid="contrast-b-start" />
+            <TextInput type="datetime-local" label={`${t('contrast.periodB')} ${t('filter.end')}`} value={periodB.end} onChange={(e) => setPeriodB({ ...periodB, end: e.currentTarget.value })} data-testid="contrast-b-end" />
+          </>
+        ) : (
+          <>
+            <TextInput type="datetime-local" label={t('filter.start')} value={form.start} onChange={(e) => setForm({ ...form, start: e.currentTarget.value })} />
+            <TextInput type="datetime-local" label={t('filter.end')} value={form.end} onChange={(e) => setForm({ ...form, end: e.currentTarget.value })} />
+            <Select label={t('contrast.companyA')} searchable w={180} data={companies.map((c) => ({ value: String(c.id), label: c.name }))} value={companyA} onChange={setCompanyA} data-testid="contrast-company-a" />
+            <Select label={t('contrast.companyB')} searchable w={180} data={companies.map((c) => ({ value: String(c.id), label: c.name }))} value={companyB} onChange={setCompanyB} data-testid="contrast-company-b" />
+          </>
+        )}
+      </Group>
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <StatsFilters value={form} onChange={setForm} period={false} />
+        <Button onClick={run} data-testid="contrast-run">{t('contrast.run')}</Button>
+      </Group>
+      {problem && <Alert color="red" data-testid="contrast-problem">{problem}</Alert>}
+      <Tabs value={dim} onChange={(v) => v && setDim(v as StatsDimension)}>
+        <Tabs.List>
+          {STATS_DIMENSIONS.map((d) => <Tabs.Tab key={d} value={d} data-testid={`contrast-tab-${d}`}>{t(`dim.${d}`)}</Tabs.Tab>)}
+        </Tabs.List>
+      </Tabs>
+      <Group gap="sm">
+        {results && (
+          <Text size="sm" data-testid="contrast-summary" data-a={totalA} data-b={totalB}>
+            {nameA}: {totalA} · {nameB}: {totalB} · {t('col.delta')} <Delta value={totalB - totalA} />
+          </Text>
+        )}
+        {loading && <Loader size="xs" />}
+      </Group>
+      <StatsChart labels={labels} series={series} kind={shown === 'date' ? 'line' : 'bar'} />
+      <StatsTable rows={rows} columns={columns} rowKey={(r) => r.key} testId="contrast-table" totals={results ? { label: t('col.total'), a: totalA, b: totalB, delta: <Delta value={totalB - totalA} /> } : undefined} />
+    </Stack>
+  );
+}
+
+function Delta({ value }: { value: number }) {
+  if (value === 0) return <span>0</span>;
+  return <Badge size="sm" variant="light" color={value > 0 ? 'red' : 'green'}>{value > 0 ? `+${value}` : value}</Badge>;
+}

@@ -1,0 +1,109 @@
+import { Alert, Button, Checkbox, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { useState } from 'react';
+import { isApiError } from '../../api/http.ts';
+import { useT } from '../../i18n/index.ts';
+import { formatChinaTime } from '../reports/online-control/period.ts';
+import { mediaApi, type MediaItem, type StoredItem } from './api.ts';
+import { MediaGrid } from './MediaGrid.tsx';
+import { MEDIA_NS } from './messages.ts';
+import { PhotoViewer } from './PhotoViewer.tsx';
+
+/** How long the panel looks for requested uploads to arrive, and how often. */
+const UPLOAD_WAIT_MS = 30_000;
+const UPLOAD_POLL_MS = 1000;
+/** The server takes at most 50 ids per upload call. */
+const MAX_UPLOAD = 50;
+
+/**
+ * Photos kept on the terminal (searchDeviceMedia → 0x8802): search the period, pick some, upload them
+ * (uploadDeviceMediaByMediaId → 0x8805) and show them once they arrived (…Result, polled).
+ */
+export function DeviceMediaPanel({ vehicleId, startTime, endTime, channel, onUploaded }: {
+  vehicleId: number; startTime: number; endTime: number; channel?: number; onUploaded: () => void;
+}) {
+  const t = useT(MEDIA_NS);
+  const [items, setItems] = useState<StoredItem[] | null>(null);
+  const [picked, setPicked] = useState<ReadonlySet<number>>(() => new Set());
+  const [busy, setBusy] = useState<'search' | 'upload' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [arrived, setArrived] = useState<MediaItem[]>([]);
+  const [missing, setMissing] = useState<number[]>([]);
+  const [open, setOpen] = useState<number | null>(null);
+
+  const run = async (what: 'search' | 'upload', fn: () => Promise<void>) => {
+    setBusy(what);
+    setError(null);
+    try {
+      await fn();
+    } catch (e) {
+      setError(isApiError(e) ? e.msg : String(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const search = () => run('search', async () => {
+    const r = await mediaApi.searchDevice(vehicleId, { channel, startTime, endTime });
+    setItems(r.items);
+    setPicked(new Set());
+  });
+
+  const upload = () => run('upload', async () => {
+    const ids = [...picked].slice(0, MAX_UPLOAD);
+    await mediaApi.uploadByIds(vehicleId, ids);
+    const until = Date.now() + UPLOAD_WAIT_MS;
+    let r = await mediaApi.uploadResult(vehicleId, ids);
+    while (r.missing.length > 0 && Date.now() < until) {
+      setArrived(r.items);
+      await new Promise((resolve) => setTimeout(resolve, UPLOAD_POLL_MS));
+      r = await mediaApi.uploadResult(vehicleId, ids);
+    }
+    setArrived(r.items);
+    setMissing(r.missing);
+    onUploaded();
+  });
+
+  const toggle = (id: number) => setPicked((p) => {
+    const next = new Set(p);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    return next;
+  });
+
+  return (
+    <Stack gap="sm" data-testid="device-media">
+      <Group gap="xs">
+        <Button size="sm" onClick={() => void search()} loading={busy === 'search'} data-testid="device-search">{t('device.search')}</Button>
+        <Button size="sm" variant="light" disabled={picked.size === 0} onClick={() => void upload()} loading={busy === 'upload'} data-testid="device-upload">
+          {t('device.upload', { count: Math.min(picked.size, MAX_UPLOAD) })}
+        </Button>
+      </Group>
+      {error !== null && <Alert color="red" data-testid="device-error">{error}</Alert>}
+      {busy === 'upload' && <Group gap="xs"><Loader size="xs" /><Text size="sm">{t('device.waiting')}</Text></Group>}
+      {missing.length > 0 && <Text size="sm" c="orange">{t('device.missing', { count: missing.length })}</Text>}
+      {items !== null && items.length === 0 && <Text size="sm" c="dimmed">{t('device.empty')}</Text>}
+      {items !== null && items.length > 0 && (
+        <Table.ScrollContainer minWidth={420} mah={260}>
+          <Table striped fz="sm" data-testid="device-list">
+            <Table.Thead>
+              <Table.Tr><Table.Th /><Table.Th>{t('device.mediaId')}</Table.Th><Table.Th>{t('filter.channels')}</Table.Th><Table.Th>{t('viewer.time')}</Table.Th><Table.Th>{t('viewer.event')}</Table.Th></Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((it) => (
+                <Table.Tr key={it.mediaId}>
+                  <Table.Td><Checkbox size="xs" aria-label={String(it.mediaId)} checked={picked.has(it.mediaId)} onChange={() => toggle(it.mediaId)} /></Table.Td>
+                  <Table.Td>{it.mediaId}</Table.Td>
+                  <Table.Td>{it.channel}</Table.Td>
+                  <Table.Td>{it.time === null ? '' : formatChinaTime(it.time)}</Table.Td>
+                  <Table.Td>{it.eventName}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {arrived.length > 0 && <MediaGrid items={arrived} onOpen={setOpen} />}
+      <PhotoViewer items={arrived} index={open} onIndex={setOpen} onClose={() => setOpen(null)} />
+    </Stack>
+  );
+}

@@ -1,0 +1,201 @@
+import { Alert, Button, Center, Group, Loader, Modal, MultiSelect, Pagination, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useEffect, useState } from 'react';
+import { checkMediaPeriod, DEFAULT_SNAP_CHANNELS, defaultMediaDates, MEDIA_REPORT_MAX_DAYS, mediaPeriodOfDates } from '../../../domain/media/media.ts';
+import { isApiError, saveBlob } from '../../api/http.ts';
+import { useT } from '../../i18n/index.ts';
+import { useCompanySelection } from '../../session/company-selection.ts';
+import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
+import { vehicleIdsOf } from '../reports/online-control/period.ts';
+import { mediaApi, type MediaItem, type MediaPage, type MediaSource, type ReportKind } from './api.ts';
+import { DeviceMediaPanel } from './DeviceMediaPanel.tsx';
+import { MediaGrid } from './MediaGrid.tsx';
+import { MEDIA_NS } from './messages.ts';
+import { PhotoViewer } from './PhotoViewer.tsx';
+
+const PAGE_SIZE = 20;
+const SOURCES: readonly MediaSource[] = ['snap', 'event', 'upload'];
+
+interface Applied {
+  startTime: number;
+  endTime: number;
+  vehicleIds: number[];
+  channels: number[];
+  sources: MediaSource[];
+  search: number;
+}
+
+/**
+ * `/report/media/alarmMedia` and `/report/media/snapMediaReport`: the company tree (check vehicles to
+ * narrow), a China-date period, channels (and sources on the snapshot report), a paged photo grid with
+ * a viewer, and the .xlsx export. The snapshot report also takes a snapshot of the one checked vehicle.
+ */
+export function MediaReportPage({ kind }: { kind: ReportKind }) {
+  const t = useT(MEDIA_NS);
+  const { companyId } = useCompanySelection();
+  const [dates, setDates] = useState(() => defaultMediaDates(Date.now()));
+  const [checked, setChecked] = useState<ReadonlySet<string>>(() => new Set());
+  const [channels, setChannels] = useState<string[]>([]);
+  const [sources, setSources] = useState<string[]>([]);
+  const [applied, setApplied] = useState<Applied>(() => {
+    const d = defaultMediaDates(Date.now());
+    return { ...mediaPeriodOfDates(d.startDate, d.endDate)!, vehicleIds: [], channels: [], sources: [], search: 0 };
+  });
+  const [current, setCurrent] = useState(1);
+  const [page, setPage] = useState<{ key: string; data: MediaPage | null; failed: boolean }>({ key: '', data: null, failed: false });
+  const [viewer, setViewer] = useState<{ items: MediaItem[]; index: number } | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const [snapping, setSnapping] = useState(false);
+  const [snapError, setSnapError] = useState<string | null>(null);
+  const [device, setDevice] = useState<number | null>(null);
+
+  const period = mediaPeriodOfDates(dates.startDate, dates.endDate);
+  const problem = period === null ? 'missing' : checkMediaPeriod(period.startTime, period.endTime);
+  const checkedVehicles = vehicleIdsOf(checked);
+  const key = JSON.stringify([applied, current, companyId]);
+
+  const query = () => ({
+    startTime: applied.startTime, endTime: applied.endTime,
+    vehicleIds: applied.vehicleIds.length > 0 ? applied.vehicleIds : undefined,
+    channels: applied.channels.length > 0 ? applied.channels : undefined,
+    sources: kind === 'snap' && applied.sources.length > 0 ? applied.sources : undefined,
+  });
+
+  useEffect(() => {
+    let live = true;
+    mediaApi.page(kind, { ...query(), current, size: PAGE_SIZE }).then(
+      (data) => live && setPage({ key, data, failed: false }),
+      () => live && setPage({ key, data: null, failed: true }),
+    );
+    return () => {
+      live = false;
+    };
+    // `key` holds everything the query depends on.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key, kind]);
+
+  const search = () => {
+    if (problem !== null || period === null) return;
+    setCurrent(1);
+    setApplied((a) => ({
+      ...period, vehicleIds: checkedVehicles, channels: channels.map(Number), sources: sources as MediaSource[], search: a.search + 1,
+    }));
+  };
+
+  const exportFile = async () => {
+    setExporting(true);
+    try {
+      saveBlob(await mediaApi.export(kind, query()));
+    } catch {
+      // the request client has shown the failure
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  /** The one checked vehicle, or undefined after saying that exactly one is needed. */
+  const oneVehicle = (): number | undefined => {
+    const [vehicleId] = checkedVehicles;
+    if (checkedVehicles.length === 1 && vehicleId !== undefined) return vehicleId;
+    notifications.show({ color: 'yellow', message: t('snap.pickOne') });
+    return undefined;
+  };
+
+  const snap = async () => {
+    const vehicleId = oneVehicle();
+    if (vehicleId === undefined) return;
+    setSnapping(true);
+    setSnapError(null);
+    try {
+      const r = await mediaApi.snap(vehicleId, channels.length > 0 ? channels.map(Number) : undefined);
+      notifications.show({ color: 'green', message: t('snap.done', { count: r.items.length }) });
+      for (const c of r.channels) if (!c.ok && c.message) notifications.show({ color: 'yellow', message: t('snap.partial', { channel: c.channel, message: c.message }) });
+      setViewer({ items: r.items, index: 0 });
+      // Show the new photos in the list too.
+      setApplied((a) => ({ ...a, endTime: Math.max(a.endTime, Date.now() + 60_000), search: a.search + 1 }));
+    } catch (e) {
+      setSnapError(isApiError(e) ? e.msg : String(e));
+    } finally {
+      setSnapping(false);
+    }
+  };
+
+  const loading = page.key !== key;
+  const data = page.data;
+  const problemText = problem === null ? null : t(`period.${problem}`, { days: MEDIA_REPORT_MAX_DAYS });
+  return (
+    <Group align="stretch" wrap="nowrap" gap="md" h="100%" p="md" style={{ minHeight: 480 }} data-page={`media-${kind}`}>
+      <Paper withBorder p="xs" w={280} style={{ flex: 'none', display: 'flex', flexDirection: 'column' }}>
+        <CompanyTreePanel checkable checkableTypes={['V']} checked={checked} onCheckedChange={setChecked} />
+        <Text size="xs" c="dimmed" mt={4}>{t('filter.treeHint')}</Text>
+      </Paper>
+      <Stack gap="sm" style={{ flex: 1, minWidth: 0 }}>
+        <Group justify="space-between" wrap="nowrap">
+          <Title order={4}>{t(`title.${kind}`)}</Title>
+          <Group gap="xs">
+            <Text size="sm" c="dimmed" data-testid="vehicle-filter">
+              {checkedVehicles.length > 0 ? t('filter.vehiclesChecked', { count: checkedVehicles.length }) : t('filter.vehiclesAll')}
+            </Text>
+            {checked.size > 0 && <Button size="compact-xs" variant="subtle" onClick={() => setChecked(new Set())}>{t('filter.clearVehicles')}</Button>}
+          </Group>
+        </Group>
+        <Group
+          gap="xs"
+          align="flex-end"
+          component="form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            search();
+          }}
+        >
+          <TextInput type="date" size="sm" label={t('filter.startDate')} value={dates.startDate} error={problem !== null}
+            onChange={(e) => { const startDate = e.currentTarget.value; setDates((d) => ({ ...d, startDate })); }} data-testid="start-date" />
+          <TextInput type="date" size="sm" label={t('filter.endDate')} value={dates.endDate} error={problem !== null}
+            onChange={(e) => { const endDate = e.currentTarget.value; setDates((d) => ({ ...d, endDate })); }} data-testid="end-date" />
+          <MultiSelect size="sm" w={220} label={t('filter.channels')} placeholder={channels.length === 0 ? t('filter.allChannels') : undefined} clearable
+            data={DEFAULT_SNAP_CHANNELS.map((n) => ({ value: String(n), label: t('channel', { n }) }))} value={channels} onChange={setChannels} data-testid="channels" />
+          {kind === 'snap' && (
+            <MultiSelect size="sm" w={240} label={t('filter.sources')} clearable data={SOURCES.map((s) => ({ value: s, label: t(`source.${s}`) }))}
+              value={sources} onChange={setSources} data-testid="sources" />
+          )}
+          <Button size="sm" type="submit" disabled={problem !== null} data-testid="search">{t('filter.search')}</Button>
+          <Button size="sm" variant="default" loading={exporting} onClick={() => void exportFile()} data-testid="export">{t('filter.export')}</Button>
+          {kind === 'snap' && (
+            <Button size="sm" color="teal" loading={snapping} onClick={() => void snap()} data-testid="snap">{t('snap.button')}</Button>
+          )}
+          {kind === 'snap' && (
+            <Button size="sm" variant="light" onClick={() => setDevice(oneVehicle() ?? null)} data-testid="device-open">{t('device.button')}</Button>
+          )}
+        </Group>
+        {problemText !== null && <Text size="sm" c="red" role="alert">{problemText}</Text>}
+        {snapping && <Alert color="teal" data-testid="snap-progress">{t('snap.capturing')}</Alert>}
+        {snapError !== null && <Alert color="red" withCloseButton onClose={() => setSnapError(null)} data-testid="snap-error">{snapError}</Alert>}
+        <Text size="xs" c="dimmed">{t(`note.${kind}`)}</Text>
+        {loading && data === null ? (
+          <Center h={200}><Loader aria-label={t('list.loading')} /></Center>
+        ) : page.failed ? (
+          <Alert color="red" data-testid="media-failed">
+            <Group gap="sm">{t('list.failed')}<Button size="compact-xs" variant="light" onClick={() => setApplied((a) => ({ ...a, search: a.search + 1 }))}>{t('list.retry')}</Button></Group>
+          </Alert>
+        ) : data && data.total === 0 ? (
+          <Text c="dimmed" data-testid="media-empty">{t('list.empty')}</Text>
+        ) : data ? (
+          <Stack gap="sm" style={{ opacity: loading ? 0.6 : 1 }}>
+            <MediaGrid items={data.records} onOpen={(index) => setViewer({ items: data.records, index })} />
+            <Group justify="space-between">
+              <Text size="sm" c="dimmed" data-testid="media-total" data-total={data.total}>{t('list.total', { total: data.total })}</Text>
+              <Pagination total={Math.ceil(data.total / PAGE_SIZE)} value={current} onChange={setCurrent} size="sm" />
+            </Group>
+          </Stack>
+        ) : null}
+      </Stack>
+      <Modal opened={device !== null} onClose={() => setDevice(null)} size="xl" title={t('device.button')}>
+        {device !== null && period !== null && (
+          <DeviceMediaPanel vehicleId={device} startTime={period.startTime} endTime={period.endTime} channel={channels.length === 1 ? Number(channels[0]) : undefined}
+            onUploaded={() => setApplied((a) => ({ ...a, search: a.search + 1 }))} />
+        )}
+      </Modal>
+      <PhotoViewer items={viewer?.items ?? []} index={viewer?.index ?? null} onIndex={(index) => setViewer((v) => (v ? { ...v, index } : v))} onClose={() => setViewer(null)} />
+    </Group>
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * Plays one received recording file in the page: the file is fetched through ftpdownload, split into
+ * H.264 access units by ClipFeeder and fed at 25 fps to the live video path (the WebCodecs video
+ * worker painting a canvas; jmuxer over MSE on a <video> where WebCodecs is missing).
+ */
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { ActionIcon, Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { isApiError } from '../../api/http.ts';
+import { useT } from '../../i18n/index.ts';
+import { openMseChannel, openWebCodecsChannel, supportsWebCodecs, type VideoChannel } from '../../live/video/video-channel.ts';
+import { downloadFile, type UploadFile } from './api.ts';
+import { ClipFeeder } from './clip-feeder.ts';
+import { RECORDING_UPLOAD_NS } from './messages.ts';
+
+const DECODER = supportsWebCodecs() ? 'webcodecs' : 'mse';
+const noop = () => () => undefined;
+
+export function ClipPlayer({ file, title, onClose }: { file: UploadFile; title: string; onClose(): void }) {
+  const t = useT(RECORDING_UPLOAD_NS);
+  const surfaceRef = useRef<HTMLDivElement>(null);
+  const [feeder, setFeeder] = useState<ClipFeeder | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const status = useSyncExternalStore(feeder?.subscribe ?? noop, () => (feeder ? `${feeder.status}:${feeder.position}` : 'loading:0'));
+  const [state, position] = status.split(':') as [string, string];
+
+  useEffect(() => {
+    const host = surfaceRef.current;
+    if (!host) return;
+    const el = document.createElement(DECODER === 'webcodecs' ? 'canvas' : 'video');
+    el.style.cssText = 'width:100%;height:100%;object-fit:contain;display:block;background:#000';
+    el.dataset.testid = 'clip-surface';
+    host.replaceChildren(el);
+    const events = {
+      stats: (s: { painted: number }) => {
+        el.dataset.painted = String(s.painted);
+      },
+    };
+    let ch: VideoChannel;
+    if (el instanceof HTMLCanvasElement) ch = openWebCodecsChannel(el, events);
+    else {
+      const video = el as HTMLVideoElement;
+      video.muted = true;
+      video.autoplay = true;
+      video.playsInline = true;
+      ch = openMseChannel(video, events);
+    }
+    let disposed = false;
+    let f: ClipFeeder | null = null;
+    downloadFile(file.id).then(
+      async ({ blob }) => {
+        const bytes = new Uint8Array(await blob.arrayBuffer());
+        if (disposed) return;
+        f = new ClipFeeder(bytes, { feed: (b) => ch.feed(b), now: Date.now, setTimer: (fn, ms) => setTimeout(fn, ms), clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) });
+        if (!f.playable) {
+          setError(t('player.notPlayable'));
+          return;
+        }
+        setFeeder(f);
+        f.play();
+      },
+      (e: unknown) => {
+        if (!disposed) setError(isApiError(e) ? e.msg : String(e));
+      },
+    );
+    return () => {
+      disposed = true;
+      f?.dispose();
+      ch.dispose();
+      setFeeder(null);
+    };
+    // One player per file; the language only words labels.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [file.id]);
+
+  const label = error ?? (state === 'loading' ? t('player.loading') : t(`player.${state}`));
+  return (
+    <Stack gap={4} data-testid="clip-player" data-state={error ? 'error' : state}>
+      <Group justify="space-between" gap="xs">
+        <Text size="sm" fw={600}>
+          {title}
+        </Text>
+        <Group gap="xs">
+          <Badge size="sm" color={error ? 'red' : state === 'playing' ? 'green' : 'gray'} data-testid="clip-state">
+            {label}
+          </Badge>
+          <Text size="xs" c="dimmed">
+            {t(`decoder.${DECODER}`)}
+          </Text>
+          <ActionIcon size="sm" variant="subtle" aria-label={t('player.close')} onClick={onClose} data-testid="clip-close">
+            ✕
+          </ActionIcon>
+        </Group>
+      </Group>
+      <div ref={surfaceRef} style={{ position: 'relative', background: '#000', aspectRatio: '16 / 9', width: '100%' }} />
+      <Group gap="xs">
+        {state === 'playing' && (
+          <Button size="compact-xs" onClick={() => feeder?.pause()} data-testid="clip-pause">
+            {t('pause')}
+          </Button>
+        )}
+        {state === 'paused' && (
+          <Button size="compact-xs" onClick={() => feeder?.resume()} data-testid="clip-resume">
+            {t('resume')}
+          </Button>
+        )}
+        {state === 'ended' && (
+          <Button size="compact-xs" onClick={() => feeder?.play()} data-testid="clip-replay">
+            {t('player.replay')}
+          </Button>
+        )}
+        {feeder && (
+          <Text size="xs" ff="monospace" data-testid="clip-position">
+            {t('player.frames', { n: Number(position), total: feeder.units.length })}
+          </Text>
+        )}
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,195 @@
+/**
+ * /monitor/mediaRemoteExtraction — recordings on the terminal (issue 6): pick a vehicle in the company
+ * tree, a channel and a period, ask the terminal (0x9205 → 0x1205), see the files as a timeline bar
+ * per channel and a list, and play one back (0x9201/0x9202) with pause, speeds and seek.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Alert, Badge, Button, Group, Paper, ScrollArea, Select, Stack, Switch, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { parseNodeId, type TreeNode } from '../../../domain/company/tree-node.ts';
+import { RECORDING_SEARCH_MAX_MS } from '../../../domain/video/playback.ts';
+import { isApiError } from '../../api/http.ts';
+import { useT } from '../../i18n/index.ts';
+import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
+import { formatTime, fromLocalInput, toLocalInput } from '../track/format.ts';
+import { fetchChannels, type DeviceChannel } from '../video/api.ts';
+import { fetchRecordings, type Recording } from './api.ts';
+import { RECORDINGS_NS } from './messages.ts';
+import { PlaybackTile, type PlaybackTarget } from './PlaybackTile.tsx';
+import { timelineRows } from './timeline.ts';
+
+function todayStart(): number {
+  const d = new Date();
+  d.setHours(0, 0, 0, 0);
+  return d.getTime();
+}
+
+const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+
+export function RecordingsPage() {
+  const t = useT(RECORDINGS_NS);
+  const [vehicle, setVehicle] = useState<{ id: number; plate: string } | null>(null);
+  const [channels, setChannels] = useState<DeviceChannel[]>([]);
+  const [channel, setChannel] = useState('0');
+  const [startText, setStartText] = useState(() => toLocalInput(todayStart() - 86_400_000));
+  const [endText, setEndText] = useState(() => toLocalInput(Date.now()));
+  const [alarmOnly, setAlarmOnly] = useState(false);
+  const [result, setResult] = useState<{ list: Recording[]; from: number; to: number; vehicleId: number; plate: string } | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [target, setTarget] = useState<PlaybackTarget | null>(null);
+  const keyRef = useRef(0);
+  const abortRef = useRef<AbortController | null>(null);
+
+  useEffect(() => () => abortRef.current?.abort(), []);
+
+  const onSelect = useCallback((node: TreeNode) => {
+    const parsed = parseNodeId(node.id);
+    if (!parsed || parsed.nodeType !== 'V') return;
+    setVehicle({ id: parsed.id, plate: node.name });
+    setChannels([]);
+    fetchChannels(parsed.id).then(setChannels, () => setChannels([]));
+  }, []);
+
+  const search = async () => {
+    if (!vehicle) return;
+    const from = fromLocalInput(startText);
+    const to = fromLocalInput(endText);
+    // Checked here first so a bad period never reaches the terminal.
+    if (!Number.isFinite(from) || !Number.isFinite(to) || from > to || to - from > RECORDING_SEARCH_MAX_MS) {
+      setError(t('invalidPeriod'));
+      return;
+    }
+    abortRef.current?.abort();
+    const abort = new AbortController();
+    abortRef.current = abort;
+    setLoading(true);
+    setError(null);
+    try {
+      const list = await fetchRecordings({ vehicleId: vehicle.id, channel: Number(channel), startTime: from, endTime: to, alarmOnly }, abort.signal);
+      setResult({ list, from, to, vehicleId: vehicle.id, plate: vehicle.plate });
+    } catch (e) {
+      if (abort.signal.aborted) return;
+      setResult(null);
+      setError(isApiError(e) ? e.msg : String(e));
+    } finally {
+      if (!abort.signal.aborted) setLoading(false);
+    }
+  };
+
+  const play = (r: Recording, from = r.startTime) => {
+    if (!result) return;
+    keyRef.current++;
+    setTarget({ key: keyRef.current, vehicleId: result.vehicleId, plate: result.plate, channel: r.channel, spanStart: r.startTime, spanEnd: r.endTime, from: Math.floor(from / 1000) * 1000 });
+  };
+
+  const rows = useMemo(() => (result ? timelineRows(result.list, result.from, result.to) : []), [result]);
+  const channelOptions = [{ value: '0', label: t('allChannels') }, ...(channels.length > 0 ? channels : [1, 2, 3, 4].map((n) => ({ channel: n, name: '' }))).map((c) => ({ value: String(c.channel), label: c.name ? `${c.channel} · ${c.name}` : t('channelName', { n: c.channel }) }))];
+
+  return (
+    <Group align="stretch" gap="sm" wrap="nowrap" style={{ height: 'calc(100vh - 120px)' }} data-testid="recordings-page">
+      <Paper withBorder p="xs" style={{ width: 280, display: 'flex', flexDirection: 'column', gap: 8 }}>
+        <div style={{ flex: 1, minHeight: 0 }}>
+          <CompanyTreePanel onSelect={onSelect} applySelection={false} />
+        </div>
+        <Stack gap={6} data-testid="recordings-form">
+          <Text size="sm" fw={600} data-testid="recordings-vehicle">
+            {vehicle ? vehicle.plate : t('pickVehicle')}
+          </Text>
+          <Select size="xs" label={t('channel')} data={channelOptions} value={channel} onChange={(v) => setChannel(v ?? '0')} allowDeselect={false} data-testid="recordings-channel" />
+          <TextInput size="xs" type="datetime-local" label={t('start')} value={startText} onChange={(e) => setStartText(e.currentTarget.value)} data-testid="recordings-start" />
+          <TextInput size="xs" type="datetime-local" label={t('end')} value={endText} onChange={(e) => setEndText(e.currentTarget.value)} data-testid="recordings-end" />
+          <Switch size="xs" label={t('alarmOnly')} checked={alarmOnly} onChange={(e) => setAlarmOnly(e.currentTarget.checked)} />
+          <Button size="xs" disabled={!vehicle} loading={loading} onClick={() => void search()} data-testid="recordings-search">
+            {t('search')}
+          </Button>
+        </Stack>
+      </Paper>
+      <Stack gap="xs" style={{ flex: 1, minWidth: 0 }}>
+        {error && (
+          <Alert color="red" data-testid="recordings-error">
+            {error}
+          </Alert>
+        )}
+        {loading && <Text size="sm">{t('searching')}</Text>}
+        {target && (
+          <Paper withBorder p="xs" style={{ maxWidth: 560 }}>
+            <PlaybackTile target={target} onClose={() => setTarget(null)} />
+          </Paper>
+        )}
+        {result && (
+          <Paper withBorder p="xs" style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column', gap: 6 }}>
+            <Text size="sm" fw={600} data-testid="recordings-count">
+              {result.list.length === 0 ? t('noResults') : t('results', { n: result.list.length })}
+            </Text>
+            {rows.length > 0 && (
+              <Stack gap={2} data-testid="recordings-timeline">
+                <Group justify="space-between">
+                  <Text size="xs" c="dimmed">{formatTime(result.from)}</Text>
+                  <Text size="xs" c="dimmed">{t('timeline')}</Text>
+                  <Text size="xs" c="dimmed">{formatTime(result.to)}</Text>
+                </Group>
+                {rows.map((row) => (
+                  <Group key={row.channel} gap={6} wrap="nowrap">
+                    <Text size="xs" w={60}>{t('channelName', { n: row.channel })}</Text>
+                    <div style={{ position: 'relative', flex: 1, height: 14, background: 'var(--mantine-color-gray-2)', borderRadius: 2 }}>
+                      {row.bars.map((b) => (
+                        <Tooltip key={b.recording.startTime} label={`${formatTime(b.recording.startTime)} – ${formatTime(b.recording.endTime)}`}>
+                          <div
+                            role="button"
+                            data-testid={`timeline-bar-${row.channel}`}
+                            onClick={(e) => {
+                              // Play from the clicked point of the file.
+                              const rect = e.currentTarget.getBoundingClientRect();
+                              const share = rect.width > 0 ? (e.clientX - rect.left) / rect.width : 0;
+                              play(b.recording, b.recording.startTime + share * (b.recording.endTime - b.recording.startTime));
+                            }}
+                            style={{
+                              position: 'absolute', top: 0, bottom: 0, left: `${b.left}%`, width: `${b.width}%`, cursor: 'pointer', borderRadius: 2,
+                              background: b.recording.alarms.length > 0 ? 'var(--mantine-color-red-6)' : 'var(--mantine-color-blue-6)',
+                            }}
+                          />
+                        </Tooltip>
+                      ))}
+                    </div>
+                  </Group>
+                ))}
+              </Stack>
+            )}
+            <ScrollArea style={{ flex: 1 }}>
+              <Table striped highlightOnHover stickyHeader data-testid="recordings-table">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('col.channel')}</Table.Th>
+                    <Table.Th>{t('col.start')}</Table.Th>
+                    <Table.Th>{t('col.end')}</Table.Th>
+                    <Table.Th>{t('col.duration')}</Table.Th>
+                    <Table.Th>{t('col.alarm')}</Table.Th>
+                    <Table.Th>{t('col.size')}</Table.Th>
+                    <Table.Th>{t('col.action')}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {result.list.map((r) => (
+                    <Table.Tr key={`${r.channel}-${r.startTime}`} data-testid="recording-row">
+                      <Table.Td>{r.channel}</Table.Td>
+                      <Table.Td>{formatTime(r.startTime)}</Table.Td>
+                      <Table.Td>{formatTime(r.endTime)}</Table.Td>
+                      <Table.Td>{t('minutes', { n: Math.round((r.endTime - r.startTime) / 60_000) })}</Table.Td>
+                      <Table.Td>{r.alarms.length > 0 && <Badge size="xs" color="red">{t('alarm')}</Badge>}</Table.Td>
+                      <Table.Td>{mb(r.fileSize)}</Table.Td>
+                      <Table.Td>
+                        <Button size="compact-xs" variant="light" onClick={() => play(r)} data-testid="recording-play">
+                          {t('play')}
+                        </Button>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </ScrollArea>
+          </Paper>
+        )}
+      </Stack>
+    </Group>
+  );
+}

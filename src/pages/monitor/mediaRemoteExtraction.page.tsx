@@ -1,0 +1,3 @@
+import { RecordingsPage } from '../../features/recordings/RecordingsPage.tsx';
+
+export default RecordingsPage;

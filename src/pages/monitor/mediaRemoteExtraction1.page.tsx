@@ -1,0 +1,3 @@
+import { RecordingUploadPage } from '../../features/recording-upload/RecordingUploadPage.tsx';
+
+export default RecordingUploadPage;

@@ -1,0 +1,5 @@
+import { MediaReportPage } from '../../../features/media-reports/MediaReportPage.tsx';
+
+export default function AlarmMediaPage() {
+  return <MediaReportPage kind="alarm" />;
+}

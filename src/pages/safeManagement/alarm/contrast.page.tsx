@@ -1,0 +1,3 @@
+import { ContrastPage } from '../../../features/alarm-stats/ContrastPage.tsx';
+
+export default ContrastPage;

@@ -1,0 +1,3 @@
+import { StatisticsPage } from '../../../features/alarm-stats/StatisticsPage.tsx';
+
+export default StatisticsPage;

@@ -1,0 +1,3 @@
+import { TeamReportPage } from '../../../features/analysis-report/TeamReportPage.tsx';
+
+export default TeamReportPage;

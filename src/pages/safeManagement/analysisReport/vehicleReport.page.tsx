@@ -1,0 +1,3 @@
+import { VehicleReportPage } from '../../../features/analysis-report/VehicleReportPage.tsx';
+
+export default VehicleReportPage;

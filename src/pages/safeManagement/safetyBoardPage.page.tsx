@@ -1,0 +1,3 @@
+import { SafetyBoardPage } from '../../features/safety-board/SafetyBoardPage.tsx';
+
+export default SafetyBoardPage;

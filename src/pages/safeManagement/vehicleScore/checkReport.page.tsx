@@ -1,0 +1,3 @@
+import { CheckReportPage } from '../../../features/appraisal/CheckReportPage.tsx';
+
+export default CheckReportPage;

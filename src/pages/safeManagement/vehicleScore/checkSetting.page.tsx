@@ -1,0 +1,3 @@
+import { CheckSettingPage } from '../../../features/appraisal/CheckSettingPage.tsx';
+
+export default CheckSettingPage;
