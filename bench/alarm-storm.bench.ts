@@ -6,6 +6,8 @@
  *   p50 / p95 / p99 (sender and consumer share a child process and its clock; see load/alarm-storm-load.ts);
  * - lost: alarms sent − alarms stored, alarms sent − distinct alarms delivered (both should read 0);
  * - the server process's CPU (the load runs in the child, so this process is the server alone).
+ * The server phase runs twice: first a same-run baseline with the hub's alarm corking off (one socket
+ * write per alarm message, PushOptions.corkAlarms), then ours; ratios are baseline / ours.
  * Then the console: Chromium (bench/browser-page.ts) opens bench/alarm-storm/ against the same server
  * during two more storm phases and a trace sums the renderer main thread's busy time per second:
  * our path (the stream worker holds the socket and the alarm lists, the main thread renders a list
@@ -107,7 +109,7 @@ export interface ConsoleFigures {
   result: StormMatch;
 }
 
-export async function measureStorm(rate: number, seconds: number, consoleSeconds: number): Promise<{ storm: StormFigures; consoles: ConsoleFigures[] }> {
+export async function measureStorm(rate: number, seconds: number, consoleSeconds: number): Promise<{ storm: StormFigures; baseline: StormFigures; consoles: ConsoleFigures[] }> {
   const alarms = rate * seconds;
   const vehicles = Math.ceil(alarms / STEPS.length);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fleet-alarm-storm-'));
@@ -138,7 +140,7 @@ export async function measureStorm(rate: number, seconds: number, consoleSeconds
 
     // Phases an hour of GPS time apart (past the 30-minute window), the last one an hour before now.
     const now = Math.floor(Date.now() / 1000) * 1000;
-    const phaseBase = (k: number) => now - (3 - k) * HOUR;
+    const phaseBase = (k: number) => now - (4 - k) * HOUR;
     const runPhase = async (k: number, phaseSeconds: number): Promise<StormMatch> => {
       await ask(sender, { cmd: 'reset', gpsBase: phaseBase(k) }, 'reset');
       await app.alarms.idle();
@@ -165,16 +167,22 @@ export async function measureStorm(rate: number, seconds: number, consoleSeconds
       return (await app.storage.alarms.query(ALL_COMPANIES, { startTime: phaseBase(k) + 1, endTime: phaseBase(k) + HOUR / 2 }, 0, 0)).total;
     };
 
-    const failed0 = app.alarms.stats.failed;
-    const cpu0 = process.cpuUsage();
-    const wall0 = performance.now();
-    const result = await runPhase(0, seconds);
-    const cpu = process.cpuUsage(cpu0);
-    const wallMs = performance.now() - wall0;
-    const storm: StormFigures = {
-      rate, seconds, vehicles: devices.length - ready.failed, result, stored: await storedIn(0),
-      serverCpuPercent: ((cpu.user + cpu.system) / 1000 / wallMs) * 100, storeFailures: app.alarms.stats.failed - failed0,
+    const serverPhase = async (k: number, corkAlarms: boolean): Promise<StormFigures> => {
+      app.push.setOptions({ corkAlarms });
+      const failed0 = app.alarms.stats.failed;
+      const cpu0 = process.cpuUsage();
+      const wall0 = performance.now();
+      const result = await runPhase(k, seconds);
+      const cpu = process.cpuUsage(cpu0);
+      const wallMs = performance.now() - wall0;
+      return {
+        rate, seconds, vehicles: devices.length - ready.failed, result, stored: await storedIn(k),
+        serverCpuPercent: ((cpu.user + cpu.system) / 1000 / wallMs) * 100, storeFailures: app.alarms.stats.failed - failed0,
+      };
     };
+    // Same-run baseline for the hub: one socket write per alarm message (corking off), then ours.
+    const baseline = await serverPhase(0, false);
+    const storm = await serverPhase(1, true);
 
     const consoles: ConsoleFigures[] = [];
     const page = consoleSeconds > 0 ? await openBenchPage('alarm-storm') : undefined;
@@ -187,7 +195,7 @@ export async function measureStorm(rate: number, seconds: number, consoleSeconds
         const cdp = await page.context.newCDPSession(tab);
         await cdp.send('Tracing.start', { categories: 'toplevel,disabled-by-default-devtools.timeline', transferMode: 'ReturnAsStream' });
         const t0 = performance.now();
-        const phase = await runPhase(1 + i, consoleSeconds);
+        const phase = await runPhase(2 + i, consoleSeconds);
         const traced = (performance.now() - t0) / 1000;
         const done = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (e: { stream?: string }) => resolve(e.stream ?? '')));
         await cdp.send('Tracing.end');
@@ -208,7 +216,7 @@ export async function measureStorm(rate: number, seconds: number, consoleSeconds
     } finally {
       await page.close();
     }
-    return { storm, consoles };
+    return { storm, baseline, consoles };
   } finally {
     for (const c of children) c.kill();
     await app.close();
@@ -217,11 +225,13 @@ export async function measureStorm(rate: number, seconds: number, consoleSeconds
 }
 
 export async function run({ quick }: BenchArgs): Promise<BenchRecord[]> {
-  const { storm, consoles } = quick ? await measureStorm(1000, 5, 4) : await measureStorm(5000, 60, 20);
+  const { storm, baseline, consoles } = quick ? await measureStorm(1000, 5, 4) : await measureStorm(5000, 60, 20);
   const r = storm.result;
   const lat = [...r.latencies].sort((a, b) => a - b);
   // createTime is the server's clock when it stored the alarm (epoch ms, same machine).
   const stored = [...r.toStored].sort((a, b) => a - b);
+  const baseLat = [...baseline.result.latencies].sort((a, b) => a - b);
+  const vs = (value: number, base: number) => ({ value, baseline: base, ratio: base / value });
   const name = `alarm storm ${storm.rate.toLocaleString('en-US')}/s × ${storm.seconds} s, ${storm.vehicles.toLocaleString('en-US')} terminals`;
   const records: BenchRecord[] = [
     { name, metric: 'alarms sent', value: r.sent, unit: 'alarms' },
@@ -232,12 +242,13 @@ export async function run({ quick }: BenchArgs): Promise<BenchRecord[]> {
     { name, metric: 'lost (sent − delivered)', value: r.sent - r.delivered, unit: 'alarms' },
     { name, metric: 'duplicates / strays', value: r.duplicates + r.unexpected, unit: 'messages' },
     { name, metric: 'consumer closed by server', value: r.closedWith ?? 0, unit: 'close code (0: no)' },
-    { name, metric: 'frame → decoded push p50', value: percentile(lat, 50), unit: 'ms' },
-    { name, metric: 'frame → decoded push p95', value: percentile(lat, 95), unit: 'ms' },
-    { name, metric: 'frame → decoded push p99', value: percentile(lat, 99), unit: 'ms' },
+    { name, metric: 'frame → decoded push p50', ...vs(percentile(lat, 50), percentile(baseLat, 50)), unit: 'ms' },
+    { name, metric: 'frame → decoded push p95', ...vs(percentile(lat, 95), percentile(baseLat, 95)), unit: 'ms' },
+    { name, metric: 'frame → decoded push p99', ...vs(percentile(lat, 99), percentile(baseLat, 99)), unit: 'ms' },
     { name, metric: 'frame → stored p50', value: percentile(stored, 50), unit: 'ms' },
     { name, metric: 'frame → stored p99', value: percentile(stored, 99), unit: 'ms' },
-    { name, metric: 'server CPU', value: storm.serverCpuPercent, unit: '% of a core' },
+    { name, metric: 'server CPU', ...vs(storm.serverCpuPercent, baseline.serverCpuPercent), unit: '% of a core' },
+    { name, metric: 'lost in baseline phase', value: baseline.result.sent - baseline.stored + baseline.result.sent - baseline.result.delivered, unit: 'alarms' },
     { name, metric: 'store failures', value: storm.storeFailures, unit: 'events' },
   ];
   const ours = consoles.find((c) => c.mode === 'pipeline');

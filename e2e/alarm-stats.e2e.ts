@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, test } from 'vitest';
 import { chinaDate } from '../domain/track/days.ts';
 import { location, TestTerminal } from '../server/gateway/terminal-client.ts';
-import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
+import { ACCOUNTS, consolePath, gatewayPort, login, type RealtimeVehicle, useE2E, vehiclesById } from './harness.ts';
 
 // No simulated fleet: its random alarms would change the counts; every alarm here is scripted.
 const e2e = useE2E({ seedVehicles: 20, env: { SIM_VEHICLES: '0', GATEWAY_PORT: '0', MEDIA_PORT: '0' } });
@@ -23,22 +23,10 @@ afterAll(async () => {
   await Promise.all(terminals.map((t) => t.close()));
 });
 
-function gatewayPort(): number {
-  const m = /JT\/T 808 gateway: tcp:\/\/[^:\s]+:(\d+)/.exec(e2e.server.logs());
-  if (!m) throw new Error(`no gateway port in the server log:\n${e2e.server.logs().slice(-2000)}`);
-  return Number(m[1]);
-}
-
-interface Realtime { vehicleId: number; vehiidno: string; deviceNo: string }
 interface TypeRow { alarmType: number; alarmName: string; count: number; unprocessed: number }
 
-async function vehicles(token: string): Promise<Realtime[]> {
-  const page = await e2e.server.api<{ records: Realtime[] }>('/service-monitor/monitor/v3/selectreal', { token, body: { current: 1, size: 100 } });
-  return [...page.data.records].sort((a, b) => a.vehicleId - b.vehicleId);
-}
-
-async function raise(v: Realtime, alarm: number, driver?: string): Promise<void> {
-  const t = await TestTerminal.connect(gatewayPort(), v.deviceNo);
+async function raise(v: RealtimeVehicle, alarm: number, driver?: string): Promise<void> {
+  const t = await TestTerminal.connect(gatewayPort(e2e.server), v.deviceNo);
   terminals.push(t);
   await t.login();
   const now = Math.floor(Date.now() / 1000) * 1000;
@@ -58,7 +46,7 @@ async function raiseOnce(): Promise<void> {
   if (raised) return;
   raised = true;
   const admin = await e2e.server.token(ACCOUNTS.admin);
-  const [a, b] = await vehicles(admin);
+  const [a, b] = await vehiclesById(e2e.server);
   await raise(a!, OVERSPEED | DRIVING_TIME, '王建国');
   await raise(b!, OVERSPEED);
   await expect.poll(async () => {

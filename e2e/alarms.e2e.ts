@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, test } from 'vitest';
 import { location, TestTerminal } from '../server/gateway/terminal-client.ts';
-import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
+import { ACCOUNTS, consolePath, createUserWithRole, gatewayPort, login, type RealtimeVehicle, realtimeVehicles, useE2E } from './harness.ts';
 
 // No simulated fleet: simulated vehicles raise random ADAS/overspeed alarms that would race the scripted
 // ones in the pop-up. Every alarm here comes from a scripted terminal, so counts are exact.
@@ -21,26 +21,16 @@ afterAll(async () => {
   await Promise.all(terminals.map((t) => t.close()));
 });
 
-/** The gateway's port: the server prints it on start (GATEWAY_PORT 0 picks a free one). */
-function gatewayPort(): number {
-  const m = /JT\/T 808 gateway: tcp:\/\/[^:\s]+:(\d+)/.exec(e2e.server.logs());
-  if (!m) throw new Error(`no gateway port in the server log:\n${e2e.server.logs().slice(-2000)}`);
-  return Number(m[1]);
-}
-
-interface Realtime { vehicleId: number; vehiidno: string; deviceNo: string }
-
 /** A seeded vehicle, a different one per rank (its terminal number registers with the gateway). */
-async function freeVehicle(token: string, rank = 0): Promise<Realtime> {
-  const page = await e2e.server.api<{ records: Realtime[] }>('/service-monitor/monitor/v3/selectreal', { token, body: { current: 1, size: 100 } });
-  const sorted = [...page.data.records].sort((a, b) => b.vehicleId - a.vehicleId);
+async function freeVehicle(rank = 0): Promise<RealtimeVehicle> {
+  const sorted = (await realtimeVehicles(e2e.server)).sort((a, b) => b.vehicleId - a.vehicleId);
   if (!sorted[rank]) throw new Error('no vehicles');
   return sorted[rank];
 }
 
 /** Connects a terminal for the vehicle and reports a position, then one with the overspeed bit set. */
-async function raiseOverspeed(v: Realtime): Promise<void> {
-  const t = await TestTerminal.connect(gatewayPort(), v.deviceNo);
+async function raiseOverspeed(v: RealtimeVehicle): Promise<void> {
+  const t = await TestTerminal.connect(gatewayPort(e2e.server), v.deviceNo);
   terminals.push(t);
   await t.login();
   const now = Math.floor(Date.now() / 1000) * 1000;
@@ -71,7 +61,7 @@ describe('safety alarms', () => {
     expect(await page.getByTestId('alarm-popup').count()).toBe(0);
 
     const admin = await e2e.server.token(ACCOUNTS.admin);
-    const v = await freeVehicle(admin);
+    const v = await freeVehicle();
     await raiseOverspeed(v);
 
     const popup = page.getByTestId('alarm-popup');
@@ -111,7 +101,7 @@ describe('safety alarms', () => {
     expect(await popup.count()).toBe(0);
 
     // The next alarm opens the pop-up again; its quick "handle" confirms it with a handling action.
-    const other = await freeVehicle(admin, 2);
+    const other = await freeVehicle(2);
     await raiseOverspeed(other);
     await page.locator(`[data-testid=alarm-popup-title][data-plate="${other.vehiidno}"]`).waitFor({ timeout: 20_000 });
     const otherId = Number(await popup.getAttribute('data-alarm-id'));
@@ -165,18 +155,8 @@ describe('safety alarms', () => {
 
   test('a user with the pop-up turned off only sees the counter; without the confirm right there is no confirm button, and the deal right handles a filtered vehicle in a batch', async () => {
     expect(raised).toBeDefined();
-    const admin = await e2e.server.token(ACCOUNTS.admin);
     // Registry ids: 17 /safeManagement, 18 alarmProcessingPage, 20 :deal (no 19 :confirm); 290/291 the alarm area.
-    const role = await e2e.server.api<{ id: number }>('/service-priv/role', { token: admin, body: { name: 'alarm viewer', permissionIds: [17, 18, 20, 290, 291] } });
-    expect(role.code).toBe(200);
-    const user = await e2e.server.api('/service-priv/user', {
-      token: admin,
-      body: {
-        username: 'alarmviewer', password: 'viewer123', realName: '王查看', userLevel: 2, companyId: 1, roleIds: [role.data.id],
-        phone: '', email: '', status: 1, expireTime: null, allowedIps: '', geoInverse: false,
-      },
-    });
-    expect(user.code).toBe(200);
+    await createUserWithRole(e2e.server, { name: 'alarm viewer', permissionIds: [17, 18, 20, 290, 291] }, { username: 'alarmviewer', password: 'viewer123', realName: '王查看' });
 
     // This user turned the pop-up and the voice off: new alarms only count.
     const own = await e2e.server.token({ username: 'alarmviewer', password: 'viewer123' });
@@ -186,13 +166,16 @@ describe('safety alarms', () => {
     const page = await e2e.newPage();
     await login(page, 'alarmviewer', 'viewer123');
     await page.locator('[data-testid=alarm-counter][data-popup=off][data-voice=off]').waitFor({ timeout: 20_000 });
-    const third = await freeVehicle(admin, 1);
+    const third = await freeVehicle(1);
     await raiseOverspeed(third);
     await page.locator('[data-testid=alarm-counter][data-unread="1"]').waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('alarm-popup').count()).toBe(0);
 
     // A range reaching back more than 3 months is refused before any call.
+    // The page opens on its default query; count only what the bad range would send after it.
+    const opened = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/service-safe/alarmInfo');
     await page.goto(consolePath(PROCESSING));
+    await opened;
     let queried = 0;
     page.on('request', (r) => {
       if (r.method() === 'POST' && new URL(r.url()).pathname === '/service-safe/alarmInfo') queried++;

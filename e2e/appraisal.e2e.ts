@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { EARTH_RADIUS_KM } from '../domain/track/geo.ts';
 import { location, TestTerminal } from '../server/gateway/terminal-client.ts';
-import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
+import { ACCOUNTS, consolePath, gatewayPort, login, type RealtimeVehicle, useE2E, vehiclesById } from './harness.ts';
 
 // No simulated fleet: every km and alarm here comes from a scripted terminal, so the ranking is exact.
 const e2e = useE2E({ seedVehicles: 20, env: { SIM_VEHICLES: '0', GATEWAY_PORT: '0', MEDIA_PORT: '0' } });
@@ -19,22 +19,9 @@ afterAll(async () => {
   await Promise.all(terminals.map((t) => t.close()));
 });
 
-function gatewayPort(): number {
-  const m = /JT\/T 808 gateway: tcp:\/\/[^:\s]+:(\d+)/.exec(e2e.server.logs());
-  if (!m) throw new Error(`no gateway port in the server log:\n${e2e.server.logs().slice(-2000)}`);
-  return Number(m[1]);
-}
-
-interface Realtime { vehicleId: number; vehiidno: string; deviceNo: string }
-
-async function vehicles(token: string): Promise<Realtime[]> {
-  const page = await e2e.server.api<{ records: Realtime[] }>('/service-monitor/monitor/v3/selectreal', { token, body: { current: 1, size: 100 } });
-  return [...page.data.records].sort((a, b) => a.vehicleId - b.vehicleId);
-}
-
 /** 12 steps of 1 km north, one a minute, ending a minute ago; the last report may carry the overspeed bit. */
-async function drive(v: Realtime, lng: number, overspeed: boolean): Promise<void> {
-  const t = await TestTerminal.connect(gatewayPort(), v.deviceNo);
+async function drive(v: RealtimeVehicle, lng: number, overspeed: boolean): Promise<void> {
+  const t = await TestTerminal.connect(gatewayPort(e2e.server), v.deviceNo);
   terminals.push(t);
   await t.login();
   const stepDeg = (1 / EARTH_RADIUS_KM) * (180 / Math.PI);
@@ -84,7 +71,7 @@ describe('vehicle appraisal', () => {
 
   test('the appraisal report ranks the clean vehicle above the speeding one', async () => {
     const admin = await e2e.server.token(ACCOUNTS.admin);
-    const [clean, speeding] = await vehicles(admin);
+    const [clean, speeding] = await vehiclesById(e2e.server);
     await drive(clean!, 121.1, false);
     await drive(speeding!, 121.3, true);
     // Positions are written in batches: wait until both tracks are stored before the first report
@@ -125,14 +112,13 @@ describe('vehicle appraisal', () => {
   });
 
   test('the single-vehicle report shows a month with three normal running days: km, days and the daily chart', async () => {
-    const admin = await e2e.server.token(ACCOUNTS.admin);
-    const list = await vehicles(admin);
+    const list = await vehiclesById(e2e.server);
     const v = list[2]!;
     // Last month (China time): the terminal reports three 100 km days in time order (stored as history).
     const now = new Date(Date.now() + 8 * 3_600_000);
     const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
     const month = lastMonth.toISOString().slice(0, 7);
-    const t = await TestTerminal.connect(gatewayPort(), v.deviceNo);
+    const t = await TestTerminal.connect(gatewayPort(e2e.server), v.deviceNo);
     terminals.push(t);
     await t.login();
     const stepDeg = (1 / EARTH_RADIUS_KM) * (180 / Math.PI);
@@ -168,8 +154,7 @@ describe('vehicle appraisal', () => {
   });
 
   test('the single-vehicle report of a vehicle without history shows the too-few-days message', async () => {
-    const admin = await e2e.server.token(ACCOUNTS.admin);
-    const list = await vehicles(admin);
+    const list = await vehiclesById(e2e.server);
     const idle = list[list.length - 1]!;
     const page = await e2e.newPage();
     await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);

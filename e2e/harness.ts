@@ -360,3 +360,61 @@ export function useE2E(options: ServerOptions = {}, browserArgs: readonly string
     },
   };
 }
+
+// Fleet helpers
+
+/** A row of the realtime list (`selectreal`): what a test needs to find a vehicle and connect its terminal. */
+export interface RealtimeVehicle {
+  vehicleId: number;
+  vehiidno: string;
+  deviceNo: string;
+  online: boolean;
+}
+
+/** The JT/T 808 gateway's port: the server prints it on start (GATEWAY_PORT 0 picks a free one). */
+export function gatewayPort(server: ServerHandle): number {
+  const m = /JT\/T 808 gateway: tcp:\/\/[^:\s]+:(\d+)/.exec(server.logs());
+  if (!m) throw new Error(`no gateway port in the server log:\n${server.logs().slice(-2000)}`);
+  return Number(m[1]);
+}
+
+/**
+ * The admin's realtime list (first 100; only online vehicles with `online`), waiting up to 30 s until it
+ * holds at least `atLeast` (simulated terminals connect over a few seconds).
+ */
+export async function realtimeVehicles(server: ServerHandle, options: { online?: boolean; atLeast?: number } = {}): Promise<RealtimeVehicle[]> {
+  const atLeast = options.atLeast ?? 1;
+  const token = await server.token(ACCOUNTS.admin);
+  for (let i = 0; i < 100; i++) {
+    const body = { current: 1, size: 100, ...(options.online ? { state: 'online' } : {}) };
+    const r = await server.api<{ records: RealtimeVehicle[] }>('/service-monitor/monitor/v3/selectreal', { method: 'POST', token, body });
+    const found = r.data?.records ?? [];
+    if (found.length >= atLeast) return found;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error(`fewer than ${atLeast} ${options.online ? 'online ' : ''}vehicles in the realtime list`);
+}
+
+/** The seeded vehicles in id order: rank n is the same vehicle on every call. */
+export async function vehiclesById(server: ServerHandle): Promise<RealtimeVehicle[]> {
+  return (await realtimeVehicles(server)).sort((a, b) => a.vehicleId - b.vehicleId);
+}
+
+/** Creates, as admin through the API, a role holding `permissionIds` and a level-2 user of company 1 with it. */
+export async function createUserWithRole(
+  server: ServerHandle,
+  role: { name: string; permissionIds: readonly number[] },
+  user: { username: string; password: string; realName: string },
+): Promise<void> {
+  const admin = await server.token(ACCOUNTS.admin);
+  const created = await server.api<{ id: number }>('/service-priv/role', { token: admin, body: role });
+  if (created.code !== 200) throw new Error(`role ${role.name}: ${created.code} ${created.msg}`);
+  const answer = await server.api('/service-priv/user', {
+    token: admin,
+    body: {
+      ...user, userLevel: 2, companyId: 1, roleIds: [created.data.id],
+      phone: '', email: '', status: 1, expireTime: null, allowedIps: '', geoInverse: false,
+    },
+  });
+  if (answer.code !== 200) throw new Error(`user ${user.username}: ${answer.code} ${answer.msg}`);
+}

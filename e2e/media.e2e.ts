@@ -9,7 +9,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { encodeBody, encodeFrames, type Jt808MessageInput } from '../server/gateway/jt808/index.ts';
 import { location, TestTerminal } from '../server/gateway/terminal-client.ts';
 import { cameraCommand } from '../server/sim/camera.ts';
-import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
+import { ACCOUNTS, consolePath, gatewayPort, login, useE2E } from './harness.ts';
 
 const SIMULATED = 2;
 const e2e = useE2E({ seedVehicles: SIMULATED + 3, env: { SIM_VEHICLES: String(SIMULATED), GATEWAY_PORT: '0', MEDIA_PORT: '0' } });
@@ -30,12 +30,6 @@ async function vehicles(): Promise<Realtime[]> {
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
   throw new Error('the simulated vehicles did not come online');
-}
-
-function gatewayPort(): number {
-  const m = /JT\/T 808 gateway: tcp:\/\/[^:\s]+:(\d+)/.exec(e2e.server.logs());
-  if (!m) throw new Error(`no gateway port in the server log:\n${e2e.server.logs().slice(-2000)}`);
-  return Number(m[1]);
 }
 
 /** Natural sizes of the images matched by `selector`, once every one has loaded. */
@@ -118,7 +112,7 @@ describe('camera snapshots', () => {
   test('the alarm pop-up\'s photoSnap shows the alarm vehicle\'s photos, which the alarm-media report then lists', async () => {
     const all = await vehicles();
     const v = all.filter((x) => !x.online).sort((a, b) => b.vehicleId - a.vehicleId)[0]!;
-    const t = await TestTerminal.connect(gatewayPort(), v.deviceNo);
+    const t = await TestTerminal.connect(gatewayPort(e2e.server), v.deviceNo);
     terminals.push(t);
     await t.login();
     // The scripted terminal's camera is the simulator's (fixtures/video/photo-ch*.jpg).

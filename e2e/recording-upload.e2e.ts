@@ -9,48 +9,17 @@ import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { simRecordingFile, simRecordings } from '../server/sim/recordings.ts';
 import { toLocalInput } from '../src/features/track/format.ts';
-import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
+import { ACCOUNTS, consolePath, login, type RealtimeVehicle, realtimeVehicles, useE2E } from './harness.ts';
+import { samplePixels } from './pixels.ts';
 
 const e2e = useE2E({ seedVehicles: 6, env: { SIM_VEHICLES: '2', GATEWAY_PORT: '0', MEDIA_PORT: '0', FTP_PORT: '0', FTP_PASV_PORTS: '0' } });
 
-interface Realtime {
-  vehicleId: number;
-  vehiidno: string;
-  deviceNo: string;
-}
-
-async function onlineVehicle(): Promise<Realtime> {
-  const token = await e2e.server.token(ACCOUNTS.admin);
-  for (let i = 0; i < 100; i++) {
-    const r = await e2e.server.api<{ records: Realtime[] }>('/service-monitor/monitor/v3/selectreal', { method: 'POST', token, body: { current: 1, size: 10, state: 'online' } });
-    const v = r.data?.records?.[0];
-    if (v) return v;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  throw new Error('no simulated vehicle came online');
-}
-
 /** Mean brightness and a coarse fingerprint of the player's pixels, from a screenshot decoded in the page. */
-async function sample(page: Page): Promise<{ mean: number; print: number[] }> {
-  const png = (await page.getByTestId('clip-surface').screenshot()).toString('base64');
-  return page.evaluate(async (png) => {
-    const bmp = await createImageBitmap(await (await fetch(`data:image/png;base64,${png}`)).blob());
-    const c = new OffscreenCanvas(bmp.width, bmp.height);
-    const g = c.getContext('2d')!;
-    g.drawImage(bmp, 0, 0);
-    const d = g.getImageData(0, 0, bmp.width, bmp.height).data;
-    let sum = 0;
-    const print: number[] = [];
-    const step = Math.max(4, Math.floor(d.length / 4 / 400) * 4);
-    for (let i = 0; i < d.length; i += 4) sum += d[i]! + d[i + 1]! + d[i + 2]!;
-    for (let i = 0; i < d.length; i += step) print.push(d[i]!);
-    return { mean: sum / (d.length / 4) / 3, print };
-  }, png);
-}
+const sample = (page: Page) => samplePixels(page.getByTestId('clip-surface'));
 
 describe('recordings pulled to the server', () => {
   test('uploads a simulated vehicle\'s recording, shows the task reach done, plays it and downloads the same bytes', async () => {
-    const v = await onlineVehicle();
+    const v = (await realtimeVehicles(e2e.server, { online: true }))[0]!;
     // One recording of channel 1 from yesterday; the period is widened to whole minutes (the form's precision).
     const now = Date.now();
     const rec = simRecordings(v.deviceNo, 1, now - 2 * 86_400_000, now - 86_400_000, now)[0]!;
@@ -96,7 +65,7 @@ describe('recordings pulled to the server', () => {
 
   test('says the vehicle is not online for a vehicle without a terminal session', async () => {
     const token = await e2e.server.token(ACCOUNTS.admin);
-    const all = await e2e.server.api<{ records: (Realtime & { online: boolean })[] }>('/service-monitor/monitor/v3/selectreal', { method: 'POST', token, body: { current: 1, size: 10, state: 'neverOnline' } });
+    const all = await e2e.server.api<{ records: RealtimeVehicle[] }>('/service-monitor/monitor/v3/selectreal', { method: 'POST', token, body: { current: 1, size: 10, state: 'neverOnline' } });
     const v = all.data.records[0]!;
     const page = await e2e.newPage();
     await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);

@@ -6,27 +6,11 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
+import { ACCOUNTS, consolePath, login, type RealtimeVehicle, realtimeVehicles, useE2E } from './harness.ts';
+import { samplePixels } from './pixels.ts';
 
 const SIMULATED = 2;
 const e2e = useE2E({ seedVehicles: SIMULATED + 2, env: { SIM_VEHICLES: String(SIMULATED), GATEWAY_PORT: '0', MEDIA_PORT: '0' } });
-
-interface Realtime {
-  vehicleId: number;
-  vehiidno: string;
-  online: boolean;
-}
-
-async function realtime(state?: 'online'): Promise<Realtime[]> {
-  const token = await e2e.server.token(ACCOUNTS.admin);
-  for (let i = 0; i < 100; i++) {
-    const r = await e2e.server.api<{ records: Realtime[] }>('/service-monitor/monitor/v3/selectreal', { method: 'POST', token, body: { current: 1, size: 100, ...(state ? { state } : {}) } });
-    const found = r.data?.records ?? [];
-    if (found.length > 0) return found;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  throw new Error('no vehicles came online');
-}
 
 async function openPage(): Promise<Page> {
   const page = await e2e.newPage();
@@ -36,7 +20,7 @@ async function openPage(): Promise<Page> {
   return page;
 }
 
-async function pickVehicle(page: Page, v: Realtime): Promise<void> {
+async function pickVehicle(page: Page, v: RealtimeVehicle): Promise<void> {
   const tree = page.getByTestId('company-tree');
   await tree.locator('input').first().fill(v.vehiidno);
   await tree.getByText(v.vehiidno, { exact: true }).last().click();
@@ -45,29 +29,14 @@ async function pickVehicle(page: Page, v: Realtime): Promise<void> {
 }
 
 /** Mean brightness and a coarse fingerprint of the player's pixels, from a screenshot decoded in the page. */
-async function sample(page: Page): Promise<{ mean: number; print: number[] }> {
-  const png = (await page.getByTestId('playback-surface').screenshot()).toString('base64');
-  return page.evaluate(async (png) => {
-    const bmp = await createImageBitmap(await (await fetch(`data:image/png;base64,${png}`)).blob());
-    const c = new OffscreenCanvas(bmp.width, bmp.height);
-    const g = c.getContext('2d')!;
-    g.drawImage(bmp, 0, 0);
-    const d = g.getImageData(0, 0, bmp.width, bmp.height).data;
-    let sum = 0;
-    const print: number[] = [];
-    const step = Math.max(4, Math.floor(d.length / 4 / 400) * 4);
-    for (let i = 0; i < d.length; i += 4) sum += d[i]! + d[i + 1]! + d[i + 2]!;
-    for (let i = 0; i < d.length; i += step) print.push(d[i]!);
-    return { mean: sum / (d.length / 4) / 3, print };
-  }, png);
-}
+const sample = (page: Page) => samplePixels(page.getByTestId('playback-surface'));
 
 const position = (page: Page) => page.getByTestId('playback-time').getAttribute('data-position').then(Number);
 const painted = (page: Page) => page.getByTestId('playback-surface').getAttribute('data-painted').then(Number);
 
 describe('recordings on the terminal', () => {
   test('searches a simulated vehicle\'s recordings, plays one, pauses, and seeks', async () => {
-    const [v] = await realtime('online');
+    const [v] = await realtimeVehicles(e2e.server, { online: true });
     const page = await openPage();
     await pickVehicle(page, v!);
     // The default period (yesterday 00:00 to now) holds a day of simulated recordings.
@@ -117,8 +86,9 @@ describe('recordings on the terminal', () => {
   });
 
   test('a vehicle that is not online gets the spec\'s message', async () => {
-    const all = await realtime();
-    const offline = all.find((r) => !r.online)!;
+    const all = await realtimeVehicles(e2e.server);
+    // The highest id: never one of the simulated terminals (they take the first vehicles), so it stays offline.
+    const offline = all.filter((r) => !r.online).sort((a, b) => b.vehicleId - a.vehicleId)[0]!;
     const page = await openPage();
     await pickVehicle(page, offline);
     await page.getByTestId('recordings-search').click();

@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, test } from 'vitest';
 import { location, TestTerminal } from '../server/gateway/terminal-client.ts';
-import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
+import { ACCOUNTS, consolePath, createUserWithRole, gatewayPort, login, type RealtimeVehicle, useE2E, vehiclesById } from './harness.ts';
 
 // No simulated fleet: simulated vehicles raise random alarms that would put other vehicles on the board.
 const e2e = useE2E({ seedVehicles: 20, env: { SIM_VEHICLES: '0', GATEWAY_PORT: '0', MEDIA_PORT: '0' } });
@@ -20,25 +20,9 @@ afterAll(async () => {
   await Promise.all(terminals.map((t) => t.close()));
 });
 
-function gatewayPort(): number {
-  const m = /JT\/T 808 gateway: tcp:\/\/[^:\s]+:(\d+)/.exec(e2e.server.logs());
-  if (!m) throw new Error(`no gateway port in the server log:\n${e2e.server.logs().slice(-2000)}`);
-  return Number(m[1]);
-}
-
-interface Realtime { vehicleId: number; vehiidno: string; deviceNo: string }
-
-async function vehicle(rank: number): Promise<Realtime> {
-  const admin = await e2e.server.token(ACCOUNTS.admin);
-  const page = await e2e.server.api<{ records: Realtime[] }>('/service-monitor/monitor/v3/selectreal', { token: admin, body: { current: 1, size: 100 } });
-  const v = [...page.data.records].sort((a, b) => a.vehicleId - b.vehicleId)[rank];
-  if (!v) throw new Error('no vehicles');
-  return v;
-}
-
 /** Connects the vehicle's terminal, reports a position, then one with the emergency bit. */
-async function raiseEmergency(v: Realtime): Promise<void> {
-  const t = await TestTerminal.connect(gatewayPort(), v.deviceNo);
+async function raiseEmergency(v: RealtimeVehicle): Promise<void> {
+  const t = await TestTerminal.connect(gatewayPort(e2e.server), v.deviceNo);
   terminals.push(t);
   await t.login();
   const now = Math.floor(Date.now() / 1000) * 1000;
@@ -67,7 +51,7 @@ describe('safety board', () => {
     const pendingBefore = await statValue(page, 'pending');
     const resolvedBefore = await statValue(page, 'resolved');
 
-    const v = await vehicle(0);
+    const v = (await vehiclesById(e2e.server))[0]!;
     await raiseEmergency(v);
     // No reload: the push stream's alarm makes the page refresh.
     const row = page.locator(`[data-testid=board-row][data-vehicle-id="${v.vehicleId}"]`);
@@ -113,20 +97,10 @@ describe('safety board', () => {
   });
 
   test('a user without the resolve bit can follow but has no resolve button', async () => {
-    const admin = await e2e.server.token(ACCOUNTS.admin);
     // Registry ids: 17 /safeManagement, 21 safetyBoardPage, 23 :follow, 24 :upload, 25 :unpush (no 22 :resolve).
-    const role = await e2e.server.api<{ id: number }>('/service-priv/role', { token: admin, body: { name: 'board follower', permissionIds: [17, 21, 23, 24, 25] } });
-    expect(role.code).toBe(200);
-    const user = await e2e.server.api('/service-priv/user', {
-      token: admin,
-      body: {
-        username: 'boardfollower', password: 'follow123', realName: '赵跟进', userLevel: 2, companyId: 1, roleIds: [role.data.id],
-        phone: '', email: '', status: 1, expireTime: null, allowedIps: '', geoInverse: false,
-      },
-    });
-    expect(user.code).toBe(200);
+    await createUserWithRole(e2e.server, { name: 'board follower', permissionIds: [17, 21, 23, 24, 25] }, { username: 'boardfollower', password: 'follow123', realName: '赵跟进' });
 
-    const v = await vehicle(1);
+    const v = (await vehiclesById(e2e.server))[1]!;
     await raiseEmergency(v);
     const page = await e2e.newPage();
     await login(page, 'boardfollower', 'follow123');

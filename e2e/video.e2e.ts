@@ -5,35 +5,16 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
+import { ACCOUNTS, consolePath, login, type RealtimeVehicle, realtimeVehicles, useE2E } from './harness.ts';
+import { samplePixels } from './pixels.ts';
 
 // Eight simulated terminals; the other seeded vehicles are never online (cheap windows for the limit scene).
 const SIMULATED = 8;
 const e2e = useE2E({ seedVehicles: SIMULATED + 8, env: { SIM_VEHICLES: String(SIMULATED), GATEWAY_PORT: '0', MEDIA_PORT: '0' } });
 
-interface Realtime {
-  vehicleId: number;
-  vehiidno: string;
-  online: boolean;
-}
-
-/** Online vehicles (plate and id), waiting until at least `n` are (simulated terminals connect over a few seconds). */
-async function vehicles(n: number): Promise<Realtime[]> {
-  const token = await e2e.server.token(ACCOUNTS.admin);
-  for (let i = 0; i < 100; i++) {
-    const r = await e2e.server.api<{ records: Realtime[] }>('/service-monitor/monitor/v3/selectreal', { method: 'POST', token, body: { current: 1, size: 100, state: 'online' } });
-    const found = r.data?.records ?? [];
-    if (found.length >= n) return found;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  throw new Error(`fewer than ${n} vehicles came online`);
-}
-
 /** Vehicles without a simulated terminal: the simulator drives the first SIM_VEHICLES vehicles by id. */
-async function neverOnline(): Promise<Realtime[]> {
-  const token = await e2e.server.token(ACCOUNTS.admin);
-  const r = await e2e.server.api<{ records: Realtime[] }>('/service-monitor/monitor/v3/selectreal', { method: 'POST', token, body: { current: 1, size: 100 } });
-  return r.data.records.slice(SIMULATED);
+async function neverOnline(): Promise<RealtimeVehicle[]> {
+  return (await realtimeVehicles(e2e.server)).slice(SIMULATED);
 }
 
 async function openWall(autoStopMinutes?: number): Promise<Page> {
@@ -46,7 +27,7 @@ async function openWall(autoStopMinutes?: number): Promise<Page> {
 }
 
 /** Picks a vehicle through the tree's search and opens the given channels (all when omitted). */
-async function openChannels(page: Page, v: Realtime, channels?: number[]): Promise<void> {
+async function openChannels(page: Page, v: RealtimeVehicle, channels?: number[]): Promise<void> {
   const tree = page.getByTestId('company-tree');
   await tree.locator('input').first().fill(v.vehiidno);
   // Inside the tree: an alarm pop-up elsewhere on the page may show the same plate.
@@ -67,26 +48,11 @@ async function openChannels(page: Page, v: Realtime, channels?: number[]): Promi
 }
 
 /** Mean brightness and a coarse fingerprint of one window's pixels, from a screenshot decoded in the page. */
-async function sample(page: Page, index: number): Promise<{ mean: number; print: number[] }> {
-  const png = (await page.getByTestId(`video-window-${index}`).screenshot()).toString('base64');
-  return page.evaluate(async (png) => {
-    const bmp = await createImageBitmap(await (await fetch(`data:image/png;base64,${png}`)).blob());
-    const c = new OffscreenCanvas(bmp.width, bmp.height);
-    const g = c.getContext('2d')!;
-    g.drawImage(bmp, 0, 0);
-    const d = g.getImageData(0, 0, bmp.width, bmp.height).data;
-    let sum = 0;
-    const print: number[] = [];
-    const step = Math.max(4, Math.floor(d.length / 4 / 400) * 4);
-    for (let i = 0; i < d.length; i += 4) sum += d[i]! + d[i + 1]! + d[i + 2]!;
-    for (let i = 0; i < d.length; i += step) print.push(d[i]!);
-    return { mean: sum / (d.length / 4) / 3, print };
-  }, png);
-}
+const sample = (page: Page, index: number) => samplePixels(page.getByTestId(`video-window-${index}`));
 
 describe('multichannel video', () => {
   test('a 4-window grid shows four channels of a simulated vehicle, painted and moving', async () => {
-    const [v] = await vehicles(1);
+    const [v] = await realtimeVehicles(e2e.server, { online: true });
     const page = await openWall(0);
     await openChannels(page, v!);
     for (let i = 0; i < 4; i++) await page.locator(`[data-testid=video-window-${i}][data-state=playing]`).waitFor({ timeout: 30_000 });
@@ -124,7 +90,7 @@ describe('multichannel video', () => {
   });
 
   test('asks whether to keep playing after the auto-stop time, and stops on request', async () => {
-    const [v] = await vehicles(1);
+    const [v] = await realtimeVehicles(e2e.server, { online: true });
     // 0.05 minutes = 3 s, so the prompt comes within one 5 s check.
     const page = await openWall(0.05);
     await openChannels(page, v!, [1]);

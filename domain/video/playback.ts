@@ -92,6 +92,24 @@ export function playbackMessage(reason: string, lang: Lang): string {
   return m[lang === 'zh' ? 0 : 1];
 }
 
+/**
+ * Which recordings: the JT/T 1078 fields a recording is listed with (0x1205) and asked for by playback
+ * (0x9201) and file upload (0x9206). Times are epoch ms (BCD seconds on the wire).
+ */
+export interface RecordingSelection {
+  channel: number;
+  startTime: number;
+  endTime: number;
+  /** 64 bits: low DWORD the JT/T 808 alarm bits, high DWORD the JT/T 1078 video alarm bits (table 13). */
+  alarmFlags: bigint;
+  /** 0 audio + video, 1 audio, 2 video, 3 video or audio. */
+  mediaType: number;
+  /** 1 main, 2 sub; in a request 0 either. */
+  streamType: number;
+  /** 1 main, 2 disaster-recovery storage; in a request 0 either. */
+  storageType: number;
+}
+
 /** JT/T 1078 alarm bits set in a recording's 64-bit flags (low 32: JT/T 808 alarm bits, high 32: video alarms as 32 + bit). */
 export function alarmBits(flags: bigint): number[] {
   const out: number[] = [];

@@ -1,18 +1,16 @@
 /** Recording upload tasks and their received files (issue 6, migration 9): the repository interface. */
+import type { RecordingSelection } from '../../domain/video/playback.ts';
 import type { UploadState } from '../../domain/video/recording-upload.ts';
 
-export interface UploadTask {
-  readonly id: number;
+/** Who asked which terminal for which recordings (a new task). */
+export interface UploadRequest extends Readonly<RecordingSelection> {
   readonly userId: number;
   readonly vehicleId: number;
   readonly deviceNo: string;
-  readonly channel: number;
-  readonly startTime: number;
-  readonly endTime: number;
-  readonly alarmFlags: bigint;
-  readonly mediaType: number;
-  readonly streamType: number;
-  readonly storageType: number;
+}
+
+export interface UploadTask extends UploadRequest {
+  readonly id: number;
   readonly state: UploadState;
   /** An UploadProblem key when failed, else ''. */
   readonly failReason: string;

@@ -41,6 +41,8 @@ export interface Signalling {
 export interface Viewer {
   send(data: Uint8Array | string): void;
   readonly bufferedAmount: number;
+  /** True once the viewer's socket is closing or closed (its 'close' may not have been handled yet). */
+  readonly gone?: boolean;
 }
 
 export interface MediaHubOptions {
@@ -80,6 +82,19 @@ interface ChannelState {
 
 const VIDEO_KINDS: Record<number, MediaKind> = { [PAYLOAD_TYPE.H264]: MEDIA_KIND.H264, [PAYLOAD_TYPE.H265]: MEDIA_KIND.H265 };
 const AUDIO_KINDS: Record<number, MediaKind> = { [PAYLOAD_TYPE.G711A]: MEDIA_KIND.G711A, [PAYLOAD_TYPE.G711U]: MEDIA_KIND.G711U };
+
+/** What the console's player gets of a terminal frame (kind and key frame); undefined for a codec it cannot play. */
+export function frameKind(frame: MediaFrame): { kind: MediaKind; key: boolean } | undefined {
+  if (frame.kind === 'video') {
+    const kind = VIDEO_KINDS[frame.payloadType];
+    return kind === undefined ? undefined : { kind, key: frame.dataType === DATA_TYPE.I_FRAME };
+  }
+  if (frame.kind === 'audio') {
+    const kind = AUDIO_KINDS[frame.payloadType];
+    return kind === undefined ? undefined : { kind, key: false };
+  }
+  return undefined;
+}
 
 /** 2013 terminals send a 6-byte BCD SIM (12 digits), 2019 ones 10 bytes (20): compare without leading zeros. */
 export function normalizeSim(sim: string): string {
@@ -151,16 +166,12 @@ export class MediaHub {
     const ch = this.channels.get(channelKey(frame.sim, frame.channel));
     if (!ch) return;
     this.stats.framesIn++;
-    let kind: MediaKind | undefined;
-    let key = false;
-    if (frame.kind === 'video') {
-      kind = VIDEO_KINDS[frame.payloadType];
-      key = frame.dataType === DATA_TYPE.I_FRAME;
-    } else if (frame.kind === 'audio') kind = AUDIO_KINDS[frame.payloadType];
-    if (kind === undefined) {
+    const known = frameKind(frame);
+    if (known === undefined) {
       this.stats.unsupported++;
       return;
     }
+    const { kind, key } = known;
     const bytes = encodeMediaFrame({ kind, key, discontinuity: frame.discontinuity, channel: frame.channel, timestamp: frame.timestamp ?? arrival, arrival, payload: frame.data });
     if (frame.kind === 'video') {
       if (key) ch.gop = [bytes];

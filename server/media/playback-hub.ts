@@ -14,11 +14,11 @@
  *   0x9202 stop. No frame within `startTimeoutMs` of the request: "timeout". The terminal closing its
  *   media connection ends the session: "ended" at the end of the recordings, else "connectFailed".
  */
-import { encodeMediaFrame, MEDIA_KIND, type MediaKind } from '../../proto/media-frame.ts';
+import { encodeMediaFrame } from '../../proto/media-frame.ts';
 import type { PlaybackControlAnswer, PlaybackControlRequest, PlaybackFactor, PlaybackStatus } from '../../domain/video/playback.ts';
 import type { ResourceItem } from '../gateway/jt808/media-signalling.ts';
-import { DATA_TYPE, PAYLOAD_TYPE, type MediaFrame } from './jt1078/index.ts';
-import { channelKey, normalizeSim, type LiveRefusal, type Viewer } from './media-hub.ts';
+import type { MediaFrame } from './jt1078/index.ts';
+import { channelKey, frameKind, normalizeSim, type LiveRefusal, type Viewer } from './media-hub.ts';
 import type { FrameSink } from './media-port.ts';
 
 export interface PlaybackTarget {
@@ -74,8 +74,6 @@ interface Session {
   needsKey: boolean;
 }
 
-const VIDEO_KINDS: Record<number, MediaKind> = { [PAYLOAD_TYPE.H264]: MEDIA_KIND.H264, [PAYLOAD_TYPE.H265]: MEDIA_KIND.H265 };
-const AUDIO_KINDS: Record<number, MediaKind> = { [PAYLOAD_TYPE.G711A]: MEDIA_KIND.G711A, [PAYLOAD_TYPE.G711U]: MEDIA_KIND.G711U };
 /** How close to the seek time the first frame after a seek must be (a key frame is at most a GOP before it). */
 const SEEK_SLACK_MS = 2000;
 
@@ -108,6 +106,12 @@ export class PlaybackHub implements FrameSink {
   /** Starts a playback for one viewer; undefined (and "busy" sent) when the channel already plays back. */
   open(target: PlaybackTarget, viewer: Viewer): PlaybackHandle | undefined {
     const key = channelKey(target.sim, target.channel);
+    const old = this.sessions.get(key);
+    // A viewer that already left (a tile re-opened at once) must not hold the channel until its close is handled.
+    if (old?.viewer.gone) {
+      this.sessions.delete(key);
+      this.count();
+    }
     if (this.sessions.has(key)) {
       send(viewer, { type: 'status', state: 'stopped', reason: 'busy' });
       return undefined;
@@ -152,13 +156,9 @@ export class PlaybackHub implements FrameSink {
     const s = this.sessions.get(channelKey(frame.sim, frame.channel));
     if (!s) return;
     this.stats.framesIn++;
-    let kind: MediaKind | undefined;
-    let key = false;
-    if (frame.kind === 'video') {
-      kind = VIDEO_KINDS[frame.payloadType];
-      key = frame.dataType === DATA_TYPE.I_FRAME;
-    } else if (frame.kind === 'audio') kind = AUDIO_KINDS[frame.payloadType];
-    if (kind === undefined) return;
+    const known = frameKind(frame);
+    if (known === undefined) return;
+    const { kind, key } = known;
     const timestamp = frame.timestamp ?? s.position;
     if (s.seek) {
       const fresh = frame.kind === 'video' && key && Math.abs(timestamp - s.seek.time) <= SEEK_SLACK_MS;

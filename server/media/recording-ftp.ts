@@ -64,7 +64,8 @@ function quietLog(warn?: (obj: object, msg: string) => void) {
     debug: () => undefined,
     info: () => undefined,
     warn: () => undefined,
-    error: (obj: unknown, msg?: string) => warn?.({ err: obj }, `ftp: ${msg ?? 'error'}`),
+    // ftp-srv logs bunyan-style: (fields, message) or (error) alone; name the error either way.
+    error: (obj: unknown, msg?: unknown) => warn?.({ err: obj }, `ftp: ${typeof msg === 'string' ? msg : obj instanceof Error ? obj.message : 'error'}`),
     fatal: () => undefined,
   };
   return log;

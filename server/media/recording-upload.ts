@@ -24,7 +24,7 @@ import {
 } from '../../domain/video/recording-upload.ts';
 import type { Config } from '../config.ts';
 import type { Storage } from '../db/repositories.ts';
-import type { UploadFile, UploadTask } from '../db/recording-upload-types.ts';
+import type { UploadFile, UploadRequest, UploadTask } from '../db/recording-upload-types.ts';
 import { FILE_UPLOAD_MSG, UPLOAD_NETWORK, UPLOAD_RESULT } from '../gateway/jt808/file-upload.ts';
 import { RESULT } from '../gateway/jt808/messages.ts';
 import type { Jt808Gateway } from '../gateway/server.ts';
@@ -33,19 +33,6 @@ import { newCredentials, RecordingFtpServer } from './recording-ftp.ts';
 /** How long the terminal has to acknowledge 0x9206 / 0x9207 with 0x0001. */
 const COMMAND_TIMEOUT_MS = 8_000;
 const FINAL: readonly UploadState[] = ['done', 'failed', 'cancelled'];
-
-export interface UploadRequest {
-  readonly userId: number;
-  readonly vehicleId: number;
-  readonly deviceNo: string;
-  readonly channel: number;
-  readonly startTime: number;
-  readonly endTime: number;
-  readonly alarmFlags: bigint;
-  readonly mediaType: number;
-  readonly streamType: number;
-  readonly storageType: number;
-}
 
 /** What a request or control ended in: the task as it stands, and a problem when the call failed. */
 export interface UploadOutcome {

@@ -48,7 +48,8 @@ describe('terminal → gateway → store → push → console', () => {
       const seen = new Map<number, VehicleRecord>();
       await console1.waitFor(() => {
         for (const m of console1.received) if (m.kind === 'positions' && m.mutation === 'MERGE_POSITIONS') for (const v of m.vehicles) seen.set(v.vehicleId, v);
-        return [...expected.keys()].every((id) => seen.has(id));
+        // A login's contact-only delta (no position yet) may arrive first: wait for each vehicle's position.
+        return [...expected.keys()].every((id) => Number.isFinite(seen.get(id)?.lng));
       }, 20_000);
       for (const [id, want] of expected) {
         const got = seen.get(id)!;

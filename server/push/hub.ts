@@ -12,6 +12,7 @@
  * or behind for longer than `maxBehindMs`, it is closed with code 4008 and the console reconnects.
  * Alarms are never coalesced or skipped: they are queued to every connection in scope in any mode.
  */
+import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { deriveState, type VehicleState } from '../../domain/vehicle/state.ts';
 import { Commands, DirectoryKind, FrameKind, PushEncoder, type DirectoryEntry, type PositionSource } from '../../proto/codec.ts';
@@ -50,10 +51,12 @@ export interface PushOptions {
   maxBufferedBytes: number;
   /** A connection behind for longer than this is closed. @default 30000 */
   maxBehindMs: number;
+  /** Cork console sockets around a run of alarm messages (false: one write per message, the bench baseline). @default true */
+  corkAlarms: boolean;
 }
 
 export const DEFAULT_PUSH_OPTIONS: PushOptions = {
-  tickMs: 50, minIntervalMs: 1000, highWaterBytes: 2 << 20, lowWaterBytes: 256 << 10, maxBufferedBytes: 32 << 20, maxBehindMs: 30_000,
+  tickMs: 50, minIntervalMs: 1000, highWaterBytes: 2 << 20, lowWaterBytes: 256 << 10, maxBufferedBytes: 32 << 20, maxBehindMs: 30_000, corkAlarms: true,
 };
 
 /** Close codes the console understands (4000–4999 are application codes). */
@@ -68,6 +71,8 @@ export interface PushStats {
   /** Connections closed for being too far behind. */
   slowClosed: number;
   alarms: number;
+  /** Corked alarm batches written out (one per synchronous publishing run). */
+  alarmFlushes: number;
   bytesSent: number;
   /** Vehicles forwarded in deltas. */
   positions: number;
@@ -110,7 +115,7 @@ interface Group {
 const OPEN = 1;
 
 export class PushHub {
-  readonly stats: PushStats = { connections: 0, deltaFrames: 0, snapshots: 0, resnapshots: 0, slowClosed: 0, alarms: 0, bytesSent: 0, positions: 0 };
+  readonly stats: PushStats = { connections: 0, deltaFrames: 0, snapshots: 0, resnapshots: 0, slowClosed: 0, alarms: 0, alarmFlushes: 0, bytesSent: 0, positions: 0 };
   private options: PushOptions;
   private readonly groups = new Map<string, Group>();
   private readonly directories = new Map<string, { at: number; count: number; value: Promise<CachedDirectory> }>();
@@ -120,6 +125,8 @@ export class PushHub {
   /** Motion state per slot (deriveState without the offline rule, the worker derives offline). */
   private motion = new Uint8Array(1024);
   private dirty: number[] = [];
+  /** Sockets corked by publishAlarm, uncorked together on the next tick. */
+  private readonly corked = new Map<Client, Duplex>();
   private knownCount: number;
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly unsubscribe: () => void;
@@ -199,7 +206,12 @@ export class PushHub {
     return hit.value;
   }
 
-  /** Sends an alarm to every console whose scope holds `companyPath`. Never coalesced, never skipped. */
+  /**
+   * Sends an alarm to every console whose scope holds `companyPath`. Never coalesced, never skipped:
+   * one message per alarm (the wire format consumers parse). The alarm service publishes a stored
+   * batch in one synchronous loop, so each console socket is corked on its first alarm and uncorked
+   * on the next tick: the batch leaves in one writev per console instead of two writes per alarm.
+   */
   publishAlarm(companyPath: string, alarm: AlarmMessage): void {
     let binary: Uint8Array | undefined;
     let text: string | undefined;
@@ -207,12 +219,29 @@ export class PushHub {
       if (!pathInScope(g.scope, companyPath)) continue;
       for (const c of g.clients) {
         if (c.closing) continue;
+        if (this.options.corkAlarms) this.cork(c);
         if (c.json) this.send(c, (text ??= jsonEnvelope(Commands.alarm, alarm)));
         else this.send(c, (binary ??= this.encoder.json(Commands.alarm, { data: alarm })));
         this.stats.alarms++;
       }
     }
   }
+
+  /** Corks a console's socket until the end of this synchronous run (nested corks of ws's sender are counted). */
+  private cork(c: Client): void {
+    if (this.corked.has(c)) return;
+    const socket = (c.ws as unknown as { _socket?: Duplex | null })._socket;
+    if (!socket || socket.destroyed) return;
+    socket.cork();
+    this.corked.set(c, socket);
+    if (this.corked.size === 1) process.nextTick(this.uncorkAll);
+  }
+
+  private readonly uncorkAll = (): void => {
+    for (const socket of this.corked.values()) socket.uncork();
+    this.corked.clear();
+    this.stats.alarmFlushes++;
+  };
 
   /** One flush: deltas of vehicles due, snapshots for drained connections, slow-consumer checks. */
   tick(): void {

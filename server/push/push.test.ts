@@ -167,6 +167,47 @@ describe('push channel /ws-service/websocket', () => {
     }
   });
 
+  it('writes a run of alarms as one corked flush per console: every alarm its own message, in order', async () => {
+    const bin = await connectPush(server.url, admin);
+    const json = await connectPush(server.url, admin, { format: 'json' });
+    try {
+      await bin.waitFor(() => snapshots(bin).length === 1);
+      await json.waitFor(() => snapshots(json).length === 1);
+      const before = { ...server.app.push.stats };
+      // What the alarm service does with a stored batch: one synchronous loop.
+      for (let i = 0; i < 300; i++) server.app.push.publishAlarm('/', { id: 1000 + i, alarmType: 12001 });
+      await bin.waitFor(() => alarms(bin).length === 300);
+      await json.waitFor(() => alarms(json).length === 300);
+      const ids = (c: PushTestClient) => alarms(c).map((a) => (a.kind === 'alarm' ? (a.data as { id: number }).id : -1));
+      expect(ids(bin)).toEqual([...Array(300).keys()].map((i) => 1000 + i));
+      expect(ids(json)).toEqual(ids(bin));
+      expect(server.app.push.stats.alarms - before.alarms).toBe(600);
+      expect(server.app.push.stats.alarmFlushes - before.alarmFlushes).toBe(1);
+      // A later run is a batch of its own, and nothing stays corked in between.
+      server.app.push.publishAlarm('/', { id: 2000 });
+      await bin.waitFor(() => alarms(bin).length === 301);
+      expect(server.app.push.stats.alarmFlushes - before.alarmFlushes).toBe(2);
+    } finally {
+      bin.close();
+      json.close();
+    }
+  });
+
+  it('still delivers every alarm with corking off (the benchmark baseline)', async () => {
+    server.app.push.setOptions({ corkAlarms: false });
+    const c = await connectPush(server.url, admin);
+    try {
+      await c.waitFor(() => snapshots(c).length === 1);
+      const before = server.app.push.stats.alarmFlushes;
+      for (let i = 0; i < 50; i++) server.app.push.publishAlarm('/', { id: i });
+      await c.waitFor(() => alarms(c).length === 50);
+      expect(server.app.push.stats.alarmFlushes).toBe(before);
+    } finally {
+      server.app.push.setOptions({ corkAlarms: true });
+      c.close();
+    }
+  });
+
   describe('a slow consumer', () => {
     afterAll(() => server.app.push.setOptions(DEFAULT_PUSH_OPTIONS));
 

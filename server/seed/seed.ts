@@ -97,8 +97,9 @@ export async function seedDemoData(storage: Storage, opts: SeedOptions): Promise
     const monitorRole = await tx.roles.create({ name: '监控员', companyId: root.id, remark: '实时监控、轨迹回放、多路视频' }, ids([
       '/home', '/home/index', '/monitor', '/monitor/index', '/monitor/trackPlaybackPage', '/monitor/videoMonitor',
     ]));
-    const safetyRole = await tx.roles.create({ name: '安全员', companyId: root.id, remark: '安全管理全部功能' }, [
-      ...subtreeIds('/safeManagement'), ...ids(['/home', '/home/index', '/monitor', '/monitor/index']),
+    const safetyRole = await tx.roles.create({ name: '安全员', companyId: root.id, remark: '安全管理全部功能、报警多媒体' }, [
+      // Alarm photos are evidence the safety officer reviews, so the media reports come with the role.
+      ...subtreeIds('/safeManagement'), ...ids(['/home', '/home/index', '/monitor', '/monitor/index', '/report']), ...subtreeIds('/report/media'),
     ]);
     const branchRole = await tx.roles.create({ name: '分公司管理员', companyId: root.id, remark: '管理本分公司的用户、角色和公司' }, [
       ...ids(['/system', '/system/user', '/system/user:create', '/system/user:update', '/system/user:retrieve']),

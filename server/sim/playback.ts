@@ -16,48 +16,18 @@
  * Recordings are relative to the wall clock (Date.now), not the simulation clock: the platform asks
  * for real times.
  */
-import { readFileSync } from 'node:fs';
-import net from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Jt808MessageInput } from '../gateway/jt808/index.ts';
 import { MEDIA_MSG, PLAYBACK_COMMAND, PLAYBACK_SPEEDS, type PlaybackControl, type PlaybackRequest, type ResourceItem, type ResourceQuery } from '../gateway/jt808/media-signalling.ts';
-import { isIdrAccessUnit, splitAccessUnits } from '../../proto/h264.ts';
-import { Packetizer, type SimLength } from '../media/jt1078/index.ts';
+import type { SimLength } from '../media/jt1078/index.ts';
+import { audioFrame, ClipStreamSet, FRAME_MS, loadClips, MAX_QUEUED, type ClipStream, type ClipStreamTarget } from './clip-streams.ts';
 import { simRecordings, type SimRecording } from './recordings.ts';
 
-const FRAME_MS = 40;
 const KEY_MS = 1000;
-const AUDIO_FRAME_BYTES = 320;
-/** Bytes a stream may queue on its socket before it waits (≈ 2 s of the main stream). */
-const MAX_QUEUED = 160 * 1024;
 /** JT/T 808 general response results. */
 const RESULT_OK = 0;
 const RESULT_UNSUPPORTED = 3;
 
-interface Clip {
-  frames: Uint8Array[];
-  keys: boolean[];
-  audio: Uint8Array;
-}
-
-let clip: Clip | undefined;
-
-function loadClip(): Clip {
-  if (!clip) {
-    const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/video');
-    const frames = splitAccessUnits(new Uint8Array(readFileSync(path.join(dir, 'main-640x360-25fps-4s.h264'))));
-    clip = { frames, keys: frames.map(isIdrAccessUnit), audio: new Uint8Array(readFileSync(path.join(dir, 'audio-g711a-8k-mono-4s.alaw'))) };
-  }
-  return clip;
-}
-
-export interface PlaybackStart {
-  host: string;
-  port: number;
-  sim: string;
-  simLength: SimLength;
-  channel: number;
+export interface PlaybackStart extends ClipStreamTarget {
   /** The recordings to play (one channel), sorted; ends cut at the asked range's end. */
   segments: readonly { start: number; end: number }[];
   /** Where to start (epoch ms). */
@@ -67,10 +37,7 @@ export interface PlaybackStart {
   withAudio: boolean;
 }
 
-interface ActivePlayback {
-  readonly request: PlaybackStart;
-  readonly socket: net.Socket;
-  readonly tx: Packetizer;
+interface ActivePlayback extends ClipStream<PlaybackStart> {
   /** Index of the segment being played. */
   segment: number;
   /** Recording time of the next frame (epoch ms, on the 40 ms grid of its segment). */
@@ -94,49 +61,23 @@ export function seekPosition(segments: readonly { start: number; end: number }[]
   return undefined;
 }
 
-export class PlaybackStreamer {
+export class PlaybackStreamer extends ClipStreamSet<PlaybackStart, ActivePlayback> {
   readonly stats: PlaybackStats = { streams: 0, framesSent: 0 };
-  private readonly streams = new Map<string, ActivePlayback>();
-  private timer: NodeJS.Timeout | null = null;
 
   /** Starts (or restarts) playing a channel; resolves once connected, rejects if the media address is unreachable. */
   start(request: PlaybackStart): Promise<void> {
-    const key = `${request.sim}:${request.channel}`;
-    this.stop(request.sim, request.channel);
     const at = seekPosition(request.segments, request.from);
-    if (!at) return Promise.resolve();
-    loadClip();
-    return new Promise((resolve, reject) => {
-      const socket = net.connect(request.port, request.host);
-      socket.setNoDelay(true);
-      socket.once('error', (err) => {
-        if (this.streams.get(key)?.socket === socket) this.remove(key);
-        else reject(err);
-      });
-      socket.once('close', () => {
-        if (this.streams.get(key)?.socket === socket) this.remove(key);
-      });
-      socket.once('connect', () => {
-        this.streams.set(key, {
-          request,
-          socket,
-          tx: new Packetizer({ sim: request.sim, channel: request.channel, simLength: request.simLength }),
-          segment: at.segment,
-          pos: at.pos,
-          paused: false,
-          speed: request.speed,
-        });
-        this.stats.streams = this.streams.size;
-        this.timer ??= setInterval(() => this.tick(), FRAME_MS);
-        resolve();
-      });
-    });
+    if (!at) {
+      this.stop(request.sim, request.channel);
+      return Promise.resolve();
+    }
+    loadClips();
+    return this.connect(request, (stream) => ({ ...stream, segment: at.segment, pos: at.pos, paused: false, speed: request.speed }));
   }
 
   /** 0x9202: answers the 0x0001 result. */
   control(sim: string, m: PlaybackControl): number {
-    const key = `${sim}:${m.channel}`;
-    const s = this.streams.get(key);
+    const s = this.find(sim, m.channel);
     switch (m.command) {
       case PLAYBACK_COMMAND.STOP:
         this.stop(sim, m.channel);
@@ -177,42 +118,16 @@ export class PlaybackStreamer {
     }
   }
 
-  stop(sim: string, channel?: number): void {
-    for (const [key, s] of this.streams) {
-      if (s.request.sim === sim && (channel === undefined || s.request.channel === channel)) {
-        s.socket.end();
-        this.remove(key);
-      }
-    }
-  }
-
   isPlaying(sim: string, channel: number): boolean {
-    return this.streams.has(`${sim}:${channel}`);
+    return this.has(sim, channel);
   }
 
   /** The recording time of the next frame (tests). */
   positionOf(sim: string, channel: number): number | undefined {
-    return this.streams.get(`${sim}:${channel}`)?.pos;
+    return this.find(sim, channel)?.pos;
   }
 
-  close(): void {
-    for (const s of this.streams.values()) s.socket.destroy();
-    this.streams.clear();
-    this.stats.streams = 0;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-  }
-
-  private remove(key: string): void {
-    this.streams.delete(key);
-    this.stats.streams = this.streams.size;
-    if (this.streams.size === 0 && this.timer) {
-      clearInterval(this.timer);
-      this.timer = null;
-    }
-  }
-
-  private tick(): void {
+  protected tick(): void {
     for (const [key, s] of [...this.streams]) {
       if (s.paused || s.socket.writableLength > MAX_QUEUED) continue;
       if (s.speed <= 2) {
@@ -250,14 +165,11 @@ export class PlaybackStreamer {
   }
 
   private emit(s: ActivePlayback, t: number, withAudio: boolean): void {
-    const c = loadClip();
+    const { main, audio } = loadClips();
     const seg = s.request.segments[s.segment]!;
-    const i = Math.round((t - seg.start) / FRAME_MS) % c.frames.length;
-    s.socket.write(s.tx.video(c.frames[i]!, t, c.keys[i]!));
-    if (withAudio && s.request.withAudio) {
-      const at = (i * AUDIO_FRAME_BYTES) % c.audio.length;
-      s.socket.write(s.tx.audio(c.audio.subarray(at, at + AUDIO_FRAME_BYTES), t));
-    }
+    const i = Math.round((t - seg.start) / FRAME_MS) % main.frames.length;
+    s.socket.write(s.tx.video(main.frames[i]!, t, main.keys[i]!));
+    if (withAudio && s.request.withAudio) s.socket.write(s.tx.audio(audioFrame(audio, i), t));
     this.stats.framesSent++;
   }
 }

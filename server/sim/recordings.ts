@@ -12,21 +12,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { RecordingSelection } from '../../domain/video/playback.ts';
 import { Rng } from './rng.ts';
 
-export interface SimRecording {
-  channel: number;
-  /** Epoch ms, whole seconds (JT/T 1078 times are BCD seconds). */
-  startTime: number;
-  endTime: number;
-  /** 64 bits: low DWORD the JT/T 808 alarm bits, high DWORD the JT/T 1078 video alarm bits (table 13). */
-  alarmFlags: bigint;
-  /** 0 audio + video. */
-  mediaType: number;
-  /** 1 main stream. */
-  streamType: number;
-  /** 1 main storage. */
-  storageType: number;
+/** A simulated recording: main stream (1) on main storage (1), audio + video (0), whole-second times. */
+export interface SimRecording extends RecordingSelection {
   /** Bytes (≈ the main stream's 83 KB/s). */
   fileSize: number;
 }

@@ -85,7 +85,9 @@ describe('startSimulator against a JT/T 808 platform over TCP', () => {
     let found: { phone: string; index: number } | undefined;
     await until('a blind-area re-upload of several positions', () => {
       for (const [phone, list] of peer.received) {
-        const index = list.findIndex((m) => m.message.msgId === MSG.BATCH_LOCATION && m.message.items.length >= 3);
+        // After a reconnection (a second authentication): positions recorded during the first handshake
+        // are re-uploaded too, and a slow machine stretches that handshake over simulated minutes.
+        const index = list.findIndex((m, i) => m.message.msgId === MSG.BATCH_LOCATION && m.message.items.length >= 3 && ofType(list.slice(0, i), MSG.AUTHENTICATE).length >= 2);
         if (index >= 0 && list.slice(index).some((m) => m.message.msgId === MSG.LOCATION)) {
           found = { phone, index };
           return true;
@@ -106,9 +108,12 @@ describe('startSimulator against a JT/T 808 platform over TCP', () => {
     const after = ofType(list.slice(found!.index), MSG.LOCATION).map((m) => (m.message as LocationReport).time);
     if (before.length > 0) expect(times[0]).toBeGreaterThan(Math.max(...before));
     expect(times[times.length - 1]).toBeLessThan(Math.min(...after));
-    // Reconnected with the stored auth code: one registration, several authentications.
-    expect(ofType(list, MSG.REGISTER)).toHaveLength(1);
-    expect(ofType(list, MSG.AUTHENTICATE).length).toBeGreaterThanOrEqual(2);
+    // Reconnected with the stored auth code: no registration once authenticated (a blind area that
+    // cuts the very first handshake short does make the terminal register again), several authentications.
+    const firstAuth = list.findIndex((m) => m.message.msgId === MSG.AUTHENTICATE);
+    expect(ofType(list.slice(0, firstAuth), MSG.REGISTER).length).toBeGreaterThanOrEqual(1);
+    expect(ofType(list.slice(firstAuth), MSG.REGISTER)).toHaveLength(0);
+    expect(ofType(list.slice(0, found!.index), MSG.AUTHENTICATE).length).toBeGreaterThanOrEqual(2);
   });
 
   it('closes the connection for an offline period, sends nothing from it, then authenticates again with its code', async () => {

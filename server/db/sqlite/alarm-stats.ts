@@ -7,10 +7,9 @@ import { parseDriverKey } from '../../../domain/alarms/stats.ts';
 import type {
   AlarmStatsRepository, CompanyStat, DateStat, DriverStat, StatsCell, StatsFilter, TypeStat, VehicleStat,
 } from '../alarm-stats-types.ts';
-import { scopeCondition, type Scope } from '../scope.ts';
+import type { Scope } from '../scope.ts';
 import type { SqliteDb } from '../sqlite.ts';
-import { toAlarm, type AlarmRowDb } from './alarms.ts';
-import { placeholders } from './rows.ts';
+import { alarmFilterConditions, toAlarm, type AlarmRowDb } from './alarms.ts';
 
 /** The counts every row carries (StatCounts). */
 const COUNTS = `count(*) AS count, sum(a.count) AS occurrences, sum(a.deal_status = 0) AS unprocessed, count(DISTINCT a.vehicle_id) AS vehicles`;
@@ -22,7 +21,6 @@ const counts = (r: CountsDb) => ({ count: r.count, occurrences: r.occurrences ??
 interface Where { sql: string; params: (string | number)[]; from: string }
 
 function where(scope: Scope, f: StatsFilter, cell: StatsCell = {}): Where {
-  const s = scopeCondition(scope, 'c');
   let start = f.startTime;
   let end = f.endTime;
   if (cell.date !== undefined) {
@@ -30,21 +28,7 @@ function where(scope: Scope, f: StatsFilter, cell: StatsCell = {}): Where {
     start = Math.max(start, chinaDayStartMs(day));
     end = Math.min(end, chinaDayStartMs(day + 1) - 1);
   }
-  const parts: string[] = ['a.start_time >= ?', 'a.start_time <= ?', s.sql];
-  const params: (string | number)[] = [start, end, ...s.params];
-  const inList = (column: string, values: readonly (string | number)[] | undefined) => {
-    if (values === undefined || values.length === 0) return;
-    parts.push(`${column} IN (${placeholders(values.length)})`);
-    params.push(...values);
-  };
-  inList('a.vehicle_id', f.vehicleIds);
-  inList('a.alarm_type', f.types);
-  inList('a.risk_level', f.riskLevels);
-  inList('a.deal_status', f.dealStatuses);
-  if (f.groups !== undefined && f.groups.length > 0) {
-    parts.push(`(${f.groups.map(() => '(a.alarm_type >= ? AND a.alarm_type < ?)').join(' OR ')})`);
-    for (const g of f.groups) params.push(g * 1000, g * 1000 + 1000);
-  }
+  const { parts, params } = alarmFilterConditions(scope, { ...f, startTime: start, endTime: end });
   if (cell.alarmType !== undefined) {
     parts.push('a.alarm_type = ?');
     params.push(cell.alarmType);

@@ -38,6 +38,30 @@ const SELECT = `SELECT a.*, v.vehiidno, c.name AS company_name, c.path FROM alar
 
 const bool = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
 
+/**
+ * The conditions of an alarm filter over `alarm a JOIN company c` (scope, start-time range, lists,
+ * type groups): shared by the alarm list and the alarm statistics.
+ */
+export function alarmFilterConditions(scope: Scope, f: Omit<AlarmFilter, 'typical'>): { parts: string[]; params: (string | number)[] } {
+  const s = scopeCondition(scope, 'c');
+  const parts: string[] = ['a.start_time >= ?', 'a.start_time <= ?', s.sql];
+  const params: (string | number)[] = [f.startTime, f.endTime, ...s.params];
+  const inList = (column: string, values: readonly (string | number)[] | undefined) => {
+    if (values === undefined || values.length === 0) return;
+    parts.push(`${column} IN (${placeholders(values.length)})`);
+    params.push(...values);
+  };
+  inList('a.vehicle_id', f.vehicleIds);
+  inList('a.alarm_type', f.types);
+  inList('a.risk_level', f.riskLevels);
+  inList('a.deal_status', f.dealStatuses);
+  if (f.groups !== undefined && f.groups.length > 0) {
+    parts.push(`(${f.groups.map(() => '(a.alarm_type >= ? AND a.alarm_type < ?)').join(' OR ')})`);
+    for (const g of f.groups) params.push(g * 1000, g * 1000 + 1000);
+  }
+  return { parts, params };
+}
+
 export class SqliteAlarmRepository implements AlarmRepository {
   /** Prepared statements of the per-alarm calls (an alarm storm calls them thousands of times a second). */
   private readonly statements = new Map<string, Statement>();
@@ -160,22 +184,7 @@ export class SqliteAlarmRepository implements AlarmRepository {
   }
 
   async query(scope: Scope, f: AlarmFilter, offset: number, limit: number): Promise<{ total: number; records: AlarmRecord[] }> {
-    const s = scopeCondition(scope, 'c');
-    const where: string[] = ['a.start_time >= ?', 'a.start_time <= ?', s.sql];
-    const params: (string | number)[] = [f.startTime, f.endTime, ...s.params];
-    const inList = (column: string, values: readonly (string | number)[] | undefined) => {
-      if (values === undefined || values.length === 0) return;
-      where.push(`${column} IN (${placeholders(values.length)})`);
-      params.push(...values);
-    };
-    inList('a.vehicle_id', f.vehicleIds);
-    inList('a.alarm_type', f.types);
-    inList('a.risk_level', f.riskLevels);
-    inList('a.deal_status', f.dealStatuses);
-    if (f.groups !== undefined && f.groups.length > 0) {
-      where.push(`(${f.groups.map(() => '(a.alarm_type >= ? AND a.alarm_type < ?)').join(' OR ')})`);
-      for (const g of f.groups) params.push(g * 1000, g * 1000 + 1000);
-    }
+    const { parts: where, params } = alarmFilterConditions(scope, f);
     if (f.typical !== undefined) {
       where.push('a.typical = ?');
       params.push(f.typical ? 1 : 0);

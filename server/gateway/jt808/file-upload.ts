@@ -4,8 +4,10 @@
  * table 28), the platform pauses, resumes or cancels the transfer (0x9207, table 29). Times are
  * BCD[6] GMT+8 (epoch ms here), the 64-bit alarm flags two DWORDs (high first) kept as a bigint.
  */
+import type { RecordingSelection } from '../../../domain/video/playback.ts';
 import type { Reader, Writer } from './bytes.ts';
 import { Jt808Error } from './errors.ts';
+import { readFlags, writeFlags } from './media-signalling.ts';
 
 export const FILE_UPLOAD_MSG = {
   UPLOAD_REQUEST: 0x9206,
@@ -20,7 +22,8 @@ export const UPLOAD_RESULT = { OK: 0, FAIL: 1 } as const;
 /** 0x9206 task execution conditions: the networks the terminal may upload over (bits). */
 export const UPLOAD_NETWORK = { WIFI: 1, LAN: 2, CELLULAR: 4 } as const;
 
-export interface FileUploadRequest {
+/** The selection fields mean what they mean in 0x9201: 0 is "either" for stream and storage type. */
+export interface FileUploadRequest extends RecordingSelection {
   msgId: 0x9206;
   /** FTP server address (IP or host name). */
   host: string;
@@ -29,16 +32,6 @@ export interface FileUploadRequest {
   password: string;
   /** Directory on the FTP server the files go to. */
   path: string;
-  channel: number;
-  startTime: number;
-  endTime: number;
-  alarmFlags: bigint;
-  /** 0 audio + video, 1 audio, 2 video, 3 video or audio. */
-  mediaType: number;
-  /** 0 main or sub, 1 main, 2 sub. */
-  streamType: number;
-  /** 0 main or disaster-recovery storage, 1 main, 2 disaster recovery. */
-  storageType: number;
   /** UPLOAD_NETWORK bits. */
   conditions: number;
 }
@@ -77,17 +70,6 @@ function writeShortString(w: Writer, text: string, what: string, min: number): v
   const len = w.length - before;
   if (len < min || len > 0xff) throw new Jt808Error('encode', `${what} of ${len} bytes must be ${min}..255`);
   w.patchU8(at, len);
-}
-
-function readFlags(r: Reader): bigint {
-  const hi = r.u32('alarm flags (high)');
-  const lo = r.u32('alarm flags (low)');
-  return (BigInt(hi) << 32n) | BigInt(lo);
-}
-
-function writeFlags(w: Writer, flags: bigint): void {
-  if (flags < 0n || flags > 0xffff_ffff_ffff_ffffn) throw new Jt808Error('encode', `alarm flags ${flags} do not fit 64 bits`);
-  w.u32(Number(flags >> 32n), 'alarm flags (high)').u32(Number(flags & 0xffff_ffffn), 'alarm flags (low)');
 }
 
 /** Decodes one of the messages above from `r` (positioned at the body); the caller checks trailing bytes. */

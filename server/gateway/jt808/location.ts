@@ -90,8 +90,8 @@ export interface AdditionalItem {
   data: Uint8Array;
 }
 
-export interface LocationReport {
-  msgId: 0x0200;
+/** The fixed fields of a location report (the 28 bytes every 0x0200 starts with; multimedia messages carry them too). */
+export interface LocationBasics {
   /** Alarm flags DWORD (bit 0 SOS, 1 over-speed, 2 fatigue, ...). */
   alarm: number;
   /** Status DWORD (bit 0 ACC, 1 fixed, 2 south, 3 west, ...). */
@@ -108,6 +108,10 @@ export interface LocationReport {
   direction: number;
   /** Epoch ms from BCD GMT+8; NaN when the terminal sent all zeros. */
   time: number;
+}
+
+export interface LocationReport extends LocationBasics {
+  msgId: 0x0200;
   /** 0x01, km (wire 1/10 km) */
   mileage: number | undefined;
   /** 0x02, L (wire 1/10 L) */
@@ -321,8 +325,7 @@ export function decodeLocation(b: Uint8Array, start: number, end: number): Locat
 }
 
 /** The fields a caller must give to encode a report; optional items default to absent. */
-export type LocationInput = Pick<LocationReport, 'alarm' | 'status' | 'lat' | 'lng' | 'altitude' | 'speed' | 'direction' | 'time'> &
-  Partial<Omit<LocationReport, 'msgId' | 'alarm' | 'status' | 'lat' | 'lng' | 'altitude' | 'speed' | 'direction' | 'time'>>;
+export type LocationInput = LocationBasics & Partial<Omit<LocationReport, 'msgId' | keyof LocationBasics>>;
 
 function scaled(v: number, factor: number, max: number, what: string): number {
   const raw = Math.round(v * factor);

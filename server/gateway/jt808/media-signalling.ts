@@ -4,6 +4,7 @@
  * control (0x9201, 0x9202). Layouts are JT/T 1078-2016 tables 17–28; times are BCD[6] GMT+8 (epoch ms
  * here, NaN = "no condition"), 64-bit alarm flags are two DWORDs (high first) kept as a bigint.
  */
+import type { RecordingSelection } from '../../../domain/video/playback.ts';
 import type { Reader, Writer } from './bytes.ts';
 import { Jt808Error } from './errors.ts';
 
@@ -68,11 +69,7 @@ export interface ResourceQuery extends ResourceConditions {
   storageType: number;
 }
 
-export interface ResourceItem extends ResourceConditions {
-  alarmFlags: bigint;
-  mediaType: number;
-  streamType: number;
-  storageType: number;
+export interface ResourceItem extends RecordingSelection {
   /** Bytes. */
   fileSize: number;
 }
@@ -110,14 +107,14 @@ export function isMediaSignalling(msgId: number): boolean {
   return msgId === 0x9101 || msgId === 0x9102 || msgId === 0x9205 || msgId === 0x1205 || msgId === 0x9201 || msgId === 0x9202;
 }
 
-/** 64-bit flags as two DWORDs, high first. */
-function readFlags(r: Reader): bigint {
+/** 64-bit flags as two DWORDs, high first (also 0x9206 file upload). */
+export function readFlags(r: Reader): bigint {
   const hi = r.u32('alarm flags (high)');
   const lo = r.u32('alarm flags (low)');
   return (BigInt(hi) << 32n) | BigInt(lo);
 }
 
-function writeFlags(w: Writer, flags: bigint): void {
+export function writeFlags(w: Writer, flags: bigint): void {
   if (flags < 0n || flags > 0xffff_ffff_ffff_ffffn) throw new Jt808Error('encode', `alarm flags ${flags} do not fit 64 bits`);
   w.u32(Number(flags >> 32n), 'alarm flags (high)').u32(Number(flags & 0xffff_ffffn), 'alarm flags (low)');
 }

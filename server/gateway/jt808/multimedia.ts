@@ -7,7 +7,7 @@
  */
 import type { Reader, Writer } from './bytes.ts';
 import { Jt808Error } from './errors.ts';
-import { decodeLocation, LOCATION_FIXED_LENGTH, writeLocation } from './location.ts';
+import { decodeLocation, LOCATION_FIXED_LENGTH, writeLocation, type LocationBasics } from './location.ts';
 
 export const MULTIMEDIA_MSG = {
   EVENT: 0x0800,
@@ -37,17 +37,7 @@ export const SHOOT_STOP = 0;
 export const SHOOT_VIDEO = 0xffff;
 
 /** The fixed fields of a location report, as carried inside multimedia messages. */
-export interface MediaLocation {
-  alarm: number;
-  status: number;
-  lat: number;
-  lng: number;
-  altitude: number;
-  speed: number;
-  direction: number;
-  /** Epoch ms; NaN when the terminal had no fix. */
-  time: number;
-}
+export type MediaLocation = LocationBasics;
 
 interface MediaHead {
   mediaId: number;

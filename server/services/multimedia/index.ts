@@ -99,10 +99,14 @@ export function multimediaRoutes(app: App, deps: ServiceDeps & { readonly live: 
     return v;
   }
 
+  /** The caller's vehicle, online: 409 when its terminal is not connected. */
+  async function reachableVehicle(ctx: AuthContext, vehicleId: number, companyId: number | undefined): Promise<void> {
+    await vehicleIn(await narrowedScope(storage, ctx, companyId), vehicleId);
+    if (!gateway.isReachable(vehicleId)) throw new AppError(ErrorCode.Conflict, MediaMessages.deviceOffline);
+  }
+
   async function snap(ctx: AuthContext, lang: Lang, b: { vehicleId: number; channels?: number[]; count?: number; companyId?: number }, alarmId: number | null) {
-    const scope = await narrowedScope(storage, ctx, b.companyId);
-    await vehicleIn(scope, b.vehicleId);
-    if (!gateway.isReachable(b.vehicleId)) throw new AppError(ErrorCode.Conflict, MediaMessages.deviceOffline);
+    await reachableVehicle(ctx, b.vehicleId, b.companyId);
     const results = await service.snap({ vehicleId: b.vehicleId, channels: b.channels ?? DEFAULT_SNAP_CHANNELS, count: b.count ?? 1, userId: ctx.user.id, alarmId });
     const items = results.flatMap((r) => (r.ok ? r.items : []));
     if (items.length === 0) throw snapFailure(results);
@@ -210,14 +214,19 @@ export function multimediaRoutes(app: App, deps: ServiceDeps & { readonly live: 
 
   // Stored media on the terminal (catalogue: searchDeviceMedia, uploadDeviceMediaByMediaId, uploadDeviceMediaByTime).
   const storedPermission = '/report/media/snapMediaReport' as const;
+  /** Which stored media (0x8802 / 0x8803): channel 0 and event code 0 mean all. */
+  const StoredFields = {
+    vehicleId: Id,
+    channel: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_LOGICAL_CHANNEL })),
+    eventCode: Type.Optional(Type.Integer({ minimum: 0, maximum: 255 })),
+  };
+  const MediaId = Type.Integer({ minimum: 0, maximum: 0xffffffff });
 
   app.post('/service-command/command/searchDeviceMedia', {
     config: { permission: storedPermission },
     schema: {
       body: Strict({
-        vehicleId: Id,
-        channel: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_LOGICAL_CHANNEL })),
-        eventCode: Type.Optional(Type.Integer({ minimum: 0, maximum: 255 })),
+        ...StoredFields,
         startTime: Type.Optional(Time),
         endTime: Type.Optional(Time),
       }),
@@ -254,7 +263,7 @@ export function multimediaRoutes(app: App, deps: ServiceDeps & { readonly live: 
     schema: {
       body: Strict({
         vehicleId: Id,
-        mediaIds: Type.Array(Type.Integer({ minimum: 0, maximum: 0xffffffff }), { minItems: 1, maxItems: 50, uniqueItems: true }),
+        mediaIds: Type.Array(MediaId, { minItems: 1, maxItems: 50, uniqueItems: true }),
         deleteAfter: Type.Optional(Type.Boolean()),
       }),
     },
@@ -262,8 +271,7 @@ export function multimediaRoutes(app: App, deps: ServiceDeps & { readonly live: 
     const ctx = auth(request);
     const lang = requestLang(request);
     const b = request.body;
-    await vehicleIn(await narrowedScope(storage, ctx, b.companyId), b.vehicleId);
-    if (!gateway.isReachable(b.vehicleId)) throw new AppError(ErrorCode.Conflict, MediaMessages.deviceOffline);
+    await reachableVehicle(ctx, b.vehicleId, b.companyId);
     service.expectUpload(b.vehicleId, ctx.user.id);
     const results = [];
     // One at a time: a terminal uploads one item per 0x8805, and its link is the bottleneck anyway.
@@ -276,7 +284,7 @@ export function multimediaRoutes(app: App, deps: ServiceDeps & { readonly live: 
 
   app.get('/service-command/command/uploadDeviceMediaByMediaIdResult', {
     config: { permission: storedPermission },
-    schema: { querystring: Strict({ vehicleId: Id, mediaIds: Type.Array(Type.Integer({ minimum: 0, maximum: 0xffffffff }), { minItems: 1, maxItems: 50 }) }) },
+    schema: { querystring: Strict({ vehicleId: Id, mediaIds: Type.Array(MediaId, { minItems: 1, maxItems: 50 }) }) },
   }, async (request) => {
     const ctx = auth(request);
     const lang = requestLang(request);
@@ -295,9 +303,7 @@ export function multimediaRoutes(app: App, deps: ServiceDeps & { readonly live: 
     config: { permission: storedPermission },
     schema: {
       body: Strict({
-        vehicleId: Id,
-        channel: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_LOGICAL_CHANNEL })),
-        eventCode: Type.Optional(Type.Integer({ minimum: 0, maximum: 255 })),
+        ...StoredFields,
         startTime: Time,
         endTime: Time,
         deleteAfter: Type.Optional(Type.Boolean()),
@@ -308,8 +314,7 @@ export function multimediaRoutes(app: App, deps: ServiceDeps & { readonly live: 
     const lang = requestLang(request);
     const b = request.body;
     if (b.startTime > b.endTime) throw fail.badRequest(MediaMessages.startAfterEnd);
-    await vehicleIn(await narrowedScope(storage, ctx, b.companyId), b.vehicleId);
-    if (!gateway.isReachable(b.vehicleId)) throw new AppError(ErrorCode.Conflict, MediaMessages.deviceOffline);
+    await reachableVehicle(ctx, b.vehicleId, b.companyId);
     service.expectUpload(b.vehicleId, ctx.user.id);
     const o = await gateway.sendCommand(b.vehicleId, {
       msgId: MULTIMEDIA_MSG.STORED_UPLOAD, mediaType: 0, channel: b.channel ?? 0, eventCode: b.eventCode ?? 0, startTime: b.startTime, endTime: b.endTime,

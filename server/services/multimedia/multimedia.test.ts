@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../auth/passwords.ts';
 import { ALL_COMPANIES } from '../../db/scope.ts';
 import { encodeBody, encodeFrames, type Jt808Message } from '../../gateway/jt808/index.ts';
 import type { MediaLocation, Multimedia } from '../../gateway/jt808/multimedia.ts';
 import { location, TestTerminal } from '../../gateway/terminal-client.ts';
 import { startLiveServer, type LiveTestServer } from '../../live/test-harness.ts';
+import { createUserWithRole } from '../../test/users.ts';
 
 interface MediaView {
   id: number; vehicleId: number; vehiidno: string; channel: number; deviceMediaId: number; eventCode: number; eventName: string; captureTime: number;
@@ -100,15 +100,6 @@ async function fetchFile(u: string, token: string): Promise<{ status: number; ty
   return { status: res.status, type: res.headers.get('content-type'), bytes: new Uint8Array(await res.arrayBuffer()) };
 }
 
-async function createUser(username: string, companyId: number, permissionKeys: readonly number[]): Promise<void> {
-  const storage = server.app.storage;
-  const roleId = await storage.roles.create({ name: `role-${username}`, companyId: 1, remark: '' }, permissionKeys);
-  await storage.users.create({
-    username, passwordHash: await hashPassword('pass1234'), realName: username, userLevel: 2, companyId,
-    phone: '', email: '', status: 1, expireTime: null, allowedIps: '', geoInverse: false,
-  }, [roleId]);
-}
-
 function period() {
   const now = server.clock.now();
   return { startTime: now - DAY, endTime: now + DAY };
@@ -124,10 +115,8 @@ beforeAll(async () => {
   eastPath = (await server.app.storage.companies.get(ALL_COMPANIES, branchUser!.companyId))!.path;
   vehicles = (await server.app.storage.terminals.allVehicles()).map((v) => ({ vehicleId: v.vehicleId, deviceNo: v.deviceNo, companyPath: v.companyPath }));
   // Registry ids: 66 /report, 81 /report/media, 82 alarmMedia, 83 snapMediaReport; 17/18 safety pages (no media).
-  await createUser('eastmedia', branchUser!.companyId, [66, 81, 82, 83]);
-  await createUser('nomedia', 1, [17, 18]);
-  eastUser = await server.login('eastmedia', 'pass1234');
-  noMedia = await server.login('nomedia', 'pass1234');
+  eastUser = await createUserWithRole(server, 'eastmedia', branchUser!.companyId, [66, 81, 82, 83]);
+  noMedia = await createUserWithRole(server, 'nomedia', 1, [17, 18]);
 });
 
 afterAll(async () => {

@@ -2,11 +2,11 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alarmName } from '../../../domain/alarms/catalogue.ts';
 import { chinaDate, chinaDayIndex, chinaDayStartMs } from '../../../domain/track/days.ts';
-import { hashPassword } from '../../auth/passwords.ts';
 import type { NewAlarm } from '../../db/alarm-types.ts';
 import { ALL_COMPANIES } from '../../db/scope.ts';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { startServer, type TestServer } from '../../test/harness.ts';
+import { createUserWithRole } from '../../test/users.ts';
 
 interface Counts { count: number; occurrences: number; unprocessed: number; vehicles: number }
 interface Result<R> { total: Counts; records: (R & Counts)[] }
@@ -24,16 +24,6 @@ const stored: { id: number; vehicleId: number; companyId: number; companyPath: s
 let today: number;
 /** Start of the China day two days ago: the period's first day. */
 let day0: number;
-
-async function createUser(username: string, companyId: number, permissionIds: readonly number[]): Promise<string> {
-  const storage = server.app.storage;
-  const roleId = await storage.roles.create({ name: `role-${username}`, companyId: 1, remark: '' }, permissionIds);
-  await storage.users.create({
-    username, passwordHash: await hashPassword('pass1234'), realName: username, userLevel: 2, companyId,
-    phone: '', email: '', status: 1, expireTime: null, allowedIps: '', geoInverse: false,
-  }, [roleId]);
-  return server.login(username, 'pass1234');
-}
 
 const period = () => ({ startTime: day0, endTime: today + DAY - 1 });
 const post = <T>(path: string, body: Record<string, unknown>, token = admin, lang: 'zh' | 'en' = 'zh') =>
@@ -69,7 +59,7 @@ beforeAll(async () => {
   eastPath = (await server.app.storage.companies.get(ALL_COMPANIES, eastId))!.path;
   rootId = (await server.app.storage.users.findByUsername('admin'))!.companyId;
   // Registry ids: 17 /safeManagement, 18 alarmProcessingPage, 30 /safeManagement/alarm, 31 statistics.
-  east = await createUser('eaststats', eastId, [17, 18, 30, 31]);
+  east = await createUserWithRole(server, 'eaststats', eastId, [17, 18, 30, 31]);
 
   const now = Date.now();
   today = chinaDayStartMs(chinaDayIndex(now));

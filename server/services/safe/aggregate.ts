@@ -7,7 +7,7 @@
  */
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { alarmName, groupOf } from '../../../domain/alarms/catalogue.ts';
-import { ALARM_QUERY_CAP, DEAL_STATUSES, type DealStatus } from '../../../domain/alarms/engine.ts';
+import { ALARM_QUERY_CAP, type DealStatus } from '../../../domain/alarms/engine.ts';
 import { DRIVER_FATIGUE_SET, VEHICLE_RISK_SET, type RiskLevel } from '../../../domain/alarms/sources.ts';
 import {
   rollupCompanies, statsDays, statsPeriodProblem, ZERO_COUNTS, type RollupCompany, type StatCounts, type StatsDimension,
@@ -21,12 +21,11 @@ import { fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import type { Message } from '../../http/messages.ts';
 import { Id, PageFields, Strict, type App } from '../../http/route.ts';
+import { ExportJobs } from '../export-jobs.ts';
 import { sendXlsx, xlsxBuffer, type SheetColumn } from '../reports/excel.ts';
-import { alarmView } from './alarms.ts';
+import { AlarmFilterFields, alarmView } from './alarms.ts';
 import { alarmWorkbook } from './alarm-sheet.ts';
-import { ExportJobs } from './export-jobs.ts';
 import { SafeMessages } from './messages.ts';
-import { RiskLevelField } from './settings.ts';
 
 const pair = (zh: string, en: string): Message => (lang: Lang) => (lang === 'zh' ? zh : en);
 
@@ -40,21 +39,11 @@ export const StatsMessages = {
   unidentifiedDriver: (plate: string): Message => pair(`未识别驾驶员（${plate}）`, `Unidentified driver (${plate})`),
 };
 
-const DealStatusField = Type.Union(DEAL_STATUSES.map((s) => Type.Literal(s)));
 const DateText = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 
-/** The filters every aggregate call takes (server/API.md "Alarm statistics"). */
-export const StatsFilterFields = {
-  startTime: Type.Integer({ minimum: 0 }),
-  endTime: Type.Integer({ minimum: 0 }),
-  vehicleIds: Type.Optional(Type.Array(Id, { maxItems: 500, uniqueItems: true })),
-  alarmGroups: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 50, uniqueItems: true })),
-  alarmTypes: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 500, uniqueItems: true })),
-  riskLevels: Type.Optional(Type.Array(RiskLevelField, { maxItems: 4, uniqueItems: true })),
-  dealStatuses: Type.Optional(Type.Array(DealStatusField, { maxItems: 4, uniqueItems: true })),
-};
-const FilterBody = Strict(StatsFilterFields);
-const CompanyBody = Strict({ ...StatsFilterFields, pid: Type.Optional(Id) });
+/** Every aggregate call takes the processing list's filters. */
+const FilterBody = Strict(AlarmFilterFields);
+const CompanyBody = Strict({ ...AlarmFilterFields, pid: Type.Optional(Id) });
 const CellFields = {
   alarmType: Type.Optional(Type.Integer({ minimum: 1 })),
   date: Type.Optional(DateText),
@@ -62,8 +51,8 @@ const CellFields = {
   driverKey: Type.Optional(Type.String({ minLength: 3, maxLength: 100 })),
   ownCompanyId: Type.Optional(Id),
 };
-const CellBody = Strict({ ...StatsFilterFields, ...CellFields, ...PageFields });
-const CellExportBody = Strict({ ...StatsFilterFields, ...CellFields });
+const CellBody = Strict({ ...AlarmFilterFields, ...CellFields, ...PageFields });
+const CellExportBody = Strict({ ...AlarmFilterFields, ...CellFields });
 type FilterInput = Static<typeof FilterBody>;
 
 const toFilter = (b: FilterInput): StatsFilter => ({
@@ -81,7 +70,7 @@ export interface AggregateDeps {
 export function aggregateRoutes(app: App, { storage, clock }: AggregateDeps): void {
   // Both analysis pages (statistics, contrast) read the same aggregates: their common parent decides.
   const permission = '/safeManagement/alarm' as const;
-  const jobs = new ExportJobs({ notFound: StatsMessages.taskNotFound, failed: StatsMessages.exportFailed, notDone: StatsMessages.taskNotDone }, app.log);
+  const jobs = new ExportJobs({ notFound: StatsMessages.taskNotFound, failed: StatsMessages.exportFailed, notDone: StatsMessages.taskNotDone }, 'alarm export');
 
   function checkPeriod(startTime: number, endTime: number): void {
     const p = statsPeriodProblem(startTime, endTime, clock());
@@ -268,7 +257,7 @@ export function aggregateRoutes(app: App, { storage, clock }: AggregateDeps): vo
   app.post('/service-safe/alarmInfo/excel', {
     config: { permission: page },
     schema: {
-      body: Strict({ ...StatsFilterFields, typical: Type.Optional(Type.Boolean()) }),
+      body: Strict({ ...AlarmFilterFields, typical: Type.Optional(Type.Boolean()) }),
     },
   }, async (request) => {
     const lang = requestLang(request);
@@ -277,7 +266,7 @@ export function aggregateRoutes(app: App, { storage, clock }: AggregateDeps): vo
     const scope = await narrowedScope(storage, auth(request), b.companyId);
     const filter = { ...toFilter(b), groups: b.alarmGroups, typical: b.typical };
     const day = new Date(b.startTime + 8 * 3_600_000).toISOString().slice(0, 10).replaceAll('-', '');
-    const job = jobs.start(auth(request).user.id, [`报警处理_${day}`, `alarms_${day}`], `alarms_${day}`, async () => {
+    const job = jobs.start({ userId: auth(request).user.id, fileName: [`报警处理_${day}`, `alarms_${day}`], asciiName: `alarms_${day}`, log: request.log }, async () => {
       const { total, records } = await storage.alarms.query(scope, filter, 0, ALARM_QUERY_CAP);
       return { total, exported: records.length, file: await alarmWorkbook(records, lang) };
     });

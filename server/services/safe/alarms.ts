@@ -24,6 +24,17 @@ import { SafeMessages, TERMINAL_NO_REPLY, TERMINAL_NOT_APPLICABLE, TERMINAL_OFFL
 export const TERMINAL_REPLY_TIMEOUT_MS = 5000;
 
 const DealStatusField = Type.Union(DEAL_STATUSES.map((s) => Type.Literal(s)));
+
+/** The alarm filters of the processing list, its export and the statistics (server/API.md "Alarm statistics"). */
+export const AlarmFilterFields = {
+  startTime: Type.Integer({ minimum: 0 }),
+  endTime: Type.Integer({ minimum: 0 }),
+  vehicleIds: Type.Optional(Type.Array(Id, { maxItems: 500, uniqueItems: true })),
+  alarmGroups: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 50, uniqueItems: true })),
+  alarmTypes: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 500, uniqueItems: true })),
+  riskLevels: Type.Optional(Type.Array(RiskLevelField, { maxItems: 4, uniqueItems: true })),
+  dealStatuses: Type.Optional(Type.Array(DealStatusField, { maxItems: 4, uniqueItems: true })),
+};
 const DealTypeField = Type.Union(DEAL_TYPES.map((t) => Type.Literal(t)));
 
 /** 0x8300 display types (catalogue §3 text-message display types) → flag bits. */
@@ -77,13 +88,7 @@ export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
     schema: {
       body: Strict({
         ...PageFields,
-        startTime: Type.Integer({ minimum: 0 }),
-        endTime: Type.Integer({ minimum: 0 }),
-        vehicleIds: Type.Optional(Type.Array(Id, { maxItems: 500, uniqueItems: true })),
-        alarmGroups: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 50, uniqueItems: true })),
-        alarmTypes: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 500, uniqueItems: true })),
-        riskLevels: Type.Optional(Type.Array(RiskLevelField, { maxItems: 4, uniqueItems: true })),
-        dealStatuses: Type.Optional(Type.Array(DealStatusField, { maxItems: 4, uniqueItems: true })),
+        ...AlarmFilterFields,
         typical: Type.Optional(Type.Boolean()),
       }),
     },

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthDays } from '../../../domain/appraisal/rules.ts';
 import { EARTH_RADIUS_KM } from '../../../domain/track/geo.ts';
 import { chinaDayStartMs } from '../../../domain/track/days.ts';
-import { hashPassword } from '../../auth/passwords.ts';
 import { ALL_COMPANIES } from '../../db/scope.ts';
 import { startLiveServer, type LiveTestServer } from '../../live/test-harness.ts';
+import { createUserWithRole } from '../../test/users.ts';
 
 interface ScoreRow {
   vehicleId: number; vehiidno: string; mileageKm: number; normalDays: number; alarmCount: number; rank: number | null; totalScore: number | null;
@@ -54,16 +54,6 @@ async function alarm(vehicle: (typeof v)['a'], alarmType: number, day: number, m
   });
 }
 
-async function createUser(username: string, companyId: number, permissionIds: readonly number[]): Promise<string> {
-  const storage = server.app.storage;
-  const roleId = await storage.roles.create({ name: `role-${username}`, companyId: 1, remark: '' }, permissionIds);
-  await storage.users.create({
-    username, passwordHash: await hashPassword('pass1234'), realName: `${username} name`, userLevel: 2, companyId,
-    phone: '', email: '', status: 1, expireTime: null, allowedIps: '', geoInverse: false,
-  }, [roleId]);
-  return server.login(username, 'pass1234');
-}
-
 const report = (token: string, body: Record<string, unknown>, lang: 'zh' | 'en' = 'zh') =>
   server.call<CheckReport>('POST', '/service-safe/vehicleScore/checkReport', { token, body: { size: 100, ...body }, lang });
 
@@ -83,8 +73,8 @@ beforeAll(async () => {
   v.outside = pick(all.find((x) => !x.companyPath.startsWith(east.path))!);
   eastFleet = v.a.companyId;
   // Registry ids 17 /safeManagement, 33–35 vehicleScore (+ checkReport, checkSetting), 36–38 analysisReport.
-  eastSafety = await createUser('eastappraiser', east.id, [17, 33, 34, 35, 36, 37, 38]);
-  viewer = await createUser('reportviewer', 1, [17, 33, 34]);
+  eastSafety = await createUserWithRole(server, 'eastappraiser', east.id, [17, 33, 34, 35, 36, 37, 38], 'eastappraiser name');
+  viewer = await createUserWithRole(server, 'reportviewer', 1, [17, 33, 34], 'reportviewer name');
 
   // Last month (China time) of the server clock: complete, so every day is a stored rollup day.
   const now = new Date(server.clock.now() + 8 * 3_600_000);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../auth/passwords.ts';
 import { ALL_COMPANIES } from '../../db/scope.ts';
 import { location, TestTerminal } from '../../gateway/terminal-client.ts';
 import { startLiveServer, type LiveTestServer } from '../../live/test-harness.ts';
+import { createUserWithRole } from '../../test/users.ts';
 
 interface Item {
   id: number; vehicleId: number; vehiidno: string; companyId: number; state: string; stateName: string; riskLevel: string; alarmCount: number;
@@ -69,16 +69,6 @@ async function itemOf(vehicleId: number, token = admin, states?: string[]): Prom
   return r.data.records[0];
 }
 
-async function createUser(username: string, companyId: number, permissionIds: readonly number[]): Promise<string> {
-  const storage = server.app.storage;
-  const roleId = await storage.roles.create({ name: `role-${username}`, companyId: 1, remark: '' }, permissionIds);
-  await storage.users.create({
-    username, passwordHash: await hashPassword('pass1234'), realName: `R-${username}`, userLevel: 2, companyId,
-    phone: '', email: '', status: 1, expireTime: null, allowedIps: '', geoInverse: false,
-  }, [roleId]);
-  return server.login(username, 'pass1234');
-}
-
 beforeAll(async () => {
   server = await startLiveServer({ seedVehicles: 40 });
   admin = await server.login('admin', 'admin123');
@@ -87,9 +77,9 @@ beforeAll(async () => {
   eastPath = (await server.app.storage.companies.get(ALL_COMPANIES, branchUser!.companyId))!.path;
   vehicles = (await server.app.storage.terminals.allVehicles()).map((v) => ({ vehicleId: v.vehicleId, deviceNo: v.deviceNo, companyPath: v.companyPath }));
   // Registry ids: 17 /safeManagement, 21 safetyBoardPage, 22 :resolve, 23 :follow, 24 :upload, 25 :unpush.
-  pageOnly = await createUser('boardviewer', 1, [17, 21]);
-  follower = await createUser('boardfollower', 1, [17, 21, 23]);
-  eastSafety = await createUser('eastboard', branchUser!.companyId, [17, 21, 22, 23, 24, 25]);
+  pageOnly = await createUserWithRole(server, 'boardviewer', 1, [17, 21], 'R-boardviewer');
+  follower = await createUserWithRole(server, 'boardfollower', 1, [17, 21, 23], 'R-boardfollower');
+  eastSafety = await createUserWithRole(server, 'eastboard', branchUser!.companyId, [17, 21, 22, 23, 24, 25], 'R-eastboard');
 });
 
 afterAll(async () => {

@@ -74,6 +74,12 @@ export function boardRoutes(app: App, deps: BoardRouteDeps): void {
 
   /** Brings the board up to date with the alarms stored since the last read (serialised with writes). */
   const sync = () => storage.transaction((tx) => tx.board.ingest(BOARD_RISK_LEVELS, clock() - BOARD_WINDOW_MS));
+  /** The caller's companies (narrowed to `companyId`) over a board brought up to date, and the time of reading. */
+  const syncedScope = async (ctx: AuthContext, companyId: number | undefined) => {
+    const scope = await narrowedScope(storage, ctx, companyId);
+    await sync();
+    return { scope, now: clock() };
+  };
 
   app.get('/service-safe/saftyBoard/get', {
     config: { permission: PAGE },
@@ -89,9 +95,7 @@ export function boardRoutes(app: App, deps: BoardRouteDeps): void {
   }, async (request) => {
     const lang = requestLang(request);
     const q = request.query;
-    const scope = await narrowedScope(storage, auth(request), q.companyId);
-    await sync();
-    const now = clock();
+    const { scope, now } = await syncedScope(auth(request), q.companyId);
     const { total, records } = await storage.board.page(scope, {
       states: q.states as BoardState[] | undefined, riskLevels: q.riskLevels as RiskLevel[] | undefined, vehicleIds: q.vehicleIds,
       overdueAt: q.overdue === true ? now : undefined,
@@ -105,9 +109,7 @@ export function boardRoutes(app: App, deps: BoardRouteDeps): void {
   }, async (request) => {
     const lang = requestLang(request);
     const q = request.query;
-    const scope = await narrowedScope(storage, auth(request), q.companyId);
-    await sync();
-    const now = clock();
+    const { scope, now } = await syncedScope(auth(request), q.companyId);
     // Closed items count from the start of today (China time) unless the caller says otherwise.
     const since = q.since ?? chinaDayStartMs(chinaDayIndex(now));
     const stat = await storage.board.stat(scope, now, since);

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alarmName } from '../../../domain/alarms/catalogue.ts';
 import { OFFLINE_AFTER_MS } from '../../../domain/vehicle/state.ts';
-import { hashPassword } from '../../auth/passwords.ts';
 import { ALL_COMPANIES } from '../../db/scope.ts';
 import { MSG } from '../../gateway/jt808/index.ts';
 import { location, TestTerminal } from '../../gateway/terminal-client.ts';
 import { startLiveServer, type LiveTestServer } from '../../live/test-harness.ts';
 import { connectPush, type PushTestClient } from '../../push/test-client.ts';
+import { createUserWithRole } from '../../test/users.ts';
 
 interface AlarmView {
   id: number; alarmType: number; alarmName: string; vehicleId: number; vehiidno: string; devidno: string; companyId: number; source: string;
@@ -57,15 +57,6 @@ async function alarmsOf(vehicleId: number, token = admin): Promise<AlarmView[]> 
   return r.data.records;
 }
 
-async function createUser(username: string, companyId: number, permissionKeys: readonly number[]): Promise<void> {
-  const storage = server.app.storage;
-  const roleId = await storage.roles.create({ name: `role-${username}`, companyId: 1, remark: '' }, permissionKeys);
-  await storage.users.create({
-    username, passwordHash: await hashPassword('pass1234'), realName: username, userLevel: 2, companyId,
-    phone: '', email: '', status: 1, expireTime: null, allowedIps: '', geoInverse: false,
-  }, [roleId]);
-}
-
 beforeAll(async () => {
   server = await startLiveServer({ seedVehicles: 60 });
   const address = server.app.server.address();
@@ -78,10 +69,8 @@ beforeAll(async () => {
   eastPath = (await server.app.storage.companies.get(ALL_COMPANIES, branchUser!.companyId))!.path;
   vehicles = (await server.app.storage.terminals.allVehicles()).map((v) => ({ vehicleId: v.vehicleId, deviceNo: v.deviceNo, companyPath: v.companyPath }));
   // Registry ids: 17 /safeManagement, 18 alarmProcessingPage, 19 :confirm, 20 :deal.
-  await createUser('viewer', 1, [17, 18, 19]);
-  await createUser('eastsafety', branchUser!.companyId, [17, 18, 19, 20]);
-  viewer = await server.login('viewer', 'pass1234');
-  eastSafety = await server.login('eastsafety', 'pass1234');
+  viewer = await createUserWithRole(server, 'viewer', 1, [17, 18, 19]);
+  eastSafety = await createUserWithRole(server, 'eastsafety', branchUser!.companyId, [17, 18, 19, 20]);
 });
 
 afterAll(async () => {

@@ -3,7 +3,6 @@
  * the period (TRAIL_EXPORT_MAX_POINTS, catalogue §8) to an .xlsx held in memory; the console polls
  * export_status and then downloads excel_file. Jobs belong to the session's user and expire.
  */
-import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { Type } from '@fastify/type-provider-typebox';
 import ExcelJS from 'exceljs';
@@ -12,28 +11,12 @@ import { exportCapMessage, TRAIL_EXPORT_MAX_POINTS } from '../../../domain/track
 import type { TrackData } from '../../../proto/track-codec.ts';
 import type { Storage } from '../../db/repositories.ts';
 import { auth } from '../../http/auth.ts';
-import { fail, ok } from '../../http/envelope.ts';
+import { ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import { Strict, type App } from '../../http/route.ts';
+import { ExportJobs } from '../export-jobs.ts';
+import { sendXlsx } from '../reports/excel.ts';
 import { assertTrackPeriod, chinaTimeText, PeriodFields, toExclusive, TrackMessages, vehicleInScope } from './common.ts';
-
-export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-/** A finished file is kept this long for its download (≈ 2–3 MB each at 50,000 points). */
-const TASK_TTL_MS = 30 * 60_000;
-/** At most this many jobs are kept; the oldest are forgotten first. */
-const MAX_TASKS = 100;
-
-interface ExportTask {
-  readonly id: string;
-  readonly userId: number;
-  readonly createdAt: number;
-  status: 'running' | 'done' | 'failed';
-  total: number;
-  exported: number;
-  file?: Buffer;
-  fileName: readonly [zh: string, en: string];
-  asciiName: string;
-}
 
 const HEADERS: readonly (readonly [zh: string, en: string, width: number])[] = [
   ['序号', 'No.', 8], ['定位时间', 'GPS time', 20], ['经度', 'Longitude', 12], ['纬度', 'Latitude', 12], ['速度(km/h)', 'Speed (km/h)', 12],
@@ -71,18 +54,7 @@ export interface ExportDeps {
 
 export function exportRoutes(app: App, { storage, clock }: ExportDeps): void {
   const permission = '/monitor/trackPlaybackPage' as const;
-  const tasks = new Map<string, ExportTask>();
-
-  const forget = () => {
-    const now = Date.now();
-    for (const [id, t] of tasks) if (t.status !== 'running' && now - t.createdAt > TASK_TTL_MS) tasks.delete(id);
-    while (tasks.size >= MAX_TASKS) tasks.delete(tasks.keys().next().value!);
-  };
-  const own = (userId: number, taskId: string): ExportTask => {
-    const task = tasks.get(taskId);
-    if (!task || task.userId !== userId) throw fail.notFound(TrackMessages.taskNotFound);
-    return task;
-  };
+  const jobs = new ExportJobs({ notFound: TrackMessages.taskNotFound, failed: TrackMessages.exportFailed, notDone: TrackMessages.taskNotDone }, 'track export');
 
   app.get('/service-monitor/trail/excel', {
     config: { permission },
@@ -92,36 +64,20 @@ export function exportRoutes(app: App, { storage, clock }: ExportDeps): void {
     assertTrackPeriod(startTime, endTime, clock());
     const label = await vehicleInScope(storage, request, vehicleId, companyId);
     const lang = requestLang(request);
-    forget();
     const day = chinaTimeText(startTime).slice(0, 10).replaceAll('-', '');
-    const task: ExportTask = {
-      id: randomUUID(), userId: auth(request).user.id, createdAt: Date.now(), status: 'running', total: 0, exported: 0,
-      fileName: [`轨迹_${label.vehiidno}_${day}`, `track_${label.vehiidno}_${day}`], asciiName: `track_${vehicleId}_${day}`,
-    };
-    tasks.set(task.id, task);
-    // After the answer: the read and the workbook take a second or two at 50,000 points.
-    setImmediate(() => {
-      void (async () => {
-        try {
-          const t = await storage.tracks.readTrack(vehicleId, startTime, toExclusive(endTime), TRAIL_EXPORT_MAX_POINTS);
-          task.total = t.total;
-          task.file = await trackWorkbook(t, lang);
-          task.exported = t.count;
-          task.status = 'done';
-        } catch (err) {
-          request.log.error({ err }, 'track export failed');
-          task.status = 'failed';
-        }
-      })();
+    const fileName = [`轨迹_${label.vehiidno}_${day}`, `track_${label.vehiidno}_${day}`] as const;
+    const job = jobs.start({ userId: auth(request).user.id, fileName, asciiName: `track_${vehicleId}_${day}`, log: request.log }, async () => {
+      const t = await storage.tracks.readTrack(vehicleId, startTime, toExclusive(endTime), TRAIL_EXPORT_MAX_POINTS);
+      return { total: t.total, exported: t.count, file: await trackWorkbook(t, lang) };
     });
-    return ok({ taskId: task.id }, lang);
+    return ok({ taskId: job.id }, lang);
   });
 
   app.get('/service-monitor/trail/export_status', {
     config: { permission },
     schema: { querystring: Strict({ taskId: Type.String({ minLength: 1, maxLength: 64 }) }) },
   }, async (request) => {
-    const task = own(auth(request).user.id, request.query.taskId);
+    const task = jobs.own(auth(request).user.id, request.query.taskId);
     const lang = requestLang(request);
     const message = task.status === 'failed' ? TrackMessages.exportFailed(lang)
       : task.total > TRAIL_EXPORT_MAX_POINTS ? exportCapMessage(task.total, lang) : undefined;
@@ -132,13 +88,7 @@ export function exportRoutes(app: App, { storage, clock }: ExportDeps): void {
     config: { permission },
     schema: { querystring: Strict({ taskId: Type.String({ minLength: 1, maxLength: 64 }) }) },
   }, async (request, reply) => {
-    const task = own(auth(request).user.id, request.query.taskId);
-    if (task.status === 'failed') throw fail.badRequest(TrackMessages.exportFailed);
-    if (task.status !== 'done' || !task.file) throw fail.conflict(TrackMessages.taskNotDone);
-    const name = task.fileName[requestLang(request) === 'zh' ? 0 : 1];
-    return reply
-      .header('content-type', XLSX_TYPE)
-      .header('content-disposition', `attachment; filename="${task.asciiName}.xlsx"; filename*=UTF-8''${encodeURIComponent(`${name}.xlsx`)}`)
-      .send(task.file);
+    const f = jobs.file(auth(request).user.id, request.query.taskId, requestLang(request));
+    return sendXlsx(reply, f.body, f.name, f.asciiName);
   });
 }

@@ -2,17 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { PlaybackControlAnswer, PlaybackStatus } from '../../../domain/video/playback.ts';
 import { decodeMediaFrame, MEDIA_KIND, type MediaFrame, type MediaStatus } from '../../../proto/media-frame.ts';
-import { startLiveServer, type LiveTestServer } from '../../live/test-harness.ts';
-import { readProvisionedTerminals, startSimulator, type RunningSimulator } from '../../sim/index.ts';
+import type { LiveTestServer } from '../../live/test-harness.ts';
 import { playbackStreamer } from '../../sim/playback.ts';
 import { simRecordings } from '../../sim/recordings.ts';
+import { startSimFleet, until, type SimFleet } from '../../test/sim-fleet.ts';
 
+let fleet: SimFleet | undefined;
 let server: LiveTestServer;
-let sim: RunningSimulator;
 let base: string;
 let adminToken: string;
 /** Vehicles whose simulated terminals are online, with their device numbers. */
-let online: { vehicleId: number; deviceNo: string }[];
+let online: SimFleet['online'];
 let offlineVehicle: number;
 
 interface Item {
@@ -62,11 +62,6 @@ class Viewer {
   }
 }
 
-const until = async (cond: () => boolean, ms = 15_000) => {
-  const end = Date.now() + ms;
-  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-  expect(cond()).toBe(true);
-};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const playPath = (vehicleId: number, channel: number, startTime: number, endTime: number, token = adminToken) =>
@@ -83,22 +78,14 @@ async function longRecording(vehicleId: number, channel: number): Promise<Item> 
 }
 
 beforeAll(async () => {
-  server = await startLiveServer({ seedVehicles: 20 });
+  fleet = await startSimFleet(20, 7);
+  ({ server, adminToken, online, offlineVehicle } = fleet);
   const { port } = server.app.server.address() as { port: number };
   base = `ws://127.0.0.1:${port}`;
-  const terminals = readProvisionedTerminals(server.config.dataDir, 3);
-  sim = startSimulator({ port: server.gatewayPort, terminals, seed: 7, rates: { neverOnlineShare: 0, offlinePerDay: 0, blindPerDrivingDay: 0 } });
-  adminToken = await server.login('admin', 'admin123');
-  const all = await server.app.storage.terminals.allVehicles();
-  const simulated = new Set(terminals.map((t) => t.deviceNo));
-  online = all.filter((v) => simulated.has(v.deviceNo)).map((v) => ({ vehicleId: v.vehicleId, deviceNo: v.deviceNo }));
-  offlineVehicle = all.find((v) => !simulated.has(v.deviceNo))!.vehicleId;
-  await until(() => online.every((v) => server.app.live.gateway.isReachable(v.vehicleId)));
 });
 
 afterAll(async () => {
-  await sim?.stop();
-  await server?.close();
+  await fleet?.close();
 });
 
 describe('recordings on the terminal (0x9205 → 0x1205)', () => {

@@ -19,6 +19,9 @@ import type { LiveStore } from '../../live/store.ts';
 import type { PlaybackHub } from '../../media/playback-hub.ts';
 import { queryResources, type PlaybackGateway } from './playback-signalling.ts';
 
+/** How long a new playback waits for the channel's previous session to end before "busy". */
+const BUSY_GRACE_MS = 1500;
+
 export const PLAYBACK_PATH = '/ws-service/playback';
 export const RESOURCE_LIST_PATH = '/service-command/1078command/resourceList';
 
@@ -115,6 +118,15 @@ export function playbackRoutes(app: App, deps: PlaybackDeps): void {
     const found = await vehicleFor(request, vehicleId, companyId).catch(() => undefined);
     if (!found) return stop('notFound');
     if (!found.online) return stop('vehicleOffline');
+    // The viewer may have left during the lookup: its 'close' came before any listener, so opening now
+    // would leave a session nobody ends (the channel then answers "busy" to everyone).
+    if (socket.readyState !== socket.OPEN) return;
+    // A tile re-opened at once (the console closes and reopens its socket) finds its own previous session
+    // still registered until that socket's close is handled: give it a moment before answering "busy".
+    for (let waited = 0; hub.isPlaying(found.vehicle.deviceNo, channel) && waited < BUSY_GRACE_MS; waited += 50) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    if (socket.readyState !== socket.OPEN) return;
     const handle = hub.open({ vehicleId, sim: found.vehicle.deviceNo, channel, startTime, endTime }, {
       send(data) {
         socket.send(data);
@@ -122,6 +134,9 @@ export function playbackRoutes(app: App, deps: PlaybackDeps): void {
       },
       get bufferedAmount() {
         return socket.bufferedAmount;
+      },
+      get gone() {
+        return socket.readyState !== socket.OPEN;
       },
     });
     if (!handle) {

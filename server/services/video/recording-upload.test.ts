@@ -4,24 +4,18 @@ import { Readable } from 'node:stream';
 import { Client } from 'basic-ftp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadState } from '../../../domain/video/recording-upload.ts';
-import { startLiveServer, type LiveTestServer } from '../../live/test-harness.ts';
-import { readProvisionedTerminals, startSimulator, type RunningSimulator } from '../../sim/index.ts';
+import type { LiveTestServer } from '../../live/test-harness.ts';
 import { recordingFileName, SIM_UPLOAD } from '../../sim/file-upload.ts';
 import { simRecordingFile, simRecordings, type SimRecording } from '../../sim/recordings.ts';
+import { startSimFleet, until, type SimFleet } from '../../test/sim-fleet.ts';
 import type { UploadTaskView } from './recording-upload.ts';
 
 const BASE = '/service-command/1078command';
+let fleet: SimFleet | undefined;
 let server: LiveTestServer;
-let sim: RunningSimulator;
 let token: string;
-let online: { vehicleId: number; deviceNo: string }[];
+let online: SimFleet['online'];
 let offlineVehicle: number;
-
-const until = async (cond: () => Promise<boolean> | boolean, ms = 20_000) => {
-  const end = Date.now() + ms;
-  while (!(await cond()) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-  expect(await cond()).toBe(true);
-};
 
 /** A past recording of the device on channel 1 (yesterday or earlier). */
 function recordingOf(deviceNo: string, index = 0): SimRecording {
@@ -45,20 +39,12 @@ function request(vehicleId: number, rec: Pick<SimRecording, 'startTime' | 'endTi
 }
 
 beforeAll(async () => {
-  server = await startLiveServer({ seedVehicles: 12 });
-  const terminals = readProvisionedTerminals(server.config.dataDir, 3);
-  sim = startSimulator({ port: server.gatewayPort, terminals, seed: 11, rates: { neverOnlineShare: 0, offlinePerDay: 0, blindPerDrivingDay: 0 } });
-  token = await server.login('admin', 'admin123');
-  const all = await server.app.storage.terminals.allVehicles();
-  const simulated = new Set(terminals.map((t) => t.deviceNo));
-  online = all.filter((v) => simulated.has(v.deviceNo)).map((v) => ({ vehicleId: v.vehicleId, deviceNo: v.deviceNo }));
-  offlineVehicle = all.find((v) => !simulated.has(v.deviceNo))!.vehicleId;
-  await until(() => online.every((v) => server.app.live.gateway.isReachable(v.vehicleId)));
+  fleet = await startSimFleet(12, 11);
+  ({ server, adminToken: token, online, offlineVehicle } = fleet);
 });
 
 afterAll(async () => {
-  await sim?.stop();
-  await server?.close();
+  await fleet?.close();
 });
 
 afterEach(() => {
@@ -75,7 +61,7 @@ describe('recordings pulled to the server (0x9206 → FTP → 0x1206)', () => {
     expect(created.data).toMatchObject({ vehicleId, channel: 1, startTime: rec.startTime, endTime: rec.endTime, files: [] });
     expect(['requested', 'uploading']).toContain(created.data.state);
     const id = created.data.id;
-    await until(stateIs(id, 'done'));
+    await until(stateIs(id, 'done'), 20_000, 50);
     const done = await task(id);
     const expected = simRecordingFile(rec);
     expect(done.result).toBe(0);
@@ -101,7 +87,7 @@ describe('recordings pulled to the server (0x9206 → FTP → 0x1206)', () => {
     const { vehicleId, deviceNo } = online[1]!;
     const rec = recordingOf(deviceNo, 1);
     const id = (await request(vehicleId, rec)).data.id;
-    await until(stateIs(id, 'uploading'));
+    await until(stateIs(id, 'uploading'), 20_000, 50);
     const paused = await server.call<UploadTaskView>('GET', `${BASE}/uploadVideoControl?taskId=${id}&control=pause`, { token });
     expect(paused.code).toBe(200);
     expect(paused.data.state).toBe('paused');
@@ -115,7 +101,7 @@ describe('recordings pulled to the server (0x9206 → FTP → 0x1206)', () => {
     SIM_UPLOAD.bytesPerSecond = 16 * 1024 * 1024;
     const resumed = await server.call<UploadTaskView>('GET', `${BASE}/uploadVideoControl?taskId=${id}&control=resume`, { token });
     expect(resumed.data.state).toBe('uploading');
-    await until(stateIs(id, 'done'));
+    await until(stateIs(id, 'done'), 20_000, 50);
     expect((await task(id)).receivedBytes).toBe(simRecordingFile(rec).length);
   }, 40_000);
 
@@ -124,7 +110,7 @@ describe('recordings pulled to the server (0x9206 → FTP → 0x1206)', () => {
     const { vehicleId, deviceNo } = online[2]!;
     const rec = recordingOf(deviceNo, 2);
     const id = (await request(vehicleId, rec)).data.id;
-    await until(stateIs(id, 'uploading'));
+    await until(stateIs(id, 'uploading'), 20_000, 50);
     const cancelled = await server.call<UploadTaskView>('GET', `${BASE}/uploadVideoControl?taskId=${id}&control=cancel`, { token });
     expect(cancelled.code).toBe(200);
     expect(cancelled.data.state).toBe('cancelled');
@@ -142,8 +128,8 @@ describe('recordings pulled to the server (0x9206 → FTP → 0x1206)', () => {
     const { vehicleId, deviceNo } = online[0]!;
     const a = (await request(vehicleId, recordingOf(deviceNo, 3))).data.id;
     const b = (await request(vehicleId, recordingOf(deviceNo, 4))).data.id;
-    await until(stateIs(a, 'uploading'));
-    await until(stateIs(b, 'uploading'));
+    await until(stateIs(a, 'uploading'), 20_000, 50);
+    await until(stateIs(b, 'uploading'), 20_000, 50);
     expect((await server.call<UploadTaskView>('GET', `${BASE}/uploadVideoControl?taskId=${b}&control=pause`, { token })).data.state).toBe('paused');
     const runtime = server.app.recordingUpload;
     // Data arrived moments ago: nothing is idle now, both would be 31 minutes from now.
@@ -202,7 +188,7 @@ describe('recordings pulled to the server (0x9206 → FTP → 0x1206)', () => {
     // 02:00–03:00 China time: simulated terminals record between 06:00 and 22:00 only.
     const day = Math.floor((Date.now() - 86_400_000 + 8 * 3_600_000) / 86_400_000) * 86_400_000 - 8 * 3_600_000;
     const id = (await request(vehicleId, { startTime: day + 2 * 3_600_000, endTime: day + 3 * 3_600_000 }, 'en')).data.id;
-    await until(stateIs(id, 'failed'));
+    await until(stateIs(id, 'failed'), 20_000, 50);
     const t = await task(id);
     expect(t.result).toBe(1);
     expect(t.failReason).toBe('uploadFailed');

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { describeAvc } from '../../../proto/h264.ts';
 import { decodeMediaFrame, type MediaFrame, type MediaStatus } from '../../../proto/media-frame.ts';
-import { startLiveServer, type LiveTestServer } from '../../live/test-harness.ts';
-import { readProvisionedTerminals, startSimulator, type RunningSimulator } from '../../sim/index.ts';
+import type { LiveTestServer } from '../../live/test-harness.ts';
+import { startSimFleet, until, type SimFleet } from '../../test/sim-fleet.ts';
 
+let fleet: SimFleet | undefined;
 let server: LiveTestServer;
-let sim: RunningSimulator;
 let base: string;
 let adminToken: string;
 /** Vehicles whose simulated terminals are online. */
@@ -35,29 +35,17 @@ class Viewer {
   }
 }
 
-const until = async (cond: () => boolean, ms = 15_000) => {
-  const end = Date.now() + ms;
-  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-  expect(cond()).toBe(true);
-};
-
 beforeAll(async () => {
-  server = await startLiveServer({ seedVehicles: 20 });
+  fleet = await startSimFleet(20, 7);
+  server = fleet.server;
+  adminToken = fleet.adminToken;
   const { port } = server.app.server.address() as { port: number };
   base = `ws://127.0.0.1:${port}`;
-  // Three simulated terminals that stay online (no offline or never-online draws).
-  const terminals = readProvisionedTerminals(server.config.dataDir, 3);
-  sim = startSimulator({ port: server.gatewayPort, terminals, seed: 7, rates: { neverOnlineShare: 0, offlinePerDay: 0, blindPerDrivingDay: 0 } });
-  adminToken = await server.login('admin', 'admin123');
-  const all = await server.app.storage.terminals.allVehicles();
-  const simulated = new Set(terminals.map((t) => t.deviceNo));
-  online = all.filter((v) => simulated.has(v.deviceNo)).map((v) => v.vehicleId);
-  await until(() => online.every((id) => server.app.live.gateway.isReachable(id)));
+  online = fleet.online.map((v) => v.vehicleId);
 });
 
 afterAll(async () => {
-  await sim?.stop();
-  await server?.close();
+  await fleet?.close();
 });
 
 describe('live video from a simulated terminal', () => {

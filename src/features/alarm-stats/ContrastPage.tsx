@@ -28,13 +28,19 @@ export function ContrastPage() {
   const t = useT(ALARM_STATS_NS);
   const { companyId: selected } = useCompanySelection();
   const [mode, setMode] = useState<Mode>('periods');
-  const [form, setForm] = useState<FilterForm>(() => ({ ...initialForm(7), ...previousWeek() }));
-  const [periodB, setPeriodB] = useState(() => lastDays(7));
+  const [initial] = useState(() => ({ form: { ...initialForm(7), ...previousWeek() } as FilterForm, periodB: lastDays(7) }));
+  const [form, setForm] = useState<FilterForm>(initial.form);
+  const [periodB, setPeriodB] = useState(initial.periodB);
   const [companies, setCompanies] = useState<{ id: number; name: string }[]>([]);
   const [companyA, setCompanyA] = useState<string | null>(null);
   const [companyB, setCompanyB] = useState<string | null>(null);
   const [dim, setDim] = useState<StatsDimension>('type');
-  const [pair, setPair] = useState<[StatsFilter, StatsFilter] | null>(null);
+  // The default comparison (last week against this week) is shown on arrival, like the statistics page.
+  const [pair, setPair] = useState<[StatsFilter, StatsFilter] | null>(() => {
+    const a = formFilter(initial.form);
+    const b = formFilter({ ...initial.form, ...initial.periodB });
+    return 'problem' in a || 'problem' in b ? null : [a.filter, b.filter];
+  });
   const [answer, setAnswer] = useState<{ key: string; dim: StatsDimension; results: [StatsResult<StatsRow>, StatsResult<StatsRow>] | null } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
 

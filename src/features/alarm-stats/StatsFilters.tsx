@@ -8,9 +8,10 @@ import { DEAL_STATUSES } from '../../../domain/alarms/engine.ts';
 import { RISK_LEVELS } from '../../../domain/alarms/sources.ts';
 import { statsPeriodProblem, type StatsPeriodProblem } from '../../../domain/alarms/stats.ts';
 import { useT } from '../../i18n/index.ts';
-import { fetchAlarmTypes, searchVehicles, type AlarmTypeEntry, type VehicleOption } from '../alarms/api.ts';
+import { fetchAlarmTypes, type AlarmTypeEntry } from '../alarms/api.ts';
 import { fromLocalInput, toLocalInput } from '../alarms/format.ts';
 import { ALARMS_NS } from '../alarms/messages.ts';
+import { VehicleMultiSelect } from '../alarms/VehicleMultiSelect.tsx';
 import type { StatsFilter } from './api.ts';
 import { ALARM_STATS_NS } from './messages.ts';
 
@@ -58,7 +59,6 @@ export function StatsFilters({ value, onChange, period = true }: { value: Filter
   const t = useT(ALARM_STATS_NS);
   const ta = useT(ALARMS_NS);
   const [types, setTypes] = useState<AlarmTypeEntry[]>([]);
-  const [vehicleOptions, setVehicleOptions] = useState<VehicleOption[]>([]);
   useEffect(() => {
     void fetchAlarmTypes().then(setTypes).catch(() => undefined);
   }, []);
@@ -79,6 +79,7 @@ export function StatsFilters({ value, onChange, period = true }: { value: Filter
       )}
       <Select
         label={t('filter.group')}
+        placeholder={t('filter.all')}
         clearable
         w={150}
         data={groups.map((g) => ({ value: String(g.alarmType), label: g.alarmName }))}
@@ -86,25 +87,10 @@ export function StatsFilters({ value, onChange, period = true }: { value: Filter
         onChange={(v) => onChange({ ...value, group: v, types: [] })}
         data-testid="stats-group"
       />
-      <MultiSelect label={t('filter.type')} searchable clearable w={220} data={typeOptions} value={value.types} onChange={(v) => set('types', v)} data-testid="stats-types" />
-      <MultiSelect label={t('filter.risk')} clearable w={160} data={RISK_LEVELS.map((l) => ({ value: l, label: ta(`risk.${l}`) }))} value={value.risks} onChange={(v) => set('risks', v)} />
-      <MultiSelect label={t('filter.status')} clearable w={200} data={DEAL_STATUSES.map((s) => ({ value: String(s), label: ta(`status.${s}`) }))} value={value.statuses} onChange={(v) => set('statuses', v)} />
-      <MultiSelect
-        label={t('filter.vehicles')}
-        placeholder={t('filter.vehiclesPlaceholder')}
-        searchable
-        clearable
-        w={220}
-        data={vehicleOptions.map((v) => ({ value: String(v.vehicleId), label: v.plate }))}
-        value={value.vehicleIds}
-        onChange={(v) => set('vehicleIds', v)}
-        onSearchChange={(k) => {
-          if (k.trim().length >= 1)
-            void searchVehicles(k.trim())
-              .then((found) => setVehicleOptions((old) => [...old.filter((o) => value.vehicleIds.includes(String(o.vehicleId))), ...found.filter((f) => !value.vehicleIds.includes(String(f.vehicleId)))]))
-              .catch(() => undefined);
-        }}
-      />
+      <MultiSelect label={t('filter.type')} searchable clearable w={220} data={typeOptions} placeholder={value.types.length ? undefined : t('filter.all')} value={value.types} onChange={(v) => set('types', v)} data-testid="stats-types" />
+      <MultiSelect label={t('filter.risk')} clearable w={160} data={RISK_LEVELS.map((l) => ({ value: l, label: ta(`risk.${l}`) }))} placeholder={value.risks.length ? undefined : t('filter.all')} value={value.risks} onChange={(v) => set('risks', v)} />
+      <MultiSelect label={t('filter.status')} clearable w={200} data={DEAL_STATUSES.map((s) => ({ value: String(s), label: ta(`status.${s}`) }))} placeholder={value.statuses.length ? undefined : t('filter.all')} value={value.statuses} onChange={(v) => set('statuses', v)} />
+      <VehicleMultiSelect label={t('filter.vehicles')} placeholder={t('filter.vehiclesPlaceholder')} value={value.vehicleIds} onChange={(v) => set('vehicleIds', v)} />
     </Group>
   );
 }

@@ -12,6 +12,7 @@ registerMessages(ALARM_STATS_NS, {
       action: '操作', a: '时段A', b: '时段B', delta: '变化', percent: '变化率',
     },
     filter: {
+      all: '全部',
       start: '开始时间', end: '结束时间', group: '报警分类', type: '报警类型', risk: '风险等级', status: '处理状态', vehicles: '车辆',
       vehiclesPlaceholder: '输入车牌号搜索', search: '统计', reset: '重置',
     },
@@ -43,6 +44,7 @@ registerMessages(ALARM_STATS_NS, {
       action: 'Actions', a: 'Period A', b: 'Period B', delta: 'Change', percent: 'Change %',
     },
     filter: {
+      all: 'All',
       start: 'Start', end: 'End', group: 'Alarm group', type: 'Alarm type', risk: 'Risk level', status: 'Processing state', vehicles: 'Vehicles',
       vehiclesPlaceholder: 'Search by plate', search: 'Run', reset: 'Reset',
     },
@@ -56,7 +58,7 @@ registerMessages(ALARM_STATS_NS, {
     exportButton: 'Export',
     empty: 'No alarms match in this period',
     chartEmpty: 'No data',
-    summary: '{{count}} alarms, {{occurrences}} occurrences, {{unprocessed}} not processed, {{vehicles}} vehicles',
+    summary: 'Alarms: {{count}} · occurrences: {{occurrences}} · not processed: {{unprocessed}} · vehicles: {{vehicles}}',
     cellTitle: 'Alarms of {{label}}',
     capped: 'Too many results: only the first 5000 are shown ({{matched}} matched)',
     tooOld: 'Only alarms of the last 3 months can be queried',

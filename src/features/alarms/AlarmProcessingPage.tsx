@@ -17,12 +17,13 @@ import { Perm } from '../../app/Perm.tsx';
 import { AlarmExportButton } from '../alarm-stats/AlarmExportButton.tsx';
 import { useLang, useT } from '../../i18n/index.ts';
 import {
-  fetchAlarm, fetchAlarmTypes, fetchDealLog, handleAlarms, invalidAlarm, markTypical, queryAlarms, searchVehicles,
-  type Alarm, type AlarmQuery, type AlarmTypeEntry, type DealLogEntry, type VehicleOption,
+  fetchAlarm, fetchAlarmTypes, fetchDealLog, handleAlarms, invalidAlarm, markTypical, queryAlarms,
+  type Alarm, type AlarmQuery, type AlarmTypeEntry, type DealLogEntry,
 } from './api.ts';
 import { formatPlace, formatTime, fromLocalInput, rangeProblem, riskColor, todayRange, toLocalInput } from './format.ts';
 import { HandleForm } from './HandleForm.tsx';
 import { ALARMS_NS } from './messages.ts';
+import { VehicleMultiSelect } from './VehicleMultiSelect.tsx';
 
 const ROUTE = '/safeManagement/alarmProcessingPage';
 const PAGE_SIZE = 500;
@@ -66,7 +67,6 @@ export function AlarmProcessingPage() {
   const lang = useLang();
   const [filters, setFilters] = useState<Filters>(initialFilters);
   const [types, setTypes] = useState<AlarmTypeEntry[]>([]);
-  const [vehicleOptions, setVehicleOptions] = useState<VehicleOption[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const results = useRef(new ResultSet());
   const [version, setVersion] = useState(0);
@@ -92,17 +92,20 @@ export function AlarmProcessingPage() {
   const loadPage = useCallback(
     async (current: number) => {
       const r = results.current;
-      if (!r.query || r.loading) return;
+      const q = r.query;
+      // A new query (page 1) never waits for the previous one; a stale answer is dropped.
+      if (!q || (r.loading && current !== 1)) return;
       r.loading = true;
       try {
-        const page = await queryAlarms({ ...r.query, current, size: PAGE_SIZE });
+        const page = await queryAlarms({ ...q, current, size: PAGE_SIZE });
+        if (r.query !== q) return;
         if (current === 1) r.rows = page.records;
         else r.rows = r.rows.concat(page.records);
         r.total = page.total;
         r.capped = page.capped;
         r.matched = page.matched;
       } finally {
-        r.loading = false;
+        if (r.query === q) r.loading = false;
         bump();
       }
     },
@@ -132,6 +135,14 @@ export function AlarmProcessingPage() {
     scrollRef.current?.scrollTo({ top: 0 });
     await loadPage(1).catch(() => undefined);
   };
+
+  // The page opens on the default query (the last days, every type), as operators expect a list at once.
+  const opened = useRef(false);
+  useEffect(() => {
+    if (opened.current) return;
+    opened.current = true;
+    void search();
+  });
 
   /** After an action: the fresh record replaces its row. */
   const refresh = useCallback(
@@ -170,25 +181,16 @@ export function AlarmProcessingPage() {
   return (
     <Stack gap="sm" h="100%" data-testid="alarm-processing-page">
       <Group gap="sm" align="flex-end" wrap="wrap">
-        <MultiSelect
+        <VehicleMultiSelect
           label={t('page.vehicles')}
           placeholder={t('page.vehiclesPlaceholder')}
-          searchable
-          clearable
-          w={220}
-          data={vehicleOptions.map((v) => ({ value: String(v.vehicleId), label: v.plate }))}
           value={filters.vehicleIds}
           onChange={(v) => set('vehicleIds', v)}
-          onSearchChange={(k) => {
-            if (k.trim().length >= 1)
-              void searchVehicles(k.trim())
-                .then((found) => setVehicleOptions((old) => [...old.filter((o) => filters.vehicleIds.includes(String(o.vehicleId))), ...found.filter((f) => !filters.vehicleIds.includes(String(f.vehicleId)))]))
-                .catch(() => undefined);
-          }}
-          data-testid="filter-vehicles"
+          testId="filter-vehicles"
         />
         <Select
           label={t('page.group')}
+          placeholder={t('page.all')}
           clearable
           w={150}
           data={groups.map((g) => ({ value: String(g.alarmType), label: g.alarmName }))}
@@ -196,13 +198,14 @@ export function AlarmProcessingPage() {
           onChange={(v) => setFilters((f) => ({ ...f, group: v, types: [] }))}
           data-testid="filter-group"
         />
-        <MultiSelect label={t('page.type')} searchable clearable w={220} data={typeOptions} value={filters.types} onChange={(v) => set('types', v)} data-testid="filter-types" />
-        <MultiSelect label={t('page.risk')} clearable w={160} data={RISK_LEVELS.map((l) => ({ value: l, label: t(`risk.${l}`) }))} value={filters.risks} onChange={(v) => set('risks', v)} data-testid="filter-risk" />
+        <MultiSelect label={t('page.type')} searchable clearable w={220} data={typeOptions} placeholder={filters.types.length ? undefined : t('page.all')} value={filters.types} onChange={(v) => set('types', v)} data-testid="filter-types" />
+        <MultiSelect label={t('page.risk')} clearable w={160} data={RISK_LEVELS.map((l) => ({ value: l, label: t(`risk.${l}`) }))} placeholder={filters.risks.length ? undefined : t('page.all')} value={filters.risks} onChange={(v) => set('risks', v)} data-testid="filter-risk" />
         <MultiSelect
           label={t('page.status')}
           clearable
           w={200}
           data={DEAL_STATUSES.map((s) => ({ value: String(s), label: t(`status.${s}`) }))}
+          placeholder={filters.statuses.length ? undefined : t('page.all')}
           value={filters.statuses}
           onChange={(v) => set('statuses', v)}
           data-testid="filter-status"

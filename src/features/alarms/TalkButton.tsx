@@ -10,6 +10,7 @@ import { useT } from '../../i18n/index.ts';
 import { ALARMS_NS } from './messages.ts';
 import { TalkPanel } from './TalkPanel.tsx';
 import { VOICE_NS } from './voice-messages.ts';
+import { MicIcon } from '../video/icons.tsx';
 
 export function TalkButton({ vehicleId, plate, testId }: { vehicleId: number; plate: string; testId?: string }) {
   const t = useT(ALARMS_NS);
@@ -19,7 +20,7 @@ export function TalkButton({ vehicleId, plate, testId }: { vehicleId: number; pl
     <Perm route="/global/alarm" button="talk">
       <Tooltip label={t('button.talk')}>
         <ActionIcon size="xs" variant="subtle" color="gray.0" onClick={() => setOpen(true)} data-testid={testId} aria-label={t('button.talk')}>
-          🎙
+          <MicIcon />
         </ActionIcon>
       </Tooltip>
       <Modal opened={open} onClose={() => setOpen(false)} title={voiceT('talk.title', { plate })}>

@@ -39,6 +39,7 @@ registerMessages(ALARMS_NS, {
       title: '处理报警', action: '处理方式', content: '处理内容', submit: '确认', done: '已处理。终端应答：{{result}}', noTerminal: '已处理',
     },
     page: {
+      all: '全部',
       vehicles: '车辆', vehiclesPlaceholder: '输入车牌号搜索', group: '报警分类', type: '报警类型', risk: '风险等级', status: '处理状态',
       typical: '典型报警', typicalAny: '全部', typicalYes: '仅典型', typicalNo: '非典型', start: '开始时间', end: '结束时间',
       search: '查询', reset: '重置', tooOld: '只能查询最近3个月的报警', badRange: '开始时间不能晚于结束时间',
@@ -86,6 +87,7 @@ registerMessages(ALARMS_NS, {
       title: 'Handle alarm', action: 'Handling action', content: 'Handling note', submit: 'Confirm', done: 'Handled. Terminal answer: {{result}}', noTerminal: 'Handled',
     },
     page: {
+      all: 'All',
       vehicles: 'Vehicles', vehiclesPlaceholder: 'Search by plate', group: 'Alarm group', type: 'Alarm type', risk: 'Risk level', status: 'Processing state',
       typical: 'Typical', typicalAny: 'All', typicalYes: 'Typical only', typicalNo: 'Not typical', start: 'Start', end: 'End',
       search: 'Search', reset: 'Reset', tooOld: 'Only alarms of the last 3 months can be queried', badRange: 'The start must not be after the end',

@@ -3,16 +3,17 @@
  * alarms per 100 km, the daily trend (uPlot), alarms by group and by appraisal category, the top alarm
  * types and the riskiest (lowest-scored) vehicles.
  */
-import { Alert, Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useCallback, useMemo, useState } from 'react';
 import { useLang, useT } from '../../i18n/index.ts';
 import { useCompanySelection } from '../../session/company-selection.ts';
 import { currentMonth, MonthField, monthError } from '../appraisal/MonthField.tsx';
+import { errorText, LoadError } from '../appraisal/LoadError.tsx';
 import { useLoad } from '../appraisal/use-load.ts';
 import { analysisApi, type TeamReport } from './api.ts';
 import { DailyChart } from './DailyChart.tsx';
 import { ANALYSIS_NS } from './messages.ts';
-import { errorText, ExportButton, FigureTable, Stats } from './parts.tsx';
+import { ExportButton, FigureTable, Stats } from './parts.tsx';
 
 export function TeamReportPage() {
   const t = useT(ANALYSIS_NS);
@@ -45,12 +46,7 @@ export function TeamReportPage() {
         <ExportButton label={t('export')} run={() => analysisApi.exportTeam(applied.month)} disabled={data === null} />
       </Group>
       {error !== null && (
-        <Alert color="red" data-testid="report-error">
-          <Group justify="space-between">
-            <Text size="sm">{t('failed', { msg: error })}</Text>
-            <Button size="xs" variant="light" onClick={() => setApplied((a) => ({ ...a, n: a.n + 1 }))}>{t('retry')}</Button>
-          </Group>
-        </Alert>
+        <LoadError text={t('failed', { msg: error })} retryLabel={t('retry')} onRetry={() => setApplied((a) => ({ ...a, n: a.n + 1 }))} />
       )}
       {data === null && loading && <Text c="dimmed">{t('loading')}</Text>}
       {data && chart && (

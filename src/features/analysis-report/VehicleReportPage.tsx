@@ -11,11 +11,12 @@ import { isApiError } from '../../api/http.ts';
 import { useLang, useT } from '../../i18n/index.ts';
 import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
 import { currentMonth, MonthField, monthError } from '../appraisal/MonthField.tsx';
+import { errorText, LoadError } from '../appraisal/LoadError.tsx';
 import { useLoad } from '../appraisal/use-load.ts';
 import { analysisApi, type VehicleReport } from './api.ts';
 import { DailyChart } from './DailyChart.tsx';
 import { ANALYSIS_NS } from './messages.ts';
-import { errorText, ExportButton, FigureTable, Stats } from './parts.tsx';
+import { ExportButton, FigureTable, Stats } from './parts.tsx';
 
 type State =
   | { kind: 'idle' }
@@ -83,12 +84,7 @@ export function VehicleReportPage() {
           <Alert color="orange" title={t('unavailable')} data-testid="vehicle-report-unavailable">{state.msg}</Alert>
         )}
         {state.kind === 'failed' && (
-          <Alert color="red" data-testid="report-error">
-            <Group justify="space-between">
-              <Text size="sm">{t('failed', { msg: state.msg })}</Text>
-              <Button size="xs" variant="light" onClick={() => setApplied((a) => ({ ...a, n: a.n + 1 }))}>{t('retry')}</Button>
-            </Group>
-          </Alert>
+          <LoadError text={t('failed', { msg: state.msg })} retryLabel={t('retry')} onRetry={() => setApplied((a) => ({ ...a, n: a.n + 1 }))} />
         )}
         {data && chart && (
           <Stack gap="sm" data-testid="vehicle-report">

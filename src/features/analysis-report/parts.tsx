@@ -1,9 +1,6 @@
 /** Pieces both analysis report pages use: the stat tiles and the small figure tables. */
 import { Button, Paper, SimpleGrid, Table, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
-import { isApiError } from '../../api/http.ts';
-
-export const errorText = (e: unknown) => (isApiError(e) ? e.msg : e instanceof Error ? e.message : String(e));
 
 export function Stats({ items }: { items: readonly { key: string; label: string; value: ReactNode }[] }) {
   return (

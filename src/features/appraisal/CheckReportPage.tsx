@@ -3,20 +3,18 @@
  * rank, plate, km, normal running days, the five category scores (weights in the headers) and the total.
  * The server ranks the whole company; the plate filter only narrows the list (ranks stay).
  */
-import { Alert, Button, Group, Pagination, ScrollArea, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { Button, Group, Pagination, ScrollArea, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useCallback, useState } from 'react';
 import { APPRAISAL_CATEGORIES, categoryName } from '../../../domain/appraisal/rules.ts';
-import { isApiError } from '../../api/http.ts';
 import { useLang, useT } from '../../i18n/index.ts';
 import { useCompanySelection } from '../../session/company-selection.ts';
 import { appraisalApi, type CheckReport } from './api.ts';
+import { errorText, LoadError } from './LoadError.tsx';
 import { APPRAISAL_NS } from './messages.ts';
 import { currentMonth, MonthField, monthError } from './MonthField.tsx';
 import { useLoad } from './use-load.ts';
 
 const PAGE_SIZE = 50;
-
-const errorText = (e: unknown) => (isApiError(e) ? e.msg : e instanceof Error ? e.message : String(e));
 
 export function CheckReportPage() {
   const t = useT(APPRAISAL_NS);
@@ -67,12 +65,7 @@ export function CheckReportPage() {
         <Button size="sm" variant="default" mt={25} loading={exporting} onClick={() => void exportFile()} data-testid="export">{t('export')}</Button>
       </Group>
       {error !== null && (
-        <Alert color="red" data-testid="report-error">
-          <Group justify="space-between">
-            <Text size="sm">{t('failed', { msg: error })}</Text>
-            <Button size="xs" variant="light" onClick={() => setApplied((a) => ({ ...a, n: a.n + 1 }))}>{t('retry')}</Button>
-          </Group>
-        </Alert>
+        <LoadError text={t('failed', { msg: error })} retryLabel={t('retry')} onRetry={() => setApplied((a) => ({ ...a, n: a.n + 1 }))} />
       )}
       {data && (
         <Text size="sm" c="dimmed" data-testid="report-summary">

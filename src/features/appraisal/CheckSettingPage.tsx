@@ -9,14 +9,13 @@ import { useCallback, useMemo, useState } from 'react';
 import {
   APPRAISAL_CATEGORIES, categoryName, settingsProblemMessage, validateSettings, type AppraisalCategory, type PerCategory,
 } from '../../../domain/appraisal/rules.ts';
-import { isApiError } from '../../api/http.ts';
 import { useLang, useT } from '../../i18n/index.ts';
 import { useCompanySelection } from '../../session/company-selection.ts';
 import { appraisalApi, type AppraisalSettingView } from './api.ts';
+import { errorText } from './LoadError.tsx';
 import { APPRAISAL_NS } from './messages.ts';
 import { useLoad } from './use-load.ts';
 
-const errorText = (e: unknown) => (isApiError(e) ? e.msg : e instanceof Error ? e.message : String(e));
 
 /** `2026-11-22 08:05` in the browser's time zone. */
 const timeText = (ms: number | null) => {

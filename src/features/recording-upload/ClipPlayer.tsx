@@ -7,12 +7,11 @@ import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { ActionIcon, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { isApiError } from '../../api/http.ts';
 import { useT } from '../../i18n/index.ts';
-import { openMseChannel, openWebCodecsChannel, supportsWebCodecs, type VideoChannel } from '../../live/video/video-channel.ts';
+import { DECODER, mountVideoSurface } from '../video/video-surface.ts';
 import { downloadFile, type UploadFile } from './api.ts';
 import { ClipFeeder } from './clip-feeder.ts';
 import { RECORDING_UPLOAD_NS } from './messages.ts';
 
-const DECODER = supportsWebCodecs() ? 'webcodecs' : 'mse';
 const noop = () => () => undefined;
 
 export function ClipPlayer({ file, title, onClose }: { file: UploadFile; title: string; onClose(): void }) {
@@ -26,24 +25,7 @@ export function ClipPlayer({ file, title, onClose }: { file: UploadFile; title: 
   useEffect(() => {
     const host = surfaceRef.current;
     if (!host) return;
-    const el = document.createElement(DECODER === 'webcodecs' ? 'canvas' : 'video');
-    el.style.cssText = 'width:100%;height:100%;object-fit:contain;display:block;background:#000';
-    el.dataset.testid = 'clip-surface';
-    host.replaceChildren(el);
-    const events = {
-      stats: (s: { painted: number }) => {
-        el.dataset.painted = String(s.painted);
-      },
-    };
-    let ch: VideoChannel;
-    if (el instanceof HTMLCanvasElement) ch = openWebCodecsChannel(el, events);
-    else {
-      const video = el as HTMLVideoElement;
-      video.muted = true;
-      video.autoplay = true;
-      video.playsInline = true;
-      ch = openMseChannel(video, events);
-    }
+    const ch = mountVideoSurface(host, 'clip-surface');
     let disposed = false;
     let f: ClipFeeder | null = null;
     downloadFile(file.id).then(

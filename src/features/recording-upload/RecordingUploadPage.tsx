@@ -6,16 +6,14 @@
  * file in the page or download it.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, Badge, Button, Group, Paper, ScrollArea, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { parseNodeId, type TreeNode } from '../../../domain/company/tree-node.ts';
 import { checkUploadRange, isFinal, type UploadState } from '../../../domain/video/recording-upload.ts';
 import { isApiError, saveBlob } from '../../api/http.ts';
 import { useT } from '../../i18n/index.ts';
-import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
 import { fetchRecordings, type Recording } from '../recordings/api.ts';
-import { formatTime, fromLocalInput, toLocalInput } from '../track/format.ts';
-import { fetchChannels, type DeviceChannel } from '../video/api.ts';
+import { useVehicleChannelForm, VehicleChannelForm } from '../recordings/VehicleChannelForm.tsx';
+import { formatTime, fromLocalInput } from '../track/format.ts';
 import { controlTask, downloadFile, fetchMyTasks, fetchTaskResults, requestUpload, type UploadFile, type UploadTask } from './api.ts';
 import { ClipPlayer } from './ClipPlayer.tsx';
 import { RECORDING_UPLOAD_NS } from './messages.ts';
@@ -29,17 +27,15 @@ const message = (e: unknown) => (isApiError(e) ? e.msg : String(e));
 
 export function RecordingUploadPage() {
   const t = useT(RECORDING_UPLOAD_NS);
-  const [vehicle, setVehicle] = useState<{ id: number; plate: string } | null>(null);
-  const [channels, setChannels] = useState<DeviceChannel[]>([]);
-  const [channel, setChannel] = useState('1');
-  const [startText, setStartText] = useState(() => toLocalInput(Date.now() - 2 * 3_600_000));
-  const [endText, setEndText] = useState(() => toLocalInput(Date.now()));
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [listing, setListing] = useState(false);
   const [terminal, setTerminal] = useState<Recording[] | null>(null);
   const [tasks, setTasks] = useState<UploadTask[]>([]);
   const [playing, setPlaying] = useState<{ file: UploadFile; title: string } | null>(null);
+  // Another vehicle's terminal list would be misleading.
+  const form = useVehicleChannelForm({ channel: '1', startAt: () => Date.now() - 2 * 3_600_000, onPick: useCallback(() => setTerminal(null), []) });
+  const { vehicle, channel, start: startText, end: endText } = form;
 
   const reload = useCallback(() => {
     fetchMyTasks().then((page) => setTasks(page.records), (e: unknown) => setError(message(e)));
@@ -60,15 +56,6 @@ export function RecordingUploadPage() {
     }, POLL_MS);
     return () => clearInterval(timer);
   }, [pollKey]);
-
-  const onSelect = useCallback((node: TreeNode) => {
-    const parsed = parseNodeId(node.id);
-    if (!parsed || parsed.nodeType !== 'V') return;
-    setVehicle({ id: parsed.id, plate: node.name });
-    setTerminal(null);
-    setChannels([]);
-    fetchChannels(parsed.id).then(setChannels, () => setChannels([]));
-  }, []);
 
   const period = (): { from: number; to: number } | null => {
     const from = fromLocalInput(startText);
@@ -128,41 +115,25 @@ export function RecordingUploadPage() {
     }
   };
 
-  const channelOptions = (channels.length > 0 ? channels : [1, 2, 3, 4].map((n) => ({ channel: n, name: '' }))).map((c) => ({
-    value: String(c.channel),
-    label: c.name ? `${c.channel} · ${c.name}` : t('channelName', { n: c.channel }),
-  }));
-
   return (
     <Group align="stretch" gap="sm" wrap="nowrap" style={{ height: 'calc(100vh - 120px)' }} data-testid="recording-upload-page">
-      <Paper withBorder p="xs" style={{ width: 280, display: 'flex', flexDirection: 'column', gap: 8 }}>
-        <div style={{ flex: 1, minHeight: 0 }}>
-          <CompanyTreePanel onSelect={onSelect} applySelection={false} />
-        </div>
-        <Stack gap={6} data-testid="upload-form">
-          <Text size="sm" fw={600} data-testid="upload-vehicle">
-            {vehicle ? vehicle.plate : t('pickVehicle')}
-          </Text>
-          <Select size="xs" label={t('channel')} data={channelOptions} value={channel} onChange={(v) => setChannel(v ?? '1')} allowDeselect={false} data-testid="upload-channel" />
-          <TextInput size="xs" type="datetime-local" label={t('start')} value={startText} onChange={(e) => setStartText(e.currentTarget.value)} data-testid="upload-start" />
-          <TextInput size="xs" type="datetime-local" label={t('end')} value={endText} onChange={(e) => setEndText(e.currentTarget.value)} data-testid="upload-end" />
-          <Button
-            size="xs"
-            disabled={!vehicle}
-            loading={sending}
-            onClick={() => {
-              const p = period();
-              if (p) void upload(Number(channel), p.from, p.to);
-            }}
-            data-testid="upload-request"
-          >
-            {t('upload')}
-          </Button>
-          <Button size="xs" variant="light" disabled={!vehicle} loading={listing} onClick={() => void listTerminal()} data-testid="upload-list-terminal">
-            {t('listTerminal')}
-          </Button>
-        </Stack>
-      </Paper>
+      <VehicleChannelForm prefix="upload" fields={form} allChannels={false}>
+        <Button
+          size="xs"
+          disabled={!vehicle}
+          loading={sending}
+          onClick={() => {
+            const p = period();
+            if (p) void upload(Number(channel), p.from, p.to);
+          }}
+          data-testid="upload-request"
+        >
+          {t('upload')}
+        </Button>
+        <Button size="xs" variant="light" disabled={!vehicle} loading={listing} onClick={() => void listTerminal()} data-testid="upload-list-terminal">
+          {t('listTerminal')}
+        </Button>
+      </VehicleChannelForm>
       <Stack gap="xs" style={{ flex: 1, minWidth: 0 }}>
         {error && (
           <Alert color="red" withCloseButton onClose={() => setError(null)} data-testid="upload-error">

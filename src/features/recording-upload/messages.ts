@@ -9,11 +9,7 @@ export const RECORDING_UPLOAD_NS = 'recordingUpload';
 registerMessages(RECORDING_UPLOAD_NS, {
   zh: {
     title: '视频回调',
-    pickVehicle: '请先在左侧选择车辆',
-    channel: '通道',
     channelName: '通道 {{n}}',
-    start: '开始时间',
-    end: '结束时间',
     upload: '上传到服务器',
     listTerminal: '查询终端录像',
     listing: '正在查询终端录像…',
@@ -37,11 +33,7 @@ registerMessages(RECORDING_UPLOAD_NS, {
   },
   en: {
     title: 'Video callback',
-    pickVehicle: 'Pick a vehicle on the left first',
-    channel: 'Channel',
     channelName: 'Channel {{n}}',
-    start: 'Start',
-    end: 'End',
     upload: 'Upload to the server',
     listTerminal: 'List terminal recordings',
     listing: 'Asking the terminal for its recordings…',

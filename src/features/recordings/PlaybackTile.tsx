@@ -8,14 +8,12 @@ import { ActionIcon, Badge, Button, Group, SegmentedControl, Slider, Stack, Text
 import { notifications } from '@mantine/notifications';
 import { PLAYBACK_FACTORS, playbackMessage, type PlaybackFactor } from '../../../domain/video/playback.ts';
 import { useLang, useT } from '../../i18n/index.ts';
-import { openMseChannel, openWebCodecsChannel, supportsWebCodecs, type VideoChannel } from '../../live/video/video-channel.ts';
 import { session } from '../../session/store.ts';
 import { formatTime } from '../track/format.ts';
+import { mountVideoSurface } from '../video/video-surface.ts';
 import { playbackUrl } from './api.ts';
 import { RECORDINGS_NS } from './messages.ts';
 import { PlaybackSession, type PlaybackSnapshot, type SocketLike } from './playback-session.ts';
-
-const DECODER = supportsWebCodecs() ? 'webcodecs' : 'mse';
 
 export interface PlaybackTarget {
   /** A new key is a new session (play another recording, or the same one again). */
@@ -44,24 +42,7 @@ export function PlaybackTile({ target, onClose }: { target: PlaybackTarget; onCl
   useEffect(() => {
     const host = surfaceRef.current;
     if (!host) return;
-    const el = document.createElement(DECODER === 'webcodecs' ? 'canvas' : 'video');
-    el.style.cssText = 'width:100%;height:100%;object-fit:contain;display:block;background:#000';
-    el.dataset.testid = 'playback-surface';
-    host.replaceChildren(el);
-    const events = {
-      stats: (s: { painted: number }) => {
-        el.dataset.painted = String(s.painted);
-      },
-    };
-    let ch: VideoChannel;
-    if (el instanceof HTMLCanvasElement) ch = openWebCodecsChannel(el, events);
-    else {
-      const video = el as HTMLVideoElement;
-      video.muted = true;
-      video.autoplay = true;
-      video.playsInline = true;
-      ch = openMseChannel(video, events);
-    }
+    const ch = mountVideoSurface(host, 'playback-surface');
     const s = new PlaybackSession({
       url: playbackUrl({ vehicleId: target.vehicleId, channel: target.channel, startTime: target.from, endTime: target.spanEnd }, session.token ?? ''),
       start: target.from,

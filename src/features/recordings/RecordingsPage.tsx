@@ -3,19 +3,17 @@
  * tree, a channel and a period, ask the terminal (0x9205 → 0x1205), see the files as a timeline bar
  * per channel and a list, and play one back (0x9201/0x9202) with pause, speeds and seek.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Badge, Button, Group, Paper, ScrollArea, Select, Stack, Switch, Table, Text, TextInput, Tooltip } from '@mantine/core';
-import { parseNodeId, type TreeNode } from '../../../domain/company/tree-node.ts';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Alert, Badge, Button, Group, Paper, ScrollArea, Stack, Switch, Table, Text, Tooltip } from '@mantine/core';
 import { RECORDING_SEARCH_MAX_MS } from '../../../domain/video/playback.ts';
 import { isApiError } from '../../api/http.ts';
 import { useT } from '../../i18n/index.ts';
-import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
-import { formatTime, fromLocalInput, toLocalInput } from '../track/format.ts';
-import { fetchChannels, type DeviceChannel } from '../video/api.ts';
+import { formatTime, fromLocalInput } from '../track/format.ts';
 import { fetchRecordings, type Recording } from './api.ts';
 import { RECORDINGS_NS } from './messages.ts';
 import { PlaybackTile, type PlaybackTarget } from './PlaybackTile.tsx';
 import { timelineRows } from './timeline.ts';
+import { useVehicleChannelForm, VehicleChannelForm } from './VehicleChannelForm.tsx';
 
 function todayStart(): number {
   const d = new Date();
@@ -27,11 +25,8 @@ const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
 export function RecordingsPage() {
   const t = useT(RECORDINGS_NS);
-  const [vehicle, setVehicle] = useState<{ id: number; plate: string } | null>(null);
-  const [channels, setChannels] = useState<DeviceChannel[]>([]);
-  const [channel, setChannel] = useState('0');
-  const [startText, setStartText] = useState(() => toLocalInput(todayStart() - 86_400_000));
-  const [endText, setEndText] = useState(() => toLocalInput(Date.now()));
+  const form = useVehicleChannelForm({ channel: '0', startAt: () => todayStart() - 86_400_000 });
+  const { vehicle, channel, start: startText, end: endText } = form;
   const [alarmOnly, setAlarmOnly] = useState(false);
   const [result, setResult] = useState<{ list: Recording[]; from: number; to: number; vehicleId: number; plate: string } | null>(null);
   const [loading, setLoading] = useState(false);
@@ -41,14 +36,6 @@ export function RecordingsPage() {
   const abortRef = useRef<AbortController | null>(null);
 
   useEffect(() => () => abortRef.current?.abort(), []);
-
-  const onSelect = useCallback((node: TreeNode) => {
-    const parsed = parseNodeId(node.id);
-    if (!parsed || parsed.nodeType !== 'V') return;
-    setVehicle({ id: parsed.id, plate: node.name });
-    setChannels([]);
-    fetchChannels(parsed.id).then(setChannels, () => setChannels([]));
-  }, []);
 
   const search = async () => {
     if (!vehicle) return;
@@ -83,27 +70,15 @@ export function RecordingsPage() {
   };
 
   const rows = useMemo(() => (result ? timelineRows(result.list, result.from, result.to) : []), [result]);
-  const channelOptions = [{ value: '0', label: t('allChannels') }, ...(channels.length > 0 ? channels : [1, 2, 3, 4].map((n) => ({ channel: n, name: '' }))).map((c) => ({ value: String(c.channel), label: c.name ? `${c.channel} · ${c.name}` : t('channelName', { n: c.channel }) }))];
 
   return (
     <Group align="stretch" gap="sm" wrap="nowrap" style={{ height: 'calc(100vh - 120px)' }} data-testid="recordings-page">
-      <Paper withBorder p="xs" style={{ width: 280, display: 'flex', flexDirection: 'column', gap: 8 }}>
-        <div style={{ flex: 1, minHeight: 0 }}>
-          <CompanyTreePanel onSelect={onSelect} applySelection={false} />
-        </div>
-        <Stack gap={6} data-testid="recordings-form">
-          <Text size="sm" fw={600} data-testid="recordings-vehicle">
-            {vehicle ? vehicle.plate : t('pickVehicle')}
-          </Text>
-          <Select size="xs" label={t('channel')} data={channelOptions} value={channel} onChange={(v) => setChannel(v ?? '0')} allowDeselect={false} data-testid="recordings-channel" />
-          <TextInput size="xs" type="datetime-local" label={t('start')} value={startText} onChange={(e) => setStartText(e.currentTarget.value)} data-testid="recordings-start" />
-          <TextInput size="xs" type="datetime-local" label={t('end')} value={endText} onChange={(e) => setEndText(e.currentTarget.value)} data-testid="recordings-end" />
-          <Switch size="xs" label={t('alarmOnly')} checked={alarmOnly} onChange={(e) => setAlarmOnly(e.currentTarget.checked)} />
-          <Button size="xs" disabled={!vehicle} loading={loading} onClick={() => void search()} data-testid="recordings-search">
-            {t('search')}
-          </Button>
-        </Stack>
-      </Paper>
+      <VehicleChannelForm prefix="recordings" fields={form} allChannels>
+        <Switch size="xs" label={t('alarmOnly')} checked={alarmOnly} onChange={(e) => setAlarmOnly(e.currentTarget.checked)} />
+        <Button size="xs" disabled={!vehicle} loading={loading} onClick={() => void search()} data-testid="recordings-search">
+          {t('search')}
+        </Button>
+      </VehicleChannelForm>
       <Stack gap="xs" style={{ flex: 1, minWidth: 0 }}>
         {error && (
           <Alert color="red" data-testid="recordings-error">

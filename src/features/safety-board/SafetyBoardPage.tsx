@@ -7,8 +7,8 @@
 import { Badge, Button, Card, Checkbox, Drawer, Group, MultiSelect, Pagination, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { BOARD_RISK_LEVELS, BOARD_STATES, type BoardState } from '../../../domain/alarms/board.ts';
-import { searchVehicles, type VehicleOption } from '../alarms/api.ts';
 import { formatTime, riskColor } from '../alarms/format.ts';
+import { VehicleMultiSelect } from '../alarms/VehicleMultiSelect.tsx';
 import { useT } from '../../i18n/index.ts';
 import { acquireLiveStream } from '../../live/stream/session-stream.ts';
 import { fetchBoard, fetchBoardStat, searchCompanies, type BoardPage, type BoardStat, type CompanyOption } from './api.ts';
@@ -58,7 +58,6 @@ export function SafetyBoardPage() {
   const [failed, setFailed] = useState(false);
   const [detailId, setDetailId] = useState<number | null>(null);
   const [detailVersion, setDetailVersion] = useState(0);
-  const [vehicleOptions, setVehicleOptions] = useState<VehicleOption[]>([]);
   const [companyOptions, setCompanyOptions] = useState<CompanyOption[]>([]);
   /** Bumped to reload the list and the cards (live refresh, after an action). */
   const [tick, setTick] = useState(0);
@@ -162,22 +161,12 @@ export function SafetyBoardPage() {
           }}
           data-testid="board-filter-company"
         />
-        <MultiSelect
+        <VehicleMultiSelect
           label={t('filter.vehicles')}
           placeholder={t('filter.vehiclesPlaceholder')}
-          searchable
-          clearable
-          w={220}
-          data={vehicleOptions.map((v) => ({ value: String(v.vehicleId), label: v.plate }))}
           value={draft.vehicleIds}
           onChange={(v) => set('vehicleIds', v)}
-          onSearchChange={(k) => {
-            if (k.trim().length >= 1)
-              void searchVehicles(k.trim())
-                .then((found) => setVehicleOptions((old) => [...old.filter((o) => draft.vehicleIds.includes(String(o.vehicleId))), ...found.filter((f) => !draft.vehicleIds.includes(String(f.vehicleId)))]))
-                .catch(() => undefined);
-          }}
-          data-testid="board-filter-vehicles"
+          testId="board-filter-vehicles"
         />
         <Checkbox label={t('filter.overdue')} checked={draft.overdue} onChange={(e) => set('overdue', e.currentTarget.checked)} mb={8} data-testid="board-filter-overdue" />
         <Button onClick={apply} data-testid="board-search">{t('filter.search')}</Button>

@@ -10,13 +10,13 @@ import { isVideoProblem, videoMessage } from '../../../domain/video/limits.ts';
 import { saveBlob } from '../../api/http.ts';
 import { useLang, useT } from '../../i18n/index.ts';
 import { session } from '../../session/store.ts';
-import { openMseChannel, openWebCodecsChannel, supportsWebCodecs, type VideoChannel } from '../../live/video/video-channel.ts';
+import type { VideoChannel } from '../../live/video/video-channel.ts';
 import { TalkButton } from '../alarms/TalkButton.tsx';
 import { videoUrl } from './api.ts';
 import { VIDEO_NS } from './messages.ts';
+import { mountVideoSurface } from './video-surface.ts';
 import type { VideoWall, VideoWindow } from './video-wall.ts';
-
-const DECODER = supportsWebCodecs() ? 'webcodecs' : 'mse';
+import { CameraIcon, FullscreenIcon, SpeakerIcon } from './icons.tsx';
 
 export function VideoTile({ index, win, wall, audio }: { index: number; win: VideoWindow; wall: VideoWall; audio: boolean }) {
   const t = useT(VIDEO_NS);
@@ -29,29 +29,14 @@ export function VideoTile({ index, win, wall, audio }: { index: number; win: Vid
   useEffect(() => {
     const host = surfaceRef.current;
     if (!host) return;
-    // A new element per session: a canvas can hand its control to a worker only once.
-    const el = document.createElement(DECODER === 'webcodecs' ? 'canvas' : 'video');
-    el.style.cssText = 'width:100%;height:100%;object-fit:contain;display:block;background:#000';
-    el.dataset.testid = `video-surface-${index}`;
-    host.replaceChildren(el);
     let last: { painted: number; at: number } | null = null;
-    const events = {
-      status: (s: { state: string; reason?: string }) => wall.setState(index, key, s.state === 'reconnecting' ? 'reconnecting' : s.state === 'playing' ? 'playing' : s.state === 'stopped' ? 'stopped' : 'connecting', s.reason),
-      stats: (s: { painted: number }, _latencies: Float64Array, at: number) => {
+    const ch = mountVideoSurface(host, `video-surface-${index}`, {
+      status: (s) => wall.setState(index, key, s.state === 'reconnecting' ? 'reconnecting' : s.state === 'playing' ? 'playing' : s.state === 'stopped' ? 'stopped' : 'connecting', 'reason' in s ? s.reason : undefined),
+      stats: (s, _latencies, at) => {
         if (last && at > last.at) wall.setFps(index, key, ((s.painted - last.painted) * 1000) / (at - last.at));
         last = { painted: s.painted, at };
-        el.dataset.painted = String(s.painted);
       },
-    };
-    let ch: VideoChannel;
-    if (el instanceof HTMLCanvasElement) ch = openWebCodecsChannel(el, events);
-    else {
-      const video = el as HTMLVideoElement;
-      video.muted = true;
-      video.autoplay = true;
-      video.playsInline = true;
-      ch = openMseChannel(video, events);
-    }
+    });
     channelRef.current = ch;
     ch.connect(videoUrl({ vehicleId, channel, stream }, session.token ?? ''));
     return () => {
@@ -90,18 +75,18 @@ export function VideoTile({ index, win, wall, audio }: { index: number; win: Vid
           </Tooltip>
           <Tooltip label={audio ? t('mute') : t('unmute')}>
             <ActionIcon size="xs" variant={audio ? 'filled' : 'subtle'} color="gray.0" onClick={() => wall.toggleAudio(index)} data-testid={`video-audio-${index}`} aria-pressed={audio}>
-              {audio ? '🔊' : '🔈'}
+              <SpeakerIcon on={audio} />
             </ActionIcon>
           </Tooltip>
           <Tooltip label={t('snapshot')}>
-            <ActionIcon size="xs" variant="subtle" color="gray.0" onClick={() => void snapshot()} disabled={win.state !== 'playing'}>
-              ◉
+            <ActionIcon size="xs" variant="subtle" color="gray.0" onClick={() => void snapshot()} disabled={win.state !== 'playing'} aria-label={t('snapshot')}>
+              <CameraIcon />
             </ActionIcon>
           </Tooltip>
           <TalkButton vehicleId={vehicleId} plate={win.plate} testId={`video-talk-${index}`} />
           <Tooltip label={t('fullscreen')}>
-            <ActionIcon size="xs" variant="subtle" color="gray.0" onClick={() => void frameRef.current?.requestFullscreen?.()}>
-              ⛶
+            <ActionIcon size="xs" variant="subtle" color="gray.0" onClick={() => void frameRef.current?.requestFullscreen?.()} aria-label={t('fullscreen')}>
+              <FullscreenIcon />
             </ActionIcon>
           </Tooltip>
           <Tooltip label={t('close')}>

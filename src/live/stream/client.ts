@@ -30,7 +30,10 @@ export interface LiveStreamOptions {
 
 export interface LiveStream {
   subscribe(listener: (msg: LiveMessage) => void): () => void;
-  /** Alarm push messages (never coalesced or dropped by the server). */
+  /**
+   * Every alarm push message (never coalesced or dropped by the server). The worker posts them only
+   * while a listener is registered: prefer `onAlarmLists` (≤ 4 Hz), one post per alarm is costly in storms.
+   */
   onAlarm(listener: (data: unknown) => void): () => void;
   /** Snapshots of the client-held alarm lists (≤ 4 Hz, after a change). */
   onAlarmLists(listener: (snapshot: AlarmSnapshot) => void): () => void;
@@ -108,7 +111,10 @@ export function createLiveStream(opts: LiveStreamOptions = {}): LiveStream {
     },
     onAlarm(listener) {
       alarmListeners.add(listener);
-      return () => alarmListeners.delete(listener);
+      if (alarmListeners.size === 1) void control.relayAlarms(true);
+      return () => {
+        if (alarmListeners.delete(listener) && alarmListeners.size === 0 && !disposed) void control.relayAlarms(false);
+      };
     },
     onAlarmLists(listener) {
       listListeners.add(listener);

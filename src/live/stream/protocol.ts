@@ -45,6 +45,7 @@ export interface LiveStatus {
   closeCode?: number;
 }
 
+/** One alarm push message, posted only while relaying is on (StreamControl.relayAlarms). */
 export interface LiveAlarm {
   type: 'alarm';
   /** commandBody.data of the alarm push message (spec §3 fields). */
@@ -115,4 +116,6 @@ export interface StreamControl {
   markAlarmsRead(): void;
   /** An alarm was handled from this console (leaves the duty list). */
   markAlarmHandled(id: number, dealStatus: number): void;
+  /** Post every alarm message (`type: 'alarm'`) as well as the list snapshots; off by default. */
+  relayAlarms(on: boolean): void;
 }

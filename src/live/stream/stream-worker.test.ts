@@ -40,10 +40,19 @@ describe('the stream worker’s alarm lists', () => {
     expect(alarmPosts()).toHaveLength(2);
   });
 
-  it('still relays every alarm message as it arrives', () => {
+  it('posts single alarm messages to the main thread only while asked to, and keeps the lists either way', () => {
     const { w, posted } = worker();
-    w.core.handleMessage(alarm(7), 0);
-    expect(posted.filter((m) => m.type === 'alarm')).toHaveLength(1);
+    const singles = () => posted.filter((m): m is Extract<WorkerMessage, { type: 'alarm' }> => m.type === 'alarm');
+    for (let i = 1; i <= 3; i++) w.core.handleMessage(alarm(i), 0);
+    expect(singles()).toHaveLength(0);
+    w.control().relayAlarms(true);
+    w.core.handleMessage(alarm(4), 0);
+    w.core.handleMessage(alarm(5), 0);
+    expect(singles().map((m) => (m.data as { id: number }).id)).toEqual([4, 5]);
+    w.control().relayAlarms(false);
+    w.core.handleMessage(alarm(6), 0);
+    expect(singles()).toHaveLength(2);
+    expect(w.control().alarmList('alarms').map((a) => a.id)).toEqual([6, 5, 4, 3, 2, 1]);
   });
 
   it('answers the lists and clears the unread count through its control calls', () => {

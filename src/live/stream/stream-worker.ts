@@ -1,7 +1,8 @@
 /**
  * Everything the stream worker does, as a plain class: the reconnecting socket feeds the core, a loop
  * posts at most one frame per animation frame (raw postMessage with a transfer list), stats at
- * 2 Hz, and the client-held alarm lists (alarm-lists.ts) at ≤ 4 Hz when they changed.
+ * 2 Hz, and the client-held alarm lists (alarm-lists.ts) at ≤ 4 Hz when they changed. Single alarm
+ * messages are relayed only on request (`relayAlarms`).
  * workers/stream.worker.ts only builds it and exposes `control()` through Comlink.
  */
 import type { DisplayCrs } from '../../../domain/geo/gcj02.ts';
@@ -36,11 +37,14 @@ export class StreamWorker {
   private token = '';
   private lastStats = -Infinity;
   private running = false;
+  /** Post every alarm message too (only while the main thread has `onAlarm` listeners). */
+  private relayAlarms = false;
 
   constructor(private readonly env: WorkerEnv) {
     this.core.onAlarm = (data) => {
       this.alarms.add(data);
-      env.post({ type: 'alarm', data }, []);
+      // Opt-in: in a storm one post per alarm costs the main thread more than the ≤ 4 Hz list snapshots.
+      if (this.relayAlarms) env.post({ type: 'alarm', data }, []);
     };
   }
 
@@ -103,6 +107,9 @@ export class StreamWorker {
       alarmList: (kind) => this.alarms.list(kind),
       markAlarmsRead: () => this.alarms.markRead(),
       markAlarmHandled: (id, dealStatus) => this.alarms.markHandled(id, dealStatus),
+      relayAlarms: (on: boolean) => {
+        this.relayAlarms = on;
+      },
     };
   }
 

@@ -1,13 +1,15 @@
 /**
- * Export jobs of the alarm exports (`alarmInfo/excel` → `export_status` → `excel_file`), the same
- * pattern as the positioning export (services/track/export.ts): a job per request runs after the
- * answer, belongs to the user who started it, and is kept 30 minutes after it ends (at most 100).
+ * Asynchronous .xlsx exports (`…/excel` → `…/export_status` → `…/excel_file`), used by the
+ * positioning export (track/export.ts) and the alarm export (safe/aggregate.ts): a job per request
+ * runs after the answer, belongs to the user who started it, and its file is kept in memory 30
+ * minutes after it ends (at most 100 jobs; the oldest are forgotten first).
  */
 import { randomUUID } from 'node:crypto';
-import type { Lang } from '../../../domain/errors/catalogue.ts';
-import { fail } from '../../http/envelope.ts';
-import type { Message } from '../../http/messages.ts';
+import type { Lang } from '../../domain/errors/catalogue.ts';
+import { fail } from '../http/envelope.ts';
+import type { Message } from '../http/messages.ts';
 
+/** A finished file is kept this long for its download (≈ 2–3 MB each at 50,000 rows). */
 const TASK_TTL_MS = 30 * 60_000;
 const MAX_TASKS = 100;
 
@@ -31,16 +33,30 @@ export interface ExportJobMessages {
   readonly notDone: Message;
 }
 
+export interface ExportJobStart {
+  readonly userId: number;
+  /** The download's name without `.xlsx`, in Chinese and English. */
+  readonly fileName: readonly [zh: string, en: string];
+  /** The plain-ASCII fallback name. */
+  readonly asciiName: string;
+  /** Where a failure is logged (the request's log). */
+  readonly log: { error(o: object, msg: string): void };
+}
+
 export class ExportJobs {
   private readonly jobs = new Map<string, ExportJob>();
 
-  constructor(private readonly messages: ExportJobMessages, private readonly log: { error(o: object, msg: string): void }) {}
+  /** `what` names the export in the failure log ("track export failed"). */
+  constructor(private readonly messages: ExportJobMessages, private readonly what: string) {}
 
-  /** Starts `work` after the current answer; it answers the matched total and the file. */
-  start(userId: number, fileName: readonly [string, string], asciiName: string, work: () => Promise<{ total: number; exported: number; file: Buffer }>): ExportJob {
+  /** Starts `work` after the current answer; it answers the matched total, the rows written and the file. */
+  start(owner: ExportJobStart, work: () => Promise<{ total: number; exported: number; file: Buffer }>): ExportJob {
     this.forget();
-    const job: ExportJob = { id: randomUUID(), userId, createdAt: Date.now(), status: 'running', total: 0, exported: 0, fileName, asciiName };
+    const job: ExportJob = {
+      id: randomUUID(), userId: owner.userId, createdAt: Date.now(), status: 'running', total: 0, exported: 0, fileName: owner.fileName, asciiName: owner.asciiName,
+    };
     this.jobs.set(job.id, job);
+    // After the answer: reading and writing the workbook take a second or two at 50,000 rows.
     setImmediate(() => {
       void (async () => {
         try {
@@ -50,7 +66,7 @@ export class ExportJobs {
           job.file = r.file;
           job.status = 'done';
         } catch (err) {
-          this.log.error({ err }, 'alarm export failed');
+          owner.log.error({ err }, `${this.what} failed`);
           job.status = 'failed';
         }
       })();

@@ -1,0 +1,86 @@
+/**
+ * The left column of the terminal-recording pages (recordings on the terminal, recordings pulled to the
+ * server): the company tree to pick a vehicle, its channels (from `service-priv/channel/device`, 1–4
+ * when it names none) and a period; the page adds its buttons. Test ids are `<prefix>-form`,
+ * `-vehicle`, `-channel`, `-start`, `-end`.
+ */
+import { useCallback, useState, type ReactNode } from 'react';
+import { Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { parseNodeId, type TreeNode } from '../../../domain/company/tree-node.ts';
+import { useT } from '../../i18n/index.ts';
+import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
+import { toLocalInput } from '../track/format.ts';
+import { fetchChannels, type DeviceChannel } from '../video/api.ts';
+import { RECORDINGS_NS } from './messages.ts';
+
+export interface PickedVehicle {
+  id: number;
+  plate: string;
+}
+
+export interface VehicleChannelFields {
+  vehicle: PickedVehicle | null;
+  channels: DeviceChannel[];
+  onSelect(node: TreeNode): void;
+  channel: string;
+  onChannel(v: string): void;
+  start: string;
+  onStart(v: string): void;
+  end: string;
+  onEnd(v: string): void;
+}
+
+/**
+ * The form's state: the vehicle picked in the tree, its channels, the channel ('0' = all) and the
+ * period as local inputs (start at `startAt()`, end now). `onPick` runs when another vehicle is picked.
+ */
+export function useVehicleChannelForm({ channel: firstChannel, startAt, onPick }: { channel: string; startAt: () => number; onPick?: () => void }): VehicleChannelFields {
+  const [vehicle, setVehicle] = useState<PickedVehicle | null>(null);
+  const [channels, setChannels] = useState<DeviceChannel[]>([]);
+  const [channel, setChannel] = useState(firstChannel);
+  const [start, setStart] = useState(() => toLocalInput(startAt()));
+  const [end, setEnd] = useState(() => toLocalInput(Date.now()));
+  const onSelect = useCallback(
+    (node: TreeNode) => {
+      const parsed = parseNodeId(node.id);
+      if (!parsed || parsed.nodeType !== 'V') return;
+      setVehicle({ id: parsed.id, plate: node.name });
+      onPick?.();
+      setChannels([]);
+      fetchChannels(parsed.id).then(setChannels, () => setChannels([]));
+    },
+    [onPick],
+  );
+  return { vehicle, channels, onSelect, channel, onChannel: setChannel, start, onStart: setStart, end, onEnd: setEnd };
+}
+
+export function VehicleChannelForm({ prefix, fields, allChannels, children }: {
+  prefix: string;
+  fields: VehicleChannelFields;
+  /** Offer "all channels" (value '0') first. */
+  allChannels: boolean;
+  children: ReactNode;
+}) {
+  const { vehicle, channels, onSelect, channel, onChannel, start, onStart, end, onEnd } = fields;
+  const t = useT(RECORDINGS_NS);
+  const options = [
+    ...(allChannels ? [{ value: '0', label: t('allChannels') }] : []),
+    ...(channels.length > 0 ? channels : [1, 2, 3, 4].map((n) => ({ channel: n, name: '' }))).map((c) => ({ value: String(c.channel), label: c.name ? `${c.channel} · ${c.name}` : t('channelName', { n: c.channel }) })),
+  ];
+  return (
+    <Paper withBorder p="xs" style={{ width: 280, display: 'flex', flexDirection: 'column', gap: 8 }}>
+      <div style={{ flex: 1, minHeight: 0 }}>
+        <CompanyTreePanel onSelect={onSelect} applySelection={false} />
+      </div>
+      <Stack gap={6} data-testid={`${prefix}-form`}>
+        <Text size="sm" fw={600} data-testid={`${prefix}-vehicle`}>
+          {vehicle ? vehicle.plate : t('pickVehicle')}
+        </Text>
+        <Select size="xs" label={t('channel')} data={options} value={channel} onChange={(v) => onChannel(v ?? (allChannels ? '0' : '1'))} allowDeselect={false} data-testid={`${prefix}-channel`} />
+        <TextInput size="xs" type="datetime-local" label={t('start')} value={start} onChange={(e) => onStart(e.currentTarget.value)} data-testid={`${prefix}-start`} />
+        <TextInput size="xs" type="datetime-local" label={t('end')} value={end} onChange={(e) => onEnd(e.currentTarget.value)} data-testid={`${prefix}-end`} />
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
