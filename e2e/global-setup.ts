@@ -19,7 +19,9 @@ export default function setup(): void {
   if (process.env.E2E_SKIP_BUILD === '1' && existsSync(bundle)) return;
 
   const started = Date.now();
-  const build = spawnSync('npx', ['vite', 'build'], { cwd: root, encoding: 'utf8', env: process.env });
+  // Vitest sets NODE_ENV=test and Vite keeps a NODE_ENV it finds: without this the e2e would test React's
+  // development build (StrictMode running every effect twice), not what `npm start` serves.
+  const build = spawnSync('npx', ['vite', 'build'], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
   if (build.status !== 0 || !existsSync(bundle)) {
     const output = `${build.stdout ?? ''}${build.stderr ?? ''}`.trim();
     const reason = build.error ? build.error.message : `exit code ${String(build.status)}`;
