@@ -1,5 +1,6 @@
 /**
- * The session from the user's side: a failed login, signing out, and a session revoked while in use.
+ * The session from the user's side: a failed login, signing out, a session revoked while in use,
+ * and a reload that cannot reach the server (which must not sign the operator out).
  */
 import { describe, expect, test } from 'vitest';
 import { ACCOUNTS, consolePath, login, routeOf, submitLogin, useE2E } from './harness.ts';
@@ -81,5 +82,26 @@ describe('session', () => {
     await submitLogin(page, ACCOUNTS.branch.username, ACCOUNTS.branch.password);
     await page.waitForURL((url) => routeOf(url.href) === '/system/user');
     await page.locator('[data-perm="/system/user:create"]').first().waitFor();
+  });
+
+  test('a reload that cannot reach the server shows the network error and keeps the operator signed in', async () => {
+    const page = await e2e.newPage();
+    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    await page.goto(consolePath('/system/role'));
+    await page.getByTestId('nav-/system/user').waitFor();
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+
+    // The restore call fails as when the page is left mid-request or the server is away.
+    await page.route('**/service-priv/user/current*', (route) => route.abort('failed'));
+    await page.reload();
+    await page.getByTestId('route-error').getByText('网络异常，请检查网络').waitFor();
+    expect(routeOf(page.url())).toBe('/system/role');
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBe(token);
+
+    // Once the server answers again, the same page comes back without a new login.
+    await page.unroute('**/service-priv/user/current*');
+    await page.getByTestId('route-error').getByRole('button').click();
+    await page.getByTestId('nav-/system/user').waitFor();
+    expect(routeOf(page.url())).toBe('/system/role');
   });
 });

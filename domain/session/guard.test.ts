@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterRestore, guardDecision, postLoginTarget } from './guard.ts';
+import { afterRestore, guardDecision, postLoginTarget, restoreFailureEndsSession } from './guard.ts';
 import { rootTargetFor, ROOT_ROUTES } from './root.ts';
 
 describe('the route guard (spec §2)', () => {
@@ -27,6 +27,13 @@ describe('the route guard (spec §2)', () => {
     expect(afterRestore(false, { path: '/monitor/index', loginType: 'yw' })).toEqual({ kind: 'toLogin', to: '/ywSingleLogin?redirect=%2Fmonitor%2Findex' });
     expect(afterRestore(false, { path: '/scenicWeb/home', loginType: 'default' })).toEqual({ kind: 'toLogin', to: '/scenicLogin?redirect=%2FscenicWeb%2Fhome' });
     expect(afterRestore(true, { path: '/monitor/index', loginType: 'yw' })).toEqual({ kind: 'proceed' });
+  });
+});
+
+describe('a failed restore', () => {
+  it('signs out when the server refused the token, keeps it when the server was not reached', () => {
+    for (const code of [401, 403, 1002, 1003]) expect(restoreFailureEndsSession(code)).toBe(true);
+    for (const code of [1100, 408, 429, 500, 502, 503, 504]) expect(restoreFailureEndsSession(code)).toBe(false);
   });
 });
 

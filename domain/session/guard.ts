@@ -1,3 +1,4 @@
+import { ErrorCode } from '../errors/catalogue.ts';
 import { isLoginPath, loginUrlFor, type LoginType } from './login-type.ts';
 
 /**
@@ -26,6 +27,16 @@ export function guardDecision(input: GuardInput): GuardDecision {
   if (input.userLoaded) return { kind: 'proceed' };
   if (input.storedToken) return { kind: 'restore', token: input.storedToken };
   return { kind: 'toLogin', to: loginUrlFor(input.loginType, input.path) };
+}
+
+/**
+ * Whether a failed restore call means the stored token is no good (sign out) or only that the server
+ * was not reached (keep the token and show the error): a reload interrupted by another navigation, a
+ * dropped connection or a restarting server must not sign the operator out.
+ */
+export function restoreFailureEndsSession(code: number): boolean {
+  const transient = code === ErrorCode.Network || code === ErrorCode.Timeout || code === ErrorCode.TooManyRequests || (code >= 500 && code < 600);
+  return !transient;
 }
 
 /** After a restore attempt: proceed on success, else the stored login type's page with ?redirect=. */

@@ -4,9 +4,9 @@
  * GET /service-priv/user/current, or redirect to the stored login type's page with ?redirect=.
  */
 import { redirect } from '@tanstack/react-router';
-import { afterRestore, guardDecision } from '../../domain/session/guard.ts';
+import { afterRestore, guardDecision, restoreFailureEndsSession } from '../../domain/session/guard.ts';
 import { rootTargetFor } from '../../domain/session/root.ts';
-import { http } from '../api/http.ts';
+import { http, isApiError } from '../api/http.ts';
 import { clearSession, currentAccess, session, setUser, storedToken, type SessionUser } from '../session/store.ts';
 import { companySelection } from '../session/company-selection.ts';
 import { splitHref } from './href.ts';
@@ -26,7 +26,9 @@ async function restoreUser(token: string): Promise<boolean> {
     setUser(data.user);
     if (companySelection.rootCompanyId === null) companySelection.rootCompanyId = data.user.companyId;
     return true;
-  } catch {
+  } catch (e) {
+    // only a refused token ends the session; an unreachable server shows the route's error with a retry
+    if (isApiError(e) && !restoreFailureEndsSession(e.code)) throw e;
     clearSession();
     return false;
   }
