@@ -20,12 +20,18 @@ export interface MediaPortStats {
   unexpected: number;
 }
 
+/** The terminal connection a frame came over: which one, and when it was accepted (epoch ms). */
+export interface Upstream {
+  readonly id: number;
+  readonly openedAt: number;
+}
+
 /** Where whole frames go: the live MediaHub, or the playback hub on the playback port. */
 export interface FrameSink {
   expects(sim: string): boolean;
-  onFrame(frame: Parameters<MediaHub['onFrame']>[0], arrival: number): void;
+  onFrame(frame: Parameters<MediaHub['onFrame']>[0], arrival: number, upstream: Upstream): void;
   /** A connection closed; `channels` are the channels its packets named. */
-  upstreamClosed(sim: string, channels: readonly number[]): void;
+  upstreamClosed(sim: string, channels: readonly number[], upstream: Upstream): void;
   sweep(): void;
 }
 
@@ -58,6 +64,7 @@ export class MediaPort {
   private sweeper: NodeJS.Timeout | null = null;
   /** Takes the connections of two-way intercoms and broadcasts (talk.ts; set by runtime.ts). */
   tap: MediaTap | null = null;
+  private nextUpstream = 0;
 
   constructor(private readonly hub: FrameSink, private readonly now: () => number = Date.now) {}
 
@@ -88,6 +95,7 @@ export class MediaPort {
     this.sockets.add(socket);
     this.stats.connections++;
     socket.setNoDelay(true);
+    const upstream: Upstream = { id: ++this.nextUpstream, openedAt: this.now() };
     let splitter: PacketSplitter | null = null;
     let head: Uint8Array = new Uint8Array(0);
     let sim: string | undefined;
@@ -103,7 +111,7 @@ export class MediaPort {
         tap = sink ? { sink, assembler: new FrameAssembler() } : null;
       }
       if (!tap) {
-        this.onPacket(p, (s) => (sim = s), channels);
+        this.onPacket(p, (s) => (sim = s), channels, upstream);
         return;
       }
       this.stats.packets++;
@@ -135,18 +143,18 @@ export class MediaPort {
       if (tap) tap.sink.closed();
       else if (sim !== undefined) {
         this.assembler.close(sim);
-        this.hub.upstreamClosed(sim, [...channels]);
+        this.hub.upstreamClosed(sim, [...channels], upstream);
       }
     });
   }
 
-  private onPacket(packet: Parameters<FrameAssembler['push']>[0], seen: (sim: string) => void, channels: Set<number>): void {
+  private onPacket(packet: Parameters<FrameAssembler['push']>[0], seen: (sim: string) => void, channels: Set<number>, upstream: Upstream): void {
     this.stats.packets++;
     seen(packet.sim);
     channels.add(packet.channel);
     const now = this.now();
     const frame = this.assembler.push(packet, now);
-    if (frame) this.hub.onFrame(frame, now);
+    if (frame) this.hub.onFrame(frame, now, upstream);
   }
 
   /** 6 or 10 when the buffered start names a requested SIM either way; undefined until it can tell. */

@@ -44,6 +44,8 @@ const frame = (timestamp: number, key: boolean): MediaFrame => ({
   timestamp, lastIFrameInterval: 0, lastFrameInterval: 40, data: new Uint8Array([0, 0, 0, 1, key ? 0x65 : 0x41]), serial: 0, packets: 1, discontinuity: false,
 });
 const flush = () => new Promise((r) => setTimeout(r, 0));
+/** A terminal connection accepted once the sessions of a test are open (`openedAt` far in the future of setup's clock start). */
+const UP = { id: 1, openedAt: Number.MAX_SAFE_INTEGER };
 
 describe('PlaybackHub', () => {
   it('times out a terminal that never streams and tells it to stop', async () => {
@@ -81,13 +83,13 @@ describe('PlaybackHub', () => {
     const h = setup();
     const handle = h.hub.open(target, h.viewer)!;
     await flush();
-    h.hub.onFrame(frame(T0, true), h.now());
-    h.hub.onFrame(frame(T0 + 40, false), h.now());
+    h.hub.onFrame(frame(T0, true), h.now(), UP);
+    h.hub.onFrame(frame(T0 + 40, false), h.now(), UP);
     const seek = handle.control({ type: 'control', action: 'seek', time: T0 + 300_000 });
-    h.hub.onFrame(frame(T0 + 80, false), h.now());
-    h.hub.onFrame(frame(T0 + 1000, true), h.now());
-    h.hub.onFrame(frame(T0 + 300_000, true), h.now());
-    h.hub.onFrame(frame(T0 + 300_040, false), h.now());
+    h.hub.onFrame(frame(T0 + 80, false), h.now(), UP);
+    h.hub.onFrame(frame(T0 + 1000, true), h.now(), UP);
+    h.hub.onFrame(frame(T0 + 300_000, true), h.now(), UP);
+    h.hub.onFrame(frame(T0 + 300_040, false), h.now(), UP);
     await seek;
     expect(h.frames.map((f) => f.timestamp - T0)).toEqual([0, 40, 300_000, 300_040]);
     expect(h.hub.stats.staleAfterSeek).toBe(2);
@@ -99,15 +101,15 @@ describe('PlaybackHub', () => {
     const h = setup();
     h.hub.open(target, h.viewer);
     await flush();
-    h.hub.onFrame(frame(T0 + 599_960, false), h.now());
-    h.hub.upstreamClosed(target.sim, [1]);
+    h.hub.onFrame(frame(T0 + 599_960, false), h.now(), UP);
+    h.hub.upstreamClosed(target.sim, [1], UP);
     expect(h.states().at(-1)).toBe('stopped:ended');
     expect(h.calls).toEqual(['open']);
     const b = setup();
     b.hub.open(target, b.viewer);
     await flush();
-    b.hub.onFrame(frame(T0 + 60_000, true), b.now());
-    b.hub.upstreamClosed(target.sim, [1]);
+    b.hub.onFrame(frame(T0 + 60_000, true), b.now(), UP);
+    b.hub.upstreamClosed(target.sim, [1], UP);
     expect(b.states().at(-1)).toBe('stopped:connectFailed');
     expect(b.calls).toEqual(['open', 'stop']);
   });
@@ -120,5 +122,35 @@ describe('PlaybackHub', () => {
     handle.leave();
     expect(h.calls).toEqual(['open', 'stop']);
     expect(h.hub.isPlaying(target.sim, 1)).toBe(false);
+  });
+
+  it('ignores the connection of the channel\'s previous session: it neither feeds the new one nor ends it when it closes', async () => {
+    const h = setup();
+    const first = h.hub.open(target, h.viewer)!;
+    await flush();
+    const old = { id: 1, openedAt: h.now() };
+    h.advance(5);
+    h.hub.onFrame(frame(T0, true), h.now(), old);
+    first.leave();
+    h.advance(5);
+    const next = setup();
+    const again = h.hub.open({ ...target, startTime: T0 + 300_000 }, next.viewer)!;
+    expect(again).toBeDefined();
+    await flush();
+    h.advance(5);
+    // the old socket still drains frames of the old position, then closes
+    h.hub.onFrame(frame(T0 + 40, false), h.now(), old);
+    h.hub.onFrame(frame(T0 + 80, true), h.now(), old);
+    h.hub.upstreamClosed(target.sim, [1], old);
+    expect(next.frames).toEqual([]);
+    expect(next.states()).toEqual(['connecting']);
+    // the terminal's new connection streams the new position
+    const fresh = { id: 2, openedAt: h.now() };
+    h.hub.onFrame(frame(T0 + 300_000, true), h.now(), fresh);
+    expect(next.frames.map((f) => f.timestamp - T0)).toEqual([300_000]);
+    expect(next.states()).toEqual(['connecting', 'playing']);
+    expect(h.hub.stats.staleUpstream).toBe(2);
+    h.hub.upstreamClosed(target.sim, [1], fresh);
+    expect(next.states().at(-1)).toBe('stopped:connectFailed');
   });
 });

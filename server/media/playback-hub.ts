@@ -13,13 +13,17 @@
  * - Controls (pause, resume, speed, seek) go to the terminal as 0x9202; the viewer leaving sends
  *   0x9202 stop. No frame within `startTimeoutMs` of the request: "timeout". The terminal closing its
  *   media connection ends the session: "ended" at the end of the recordings, else "connectFailed".
+ * - A session belongs to the terminal connection that first streams for it and was accepted after
+ *   its 0x9201 went out (the terminal connects anew for each request). A connection left over from
+ *   the channel's previous session (stopped, but its socket still draining) neither feeds the new
+ *   session nor ends it when it closes.
  */
 import { encodeMediaFrame } from '../../proto/media-frame.ts';
 import type { PlaybackControlAnswer, PlaybackControlRequest, PlaybackFactor, PlaybackStatus } from '../../domain/video/playback.ts';
 import type { ResourceItem } from '../gateway/jt808/media-signalling.ts';
 import type { MediaFrame } from './jt1078/index.ts';
 import { channelKey, frameKind, normalizeSim, type LiveRefusal, type Viewer } from './media-hub.ts';
-import type { FrameSink } from './media-port.ts';
+import type { FrameSink, Upstream } from './media-port.ts';
 
 export interface PlaybackTarget {
   readonly vehicleId: number;
@@ -57,6 +61,8 @@ export interface PlaybackHubStats {
   framesOut: number;
   /** Frames dropped after a seek until the new position arrived. */
   staleAfterSeek: number;
+  /** Frames dropped because they came over a connection of an earlier session of the channel. */
+  staleUpstream: number;
 }
 
 interface Session {
@@ -66,6 +72,10 @@ interface Session {
   state: 'requesting' | 'connecting' | 'playing' | 'paused';
   speed: PlaybackFactor;
   requestedAt: number;
+  /** When the 0x9201 went out: connections accepted before it belong to an earlier session. */
+  readonly openedAt: number;
+  /** The connection streaming this session (the first one accepted after `openedAt`). */
+  upstream: number | null;
   /** End of the last recording the terminal said it plays (0x1205). */
   lastEnd: number;
   /** Timestamp of the latest video frame. */
@@ -85,7 +95,7 @@ export interface PlaybackHandle {
 }
 
 export class PlaybackHub implements FrameSink {
-  readonly stats: PlaybackHubStats = { sessions: 0, framesIn: 0, framesOut: 0, staleAfterSeek: 0 };
+  readonly stats: PlaybackHubStats = { sessions: 0, framesIn: 0, framesOut: 0, staleAfterSeek: 0, staleUpstream: 0 };
   private readonly sessions = new Map<string, Session>();
   private readonly now: () => number;
   private readonly startTimeoutMs: number;
@@ -116,7 +126,11 @@ export class PlaybackHub implements FrameSink {
       send(viewer, { type: 'status', state: 'stopped', reason: 'busy' });
       return undefined;
     }
-    const s: Session = { key, target, viewer, state: 'requesting', speed: 1, requestedAt: this.now(), lastEnd: target.endTime, position: target.startTime, seek: null, needsKey: true };
+    const at = this.now();
+    const s: Session = {
+      key, target, viewer, state: 'requesting', speed: 1, requestedAt: at, openedAt: at, upstream: null, lastEnd: target.endTime, position: target.startTime,
+      seek: null, needsKey: true,
+    };
     this.sessions.set(key, s);
     this.count();
     send(viewer, { type: 'status', state: 'connecting' });
@@ -152,10 +166,20 @@ export class PlaybackHub implements FrameSink {
     return false;
   }
 
-  onFrame(frame: MediaFrame, arrival: number): void {
+  onFrame(frame: MediaFrame, arrival: number, upstream: Upstream): void {
     const s = this.sessions.get(channelKey(frame.sim, frame.channel));
     if (!s) return;
     this.stats.framesIn++;
+    if (s.upstream === null) {
+      if (upstream.openedAt < s.openedAt) {
+        this.stats.staleUpstream++;
+        return;
+      }
+      s.upstream = upstream.id;
+    } else if (s.upstream !== upstream.id) {
+      this.stats.staleUpstream++;
+      return;
+    }
     const known = frameKind(frame);
     if (known === undefined) return;
     const { kind, key } = known;
@@ -192,10 +216,10 @@ export class PlaybackHub implements FrameSink {
     }
   }
 
-  upstreamClosed(sim: string, channels: readonly number[]): void {
+  upstreamClosed(sim: string, channels: readonly number[], upstream: Upstream): void {
     for (const channel of channels) {
       const s = this.sessions.get(channelKey(sim, channel));
-      if (!s || s.state === 'requesting' || s.state === 'connecting') continue;
+      if (!s || s.upstream !== upstream.id) continue;
       // Closed near the end of what it plays: finished; earlier: the connection broke.
       this.end(s, s.position >= s.lastEnd - SEEK_SLACK_MS ? 'ended' : 'connectFailed', s.position < s.lastEnd - SEEK_SLACK_MS);
     }
