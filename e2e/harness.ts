@@ -139,9 +139,13 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerHa
 
   /** The last lines of output, for an error message (the full log goes to test-results/). */
   const tail = (lines = 30): string => output.join('').trimEnd().split('\n').slice(-lines).join('\n');
+  /** The lines announcing listening addresses (ports), kept apart: the recent output rolls over. */
+  const announced: string[] = [];
   const remember = (chunk: Buffer): void => {
-    output.push(chunk.toString('utf8'));
+    const text = chunk.toString('utf8');
+    output.push(text);
     if (output.length > 400) output.splice(0, output.length - 400);
+    if (text.includes('://')) for (const line of text.split('\n')) if (line.includes('://')) announced.push(line + '\n');
   };
 
   async function launch(): Promise<void> {
@@ -230,7 +234,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerHa
       if (answer.code !== 200) throw new Error(`e2e: API login of ${account.username} failed: ${answer.code} ${answer.msg}`);
       return answer.data.token;
     },
-    logs: () => output.join(''),
+    logs: () => announced.join('') + output.join(''),
     async restart() {
       await halt();
       await launch();
@@ -373,7 +377,8 @@ export interface RealtimeVehicle {
 
 /** The JT/T 808 gateway's port: the server prints it on start (GATEWAY_PORT 0 picks a free one). */
 export function gatewayPort(server: ServerHandle): number {
-  const m = /JT\/T 808 gateway: tcp:\/\/[^:\s]+:(\d+)/.exec(server.logs());
+  // the last announcement: a restart (GATEWAY_PORT 0) listens on a new port
+  const m = [...server.logs().matchAll(/JT\/T 808 gateway: tcp:\/\/[^:\s]+:(\d+)/g)].at(-1);
   if (!m) throw new Error(`no gateway port in the server log:\n${server.logs().slice(-2000)}`);
   return Number(m[1]);
 }

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { location, TestTerminal } from '../server/gateway/terminal-client.ts';
 import { simCanData } from '../server/sim/can.ts';
 import { SimIntercom } from '../server/sim/intercom.ts';
-import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
+import { ACCOUNTS, consolePath, gatewayPort as harnessGatewayPort, login, useE2E } from './harness.ts';
 
 // No simulated fleet (its random alarms would race the scripted ones in the pop-up).
 const e2e = useE2E(
@@ -26,15 +26,7 @@ afterAll(async () => {
   await Promise.all(terminals.map((t) => t.close()));
 });
 
-/** The gateway's port, from the start-up line of the server log (read once: the log keeps recent lines only). */
-let boundGatewayPort: number | undefined;
-function gatewayPort(): number {
-  if (boundGatewayPort !== undefined) return boundGatewayPort;
-  const m = /JT\/T 808 gateway: tcp:\/\/[^:\s]+:(\d+)/.exec(e2e.server.logs());
-  if (!m) throw new Error(`no gateway port in the server log:\n${e2e.server.logs().slice(-2000)}`);
-  boundGatewayPort = Number(m[1]);
-  return boundGatewayPort;
-}
+const gatewayPort = (): number => harnessGatewayPort(e2e.server);
 
 interface Realtime { vehicleId: number; vehiidno: string; deviceNo: string }
 
