@@ -1,6 +1,6 @@
 /**
  * The alarm settings pages against the real stack: a safety officer switches enable / auto-handle
- * and the linkage (pop-up, voice) of one alarm type, and sets a platform risk level; a reload shows
+ * and the linkage (pop-up, TTS) of one alarm type, and sets a platform risk level; a reload shows
  * what the server kept. A user of a child company sees the root's setting marked as inherited; a
  * user without the pages' permissions gets the 404 page and the calls answer 403.
  */
@@ -68,23 +68,28 @@ describe('alarm settings pages', () => {
     expect(r.data.records.find((x) => x.alarmType === 12003)).toMatchObject({ enabled: false, autoHandle: true });
   });
 
-  test('pop-up and voice linkage of a type are switched and kept after a reload', async () => {
+  test('pop-up and TTS linkage of a type are switched and kept after a reload', async () => {
     const page = await e2e.newPage();
     await signIn(page, ACCOUNTS.safety.username, ACCOUNTS.safety.password);
-    // 12001 超速报警 (808 bit 1): no linkage by default.
+    // 12001 超速报警 (808 bit 1), a medium risk: pop-up and tone by default, never TTS.
     let row = await openRow(page, LINKAGE, 12001);
-    expect(await row.getByTestId('switch-popup').isChecked()).toBe(false);
-    expect(await row.getByTestId('switch-voice').isChecked()).toBe(false);
-    await flip(row, 'popup');
-    await checkedSoon(row, 'popup', true);
-    await flip(row, 'voice');
-    await checkedSoon(row, 'voice', true);
-
-    await page.reload();
-    row = await openRow(page, LINKAGE, 12001);
     expect(await row.getByTestId('switch-popup').isChecked()).toBe(true);
     expect(await row.getByTestId('switch-voice').isChecked()).toBe(true);
     expect(await row.getByTestId('switch-tts').isChecked()).toBe(false);
+    await flip(row, 'popup');
+    await checkedSoon(row, 'popup', false);
+    await flip(row, 'tts');
+    await checkedSoon(row, 'tts', true);
+
+    await page.reload();
+    row = await openRow(page, LINKAGE, 12001);
+    expect(await row.getByTestId('switch-popup').isChecked()).toBe(false);
+    expect(await row.getByTestId('switch-voice').isChecked()).toBe(true);
+    expect(await row.getByTestId('switch-tts').isChecked()).toBe(true);
+    // 15001 GNSS 模块故障, a low risk: no linkage by default.
+    row = await openRow(page, LINKAGE, 15001);
+    expect(await row.getByTestId('switch-popup').isChecked()).toBe(false);
+    expect(await row.getByTestId('switch-voice').isChecked()).toBe(false);
   });
 
   test('a platform risk level is saved and kept after a reload', async () => {

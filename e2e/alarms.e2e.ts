@@ -14,6 +14,7 @@ const e2e = useE2E({ seedVehicles: 20, env: { SIM_VEHICLES: '0', GATEWAY_PORT: '
 
 const PROCESSING = '/safeManagement/alarmProcessingPage';
 const OVERSPEED_BIT = 1 << 1; // JT/T 808 bit 1 → 12001 超速报警
+const SOS_BIT = 1 << 0; // JT/T 808 bit 0 → 17001 紧急报警
 const terminals: TestTerminal[] = [];
 let raised: { alarmId: number; vehicleId: number; plate: string } | undefined;
 
@@ -67,6 +68,8 @@ describe('safety alarms', () => {
     const popup = page.getByTestId('alarm-popup');
     await popup.waitFor({ timeout: 20_000 });
     expect(await popup.getAttribute('data-voice')).toBe('on');
+    // Overspeed is a medium risk: its default linkage sounds a tone (the user's voice setting is on too).
+    await page.locator('[data-testid=alarm-counter][data-tones="1"]').waitFor({ timeout: 5_000 });
     expect(await page.getByTestId('alarm-popup-title').textContent()).toBe(`${v.vehiidno} · 超速报警`);
     expect(await page.getByTestId('alarm-popup-speed').textContent()).toContain('95 km/h');
     expect(await page.getByTestId('alarm-popup-place').textContent()).toContain('121.50012, 31.20034');
@@ -219,5 +222,46 @@ describe('safety alarms', () => {
     await page.getByTestId('batch-submit').click();
     await expect.poll(() => row.getByTestId('alarm-row-status').textContent(), { timeout: 10_000 }).toBe('人工处理');
     expect(await row.getByTestId('alarm-row-user').textContent()).toBe('王查看');
+  });
+
+  test('the company’s linkage decides: an SOS switched to TTS only counts without a pop-up or tone, is spoken in the cab and logged under the platform', async () => {
+    const admin = await e2e.server.token(ACCOUNTS.admin);
+    // The root company's row for 17001 (inherited by every fleet): no pop-up, no tone, speak it.
+    const set = await e2e.server.api('/service-safe/companysetting/doCompanyAlarmSettingLinkage', {
+      token: admin, body: { alarmTypes: [17001], popup: false, voice: false, tts: true },
+    });
+    expect(set.code).toBe(200);
+
+    const page = await e2e.newPage();
+    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    const counter = page.locator('[data-testid=alarm-counter][data-voice=on][data-popup=on]');
+    await counter.waitFor({ timeout: 20_000 });
+    const v = await freeVehicle(3);
+    const t = await TestTerminal.connect(gatewayPort(e2e.server), v.deviceNo);
+    terminals.push(t);
+    await t.login();
+    const now = Math.floor(Date.now() / 1000) * 1000;
+    expect((await t.report(location({ lng: 121.5, lat: 31.2, time: now - 1000, speed: 30, alarm: SOS_BIT }))).result).toBe(0);
+
+    // The driver hears it: 0x8300 with the TTS and display flags.
+    await expect.poll(() => t.commands.filter((c) => c.message.msgId === 0x8300).map((c) => c.message), { timeout: 15_000 })
+      .toEqual([expect.objectContaining({ flags: 0b1100, text: '平台提醒：紧急报警，请注意安全驾驶' })]);
+    // The console counts it, but neither pops up nor sounds.
+    await page.locator('[data-testid=alarm-counter][data-unread="1"]').waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('alarm-popup').count()).toBe(0);
+    expect(await counter.getAttribute('data-tones')).toBe('0');
+    // Clicking the counter still shows it.
+    await counter.click();
+    await page.locator(`[data-testid=alarm-popup-title][data-plate="${v.vehiidno}"][data-alarm-type="17001"]`).waitFor({ timeout: 5_000 });
+    const alarmId = Number(await page.getByTestId('alarm-popup').getAttribute('data-alarm-id'));
+
+    // The processing log shows what the platform did and what the terminal answered.
+    await openProcessing(page, alarmId);
+    await page.locator(`[data-testid=alarm-row][data-alarm-id="${alarmId}"]`).getByTestId('alarm-row-detail').click();
+    const log = page.locator('[data-testid=alarm-log-row][data-action=linkageTts]');
+    await log.waitFor({ timeout: 10_000 });
+    expect(await log.getByTestId('alarm-log-user').textContent()).toBe('平台联动');
+    expect(await log.textContent()).toContain('联动语音播报');
+    expect(await log.textContent()).toContain('终端应答成功');
   });
 });

@@ -17,7 +17,11 @@
  *      └──────────────▶ reported ──follow──▶ following (cancelFollow returns to reported)
  *   resolve: pending | following | reported → resolved          (closed)
  *   unpush:  pending | following (never reported) → unpushed    (closed, mutes the vehicle)
+ *   handled elsewhere: pending → resolved, by the platform, once none of its alarms is unprocessed
  * ```
+ * An item nobody has taken up yet (pending) whose alarms were all handled on the processing page
+ * (or the pop-up) has nothing left to decide, so it resolves itself and logs who handled the last
+ * alarm. An item being followed or reported stays: its follow-up is about the driver, not the alarms.
  */
 import type { Lang } from '../errors/catalogue.ts';
 import type { RiskLevel } from './sources.ts';
@@ -111,6 +115,14 @@ export const BOARD_ACTION_NAMES: Readonly<Record<BoardAction, Pair>> = {
   resolve: ['解决', 'resolve'],
   unpush: ['取消推送', 'unpush'],
 };
+
+/** The log name of the platform closing a pending item whose alarms were all handled elsewhere. */
+export const BOARD_HANDLED_ELSEWHERE: Pair = ['报警已全部处理，自动解决', 'all alarms handled, resolved automatically'];
+
+/** Whether an item closes (resolved) once none of its alarms is unprocessed any more. */
+export function closesWhenAlarmsHandled(state: BoardState): boolean {
+  return state === 'pending';
+}
 
 export function boardMessage(m: Pair, lang: Lang): string {
   return lang === 'zh' ? m[0] : m[1];

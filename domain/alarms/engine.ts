@@ -33,6 +33,16 @@ export type AlarmSource = (typeof ALARM_SOURCES)[number];
 export const DealStatus = { Unprocessed: 0, Auto: 1, Manual: 2, Invalid: 3 } as const;
 export type DealStatus = (typeof DealStatus)[keyof typeof DealStatus];
 export const DEAL_STATUSES: readonly DealStatus[] = [0, 1, 2, 3];
+/**
+ * The processing states a person's step may change, by the state it sets. Manual processing (and
+ * confirmation) decides an alarm still unprocessed or only auto-processed; marking it invalid may
+ * also correct a manual decision (a false alarm found on review). Anything else is already decided:
+ * of two officers handling one alarm at once, the second is told so instead of overwriting the first.
+ */
+export function decidableFrom(target: DealStatus): readonly DealStatus[] {
+  if (target === DealStatus.Invalid) return [DealStatus.Unprocessed, DealStatus.Auto, DealStatus.Manual];
+  return [DealStatus.Unprocessed, DealStatus.Auto];
+}
 
 /** Handling action of a manual processing (`dealType`, values ours). */
 export const DealType = { RiskRelease: 1, RiskTracking: 2, RiskEscalation: 3, NoRisk: 4 } as const;

@@ -3,6 +3,8 @@
  * gateway's live reports and a periodic offline sweep of the latest-state store, applies company
  * settings, stores what the engine decides and pushes every NEW alarm to the consoles of its company
  * subtree. Merges and ends only update the stored row (the console sees the count on refresh).
+ * The type's linkage travels on the push (`popup`, `voice`: the console obeys them) and, when TTS is
+ * linked, the service speaks the alarm in the cab through the gateway (0x8300) and logs the answer.
  *
  * Events are stored in arrival order through one promise chain, in batches (one transaction each),
  * so a merge never overtakes the insert of its alarm. Blind-area re-uploads never get here (the
@@ -10,9 +12,10 @@
  */
 import { ALARM_TYPES, alarmName } from '../../domain/alarms/catalogue.ts';
 import { AlarmEngine, DEFAULT_SPEED_RULE, defaultPolicy, type AlarmEvent, type AlarmPolicy, type SpeedRule } from '../../domain/alarms/engine.ts';
+import { defaultLinkage, linkageSpeech, type Linkage } from '../../domain/alarms/linkage.ts';
 import { ALARM_FLAGS, ALARM_WINDOW_MS, PLATFORM_RULES, type Edition } from '../../domain/alarms/sources.ts';
 import { OFFLINE_AFTER_MS } from '../../domain/vehicle/state.ts';
-import type { AlarmRecord, AlarmRepository, CompanyAlarmSetting, NewAlarm } from '../db/alarm-types.ts';
+import type { AlarmRecord, AlarmRepository, CompanyAlarmSetting, CompanyAlarmSettingPatch, NewAlarm } from '../db/alarm-types.ts';
 import type { Storage, VehicleLabel } from '../db/repositories.ts';
 import { ALL_COMPANIES } from '../db/scope.ts';
 import type { LocationReport } from '../gateway/jt808/index.ts';
@@ -29,22 +32,28 @@ export interface AlarmServiceOptions {
   /** The platform overspeed rule for every vehicle; null: off. @default DEFAULT_SPEED_RULE (100 km/h for 10 s) */
   readonly speedRule?: SpeedRule | null;
   readonly log?: { warn(obj: object, msg: string): void };
+  /**
+   * Speaks a text in a vehicle's cab (0x8300 with the TTS flag) and answers the terminal's result:
+   * 0x0001 result, -1 offline, -2 no reply (the alarm log's terminalResult). Without it, TTS linkage is off.
+   */
+  readonly speak?: (vehicleId: number, text: string) => Promise<number>;
 }
 
-/** The spec §3 alarm push message body (`commandBody.data`), plus our risk level, count and source. */
-export function alarmPushData(a: AlarmRecord): Record<string, unknown> {
+/**
+ * The spec §3 alarm push message body (`commandBody.data`), plus our risk level, count, source and
+ * the type's linkage for the alarm's company (`popup`, `voice`).
+ */
+export function alarmPushData(a: AlarmRecord, linkage: Pick<Linkage, 'popup' | 'voice'>): Record<string, unknown> {
   return {
     id: a.id, alarmType: a.alarmType, alarmName: alarmName(a.alarmType, 'zh'), channelId: a.channelId, companyId: a.companyId,
     companyName: a.companyName, createTime: a.createTime, dealUserId: a.dealUserId, dealUsername: a.dealUsername, dealStatus: a.dealStatus,
     dealContent: a.dealContent, dealTime: a.dealTime, dealType: a.dealType, devidno: a.deviceNo, gpsTime: a.startTime, lng: a.lng, lat: a.lat,
     speed: a.speed, vehiidno: a.vehiidno, vehicleId: a.vehicleId, riskLevel: a.riskLevel, count: a.count, source: a.source,
+    popup: linkage.popup, voice: linkage.voice,
   };
 }
 
-export interface EffectiveSetting extends AlarmPolicy {
-  readonly popup: boolean;
-  readonly voice: boolean;
-  readonly tts: boolean;
+export interface EffectiveSetting extends AlarmPolicy, Linkage {
   /** The company whose row decided; null: the defaults. */
   readonly fromCompanyId: number | null;
 }
@@ -54,12 +63,12 @@ const RESTORE_HELD_MS = 7 * 86_400_000;
 
 export class AlarmService {
   readonly engine: AlarmEngine;
-  readonly stats = { raised: 0, merged: 0, ended: 0, failed: 0 };
+  readonly stats = { raised: 0, merged: 0, ended: 0, failed: 0, spoken: 0 };
   /** companyId → alarmType → setting. */
   private settings = new Map<number, Map<number, CompanyAlarmSetting>>();
   private levelSwitches = new Map<number, boolean>();
-  /** companyPath → alarmType → policy in force (cleared by `reloadSettings`). */
-  private readonly policies = new Map<string, Map<number, AlarmPolicy>>();
+  /** companyPath → alarmType → setting in force (cleared by `reloadSettings`). */
+  private readonly policies = new Map<string, Map<number, EffectiveSetting>>();
   /** Engine key → stored alarm id. */
   private readonly ids = new Map<number, Promise<number | undefined>>();
   private chain: Promise<void> = Promise.resolve();
@@ -147,7 +156,7 @@ export class AlarmService {
   /**
    * The setting in force for a company's alarm type: the nearest company on the path from it up to
    * its root with a row for the type decides; its level applies while that company's level switch
-   * is on. Without any row: the defaults (enabled, manual handling, catalogue level, no linkage).
+   * is on. Without any row: the defaults (enabled, manual handling, catalogue level, `defaultLinkage`).
    */
   effectiveSetting(companyPath: string, code: number): EffectiveSetting {
     const base = defaultPolicy(code);
@@ -161,7 +170,7 @@ export class AlarmService {
         popup: s.popup, voice: s.voice, tts: s.tts, fromCompanyId: companyId,
       };
     }
-    return { ...base, popup: false, voice: false, tts: false, fromCompanyId: null };
+    return { ...base, ...defaultLinkage(code), fromCompanyId: null };
   }
 
   /** The stored row a company inherits for a type: its nearest ancestor's (or its own), else undefined. */
@@ -173,11 +182,22 @@ export class AlarmService {
     return undefined;
   }
 
+  /**
+   * What a company's first own row for a type starts from (before the patch): the inherited row, else
+   * the default linkage, so switching one field never silently switches the pop-up or tone off.
+   */
+  rowBase(companyPath: string, code: number): CompanyAlarmSettingPatch {
+    return this.inheritedRow(companyPath, code) ?? defaultLinkage(code);
+  }
+
   policy(vehicleId: number, code: number): AlarmPolicy {
     const slot = this.store.slotOf(vehicleId);
     if (slot < 0) return defaultPolicy(code);
-    // Cached per company path and type until the settings change (the engine asks for every occurrence).
-    const path = this.store.companyPathOf(slot);
+    return this.settingOf(this.store.companyPathOf(slot), code);
+  }
+
+  /** `effectiveSetting`, cached per company path and type until the settings change (asked for every occurrence). */
+  private settingOf(path: string, code: number): EffectiveSetting {
     let byCode = this.policies.get(path);
     if (byCode === undefined) this.policies.set(path, (byCode = new Map()));
     let p = byCode.get(code);
@@ -259,7 +279,27 @@ export class AlarmService {
       return;
     }
     // Pushed after the commit: a console that opens the alarm finds it.
-    for (const record of created) this.publisher.publishAlarm(record.companyPath, alarmPushData(record));
+    for (const record of created) {
+      const linkage = this.settingOf(record.companyPath, record.alarmType);
+      this.publisher.publishAlarm(record.companyPath, alarmPushData(record, linkage));
+      if (linkage.tts && this.options.speak) this.speakLinked(record);
+    }
+  }
+
+  /**
+   * The linked TTS of a new alarm: spoken in the cab, the terminal's answer logged on the alarm under
+   * the platform (userId null). Runs beside the chain: a terminal that does not answer (10 s) never
+   * holds up the next batch of alarms.
+   */
+  private speakLinked(record: AlarmRecord): void {
+    const text = linkageSpeech(record.alarmType);
+    this.stats.spoken++;
+    void this.options.speak!(record.vehicleId, text)
+      .then((terminalResult) => this.storage.alarms.addLog({
+        alarmId: record.id, userId: null, username: '', action: 'linkageTts', dealType: null, content: text, terminalResult, resultText: '',
+        createTime: this.store.clock(),
+      }))
+      .catch((err: unknown) => this.options.log?.warn({ err, alarmId: record.id }, 'linked TTS could not be sent or logged'));
   }
 
   private async store1(alarms: AlarmRepository, e: AlarmEvent, labels: ReadonlyMap<number, VehicleLabel>, created: AlarmRecord[]): Promise<void> {

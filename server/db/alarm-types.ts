@@ -139,6 +139,8 @@ export interface AlarmRepository {
   merge(id: number, lastTime: number, count: number): Promise<void>;
   end(id: number, endTime: number): Promise<void>;
   get(scope: Scope, id: number): Promise<AlarmRecord | undefined>;
+  /** The alarms of `ids` inside the scope, newest (highest id) first; one statement. */
+  getMany(scope: Scope, ids: readonly number[]): Promise<AlarmRecord[]>;
   /** Matches in the scope, newest first: `total` counts all matches, `records` the slice [offset, offset + limit). */
   query(scope: Scope, filter: AlarmFilter, offset: number, limit: number): Promise<{ total: number; records: AlarmRecord[] }>;
   /** Ids among `ids` inside the scope. */
@@ -147,7 +149,12 @@ export interface AlarmRepository {
    * Applies a handling action to alarms (processing state and/or the typical flag) and writes their
    * deal-log rows, atomically in one synchronous step (no other write can slip in between).
    */
-  act(ids: readonly number[], change: { readonly deal?: AlarmDeal; readonly typical?: boolean }, logs: readonly NewAlarmDealLog[]): Promise<void>;
+  /**
+   * Applies a handling step and writes the logs of the alarms it changed; answers those ids. A `deal`
+   * changes only alarms whose status it may still change (`decidableFrom`): a decision someone else
+   * made meanwhile wins and the alarm is left out. `typical` changes every given alarm.
+   */
+  act(ids: readonly number[], change: { readonly deal?: AlarmDeal; readonly typical?: boolean }, logs: readonly NewAlarmDealLog[]): Promise<number[]>;
   addLog(entry: NewAlarmDealLog): Promise<number>;
   logs(alarmId: number): Promise<AlarmDealLogEntry[]>;
 }

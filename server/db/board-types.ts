@@ -31,7 +31,8 @@ export interface BoardItemRecord {
   readonly updateTime: number;
 }
 
-export type BoardLogAction = 'open' | 'alarm' | BoardAction;
+/** open / alarm: an alarm opened or joined the item; handled: its alarms were all handled elsewhere. */
+export type BoardLogAction = 'open' | 'alarm' | 'handled' | BoardAction;
 
 export interface BoardLogEntry {
   readonly id: number;
@@ -82,6 +83,8 @@ export interface BoardRepository {
    * after `notBefore` opens an item for its vehicle or joins the vehicle's open (or muted) item.
    */
   ingest(levels: readonly RiskLevel[], notBefore: number): Promise<{ opened: number; joined: number }>;
+  /** Whether alarms were stored since the last `ingest` (two indexed reads, no transaction). */
+  behind(): Promise<boolean>;
   get(scope: Scope, id: number): Promise<BoardItemRecord | undefined>;
   page(scope: Scope, filter: BoardFilter, offset: number, limit: number): Promise<{ total: number; records: BoardItemRecord[] }>;
   stat(scope: Scope, now: number, closedSince: number): Promise<BoardStat>;
@@ -94,4 +97,9 @@ export interface BoardRepository {
   /** The item's alarm ids, newest first (at most `limit`), and which of them are still unprocessed. */
   alarmIds(itemId: number, limit: number): Promise<number[]>;
   unprocessedAlarmIds(itemId: number): Promise<number[]>;
+  /**
+   * After alarms were handled outside the board: resolves each item holding one of them that
+   * `closesWhenAlarmsHandled` and has no unprocessed alarm left, logged under `actor`. Answers the ids.
+   */
+  closeHandled(alarmIds: readonly number[], actor: BoardActor, now: number): Promise<number[]>;
 }

@@ -1,4 +1,4 @@
-import type { AlarmSource, DealStatus, DealType } from '../../../domain/alarms/engine.ts';
+import { decidableFrom, type AlarmSource, type DealStatus, type DealType } from '../../../domain/alarms/engine.ts';
 import type { RiskLevel } from '../../../domain/alarms/sources.ts';
 import type {
   AlarmDeal, AlarmDealLogEntry, AlarmFilter, AlarmRecord, AlarmRepository, AlarmTypeRecord, CompanyAlarmSetting,
@@ -183,6 +183,13 @@ export class SqliteAlarmRepository implements AlarmRepository {
     return row && toAlarm(row);
   }
 
+  async getMany(scope: Scope, ids: readonly number[]): Promise<AlarmRecord[]> {
+    if (ids.length === 0) return [];
+    const s = scopeCondition(scope, 'c');
+    const rows = this.db.prepare(`${SELECT} WHERE a.id IN (${placeholders(ids.length)}) AND ${s.sql} ORDER BY a.id DESC`).all(...ids, ...s.params) as AlarmRowDb[];
+    return rows.map(toAlarm);
+  }
+
   async query(scope: Scope, f: AlarmFilter, offset: number, limit: number): Promise<{ total: number; records: AlarmRecord[] }> {
     const { parts: where, params } = alarmFilterConditions(scope, f);
     if (f.typical !== undefined) {
@@ -204,17 +211,23 @@ export class SqliteAlarmRepository implements AlarmRepository {
     return rows.map((r) => r.id);
   }
 
-  async act(ids: readonly number[], change: { readonly deal?: AlarmDeal; readonly typical?: boolean }, logs: readonly NewAlarmDealLog[]): Promise<void> {
-    const deal = this.db.prepare('UPDATE alarm SET deal_status = ?, deal_type = ?, deal_content = ?, deal_user_id = ?, deal_username = ?, deal_time = ? WHERE id = ?');
+  async act(ids: readonly number[], change: { readonly deal?: AlarmDeal; readonly typical?: boolean }, logs: readonly NewAlarmDealLog[]): Promise<number[]> {
+    const from = change.deal ? decidableFrom(change.deal.dealStatus) : [];
+    const deal = this.db.prepare(`UPDATE alarm SET deal_status = ?, deal_type = ?, deal_content = ?, deal_user_id = ?, deal_username = ?, deal_time = ?
+                                  WHERE id = ? AND deal_status IN (${from.join(', ')})`);
     const typical = this.db.prepare('UPDATE alarm SET typical = ? WHERE id = ?');
+    const changed: number[] = [];
     this.db.transaction(() => {
       for (const id of ids) {
         const d = change.deal;
-        if (d) deal.run(d.dealStatus, d.dealType, d.dealContent, d.dealUserId, d.dealUsername, d.dealTime, id);
+        if (d && deal.run(d.dealStatus, d.dealType, d.dealContent, d.dealUserId, d.dealUsername, d.dealTime, id).changes === 0) continue;
         if (change.typical !== undefined) typical.run(change.typical ? 1 : 0, id);
+        changed.push(id);
       }
-      for (const e of logs) this.insertLog(e);
+      const done = new Set(changed);
+      for (const e of logs) if (done.has(e.alarmId)) this.insertLog(e);
     })();
+    return changed;
   }
 
   async addLog(e: NewAlarmDealLog): Promise<number> {

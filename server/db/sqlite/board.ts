@@ -1,4 +1,4 @@
-import { OPEN_BOARD_STATES, worseRisk, type BoardAction, type BoardChange, type BoardState } from '../../../domain/alarms/board.ts';
+import { BOARD_STATES, closesWhenAlarmsHandled, OPEN_BOARD_STATES, worseRisk, type BoardAction, type BoardChange, type BoardState } from '../../../domain/alarms/board.ts';
 import type { RiskLevel } from '../../../domain/alarms/sources.ts';
 import type { BoardActor, BoardFilter, BoardItemRecord, BoardLogEntry, BoardRepository, BoardStat } from '../board-types.ts';
 import { scopeCondition, type Scope } from '../scope.ts';
@@ -65,6 +65,12 @@ export class SqliteBoardRepository implements BoardRepository {
       sync.run(top);
     })();
     return counts;
+  }
+
+  async behind(): Promise<boolean> {
+    const mark = (this.db.prepare('SELECT last_alarm_id FROM board_sync WHERE id = 1').get() as { last_alarm_id: number } | undefined)?.last_alarm_id ?? 0;
+    const top = (this.db.prepare('SELECT max(id) AS id FROM alarm').get() as { id: number | null }).id ?? 0;
+    return top > mark;
   }
 
   private prepareIngest(levels: readonly RiskLevel[]) {
@@ -165,5 +171,26 @@ export class SqliteBoardRepository implements BoardRepository {
   async unprocessedAlarmIds(itemId: number): Promise<number[]> {
     return (this.db.prepare(`SELECT b.alarm_id FROM board_item_alarm b JOIN alarm a ON a.id = b.alarm_id WHERE b.item_id = ? AND a.deal_status = 0 ORDER BY b.alarm_id`)
       .all(itemId) as { alarm_id: number }[]).map((r) => r.alarm_id);
+  }
+
+  async closeHandled(alarmIds: readonly number[], actor: BoardActor, now: number): Promise<number[]> {
+    if (alarmIds.length === 0) return [];
+    const closable = BOARD_STATES.filter(closesWhenAlarmsHandled);
+    const closed: number[] = [];
+    this.db.transaction(() => {
+      const items = this.db.prepare(`SELECT DISTINCT i.id, i.state FROM board_item_alarm b JOIN board_item i ON i.id = b.item_id
+                                     WHERE b.alarm_id IN (${placeholders(alarmIds.length)}) AND i.state IN (${placeholders(closable.length)})
+                                       AND NOT EXISTS (SELECT 1 FROM board_item_alarm b2 JOIN alarm a ON a.id = b2.alarm_id WHERE b2.item_id = i.id AND a.deal_status = 0)`)
+        .all(...alarmIds, ...closable) as { id: number; state: BoardState }[];
+      const close = this.db.prepare(`UPDATE board_item SET state = 'resolved', close_time = ?, next_follow_time = NULL, handler_user_id = ?, handler_name = ?, update_time = ?
+                                     WHERE id = ? AND state = ?`);
+      const log = this.db.prepare(`INSERT INTO board_log (item_id, user_id, username, action, from_state, to_state, create_time) VALUES (?, ?, ?, 'handled', ?, 'resolved', ?)`);
+      for (const it of items) {
+        if (close.run(now, actor.userId, actor.username, now, it.id, it.state).changes === 0) continue;
+        log.run(it.id, actor.userId, actor.username, it.state, now);
+        closed.push(it.id);
+      }
+    })();
+    return closed;
   }
 }

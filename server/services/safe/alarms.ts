@@ -60,7 +60,8 @@ function logView(e: AlarmDealLogEntry, lang: Lang) {
 
 const displayName = (ctx: AuthContext) => ctx.user.realName || ctx.user.username;
 
-function outcomeCode(o: CommandOutcome): number {
+/** A command's outcome as the alarm log's terminalResult: the 0x0001 result, -1 offline, -2 no reply. */
+export function outcomeCode(o: CommandOutcome): number {
   return o.kind === 'reply' ? o.result : o.kind === 'offline' ? TERMINAL_OFFLINE : TERMINAL_NO_REPLY;
 }
 
@@ -123,12 +124,23 @@ export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
     return ok(alarmView(a, lang), lang);
   });
 
-  /** Sets the processing state of alarms already checked to be in scope, logging each. */
-  async function setDeal(ctx: AuthContext, ids: readonly number[], action: string, status: DealStatus, dealType: DealType | null, content: string, terminal: Map<number, number | null> = new Map()) {
+  /**
+   * Sets the processing state of alarms already checked to be in scope, logging each, and resolves the
+   * pending board items this leaves without unprocessed alarms. Alarms someone else decided meanwhile
+   * are left out; when none is left the call answers 409. Answers the ids changed.
+   * `log: false` leaves the log rows to the caller (it adds the terminal's answer first).
+   */
+  async function setDeal(ctx: AuthContext, ids: readonly number[], action: string, status: DealStatus, dealType: DealType | null, content: string, log = true) {
     const now = clock();
     const who = { userId: ctx.user.id, username: displayName(ctx) };
-    await storage.alarms.act(ids, { deal: { dealStatus: status, dealType, dealContent: content, dealUserId: who.userId, dealUsername: who.username, dealTime: now } },
-      ids.map((id) => ({ alarmId: id, ...who, action, dealType, content, terminalResult: terminal.get(id) ?? null, resultText: '', createTime: now })));
+    const changed = await storage.transaction(async (tx) => {
+      const logs = log ? ids.map((id) => ({ alarmId: id, ...who, action, dealType, content, terminalResult: null, resultText: '', createTime: now })) : [];
+      const done = await tx.alarms.act(ids, { deal: { dealStatus: status, dealType, dealContent: content, dealUserId: who.userId, dealUsername: who.username, dealTime: now } }, logs);
+      await tx.board.closeHandled(done, who, now);
+      return done;
+    });
+    if (changed.length === 0) throw fail.conflict(ids.length === 1 ? SafeMessages.alreadyHandled : SafeMessages.allAlreadyHandled);
+    return changed;
   }
 
   app.put('/service-safe/alarmInfo/handle_status', {
@@ -138,8 +150,8 @@ export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
     const ctx = auth(request);
     const { ids, dealType, dealContent } = request.body;
     await inScope(ctx.scope, ids);
-    await setDeal(ctx, ids, 'handle', DealStatus.Manual, dealType as DealType, dealContent.trim());
-    return ok({ updated: ids.length }, requestLang(request));
+    const changed = await setDeal(ctx, ids, 'handle', DealStatus.Manual, dealType as DealType, dealContent.trim());
+    return ok({ updated: changed.length, skipped: ids.length - changed.length }, requestLang(request));
   });
 
   app.post('/service-safe/alarmInfo/typical', {
@@ -163,8 +175,8 @@ export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
     const ctx = auth(request);
     const { ids, dealContent } = request.body;
     await inScope(ctx.scope, ids);
-    await setDeal(ctx, ids, 'invalid', DealStatus.Invalid, null, (dealContent ?? '').trim());
-    return ok({ updated: ids.length }, requestLang(request));
+    const changed = await setDeal(ctx, ids, 'invalid', DealStatus.Invalid, null, (dealContent ?? '').trim());
+    return ok({ updated: changed.length, skipped: ids.length - changed.length }, requestLang(request));
   });
 
   app.get('/service-command/command_record/findAlarmDealLog', {
@@ -188,14 +200,19 @@ export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
       const { alarmId, dealType, dealContent } = request.query;
       const a = await storage.alarms.get(ctx.scope, alarmId);
       if (!a) throw fail.notFound(SafeMessages.alarmNotFound);
-      const mask = manualConfirmMask(a.alarmType);
+      const type = (dealType ?? null) as DealType | null;
+      const content = (dealContent ?? '').trim();
+      // Claimed before the terminal is told: of two officers confirming at once, only one sends 0x8203.
+      await setDeal(ctx, [a.id], action, status, type, content, false);
       // The alarm is confirmed whatever the terminal does; the log says what the terminal answered.
+      const mask = manualConfirmMask(a.alarmType);
       let terminal = TERMINAL_NOT_APPLICABLE;
       if (mask !== 0 && !PLATFORM_GENERATED_CODES.has(a.alarmType)) {
         terminal = outcomeCode(await gateway.sendCommand(a.vehicleId, { msgId: MSG.ALARM_CONFIRM, alarmSerial: 0, alarmType: mask }, TERMINAL_REPLY_TIMEOUT_MS));
       }
-      const type = (dealType ?? null) as DealType | null;
-      await setDeal(ctx, [a.id], action, status, type, (dealContent ?? '').trim(), new Map([[a.id, terminal]]));
+      await storage.alarms.addLog({
+        alarmId: a.id, userId: ctx.user.id, username: displayName(ctx), action, dealType: type, content, terminalResult: terminal, resultText: '', createTime: clock(),
+      });
       return ok({ id: a.id, dealStatus: status, terminalResult: terminal, terminalResultText: terminalResultText(terminal, lang) }, lang);
     });
   };

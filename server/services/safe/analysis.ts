@@ -140,7 +140,7 @@ export function analysisRoutes(app: App, deps: { storage: Storage; engine: Repor
     if (normalDays < MIN_NORMAL_RUNNING_DAYS) throw fail.conflict((l) => fewRunningDaysMessage(normalDays, l));
     // Scored and ranked with the settings of the vehicle's company, among that company's vehicles.
     const company = (await storage.companies.get(ctx.scope, vehicle.companyId))!;
-    const ranked = await rankCompany(storage, engine, request, { month: q.month, companyId: company.id });
+    const ranked = await rankCompany(storage, engine, request, { month: q.month, companyId: company.id }, [own]);
     const row = ranked.rows.find((x) => x.vehicleId === vehicle.vehicleId) ?? { ...scoreRow(own, (await effectiveSettings(storage, company)).settings), rank: null };
     const perDay = alarmsPerDay(own.alarms, period);
     return {

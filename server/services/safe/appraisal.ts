@@ -16,7 +16,7 @@ import { IdList, PageFields, Strict, type App } from '../../http/route.ts';
 import { sendXlsx, xlsxBuffer, type SheetColumn } from '../reports/excel.ts';
 import type { ReportEngine } from '../reports/rollup.ts';
 import {
-  effectiveSettings, monthFigures, monthPeriod, scoreRow, targetCompany, vehiclesIn, type EffectiveSettings, type ScoreRow,
+  effectiveSettings, monthFigures, monthPeriod, scoreRow, targetCompany, vehiclesIn, type EffectiveSettings, type ScoreRow, type VehicleMonth,
 } from './appraisal-core.ts';
 
 /** One number per category; unknown keys are refused (400 naming the field). Ranges: domain rule (bilingual). */
@@ -58,14 +58,17 @@ export interface RankedRow extends ScoreRow {
 }
 
 /** Scores and ranks every vehicle of the company subtree for the month (rank is among all of them). */
-export async function rankCompany(storage: Storage, engine: ReportEngine, request: FastifyRequest, p: { month?: string | undefined; companyId?: number | undefined }) {
+/** `known`: month figures the caller already computed for this period (not computed again). */
+export async function rankCompany(storage: Storage, engine: ReportEngine, request: FastifyRequest, p: { month?: string | undefined; companyId?: number | undefined }, known: readonly VehicleMonth[] = []) {
   const ctx = auth(request);
   const period = monthPeriod(p.month, engine.clock());
   const scope = await narrowedScope(storage, ctx, p.companyId);
   const company = await targetCompany(storage, scope, p.companyId ?? ctx.user.companyId);
   const settings = await effectiveSettings(storage, company);
   const vehicles = await vehiclesIn(storage, scope);
-  const figures = await monthFigures(storage, engine, scope, vehicles, period);
+  const reuse = new Map(known.map((m) => [m.vehicle.vehicleId, m]));
+  const computed = await monthFigures(storage, engine, scope, vehicles.filter((v) => !reuse.has(v.vehicleId)), period);
+  const figures = [...vehicles.flatMap((v) => reuse.get(v.vehicleId) ?? []), ...computed];
   const rows = rankByScore(figures.map((m) => scoreRow(m, settings.settings)));
   return { period, scope, company, settings, figures, rows };
 }

@@ -277,6 +277,37 @@ describe('board actions', () => {
   });
 });
 
+describe('alarms handled outside the board', () => {
+  it('a pending item resolves itself once its last alarm is handled on the processing page; a followed item stays open', async () => {
+    const handle = (ids: number[]) => server.call('PUT', '/service-safe/alarmInfo/handle_status', { token: safety, body: { ids, dealType: 1, dealContent: 'called the driver' } });
+    const v = freshVehicle();
+    const t = await terminalFor(v);
+    await report(t, EMERGENCY);
+    await report(t, EMERGENCY | OVERSPEED);
+    const item = (await itemOf(v.vehicleId))!;
+    const [second, first] = (await board<Detail>('detail', safety, { id: item.id })).data.alarms;
+    // One of two handled: still pending.
+    expect((await handle([first!.id])).code).toBe(200);
+    expect(await itemOf(v.vehicleId)).toMatchObject({ id: item.id, state: 'pending' });
+    expect((await handle([second!.id])).code).toBe(200);
+    expect(await itemOf(v.vehicleId)).toBeUndefined();
+    const detail = (await board<Detail>('detail', safety, { id: item.id }, 'zh')).data;
+    expect(detail.item).toMatchObject({ state: 'resolved', closeTime: server.clock.now(), handlerName: '刘安全' });
+    expect(detail.log.at(-1)).toMatchObject({ action: 'handled', actionName: '报警已全部处理，自动解决', username: '刘安全', fromState: 'pending', toState: 'resolved' });
+
+    const w = freshVehicle();
+    const tw = await terminalFor(w);
+    await report(tw, EMERGENCY);
+    const followed = (await itemOf(w.vehicleId))!;
+    expect((await board<Item>('follow', safety, { id: followed.id, note: 'watching', nextFollowTime: server.clock.now() + HOUR })).code).toBe(200);
+    const [only] = (await board<Detail>('detail', safety, { id: followed.id })).data.alarms;
+    expect((await handle([only!.id])).code).toBe(200);
+    expect(await itemOf(w.vehicleId)).toMatchObject({ id: followed.id, state: 'following' });
+    // closed by hand, so the stat test below does not see a follow-up fall overdue
+    expect((await board<Item>('resolved', safety, { id: followed.id, note: 'done' })).code).toBe(200);
+  });
+});
+
 describe('board stat', () => {
   it('counts open items per state and risk, overdue follow-ups, and items closed since the given time', async () => {
     const since = server.clock.now();

@@ -7,7 +7,7 @@
  */
 import { Type } from '@fastify/type-provider-typebox';
 import {
-  allowedActions, BOARD_ACTION_BUTTON, BOARD_ACTION_NAMES, BOARD_NOTE_MAX, BOARD_RISK_LEVELS, BOARD_STATE_NAMES, BOARD_STATES, BOARD_WINDOW_MS,
+  allowedActions, BOARD_ACTION_BUTTON, BOARD_HANDLED_ELSEWHERE, BOARD_ACTION_NAMES, BOARD_NOTE_MAX, BOARD_RISK_LEVELS, BOARD_STATE_NAMES, BOARD_STATES, BOARD_WINDOW_MS,
   boardMessage, isOverdue, transition, UNPUSH_MUTE_MAX_MINUTES, type BoardAction, type BoardState,
 } from '../../../domain/alarms/board.ts';
 import { alarmName } from '../../../domain/alarms/catalogue.ts';
@@ -54,6 +54,7 @@ export function boardItemView(i: BoardItemRecord, now: number, lang: Lang) {
 function logView(e: BoardLogEntry, lang: Lang) {
   const actionName = e.action === 'open' ? (lang === 'zh' ? '报警上榜' : 'Alarm opened the item')
     : e.action === 'alarm' ? (lang === 'zh' ? '新报警并入' : 'Alarm joined')
+    : e.action === 'handled' ? boardMessage(BOARD_HANDLED_ELSEWHERE, lang)
     : boardMessage(BOARD_ACTION_NAMES[e.action], lang);
   return {
     id: e.id, itemId: e.itemId, userId: e.userId, username: e.username, action: e.action, actionName, fromState: e.fromState, toState: e.toState,
@@ -73,7 +74,11 @@ export function boardRoutes(app: App, deps: BoardRouteDeps): void {
   const { storage, clock } = deps;
 
   /** Brings the board up to date with the alarms stored since the last read (serialised with writes). */
-  const sync = () => storage.transaction((tx) => tx.board.ingest(BOARD_RISK_LEVELS, clock() - BOARD_WINDOW_MS));
+  const sync = async () => {
+    // A read-only check first: a quiet board never queues a write transaction behind alarm storage.
+    if (!(await storage.board.behind())) return;
+    await storage.transaction((tx) => tx.board.ingest(BOARD_RISK_LEVELS, clock() - BOARD_WINDOW_MS));
+  };
   /** The caller's companies (narrowed to `companyId`) over a board brought up to date, and the time of reading. */
   const syncedScope = async (ctx: AuthContext, companyId: number | undefined) => {
     const scope = await narrowedScope(storage, ctx, companyId);
@@ -125,11 +130,7 @@ export function boardRoutes(app: App, deps: BoardRouteDeps): void {
     await sync();
     const item = await storage.board.get(ctx.scope, request.query.id);
     if (!item) throw fail.notFound(BoardMessages.itemNotFound);
-    const alarms = [];
-    for (const id of await storage.board.alarmIds(item.id, DETAIL_ALARMS)) {
-      const a = await storage.alarms.get(ctx.scope, id);
-      if (a) alarms.push(alarmView(a, lang));
-    }
+    const alarms = (await storage.alarms.getMany(ctx.scope, await storage.board.alarmIds(item.id, DETAIL_ALARMS))).map((a) => alarmView(a, lang));
     const log = (await storage.board.logs(item.id)).map((e) => logView(e, lang));
     return ok({ item: boardItemView(item, clock(), lang), alarms, log }, lang);
   });

@@ -9,7 +9,8 @@ import type { LiveRuntime } from '../../live/runtime.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { aggregateRoutes } from './aggregate.ts';
 import { driverSignIn } from './drivers.ts';
-import { alarmRoutes } from './alarms.ts';
+import { alarmRoutes, outcomeCode, TERMINAL_REPLY_TIMEOUT_MS, TEXT_FLAGS } from './alarms.ts';
+import { MSG } from '../../gateway/jt808/index.ts';
 import { analysisRoutes } from './analysis.ts';
 import { appraisalRoutes } from './appraisal.ts';
 import { boardRoutes } from './board.ts';
@@ -28,7 +29,12 @@ declare module 'fastify' {
 /** Registers the calls; needs `app.push` (register after the push channel). */
 export async function safeRoutes(app: App, deps: ServiceDeps & { readonly live: LiveRuntime }): Promise<AlarmService> {
   const { storage, live } = deps;
-  const service = new AlarmService(storage, live.store, app.push, { log: app.log });
+  const service = new AlarmService(storage, live.store, app.push, {
+    log: app.log,
+    // TTS linkage: spoken and shown on the terminal's screen, as the pop-up's ttsReminder does by hand.
+    speak: async (vehicleId, text) => outcomeCode(await live.gateway.sendCommand(
+      vehicleId, { msgId: MSG.TEXT, flags: TEXT_FLAGS.tts | TEXT_FLAGS.display, textType: 1, text }, TERMINAL_REPLY_TIMEOUT_MS)),
+  });
   await service.init();
   app.decorate('alarms', service);
   live.gateway.onReport = (vehicleId, report, edition) => service.onReport(vehicleId, report, edition);

@@ -7,6 +7,8 @@ const pair = (zh: string, en: string): Message => (lang: Lang) => (lang === 'zh'
 
 export const SafeMessages = {
   alarmNotFound: pair('报警不存在或不在您的管辖范围内', 'The alarm does not exist or is outside your companies'),
+  alreadyHandled: pair('该报警已被处理，请刷新后查看', 'This alarm has already been handled: refresh to see by whom'),
+  allAlreadyHandled: pair('所选报警均已被处理，请刷新后查看', 'Every selected alarm has already been handled: refresh to see by whom'),
   lastThreeMonths: pair('只能查询最近3个月的报警', 'Only alarms of the last 3 months can be queried'),
   startAfterEnd: pair('开始时间不能晚于结束时间', 'The start time cannot be after the end time'),
   firstOnly: pair(`查询结果过多，仅显示前${ALARM_QUERY_CAP}条`, `Too many results: only the first ${ALARM_QUERY_CAP} are shown`),

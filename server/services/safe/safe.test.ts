@@ -14,7 +14,7 @@ interface AlarmView {
   dealContent: string; dealUserId: number | null; dealUsername: string; dealTime: number | null; typical: boolean; speed: number;
 }
 interface AlarmPage { records: AlarmView[]; total: number; capped: boolean; matched: number }
-interface LogView { action: string; userId: number; username: string; dealType: number | null; content: string; terminalResult: number | null; terminalResultText: string; createTime: number }
+interface LogView { action: string; userId: number | null; username: string; dealType: number | null; content: string; terminalResult: number | null; terminalResultText: string; createTime: number }
 
 const MIN = 60_000;
 const bit = (b: number) => (1 << b) >>> 0;
@@ -240,6 +240,65 @@ describe('alarm push', () => {
   });
 });
 
+describe('alarm linkage', () => {
+  const pushedFor = (c: PushTestClient, deviceNo: string) =>
+    c.received.flatMap((m) => (m.kind === 'alarm' && (m.data as { devidno: string }).devidno === deviceNo ? [m.data as Record<string, unknown>] : []));
+
+  it('pushes the default linkage: a medium risk pops up with a tone, a low one only counts, and nothing is spoken', async () => {
+    const push = await connectPush(url, admin, { format: 'json' });
+    try {
+      const v = freshVehicle(false);
+      const t = await terminalFor(v);
+      await report(t, bit(1) | bit(4), { speed: 95 }); // 12001 overspeed (medium), 15001 GNSS module fault (low)
+      const pushed = await push.waitFor(() => pushedFor(push, v.deviceNo).length >= 2 && pushedFor(push, v.deviceNo));
+      const byType = new Map(pushed.map((d) => [d.alarmType, d]));
+      expect(byType.get(12001)).toMatchObject({ popup: true, voice: true });
+      expect(byType.get(15001)).toMatchObject({ popup: false, voice: false });
+      expect(t.commands.filter((c) => c.message.msgId === MSG.TEXT)).toEqual([]);
+    } finally {
+      push.close();
+    }
+  });
+
+  it('obeys a company’s linkage: no pop-up or tone when switched off, and a linked TTS is spoken in the cab and logged under the platform', async () => {
+    const v = freshVehicle(false);
+    const companyId = Number(v.companyPath.split('/').filter(Boolean).at(-1));
+    const set = await server.call('POST', '/service-safe/companysetting/doCompanyAlarmSettingLinkage', {
+      token: admin, body: { companyId, alarmTypes: [17001], popup: false, voice: false, tts: true },
+    });
+    expect(set.code).toBe(200);
+    const push = await connectPush(url, admin, { format: 'json' });
+    try {
+      const t = await terminalFor(v);
+      await report(t, bit(0)); // 17001 emergency (high: linked by default, switched off above)
+      const [data] = await push.waitFor(() => pushedFor(push, v.deviceNo).length >= 1 && pushedFor(push, v.deviceNo));
+      expect(data).toMatchObject({ alarmType: 17001, popup: false, voice: false });
+      const speech = `平台提醒：${alarmName(17001, 'zh')}，请注意安全驾驶`;
+      await expect.poll(() => t.commands.filter((c) => c.message.msgId === MSG.TEXT).map((c) => c.message)).toEqual([
+        { msgId: MSG.TEXT, flags: 0b1100, textType: 0, text: speech },
+      ]);
+      const alarmId = data!.id as number;
+      await expect.poll(async () => (await server.call<LogView[]>('GET', `/service-command/command_record/findAlarmDealLog?alarmId=${alarmId}`, { token: admin })).data)
+        .toEqual([expect.objectContaining({ action: 'linkageTts', userId: null, content: speech, terminalResult: 0 })]);
+    } finally {
+      push.close();
+      // other tests raise 17001 on vehicles of the same fleet
+      await server.call('POST', '/service-safe/companysetting/doCompanyAlarmSettingLinkage', {
+        token: admin, body: { companyId, alarmTypes: [17001], popup: true, voice: true, tts: false },
+      });
+    }
+  });
+
+  it('keeps the default linkage of a type when the company first switches only its enable status', async () => {
+    const v = freshVehicle(false);
+    const companyId = Number(v.companyPath.split('/').filter(Boolean).at(-1));
+    await server.call('POST', '/service-safe/companysetting/doCompanyAlarmSettingHandleStatus', { token: admin, body: { companyId, alarmTypes: [18005], autoHandle: true } });
+    const r = await server.call<{ records: { alarmType: number; popup: boolean; voice: boolean; tts: boolean; autoHandle: boolean; fromCompanyId: number | null }[] }>(
+      'GET', `/service-safe/companysetting/findCompanyAlarmSetting?companyId=${companyId}&group=18`, { token: admin });
+    expect(r.data.records.find((x) => x.alarmType === 18005)).toMatchObject({ autoHandle: true, popup: true, voice: true, tts: false, fromCompanyId: companyId });
+  });
+});
+
 describe('alarm handling', () => {
   let alarmId: number;
   let eastAlarmId: number;
@@ -271,7 +330,24 @@ describe('alarm handling', () => {
       ['typical', '刘安全', null, '', null],
       ['invalid', '刘安全', null, 'false alarm', null],
     ]);
-    expect(log.data.every((e) => e.createTime === server.clock.now() && e.userId > 0)).toBe(true);
+    expect(log.data.every((e) => e.createTime === server.clock.now() && (e.userId ?? 0) > 0)).toBe(true);
+  });
+
+  it('handles a batch in which one alarm was already handled: the others change, the handled one keeps its handler', async () => {
+    const v = freshVehicle(false);
+    const t = await terminalFor(v);
+    await report(t, bit(7) | bit(9)); // 15004, 15006
+    const [x, y] = await alarmsOf(v.vehicleId);
+    expect((await server.call('PUT', '/service-safe/alarmInfo/handle_status', { token: safety, body: { ids: [x!.id], dealType: 1, dealContent: 'mine' } })).code).toBe(200);
+    const batch = await server.call<{ updated: number; skipped: number }>('PUT', '/service-safe/alarmInfo/handle_status', {
+      token: admin, body: { ids: [x!.id, y!.id], dealType: 4, dealContent: 'batch' },
+    });
+    expect(batch.data).toEqual({ updated: 1, skipped: 1 });
+    const byId = new Map((await alarmsOf(v.vehicleId)).map((a) => [a.id, a]));
+    expect(byId.get(x!.id)).toMatchObject({ dealUsername: '刘安全', dealContent: 'mine', dealType: 1 });
+    expect(byId.get(y!.id)).toMatchObject({ dealStatus: 2, dealContent: 'batch', dealType: 4 });
+    const all = await server.call('PUT', '/service-safe/alarmInfo/handle_status', { token: admin, body: { ids: [x!.id, y!.id], dealType: 4, dealContent: 'again' } });
+    expect([all.status, all.msg]).toEqual([409, '所选报警均已被处理，请刷新后查看']);
   });
 
   it('answers 403 to processing calls without the deal button bit, and lets the confirm bit confirm', async () => {
@@ -307,6 +383,28 @@ describe('confirmation and text messages to the terminal', () => {
     expect(t.commands.map((c) => c.message)).toEqual([{ msgId: MSG.ALARM_CONFIRM, alarmSerial: 0, alarmType: 1 }]);
     const log = await server.call<LogView[]>('GET', `/service-command/command_record/findAlarmDealLog?alarmId=${a!.id}`, { token: safety, lang: 'en' });
     expect(log.data).toEqual([expect.objectContaining({ action: 'confirm', dealType: 1, content: 'ok', terminalResult: 0, terminalResultText: 'The terminal acknowledged' })]);
+  });
+
+  it('tells a second officer confirming the same alarm that it is already handled: one decision, one 0x8203, one log row', async () => {
+    const v = freshVehicle(false);
+    const t = await terminalFor(v);
+    await report(t, bit(0));
+    const [a] = await alarmsOf(v.vehicleId);
+    const confirmBy = (token: string, content: string) => server.call<{ dealStatus: number }>(
+      'GET', `/service-command/command/confirmAlarmAndReplyDevice?alarmId=${a!.id}&dealType=1&dealContent=${content}`, { token, lang: 'en' });
+    const [first, second] = await Promise.all([confirmBy(safety, 'first'), confirmBy(admin, 'second')]);
+    expect([first.code, second.code].sort()).toEqual([200, 409]);
+    const loser = first.code === 409 ? first : second;
+    expect(loser.msg).toBe('This alarm has already been handled: refresh to see by whom');
+    expect(t.commands.filter((c) => c.message.msgId === MSG.ALARM_CONFIRM)).toHaveLength(1);
+    const stored = (await server.call<AlarmView>('GET', `/service-safe/alarmInfo/${a!.id}`, { token: admin })).data;
+    const winner = first.code === 200 ? 'first' : 'second';
+    expect(stored.dealContent).toBe(winner);
+    const log = await server.call<LogView[]>('GET', `/service-command/command_record/findAlarmDealLog?alarmId=${a!.id}`, { token: admin });
+    expect(log.data.map((e) => [e.action, e.content])).toEqual([['confirm', winner]]);
+    // Handling it again by the batch call is refused the same way, in Chinese by default.
+    const again = await server.call('PUT', '/service-safe/alarmInfo/handle_status', { token: admin, body: { ids: [a!.id], dealType: 2, dealContent: 'x' } });
+    expect([again.status, again.msg]).toEqual([409, '该报警已被处理，请刷新后查看']);
   });
 
   it('still invalidates an alarm whose terminal is offline, and the log says nothing could be sent', async () => {

@@ -91,7 +91,7 @@ export function settingsRoutes(app: App, deps: { storage: Storage; alarms: Alarm
       const b = request.body as Record<string, unknown> & { alarmTypes: number[]; companyId?: number };
       checkTypes(b.alarmTypes);
       const company = await settingsCompany(storage, auth(request), b.companyId);
-      await storage.alarms.patchSettings(company.id, b.alarmTypes, toPatch(b), now(), (code) => alarms.inheritedRow(company.path, code) ?? {});
+      await storage.alarms.patchSettings(company.id, b.alarmTypes, toPatch(b), now(), (code) => alarms.rowBase(company.path, code));
       await alarms.reloadSettings();
       return ok({ companyId: company.id, alarmTypes: b.alarmTypes }, requestLang(request));
     });
@@ -126,7 +126,7 @@ export function settingsRoutes(app: App, deps: { storage: Storage; alarms: Alarm
     checkTypes(items.map((i) => i.alarmType));
     const company = await settingsCompany(storage, auth(request), companyId);
     for (const item of items) {
-      await storage.alarms.patchSettings(company.id, [item.alarmType], { riskLevel: item.riskLevel as RiskLevel | null }, now(), (code) => alarms.inheritedRow(company.path, code) ?? {});
+      await storage.alarms.patchSettings(company.id, [item.alarmType], { riskLevel: item.riskLevel as RiskLevel | null }, now(), (code) => alarms.rowBase(company.path, code));
     }
     await alarms.reloadSettings();
     return ok({ companyId: company.id, saved: items.length }, requestLang(request));

@@ -287,9 +287,11 @@ export function AlarmProcessingPage() {
         {batchOpen && (
           <BatchForm
             ids={[...selected]}
-            onDone={(n) => {
+            onDone={(n, skipped) => {
               setBatchOpen(false);
-              notifications.show({ color: 'green', message: t('page.batchDone', { count: n }) });
+              notifications.show(skipped === 0
+                ? { color: 'green', message: t('page.batchDone', { count: n }) }
+                : { color: 'yellow', message: t('page.batchSkipped', { count: n, skipped }) });
               void refresh([...selected]);
             }}
           />
@@ -395,7 +397,7 @@ function AlarmDetail({ alarm: a, onChanged }: { alarm: Alarm; onChanged: () => v
             {log.map((l) => (
               <Table.Tr key={l.id} data-testid="alarm-log-row" data-action={l.action}>
                 <Table.Td>{formatTime(l.createTime)}</Table.Td>
-                <Table.Td data-testid="alarm-log-user">{l.username}</Table.Td>
+                <Table.Td data-testid="alarm-log-user">{l.userId === null ? t('page.logPlatform') : l.username}</Table.Td>
                 <Table.Td>{t(`page.logAction.${l.action}`, { defaultValue: l.action })}</Table.Td>
                 <Table.Td data-testid="alarm-log-deal-type">{l.dealType ? t(`dealType.${l.dealType}`) : ''}</Table.Td>
                 <Table.Td>{l.content}</Table.Td>
@@ -409,7 +411,7 @@ function AlarmDetail({ alarm: a, onChanged }: { alarm: Alarm; onChanged: () => v
   );
 }
 
-function BatchForm({ ids, onDone }: { ids: number[]; onDone: (updated: number) => void }) {
+function BatchForm({ ids, onDone }: { ids: number[]; onDone: (updated: number, skipped: number) => void }) {
   const t = useT(ALARMS_NS);
   const [dealType, setDealType] = useState<string>(String(DealType.RiskRelease));
   const [content, setContent] = useState('');
@@ -420,9 +422,21 @@ function BatchForm({ ids, onDone }: { ids: number[]; onDone: (updated: number) =
     setFailed(null);
     try {
       // The server takes 1–500 ids per call.
+      // Alarms someone else handled meanwhile keep that handling: counted as skipped, not failed.
       let updated = 0;
-      for (let i = 0; i < ids.length; i += 500) updated += (await handleAlarms(ids.slice(i, i + 500), Number(dealType), content)).updated;
-      onDone(updated);
+      let skipped = 0;
+      for (let i = 0; i < ids.length; i += 500) {
+        const chunk = ids.slice(i, i + 500);
+        try {
+          const r = await handleAlarms(chunk, Number(dealType), content);
+          updated += r.updated;
+          skipped += r.skipped;
+        } catch (e) {
+          if (!isApiError(e) || e.code !== 409) throw e;
+          skipped += chunk.length;
+        }
+      }
+      onDone(updated, skipped);
     } catch (e) {
       setFailed(isApiError(e) ? e.msg : t('page.processFailed'));
     } finally {

@@ -3,8 +3,12 @@
  * signed-in user holding the area (spec §6: without it the pop-up is removed). The alarms come
  * from the client-held lists in the stream worker (src/live/stream/alarm-lists.ts) through the
  * session's shared stream; React only renders the small snapshot (≤ 4 Hz, after a change).
- * The user's settings (findUserAlarmPopSettingDetail, read once per session) decide whether the
- * pop-up opens (else only the counter) and whether a tone sounds.
+ * Two settings decide what an alarm does (both must agree):
+ * - the company's linkage for its type (alarm settings → linkage page), carried on the push message
+ *   as `popup` / `voice`: whether this type opens the pop-up and sounds a tone at all;
+ * - the user's own settings (findUserAlarmPopSettingDetail, read once per session): whether pop-ups
+ *   open and tones sound for this user.
+ * Every alarm still counts in the counter; clicking it shows the newest alarm whatever the settings.
  */
 import { ActionIcon, Badge, Button, CloseButton, Group, Indicator, Modal, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
@@ -74,14 +78,34 @@ function AlarmArea({ userId }: { userId: number }) {
   const [setting, setSetting] = useState<PopSetting | null>(null);
   /** Id of the newest alarm the user closed or hid the pop-up on: the next alarm opens it again. */
   const [dismissed, setDismissed] = useState<number | null>(null);
+  /** The user clicked the counter: show the newest alarm even when no linkage asked for a pop-up. */
+  const [shownByUser, setShownByUser] = useState(false);
   const [dialog, setDialog] = useState<Dialog>(null);
-  /** The newest alarm id already known when this area started (no tone for the past). */
-  const baseline = useRef<number | null | undefined>(undefined);
+  /** Tone-linked alarms already known when this area started (no tone for the past). */
+  const voiceBaseline = useRef<number | undefined>(undefined);
+  const [tones, setTones] = useState(0);
+
+  const settingRef = useRef<PopSetting | null>(null);
+  useEffect(() => {
+    settingRef.current = setting;
+  }, [setting]);
 
   useEffect(() => {
     const stream = acquireLiveStream();
     streamRef.current = stream;
-    const off = stream.onAlarmLists((s) => store.set(s));
+    const off = stream.onAlarmLists((s) => {
+      store.set(s);
+      if (voiceBaseline.current === undefined) {
+        voiceBaseline.current = s.voiceCount;
+      } else if (s.voiceCount > voiceBaseline.current) {
+        voiceBaseline.current = s.voiceCount;
+        // one tone however many tone-linked alarms arrived since the last snapshot (≤ 4 Hz)
+        if (settingRef.current?.voice) {
+          playAlarmTone();
+          setTones((n) => n + 1);
+        }
+      }
+    });
     return () => {
       off();
       stream.dispose();
@@ -97,31 +121,25 @@ function AlarmArea({ userId }: { userId: number }) {
     };
   }, [userId]);
 
-  const newest = snapshot?.recent[0];
-  const newestId = newest?.id ?? null;
-  useEffect(() => {
-    if (snapshot === null) return;
-    if (baseline.current === undefined) {
-      baseline.current = newestId;
-      return;
-    }
-    if (newestId !== null && newestId !== baseline.current) {
-      baseline.current = newestId;
-      if (setting?.voice) playAlarmTone();
-    }
-  }, [snapshot, newestId, setting]);
-
   if (!snapshot) return null;
   const unread = snapshot.unread;
   const voice = setting ? (setting.voice ? 'on' : 'off') : 'unknown';
   const popupOn = setting?.popup ?? false;
-  const open = popupOn && newest !== undefined && newest.id !== dismissed;
+  const linked = snapshot.popup[0];
+  const list = linked === undefined && shownByUser ? snapshot.recent : snapshot.popup;
+  const listCount = linked === undefined && shownByUser ? snapshot.counts.alarms : snapshot.popupCount;
+  const newest = list[0];
+  const newestId = newest?.id ?? null;
+  const open = newest !== undefined && (shownByUser || (popupOn && newest.id !== dismissed));
 
-  const close = () => {
+  const hide = () => {
     setDismissed(newestId);
+    setShownByUser(false);
+  };
+  const close = () => {
+    hide();
     streamRef.current?.markAlarmsRead();
   };
-
 
   const row = (a: AlarmItem) => (
     <Text key={a.id} size="xs" truncate data-testid="alarm-popup-more" data-alarm-id={a.id}>
@@ -173,7 +191,7 @@ function AlarmArea({ userId }: { userId: number }) {
               <Group justify="space-between" wrap="nowrap">
                 <Text fw={700} c="red">{t('popup.title')}</Text>
                 <Group gap={4}>
-                  <Button size="compact-xs" variant="subtle" onClick={() => setDismissed(newestId)} data-testid="alarm-popup-hide">{t('popup.hide')}</Button>
+                  <Button size="compact-xs" variant="subtle" onClick={hide} data-testid="alarm-popup-hide">{t('popup.hide')}</Button>
                   <CloseButton aria-label={t('popup.close')} onClick={close} data-testid="alarm-popup-close" />
                 </Group>
               </Group>
@@ -189,8 +207,8 @@ function AlarmArea({ userId }: { userId: number }) {
               <Text size="sm" data-testid="alarm-popup-place">{t('field.place')}: {formatPlace(newest.lng, newest.lat)}</Text>
               <Text size="sm" data-testid="alarm-popup-speed">{t('field.speed')}: {t('speedValue', { speed: newest.speed })}</Text>
               {buttons(newest)}
-              {snapshot.recent.slice(1, 1 + MORE_SHOWN).map(row)}
-              {snapshot.counts.alarms > 1 + MORE_SHOWN && <Text size="xs" c="dimmed">{t('popup.more', { count: snapshot.counts.alarms - 1 - MORE_SHOWN })}</Text>}
+              {list.slice(1, 1 + MORE_SHOWN).map(row)}
+              {listCount > 1 + MORE_SHOWN && <Text size="xs" c="dimmed">{t('popup.more', { count: listCount - 1 - MORE_SHOWN })}</Text>}
             </Stack>
           </Paper>
         )}
@@ -202,10 +220,11 @@ function AlarmArea({ userId }: { userId: number }) {
               variant="filled"
               color={unread > 0 ? 'red' : 'gray'}
               aria-label={t('popup.show')}
-              onClick={() => setDismissed(null)}
+              onClick={() => setShownByUser(true)}
               data-testid="alarm-counter"
               data-unread={unread}
               data-voice={voice}
+              data-tones={tones}
               data-popup={setting ? (setting.popup ? 'on' : 'off') : 'unknown'}
             >
               !

@@ -18,7 +18,7 @@ export interface AlarmQuery {
 export interface AlarmPage { records: Alarm[]; total: number; current: number; size: number; capped: boolean; matched: number }
 
 export interface DealLogEntry {
-  id: number; alarmId: number; userId: number; username: string; action: string; dealType: number | null; content: string;
+  id: number; alarmId: number; userId: number | null; username: string; action: string; dealType: number | null; content: string;
   terminalResult: number | null; terminalResultText: string; createTime: number;
 }
 
@@ -43,7 +43,7 @@ export const invalidAlarm = (alarmId: number, dealContent: string) =>
   http.get<TerminalAnswer>('/service-command/command/invalidAlarmAndReplyDevice', { alarmId, dealContent }, { noCompanyId: true });
 
 export const handleAlarms = (ids: number[], dealType: number, dealContent: string) =>
-  http.put<{ updated: number }>('/service-safe/alarmInfo/handle_status', { ids, dealType, dealContent }, { noCompanyId: true });
+  http.put<{ updated: number; skipped: number }>('/service-safe/alarmInfo/handle_status', { ids, dealType, dealContent }, { noCompanyId: true, silent: true });
 
 export const markTypical = (ids: number[], typical: boolean) =>
   http.post<{ updated: number }>('/service-safe/alarmInfo/typical', { ids, typical }, { noCompanyId: true });

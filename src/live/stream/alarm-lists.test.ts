@@ -113,4 +113,27 @@ describe('the client-held alarm lists', () => {
       id: 3, alarmType: 12001, vehiidno: '沪A1', lng: 121, lat: 31, speed: 40, dealType: null, vehicleId: -1,
     });
   });
+
+  it('holds the pop-up alarms apart: only those the company links to a pop-up, newest first, and counts tone-linked ones', () => {
+    const lists = new AlarmLists();
+    const loud = alarm({ popup: true, voice: true });
+    lists.add(loud);
+    for (let i = 0; i < SNAPSHOT_RECENT + 5; i++) lists.add(alarm({ popup: false, voice: false, alarmType: 15001 }));
+    const quietPopup = alarm({ popup: true, voice: false });
+    lists.add(quietPopup);
+    const s = lists.snapshot();
+    // the linked alarm is still offered to the pop-up although 25 unlinked ones came after it
+    expect(s.popup.map((a) => a.id)).toEqual([quietPopup.id, loud.id]);
+    expect(s.popupCount).toBe(2);
+    expect(s.voiceCount).toBe(1);
+    expect(s.recent.map((a) => a.id)).not.toContain(loud.id);
+    expect(s.counts.alarms).toBe(SNAPSHOT_RECENT + 7);
+    lists.markHandled(loud.id as number, 2);
+    expect(lists.snapshot().popup[1]).toMatchObject({ id: loud.id, dealStatus: 2 });
+  });
+
+  it('treats a push message without linkage fields as linked (pop-up and tone), as consoles always did', () => {
+    expect(toAlarmItem({ id: 4, alarmType: 12001 })).toMatchObject({ popup: true, voice: true });
+    expect(toAlarmItem({ id: 5, alarmType: 12001, popup: false, voice: false })).toMatchObject({ popup: false, voice: false });
+  });
 });

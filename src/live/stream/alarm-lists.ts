@@ -7,7 +7,10 @@
  * - online-reminder events: ≤ 500, one per vehicle, alarms of the offline type (11004);
  * - duty events: ≤ 100, alarms that arrived unprocessed (dealStatus 0) and still wait for a person
  *   on duty (the spec does not define "duty"; this is our reading: the to-do list of the shift);
- * - unread count: alarms since the user last looked.
+ * - unread count: alarms since the user last looked;
+ * - pop-up alarms: those whose company linkage asks for a pop-up (push field `popup`), newest first;
+ *   `voiceCount` counts the ones whose linkage asks for a tone, so the main thread sounds once per
+ *   such alarm however many arrive between two snapshots.
  *
  * Every list drops its oldest entry first when full. `version` changes with every change, so the
  * worker posts a snapshot only when something changed.
@@ -50,6 +53,9 @@ export interface AlarmItem {
   dealType: number | null;
   count: number;
   source: string;
+  /** Company linkage (alarm settings): pop up in the console, sound a tone. Absent → true (the classic behaviour). */
+  popup: boolean;
+  voice: boolean;
 }
 
 export type AlarmListKind = 'alarms' | 'safety' | 'online' | 'duty';
@@ -60,6 +66,12 @@ export interface AlarmSnapshot {
   unread: number;
   /** Newest first, at most SNAPSHOT_RECENT. */
   recent: AlarmItem[];
+  /** The alarms whose linkage asks for a pop-up, newest first, at most SNAPSHOT_RECENT. */
+  popup: AlarmItem[];
+  /** How many held pop-up alarms there are (the pop-up's "n more"). */
+  popupCount: number;
+  /** Alarms received whose linkage asks for a tone (only grows). */
+  voiceCount: number;
   counts: Record<AlarmListKind, number>;
   /** Alarm push messages that were not alarms (missing id or type): counted and dropped. */
   rejected: number;
@@ -80,7 +92,7 @@ export function toAlarmItem(data: unknown): AlarmItem | undefined {
     companyId: num(d.companyId), companyName: str(d.companyName), channelId: num(d.channelId),
     gpsTime: num(d.gpsTime), createTime: num(d.createTime), lng: num(d.lng, NaN), lat: num(d.lat, NaN), speed: num(d.speed),
     riskLevel: str(d.riskLevel), dealStatus: num(d.dealStatus), dealType: typeof d.dealType === 'number' ? d.dealType : null,
-    count: num(d.count, 1), source: str(d.source),
+    count: num(d.count, 1), source: str(d.source), popup: d.popup !== false, voice: d.voice !== false,
   };
 }
 
@@ -125,6 +137,8 @@ export class AlarmLists {
     online: new CappedList(ONLINE_EVENTS_MAX, vehicleKey),
     duty: new CappedList(DUTY_EVENTS_MAX),
   };
+  private readonly popups = new CappedList(ALARM_EVENTS_MAX);
+  private voiceCount = 0;
   private readonly seen = new Set<number>();
   unread = 0;
   rejected = 0;
@@ -147,6 +161,8 @@ export class AlarmLists {
     if (a.alarmType === OFFLINE_ALARM_TYPE) this.lists.online.add(a);
     else this.lists.safety.add(a);
     if (a.dealStatus === DealStatus.Unprocessed) this.lists.duty.add(a);
+    if (a.popup) this.popups.add(a);
+    if (a.voice) this.voiceCount++;
     this.unread++;
     this.version++;
     return true;
@@ -162,7 +178,7 @@ export class AlarmLists {
   /** An alarm was handled from this console: it leaves the duty list and shows its new state. */
   markHandled(id: number, dealStatus: number): void {
     let changed = this.lists.duty.remove(id);
-    for (const l of [this.lists.alarms, this.lists.safety, this.lists.online]) {
+    for (const l of [this.lists.alarms, this.lists.safety, this.lists.online, this.popups]) {
       const a = l.items.find((x) => x.id === id);
       if (a && a.dealStatus !== dealStatus) {
         a.dealStatus = dealStatus;
@@ -181,6 +197,9 @@ export class AlarmLists {
       version: this.version,
       unread: this.unread,
       recent: this.lists.alarms.items.slice(0, SNAPSHOT_RECENT).map((a) => ({ ...a })),
+      popup: this.popups.items.slice(0, SNAPSHOT_RECENT).map((a) => ({ ...a })),
+      popupCount: this.popups.items.length,
+      voiceCount: this.voiceCount,
       counts: {
         alarms: this.lists.alarms.items.length, safety: this.lists.safety.items.length,
         online: this.lists.online.items.length, duty: this.lists.duty.items.length,

@@ -1,0 +1,30 @@
+/**
+ * Alarm linkage (issue 5, alarm settings → linkage page): what an alarm of a type does beyond being
+ * stored — open the console's pop-up, sound a tone there, speak a text in the cab (JT/T 808 0x8300
+ * with the TTS flag). A company sets it per type; a company without its own row inherits its nearest
+ * ancestor's; with no row anywhere these defaults apply.
+ *
+ * Defaults (ours; the spec shows the page, not its defaults): high and medium risks pop up with a
+ * tone, low and ordinary ones only count (an offline reminder every few minutes per vehicle would
+ * bury the rest of the pop-up). Speaking in the cab is never on by default: a voice the driver did
+ * not expect is itself a distraction, so a company turns it on deliberately.
+ */
+import { alarmName } from './catalogue.ts';
+import { defaultRiskLevel } from './sources.ts';
+
+export interface Linkage {
+  readonly popup: boolean;
+  readonly voice: boolean;
+  readonly tts: boolean;
+}
+
+export function defaultLinkage(code: number): Linkage {
+  const level = defaultRiskLevel(code) ?? 'ordinary';
+  const loud = level === 'high' || level === 'medium';
+  return { popup: loud, voice: loud, tts: false };
+}
+
+/** What the terminal speaks for a linked alarm (the driver hears Chinese; 0x8300 carries GBK). */
+export function linkageSpeech(code: number): string {
+  return `平台提醒：${alarmName(code, 'zh')}，请注意安全驾驶`;
+}
