@@ -153,4 +153,18 @@ describe('PlaybackHub', () => {
     h.hub.upstreamClosed(target.sim, [1], fresh);
     expect(next.states().at(-1)).toBe('stopped:connectFailed');
   });
+
+  it('a channel whose viewer is gone is taken over at once, and the terminal is told to stop before the new request', async () => {
+    const h = setup();
+    const gone = { ...h.viewer, gone: false };
+    h.hub.open(target, gone);
+    await flush();
+    expect(h.hub.isHeld(target.sim, 1)).toBe(true);
+    gone.gone = true;
+    expect(h.hub.isHeld(target.sim, 1)).toBe(false);
+    const next = setup();
+    expect(h.hub.open(target, next.viewer)).toBeDefined();
+    expect(h.calls).toEqual(['open', 'stop', 'open']);
+    expect(next.states()).toEqual(['connecting']);
+  });
 });

@@ -113,14 +113,23 @@ export class PlaybackHub implements FrameSink {
     return this.sessions.has(channelKey(sim, channel));
   }
 
+  /** Whether a viewer still connected holds the channel (a session whose viewer left is about to go). */
+  isHeld(sim: string, channel: number): boolean {
+    const s = this.sessions.get(channelKey(sim, channel));
+    return s !== undefined && !s.viewer.gone;
+  }
+
   /** Starts a playback for one viewer; undefined (and "busy" sent) when the channel already plays back. */
   open(target: PlaybackTarget, viewer: Viewer): PlaybackHandle | undefined {
     const key = channelKey(target.sim, target.channel);
     const old = this.sessions.get(key);
-    // A viewer that already left (a tile re-opened at once) must not hold the channel until its close is handled.
+    // A viewer that already left (a tile re-opened at once) must not hold the channel until its close is
+    // handled. Its stop goes out now, before the new 0x9201 (both are written in call order), since its
+    // own leave() will find the channel taken and send nothing.
     if (old?.viewer.gone) {
       this.sessions.delete(key);
       this.count();
+      void this.signalling.stop(old.target).catch(() => undefined);
     }
     if (this.sessions.has(key)) {
       send(viewer, { type: 'status', state: 'stopped', reason: 'busy' });

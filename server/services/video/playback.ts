@@ -123,7 +123,7 @@ export function playbackRoutes(app: App, deps: PlaybackDeps): void {
     if (socket.readyState !== socket.OPEN) return;
     // A tile re-opened at once (the console closes and reopens its socket) finds its own previous session
     // still registered until that socket's close is handled: give it a moment before answering "busy".
-    for (let waited = 0; hub.isPlaying(found.vehicle.deviceNo, channel) && waited < BUSY_GRACE_MS; waited += 50) {
+    for (let waited = 0; hub.isHeld(found.vehicle.deviceNo, channel) && waited < BUSY_GRACE_MS; waited += 50) {
       await new Promise((r) => setTimeout(r, 50));
     }
     if (socket.readyState !== socket.OPEN) return;
