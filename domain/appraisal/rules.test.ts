@@ -75,12 +75,15 @@ describe('scores', () => {
     // 300 km: skill 3 → 1/100 km vs 10 → 90; behaviour 9 → 3 vs 10 → 70; violation 6 → 2 vs 5 → 60;
     // accident 0 → 100; operation 1 → 0.333 vs 5 → 93.333. Total = .2×90 + .3×70 + .2×60 + .2×100 + .1×93.333 = 80.3
     const counts = { ...emptyCounts(), drivingSkill: 3, drivingBehaviour: 9, trafficViolation: 6, vehicleOperation: 1 };
-    const s = scoreVehicle(counts, 300, DEFAULT_APPRAISAL_SETTINGS);
+    const s = scoreVehicle(counts, 300, 20, DEFAULT_APPRAISAL_SETTINGS);
     expect(s).toEqual({ scores: { drivingSkill: 90, drivingBehaviour: 70, trafficViolation: 60, trafficAccident: 100, vehicleOperation: 93.3 }, totalScore: 80.3 });
   });
 
-  it('does not score a vehicle that drove no km', () => {
-    expect(scoreVehicle({ ...emptyCounts(), trafficViolation: 2 }, 0, DEFAULT_APPRAISAL_SETTINGS)).toBeNull();
+  it('does not score a vehicle that drove no km, or on fewer than 3 normal running days', () => {
+    expect(scoreVehicle({ ...emptyCounts(), trafficViolation: 2 }, 0, 20, DEFAULT_APPRAISAL_SETTINGS)).toBeNull();
+    // two short days without an alarm are not a perfect month: not assessed; three are
+    expect(scoreVehicle(emptyCounts(), 2.5, 2, DEFAULT_APPRAISAL_SETTINGS)).toBeNull();
+    expect(scoreVehicle(emptyCounts(), 3.5, 3, DEFAULT_APPRAISAL_SETTINGS)).toMatchObject({ totalScore: 100 });
   });
 
   it('ranks by total, ties share a rank, unscored rows last', () => {

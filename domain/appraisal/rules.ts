@@ -10,7 +10,9 @@
  *   linear between. A threshold of 0 means "no tolerance": any alarm scores 0.
  * - total = Σ weight_c × score_c ÷ 100 (weights are whole percent summing to 100), one decimal;
  *   category scores are shown to one decimal too (the total uses the unrounded ones).
- * - A vehicle without mileage in the month has no rate: it is listed, not scored, not ranked.
+ * - A vehicle without mileage in the month has no rate, and one with fewer than MIN_NORMAL_RUNNING_DAYS
+ *   normal running days too little driving to judge (a few hundred metres without an alarm would score
+ *   100 and top the ranking): both are listed, not scored, not ranked.
  * - Rank: by total descending, ties share a rank and the next rank skips (1, 2, 2, 4).
  */
 import type { Lang } from '../errors/catalogue.ts';
@@ -150,9 +152,12 @@ export interface VehicleScore {
   readonly totalScore: number;
 }
 
-/** The month's score of a vehicle from its alarm counts per category and its km; null without km. */
-export function scoreVehicle(counts: PerCategory<number>, km: number, s: AppraisalSettings): VehicleScore | null {
-  if (!(km > 0)) return null;
+/**
+ * The month's score of a vehicle from its alarm counts per category, its km and its normal running
+ * days; null (not assessed) without km or with fewer than MIN_NORMAL_RUNNING_DAYS normal days.
+ */
+export function scoreVehicle(counts: PerCategory<number>, km: number, normalDays: number, s: AppraisalSettings): VehicleScore | null {
+  if (!(km > 0) || normalDays < MIN_NORMAL_RUNNING_DAYS) return null;
   let total = 0;
   const scores = {} as Record<AppraisalCategory, number>;
   for (const c of APPRAISAL_CATEGORIES) {

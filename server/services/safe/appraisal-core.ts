@@ -117,11 +117,12 @@ export function scoreRow(m: VehicleMonth, settings: AppraisalSettings): ScoreRow
   const km = m.days.reduce((s, d) => s + d.mileageKm, 0);
   const counts = categoryCounts(m.alarms);
   const rates = Object.fromEntries(APPRAISAL_CATEGORIES.map((c) => [c, per100Km(counts[c], km)])) as PerCategory<number | null>;
-  const score = scoreVehicle(counts, km, settings);
+  const normalDays = normalRunningDays(m.days);
+  const score = scoreVehicle(counts, km, normalDays, settings);
   const v = m.vehicle;
   return {
     vehicleId: v.vehicleId, vehiidno: v.vehiidno, companyId: v.companyId, companyName: v.companyName, mileageKm: round2(km),
-    normalDays: normalRunningDays(m.days), alarmCount: APPRAISAL_CATEGORIES.reduce((s, c: AppraisalCategory) => s + counts[c], 0),
+    normalDays, alarmCount: APPRAISAL_CATEGORIES.reduce((s, c: AppraisalCategory) => s + counts[c], 0),
     counts, rates, scores: score?.scores ?? null, totalScore: score?.totalScore ?? null,
   };
 }

@@ -3,7 +3,8 @@
  * the positions repository (the positioning rollup turns them into days), alarms through the alarm
  * repository. The fixture is hand-checked: vehicle A drives exactly 100 km on each of 3 days of last
  * month with 3 skill, 9 behaviour, 6 violation and 1 operation alarm (+1 invalid, +1 emergency not
- * counted) → 90, 70, 60, 100, 93.3 → total 80.3 with the default weights; B drives 2 × 100 km clean → 100.
+ * counted) → 90, 70, 60, 100, 93.3 → total 80.3 with the default weights; B drives 3 × 100 km clean → 100;
+ * D drives 2 × 100 km clean: too few normal running days (3 needed), listed but not assessed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthDays } from '../../../domain/appraisal/rules.ts';
@@ -29,7 +30,7 @@ let east: { id: number; path: string };
 let eastFleet: number;
 let month: string;
 let firstDay: number;
-const v = {} as Record<'a' | 'b' | 'c' | 'outside', { vehicleId: number; deviceNo: string; companyId: number; vehiidno: string }>;
+const v = {} as Record<'a' | 'b' | 'c' | 'd' | 'outside', { vehicleId: number; deviceNo: string; companyId: number; vehiidno: string }>;
 
 /** Where each vehicle's last drive ended (in 1 km steps north of 30°N): the next day starts there, so no gap adds km. */
 const driven = new Map<number, number>();
@@ -70,6 +71,7 @@ beforeAll(async () => {
   v.a = pick(inEast[0]!);
   v.b = pick(inEast[1]!);
   v.c = pick(inEast[2]!);
+  v.d = pick(inEast[3]!);
   v.outside = pick(all.find((x) => !x.companyPath.startsWith(east.path))!);
   eastFleet = v.a.companyId;
   // Registry ids 17 /safeManagement, 33–35 vehicleScore (+ checkReport, checkSetting), 36–38 analysisReport.
@@ -82,7 +84,8 @@ beforeAll(async () => {
   month = last.toISOString().slice(0, 7);
   firstDay = monthDays(month)!.firstDay;
   for (const d of [2, 5, 9]) await drive100Km(v.a.vehicleId, firstDay + d, 121);
-  for (const d of [3, 4]) await drive100Km(v.b.vehicleId, firstDay + d, 121.2);
+  for (const d of [3, 4, 6]) await drive100Km(v.b.vehicleId, firstDay + d, 121.2);
+  for (const d of [3, 4]) await drive100Km(v.d.vehicleId, firstDay + d, 121.3);
   await drive100Km(v.outside.vehicleId, firstDay + 3, 121.4);
   let minute = 0;
   for (let i = 0; i < 3; i++) await alarm(v.a, 18001, firstDay + 2, minute++);
@@ -111,8 +114,11 @@ describe('appraisal report', () => {
     expect(a.scores).toEqual({ drivingSkill: 90, drivingBehaviour: 70, trafficViolation: 60, trafficAccident: 100, vehicleOperation: 93.3 });
     expect(a.totalScore).toBe(80.3);
     const b = byId.get(v.b.vehicleId)!;
-    expect([b.totalScore, b.mileageKm, b.normalDays]).toEqual([100, 200, 2]);
-    // Ranking order: B first, A second, then the vehicles without km (C has an alarm but no mileage).
+    expect([b.totalScore, b.mileageKm, b.normalDays]).toEqual([100, 300, 3]);
+    // D drove 200 km clean, but on 2 days only: not assessed, where it would otherwise share first place.
+    const d = byId.get(v.d.vehicleId)!;
+    expect([d.totalScore, d.rank, d.mileageKm, d.normalDays]).toEqual([null, null, 200, 2]);
+    // Ranking order: B first, A second, then the vehicles not assessed (C has an alarm but no mileage).
     expect(r.data.records.slice(0, 2).map((x) => [x.vehicleId, x.rank])).toEqual([[v.b.vehicleId, 1], [v.a.vehicleId, 2]]);
     const c = byId.get(v.c.vehicleId)!;
     expect([c.totalScore, c.rank, c.scores, c.alarmCount]).toEqual([null, null, null, 1]);
@@ -229,7 +235,7 @@ describe('analysis reports', () => {
   });
 
   it('refuses the single-vehicle report with too few normal running days, with the spec’s message', async () => {
-    const zh = await server.call('GET', `/service-safe/analysisReport/vehicleReport?vehicleId=${v.b.vehicleId}&month=${month}`, { token: admin });
+    const zh = await server.call('GET', `/service-safe/analysisReport/vehicleReport?vehicleId=${v.d.vehicleId}&month=${month}`, { token: admin });
     expect([zh.status, zh.msg]).toEqual([409, '该车辆正常运行天数过少（所选月份2天，至少需要3天），无法生成单车报告']);
     const en = await server.call('GET', `/service-safesheet/report/getSingleVehicleReport?vehicleId=${v.c.vehicleId}&month=${month}`, { token: admin, lang: 'en' });
     expect(en.msg).toContain('too few normal running days (0 in the chosen month');
@@ -244,7 +250,7 @@ describe('analysis reports', () => {
     expect([fleet.status, fleet.headers.get('content-type')]).toEqual([200, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']);
     const one = await fetch(`${base}/vehicleReport/excel?vehicleId=${v.a.vehicleId}&month=${month}`, { headers: { 'x-jwt': admin } });
     expect(one.headers.get('content-disposition')).toContain(encodeURIComponent(`单车报告-${v.a.vehiidno}-${month}.xlsx`));
-    const refused = await fetch(`${base}/vehicleReport/excel?vehicleId=${v.b.vehicleId}&month=${month}`, { headers: { 'x-jwt': admin } });
+    const refused = await fetch(`${base}/vehicleReport/excel?vehicleId=${v.d.vehicleId}&month=${month}`, { headers: { 'x-jwt': admin } });
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { msg: string }).msg).toContain('正常运行天数过少');
   });
@@ -260,9 +266,9 @@ describe('analysis reports', () => {
       riskyVehicles: { vehicleId: number; totalScore: number }[]; categories: { category: string; count: number }[];
     }>('POST', '/service-safe/analysisReport/teamReport', { token: eastSafety, body: { month } });
     expect(r.code).toBe(200);
-    expect(r.data.mileageKm).toBe(500);
+    expect(r.data.mileageKm).toBe(800);
     expect(r.data.alarms).toBe(21); // A's 20 valid + C's 1
-    expect(r.data.per100Km).toBe(4.2);
+    expect(r.data.per100Km).toBe(2.63); // 21 alarms over 800 km
     expect(r.data.groups.slice(0, 2)).toEqual([expect.objectContaining({ group: 10, count: 9 }), expect.objectContaining({ group: 12, count: 7 })]);
     expect(r.data.daily[9]).toMatchObject({ alarms: 8, mileageKm: 100 });
     expect(r.data.riskyVehicles[0]!.vehicleId).toBe(v.a.vehicleId);

@@ -17,7 +17,7 @@ registerMessages(APPRAISAL_NS, {
     summary: '{{company}} · {{month}} · 共 {{vehicles}} 辆车，参与考核 {{scored}} 辆，平均分 {{average}}',
     noAverage: '—',
     notAssessed: '未考核',
-    notAssessedHint: '本月无行驶里程，无法按百公里报警数考核',
+    notAssessedHint: '本月正常运行天数不足3天或无行驶里程，数据不足以考核',
     col: {
       rank: '排名', vehiidno: '车牌号', company: '所属公司', mileageKm: '里程(km)', normalDays: '正常运行天数', total: '总分',
       category: '{{name}}（{{weight}}%）',
@@ -53,12 +53,12 @@ registerMessages(APPRAISAL_NS, {
     summary: '{{company}} · {{month}} · {{vehicles}} vehicles, {{scored}} assessed, average score {{average}}',
     noAverage: '—',
     notAssessed: 'Not assessed',
-    notAssessedHint: 'No mileage this month: alarms per 100 km cannot be assessed',
+    notAssessedHint: 'Fewer than 3 normal running days or no mileage this month: too little driving to assess',
     col: {
       rank: 'Rank', vehiidno: 'Plate', company: 'Company', mileageKm: 'Mileage (km)', normalDays: 'Normal running days', total: 'Total',
       category: '{{name}} ({{weight}}%)',
     },
-    cellHint: '{{count}} alarms, {{rate}} per 100 km',
+    cellHint: '{{count}} alarms, {{rate}} per 100 km', cellHint_one: '{{count}} alarm, {{rate}} per 100 km',
     setting: {
       weights: 'Weights (%)',
       thresholds: 'Thresholds (alarms per 100 km)',
