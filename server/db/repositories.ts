@@ -138,6 +138,11 @@ export interface PositionRow {
 export interface PositionRepository {
   /** Appends rows atomically (one transaction). */
   append(rows: readonly PositionRow[]): Promise<void>;
+  /**
+   * How many appends so far (this process) put rows of the vehicle into a China day already over
+   * (blind-area re-uploads, late reports): caches of past days compare it to know they may be stale.
+   */
+  lateWrites(vehicleId: number): number;
   /** The newest row (by gps_time) of every vehicle that has history. */
   latestPerVehicle(): Promise<PositionRow[]>;
   /** A vehicle's rows with from <= gps_time < to, oldest first. */

@@ -14,6 +14,7 @@ class RecordingRepo implements PositionRepository {
   }
   async latestPerVehicle(): Promise<PositionRow[]> { return []; }
   async range(): Promise<PositionRow[]> { return []; }
+  lateWrites(): number { return 0; }
   get rows(): number { return this.batches.reduce((n, b) => n + b.length, 0); }
 }
 

@@ -20,6 +20,13 @@ export class SqlitePositionRepository implements PositionRepository {
 
   constructor(private readonly db: SqliteDb) {}
 
+  /** vehicle id → writes of rows into days already over (since this process started). */
+  private readonly late = new Map<number, number>();
+
+  lateWrites(vehicleId: number): number {
+    return this.late.get(vehicleId) ?? 0;
+  }
+
   async append(rows: readonly PositionRow[]): Promise<void> {
     if (rows.length === 0) return;
     if (!this.appendAll) {
@@ -36,7 +43,13 @@ export class SqlitePositionRepository implements PositionRepository {
           // Key vehicle × 2^20 + day: ids stay far below 2^32, China day indices below 2^20 until year 4840.
           if (day < today) (late ??= new Set()).add(r.vehicleId * 1_048_576 + day);
         }
-        if (late) for (const key of late) dropBlock.run(Math.floor(key / 1_048_576), key % 1_048_576);
+        if (late) {
+          for (const key of late) {
+            const vehicleId = Math.floor(key / 1_048_576);
+            dropBlock.run(vehicleId, key % 1_048_576);
+            this.late.set(vehicleId, (this.late.get(vehicleId) ?? 0) + 1);
+          }
+        }
       });
     }
     this.appendAll(rows);

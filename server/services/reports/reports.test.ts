@@ -172,6 +172,9 @@ describe('daily positioning metrics of hand-built tracks', () => {
   it('counts a late (blind-area) upload for a day already in the rollup', async () => {
     const before = await post<Page<DayRow>>('daily', { startDate: date(D), endDate: date(D), vehicleIds: [late] });
     expect(before.data.records[0]).toMatchObject({ totalGps: 2, undetermined: 1, pass: 1 });
+    // Asked again: the stored day is found matching its rows and trusted for RECOUNT_AFTER_MS ...
+    expect((await post<Page<DayRow>>('daily', { startDate: date(D), endDate: date(D), vehicleIds: [late] })).data.records[0]).toMatchObject({ totalGps: 2 });
+    // ... unless a late row of the vehicle arrives meanwhile: then it is recounted at once.
     await server.app.storage.positions.append([row(late, at(D, 605), 121.4, 33 + 0.25 * KM_LAT)]);
     const after = await post<Page<DayRow>>('daily', { startDate: date(D), endDate: date(D), vehicleIds: [late] });
     expect(after.data.records[0]).toMatchObject({ totalGps: 3, undetermined: 1, pass: 2 });

@@ -14,7 +14,8 @@
  * never stored. The day of the vehicle's newest point so far is stored as open: its last
  * point is undetermined only until the next report arrives, so it is recomputed once one exists. A
  * stored day whose stored row count has changed since (late blind-area uploads) is recomputed too,
- * checked at most every RECOUNT_AFTER_MS per vehicle and period.
+ * checked at most every RECOUNT_AFTER_MS per vehicle and period — and at once when this process has
+ * written rows of the vehicle into a past day since the last check (`positions.lateWrites`).
  */
 import { analyzeTrack, type TrackAnalysis } from '../../../domain/track/analyze.ts';
 import { allocateColumns } from '../../../domain/track/columns.ts';
@@ -111,8 +112,11 @@ const RECOUNT_KEYS = 100_000;
 export class ReportEngine {
   /** vehicle id → today's metrics and when they were computed (never written to the table). */
   private readonly todayMemo = new Map<number, { day: number; at: number; metrics: DayMetrics }>();
-  /** `vehicle:firstDay:lastDay` → when its stored days were last found matching the stored row counts. */
-  private readonly counted = new Map<string, number>();
+  /**
+   * `vehicle:firstDay:lastDay` → when its stored days were last found matching the stored row counts,
+   * and the vehicle's late-write count then (a late write since forces the recount at once).
+   */
+  private readonly counted = new Map<string, { at: number; late: number }>();
 
   constructor(
     private readonly storage: Storage,
@@ -159,8 +163,9 @@ export class ReportEngine {
       const memo = this.todayMemo.get(vehicleId);
       if (memo && memo.day === today && now - memo.at < TODAY_MEMO_MS) cached.set(memo.metrics.date, { metrics: memo.metrics, open: true });
       const countKey = `${vehicleId}:${firstDay}:${Math.min(lastDay, today - 1)}`;
-      const countedAt = this.counted.get(countKey);
-      const check = countedAt !== undefined && now - countedAt < RECOUNT_AFTER_MS
+      const counted = this.counted.get(countKey);
+      const late = this.storage.positions.lateWrites(vehicleId);
+      const check = counted !== undefined && now - counted.at < RECOUNT_AFTER_MS && counted.late === late
         ? 'skipped'
         : this.changedCounts(vehicleId, cached, firstDay, Math.min(lastDay, today - 1));
       const counts = typeof check === 'string' ? undefined : check;
@@ -196,7 +201,7 @@ export class ReportEngine {
       // Only a count that matched is trusted for a while; freshly computed days are counted on the next call.
       if (check === 'match') {
         if (this.counted.size >= RECOUNT_KEYS) this.counted.clear();
-        this.counted.set(countKey, now);
+        this.counted.set(countKey, { at: now, late });
       }
     }
     return out;
