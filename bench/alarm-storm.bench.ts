@@ -6,8 +6,9 @@
  *   p50 / p95 / p99 (sender and consumer share a child process and its clock; see load/alarm-storm-load.ts);
  * - lost: alarms sent − alarms stored, alarms sent − distinct alarms delivered (both should read 0);
  * - the server process's CPU (the load runs in the child, so this process is the server alone).
- * The server phase runs twice: first a same-run baseline with the hub's alarm corking off (one socket
- * write per alarm message, PushOptions.corkAlarms), then ours; ratios are baseline / ours.
+ * The server phase runs twice: first a same-run baseline with the hub's alarm corking on (one writev
+ * per console per stored batch, PushOptions.corkAlarms), then ours, the default (corking off: one
+ * socket write per alarm message); ratios are baseline / ours.
  * Then the console: Chromium (bench/browser-page.ts) opens bench/alarm-storm/ against the same server
  * during two more storm phases and a trace sums the renderer main thread's busy time per second:
  * our path (the stream worker holds the socket and the alarm lists, the main thread renders a list
@@ -180,9 +181,9 @@ export async function measureStorm(rate: number, seconds: number, consoleSeconds
         serverCpuPercent: ((cpu.user + cpu.system) / 1000 / wallMs) * 100, storeFailures: app.alarms.stats.failed - failed0,
       };
     };
-    // Same-run baseline for the hub: one socket write per alarm message (corking off), then ours.
-    const baseline = await serverPhase(0, false);
-    const storm = await serverPhase(1, true);
+    // Same-run baseline for the hub: corking on (the alternative that stop 9 measured), then ours (off).
+    const baseline = await serverPhase(0, true);
+    const storm = await serverPhase(1, false);
 
     const consoles: ConsoleFigures[] = [];
     const page = consoleSeconds > 0 ? await openBenchPage('alarm-storm') : undefined;

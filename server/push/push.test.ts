@@ -167,7 +167,8 @@ describe('push channel /ws-service/websocket', () => {
     }
   });
 
-  it('writes a run of alarms as one corked flush per console: every alarm its own message, in order', async () => {
+  it('with corking on, writes a run of alarms as one corked flush per console: every alarm its own message, in order', async () => {
+    server.app.push.setOptions({ corkAlarms: true });
     const bin = await connectPush(server.url, admin);
     const json = await connectPush(server.url, admin, { format: 'json' });
     try {
@@ -188,12 +189,13 @@ describe('push channel /ws-service/websocket', () => {
       await bin.waitFor(() => alarms(bin).length === 301);
       expect(server.app.push.stats.alarmFlushes - before.alarmFlushes).toBe(2);
     } finally {
+      server.app.push.setOptions({ corkAlarms: DEFAULT_PUSH_OPTIONS.corkAlarms });
       bin.close();
       json.close();
     }
   });
 
-  it('still delivers every alarm with corking off (the benchmark baseline)', async () => {
+  it('delivers every alarm with corking off (the default), one write each', async () => {
     server.app.push.setOptions({ corkAlarms: false });
     const c = await connectPush(server.url, admin);
     try {
@@ -203,7 +205,7 @@ describe('push channel /ws-service/websocket', () => {
       await c.waitFor(() => alarms(c).length === 50);
       expect(server.app.push.stats.alarmFlushes).toBe(before);
     } finally {
-      server.app.push.setOptions({ corkAlarms: true });
+      server.app.push.setOptions({ corkAlarms: DEFAULT_PUSH_OPTIONS.corkAlarms });
       c.close();
     }
   });
