@@ -70,6 +70,9 @@ describe('safety alarms', () => {
     expect(await popup.getAttribute('data-voice')).toBe('on');
     // Overspeed is a medium risk: its default linkage sounds a tone (the user's voice setting is on too).
     await page.locator('[data-testid=alarm-counter][data-tones="1"]').waitFor({ timeout: 5_000 });
+    // The pop-up knows the vehicle is online (from the live stream): the device buttons are enabled.
+    await page.locator('[data-testid=alarm-popup][data-online=true]').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('alarm-btn-ttsReminder').isEnabled()).toBe(true);
     expect(await page.getByTestId('alarm-popup-title').textContent()).toBe(`${v.vehiidno} · 超速报警`);
     expect(await page.getByTestId('alarm-popup-speed').textContent()).toContain('95 km/h');
     expect(await page.getByTestId('alarm-popup-place').textContent()).toContain('121.50012, 31.20034');

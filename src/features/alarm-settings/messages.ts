@@ -29,7 +29,7 @@ registerMessages(ALARM_SETTINGS_NS, {
     filter: { group: 'Alarm group', allGroups: 'All groups', search: 'Search', searchPlaceholder: 'Alarm type name or code' },
     batch: { on: 'Turn on {{field}}', off: 'Turn off {{field}}', selected: '{{count}} selected', nothing: 'The selected alarm types already have that setting', selectAll: 'Select all shown' },
     state: { loading: 'Loading…', empty: 'No alarm types match', failed: 'Loading failed: {{msg}}', retry: 'Retry' },
-    done: { switched: '{{count}} alarm settings updated', saved: '{{count}} alarm levels saved', levelOn: 'Platform alarm levels enabled', levelOff: 'Platform alarm levels disabled' },
+    done: { switched: '{{count}} alarm settings updated', switched_one: '{{count}} alarm setting updated', saved: '{{count}} alarm levels saved', saved_one: '{{count}} alarm level saved', levelOn: 'Platform alarm levels enabled', levelOff: 'Platform alarm levels disabled' },
     failed: { switched: 'Changing the alarm settings failed', saved: 'Saving the alarm levels failed', level: 'Switching platform alarm levels failed', reload: 'Reloading failed' },
     level: {
       master: 'Use platform alarm levels', masterHint: 'When off, every alarm type uses its default level', defaultOption: 'Default ({{level}})',

@@ -15,6 +15,7 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import { alarmName, PLATFORM_GENERATED_CODES } from '../../../domain/alarms/catalogue.ts';
 import { DealStatus } from '../../../domain/alarms/engine.ts';
 import { globalAreaShows } from '../../../domain/permissions/access.ts';
+import { isOnline, type VehicleState } from '../../../domain/vehicle/state.ts';
 import { navigateHref } from '../../app/router.tsx';
 import { Perm } from '../../app/Perm.tsx';
 import { useLang, useT } from '../../i18n/index.ts';
@@ -44,6 +45,31 @@ const MORE_SHOWN = 3;
 
 /** Media buttons make no sense for platform-generated alarms (no device evidence; domain/alarms/catalogue.ts). */
 const MEDIA = new Set<string>(['live', 'multiLive', 'talk', 'photoSnap', 'audioReminder']);
+/** Buttons that need the terminal online: disabled (with the reason) while the alarm's vehicle is offline. */
+const DEVICE = new Set<string>(['live', 'multiLive', 'talk', 'photoSnap', 'audioReminder', 'musicReminder', 'phoneReminder', 'ttsReminder']);
+/** How often the pop-up re-reads its vehicle's state from the stream worker (one Comlink call, ≈ 80 µs). */
+const ONLINE_POLL_MS = 5000;
+
+/** Whether the vehicle is online as the session's stream knows it; undefined until known (buttons stay enabled). */
+function useVehicleOnline(streamRef: { readonly current: LiveStream | null }, vehicleId: number | undefined): boolean | undefined {
+  const [known, setKnown] = useState<{ vehicleId: number; online: boolean } | null>(null);
+  useEffect(() => {
+    if (vehicleId === undefined) return;
+    let live = true;
+    const read = () => {
+      void streamRef.current?.lookup(vehicleId).then((r) => {
+        if (live && r) setKnown({ vehicleId, online: isOnline(r.state as VehicleState) });
+      });
+    };
+    read();
+    const timer = setInterval(read, ONLINE_POLL_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [streamRef, vehicleId]);
+  return known !== null && known.vehicleId === vehicleId ? known.online : undefined;
+}
 
 const settingCache = new Map<number, Promise<PopSetting>>();
 /** Once per session and user; defaults (pop-up and voice on) when the call fails. */
@@ -121,6 +147,9 @@ function AlarmArea({ userId }: { userId: number }) {
     };
   }, [userId]);
 
+  const shownVehicle = (snapshot?.popup[0] ?? (shownByUser ? snapshot?.recent[0] : undefined))?.vehicleId;
+  const online = useVehicleOnline(streamRef, shownVehicle);
+
   if (!snapshot) return null;
   const unread = snapshot.unread;
   const voice = setting ? (setting.voice ? 'on' : 'off') : 'unknown';
@@ -149,14 +178,20 @@ function AlarmArea({ userId }: { userId: number }) {
 
   const buttons = (a: AlarmItem) => {
     const media = !PLATFORM_GENERATED_CODES.has(a.alarmType);
-    const btn = (name: string, onClick: () => void) =>
-      !media && MEDIA.has(name) ? null : (
+    const btn = (name: string, onClick: () => void) => {
+      if (!media && MEDIA.has(name)) return null;
+      const offline = online === false && DEVICE.has(name);
+      const button = (
+        <Button size="compact-xs" variant="light" onClick={onClick} disabled={offline} data-testid={`alarm-btn-${name}`}>
+          {t(`button.${name}`)}
+        </Button>
+      );
+      return (
         <Perm key={name} route={AREA} button={name}>
-          <Button size="compact-xs" variant="light" onClick={onClick} data-testid={`alarm-btn-${name}`}>
-            {t(`button.${name}`)}
-          </Button>
+          {offline ? <Tooltip label={t('popup.vehicleOffline')}><span>{button}</span></Tooltip> : button}
         </Perm>
       );
+    };
     return (
       <Group gap={4} data-testid="alarm-popup-buttons">
         {/* live: the driver camera (channel 1, where DMS alarms come from); multiLive: every camera. */}
@@ -186,7 +221,7 @@ function AlarmArea({ userId }: { userId: number }) {
     <>
       <div style={{ position: 'fixed', right: 16, bottom: 16, zIndex: 400, display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: 8 }}>
         {open && (
-          <Paper shadow="lg" withBorder p="sm" w={420} data-testid="alarm-popup" data-voice={voice} data-alarm-id={newest.id}>
+          <Paper shadow="lg" withBorder p="sm" w={420} data-testid="alarm-popup" data-voice={voice} data-alarm-id={newest.id} data-online={online === undefined ? 'unknown' : String(online)}>
             <Stack gap={6}>
               <Group justify="space-between" wrap="nowrap">
                 <Text fw={700} c="red">{t('popup.title')}</Text>

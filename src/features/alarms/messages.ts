@@ -7,6 +7,7 @@ registerMessages(ALARMS_NS, {
   zh: {
     popup: {
       title: '报警提醒',
+      vehicleOffline: '车辆不在线，无法向终端下发',
       unread: '未读报警 {{count}}',
       counterLabel: '报警',
       close: '关闭',
@@ -55,13 +56,14 @@ registerMessages(ALARMS_NS, {
   en: {
     popup: {
       title: 'Alarms',
-      unread: '{{count}} unread alarms',
+      vehicleOffline: 'The vehicle is offline: nothing can be sent to its terminal',
+      unread: '{{count}} unread alarms', unread_one: '{{count}} unread alarm',
       counterLabel: 'Alarms',
       close: 'Close',
       hide: 'Hide',
       show: 'Show alarms',
       empty: 'No new alarms',
-      more: '{{count}} more alarms',
+      more: '{{count}} more alarms', more_one: '{{count}} more alarm',
       processing: 'Alarm processing',
     },
     field: {
@@ -95,7 +97,7 @@ registerMessages(ALARMS_NS, {
       capped: 'Too many results: only the first 5000 are shown ({{matched}} matched)', total: '{{total}} alarms', empty: 'No alarms match',
       selected: '{{count}} selected', batch: 'Handle selected', detail: 'Details', confirm: 'Confirm', invalid: 'Invalid', markTypical: 'Mark typical',
       unmarkTypical: 'Unmark typical', log: 'Processing log', logEmpty: 'Nothing logged yet', invalidDone: 'Set invalid. Terminal answer: {{result}}',
-      typicalDone: 'Typical mark updated', batchDone: '{{count}} alarms handled', batchSkipped: '{{count}} alarms handled; {{skipped}} had already been handled by someone else and keep that handling', invalidFailed: 'Invalid-alarm processing failed', typicalFailed: 'Marking typical failed',
+      typicalDone: 'Typical mark updated', batchDone: '{{count}} alarms handled', batchDone_one: '{{count}} alarm handled', batchSkipped: '{{count}} alarms handled; {{skipped}} had already been handled by someone else and keep that handling', invalidFailed: 'Invalid-alarm processing failed', typicalFailed: 'Marking typical failed',
       processFailed: 'Processing failed', action: 'Actions', yes: 'Yes', no: 'No',
       logPlatform: 'Platform linkage',
       logAction: { confirm: 'Confirm', handle: 'Handle', invalid: 'Invalid', typical: 'Mark typical', untypical: 'Unmark typical', tts: 'TTS sent', linkageTts: 'Linked TTS', phone: 'Phone callback', music: 'Sound reminder', audio: 'Audio reminder' },

@@ -28,7 +28,7 @@ registerMessages(COMPANY_TREE_NS, {
     empty: 'No companies',
     loading: 'Loading…',
     loadFailed: 'Loading failed, click to retry',
-    vehicles: '{{count}} vehicles',
+    vehicles: '{{count}} vehicles', vehicles_one: '{{count}} vehicle',
     expand: 'Expand',
     collapse: 'Collapse',
     type: { C: 'Company', V: 'Vehicle', L: 'Line' },

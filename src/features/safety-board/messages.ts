@@ -65,8 +65,8 @@ registerMessages(BOARD_NS, {
       muteHint: 'While muted, new alarms of this vehicle join this item instead of the board',
     },
     done: {
-      follow: 'Following', continueFollow: 'Follow-up extended', cancelFollow: 'Follow cancelled', report: 'Reported', resolve: 'Resolved; {{count}} alarms handled',
-      unpush: 'Unpushed; {{count}} alarms handled',
+      follow: 'Following', continueFollow: 'Follow-up extended', cancelFollow: 'Follow cancelled', report: 'Reported', resolve: 'Resolved; {{count}} alarms handled', resolve_one: 'Resolved; {{count}} alarm handled',
+      unpush: 'Unpushed; {{count}} alarms handled', unpush_one: 'Unpushed; {{count}} alarm handled',
     },
     failed: { follow: 'Follow or unfollow failed', continueFollow: 'Follow or unfollow failed', cancelFollow: 'Follow or unfollow failed', report: 'Upload failed', resolve: 'Processing failed', unpush: 'Processing failed' },
     alarms: 'Vehicle alarms', alarmsEmpty: 'No alarms', log: 'Action log', logEmpty: 'No actions yet', platform: 'Platform',

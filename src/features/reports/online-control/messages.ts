@@ -94,7 +94,7 @@ registerMessages(ONLINE_CONTROL_NS, {
       exporting: 'Exporting…',
       allCompanies: 'All companies',
       company: 'Company: {{name}}',
-      vehiclesChecked: '{{count}} vehicles selected',
+      vehiclesChecked: '{{count}} vehicles selected', vehiclesChecked_one: '{{count}} vehicle selected',
       vehiclesAll: 'All vehicles',
       clearVehicles: 'Clear vehicles',
       treeHint: 'Check vehicles to report on them only; click a company to filter by company',
