@@ -53,8 +53,9 @@ export interface PushOptions {
   maxBehindMs: number;
   /**
    * Cork console sockets around a run of alarm messages (one writev per console per stored batch).
-   * Off by default: two quiet alarm-storm runs gave no server CPU gain end to end (0.98–1.02×) and a
-   * worse tail (p99 151 vs 79 ms, 195 vs 62 ms); it saves CPU only in the hub-alone bench (1.40×). @default false
+   * Off by default: in three quiet alarm-storm runs it changed server CPU by ≤ 2 % end to end and the
+   * tail followed the phase order, not the mode (ARCHITECTURE.md); it saves CPU only in the hub-alone
+   * bench (1.40×), so the simpler one-write-per-message path stays. @default false
    */
   corkAlarms: boolean;
 }
