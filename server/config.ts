@@ -51,6 +51,8 @@ export interface Config {
   readonly mediaPlaybackPort: number;
   /** Live-video connections a user may open per China day, unless set per user (spec §8). */
   readonly videoDailyLimit: number;
+  /** Photos and pulled recordings older than this many days are deleted (server/media/retention.ts); 0 keeps all. */
+  readonly mediaRetentionDays: number;
   /** FTP receiver for recordings terminals upload after 0x9206 (a free port when PORT is 0, as in tests). */
   readonly ftpPort: number;
   /** Address sent to terminals in 0x9206 and in PASV answers (an IPv4 address: PASV carries no names). */
@@ -127,6 +129,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     mediaPublicHost: env.MEDIA_PUBLIC_HOST || env.GATEWAY_HOST || env.HOST || '127.0.0.1',
     mediaPlaybackPort: int(env, 'MEDIA_PLAYBACK_PORT', 7613, 0, 65535),
     videoDailyLimit: int(env, 'VIDEO_DAILY_LIMIT', 200, 0, 1_000_000),
+    mediaRetentionDays: int(env, 'MEDIA_RETENTION_DAYS', 180, 0, 36_500),
     ftpPort: int(env, 'FTP_PORT', 7621, 0, 65535),
     ftpPublicHost: env.FTP_PUBLIC_HOST || env.MEDIA_PUBLIC_HOST || env.GATEWAY_HOST || env.HOST || '127.0.0.1',
     ftpPassivePorts: portRange(env, 'FTP_PASV_PORTS', [7630, 7679]),

@@ -55,4 +55,7 @@ export interface MediaRepository {
   query(scope: Scope, filter: MediaFilter, offset: number, limit: number): Promise<{ total: number; records: MediaItem[] }>;
   /** The vehicle's alarm raised within `windowMs` of `time` (or still open then), newest first; its id. */
   alarmNear(vehicleId: number, time: number, windowMs: number): Promise<number | undefined>;
+  /** Items captured before `before`, oldest first (at most `limit`): what retention removes next. */
+  expired(before: number, limit: number): Promise<{ id: number; path: string; size: number }[]>;
+  delete(ids: readonly number[]): Promise<void>;
 }

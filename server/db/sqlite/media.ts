@@ -65,4 +65,14 @@ export class SqliteMediaRepository implements MediaRepository {
                                  ORDER BY start_time DESC, id DESC LIMIT 1`).get(vehicleId, time + windowMs, time - windowMs, time - windowMs) as { id: number } | undefined;
     return row?.id;
   }
+
+  async expired(before: number, limit: number): Promise<{ id: number; path: string; size: number }[]> {
+    return this.db.prepare('SELECT id, path, size FROM media_item WHERE capture_time < ? ORDER BY capture_time LIMIT ?').all(before, limit) as
+      { id: number; path: string; size: number }[];
+  }
+
+  async delete(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    this.db.prepare(`DELETE FROM media_item WHERE id IN (${placeholders(ids.length)})`).run(...ids);
+  }
 }

@@ -1,6 +1,7 @@
 import type { UploadState } from '../../../domain/video/recording-upload.ts';
 import type { NewUploadTask, RecordingUploadRepository, UploadFile, UploadTask, UploadTaskPatch } from '../recording-upload-types.ts';
 import type { SqliteDb } from '../sqlite.ts';
+import { placeholders } from './rows.ts';
 
 interface Row {
   id: number; user_id: number; vehicle_id: number; device_no: string; channel: number; start_time: number; end_time: number; alarm_flags: string;
@@ -86,5 +87,16 @@ export class SqliteRecordingUploadRepository implements RecordingUploadRepositor
 
   async failUnfinished(reason: string, at: number): Promise<number> {
     return this.db.prepare(`UPDATE recording_upload SET state = 'failed', fail_reason = ?, updated_at = ?, finished_at = ? WHERE state IN ${UNFINISHED}`).run(reason, at, at).changes;
+  }
+
+  async finishedBefore(before: number, limit: number): Promise<number[]> {
+    return (this.db.prepare(`SELECT id FROM recording_upload WHERE state NOT IN ${UNFINISHED} AND coalesce(finished_at, updated_at) < ?
+                             ORDER BY coalesce(finished_at, updated_at) LIMIT ?`).all(before, limit) as { id: number }[]).map((r) => r.id);
+  }
+
+  async delete(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    // recording_upload_file rows go with their task (ON DELETE CASCADE)
+    this.db.prepare(`DELETE FROM recording_upload WHERE id IN (${placeholders(ids.length)})`).run(...ids);
   }
 }

@@ -5,6 +5,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { Type } from '@fastify/type-provider-typebox';
 import { alarmName } from '../../../domain/alarms/catalogue.ts';
 import { ErrorCode, type Lang } from '../../../domain/errors/catalogue.ts';
@@ -22,6 +23,7 @@ import { Id, PageFields, Strict, type App } from '../../http/route.ts';
 import type { LiveRuntime } from '../../live/runtime.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { sendXlsx, xlsxBuffer, type SheetColumn } from '../reports/excel.ts';
+import { MediaRetention } from '../../media/retention.ts';
 import { CONTENT_TYPES, MultimediaService, type ChannelSnap } from './capture.ts';
 import { MediaMessages, snapProblemText } from './messages.ts';
 
@@ -29,6 +31,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Multimedia on the server (tests shorten its snapshot budget). */
     multimedia: MultimediaService;
+    /** Deletes photos and pulled recordings past MEDIA_RETENTION_DAYS (tests call its sweep). */
+    mediaRetention: MediaRetention;
   }
 }
 
@@ -92,6 +96,13 @@ export function multimediaRoutes(app: App, deps: ServiceDeps & { readonly live: 
   service.install();
   app.decorate('multimedia', service);
   app.addHook('preClose', async () => service.close());
+  // Photos and pulled recordings past MEDIA_RETENTION_DAYS (the data directory would only grow).
+  const retention = new MediaRetention({
+    storage, mediaDir: path.join(config.dataDir, 'media'), days: config.mediaRetentionDays, clock: live.store.clock, log: app.log,
+  });
+  app.decorate('mediaRetention', retention);
+  app.addHook('onReady', async () => retention.start());
+  app.addHook('preClose', async () => retention.stop());
 
   async function vehicleIn(scope: Scope, vehicleId: number) {
     const v = await storage.fleet.getVehicle(scope, vehicleId);

@@ -1,0 +1,116 @@
+/**
+ * Media retention: photos (DATA_DIR/media/photos, `media_item`) captured more than MEDIA_RETENTION_DAYS
+ * ago and recordings pulled to the server (DATA_DIR/media/recordings/<task>, `recording_upload`) whose
+ * task ended that long ago are deleted, files first, then their rows. Without it the data directory
+ * only grows: a 2,000-vehicle fleet with an alarm photo per vehicle a day stores ≈ 100 MB a day.
+ *
+ * - 0 days keeps everything. Unfinished upload tasks are never touched.
+ * - A sweep runs at start and then hourly, in batches of SWEEP_BATCH (bounded work per turn).
+ * - A file that cannot be removed (other than already missing) keeps its row, so the next sweep tries
+ *   again and nothing points at a file that is gone.
+ */
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Storage } from '../db/repositories.ts';
+
+export const SWEEP_INTERVAL_MS = 3_600_000;
+/** Items removed per batch; the sweep yields to the event loop between batches. */
+export const SWEEP_BATCH = 500;
+
+export interface RetentionOptions {
+  readonly storage: Storage;
+  /** DATA_DIR/media: `media_item.path` is relative to it, recordings live in `recordings/<task id>`. */
+  readonly mediaDir: string;
+  readonly days: number;
+  readonly clock: () => number;
+  readonly log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+export interface SweepResult {
+  photos: number;
+  recordings: number;
+  /** Bytes of the removed photos (recording sizes are in their file rows, gone with the task). */
+  photoBytes: number;
+  /** Files that could not be removed (their rows stay for the next sweep). */
+  failed: number;
+}
+
+export class MediaRetention {
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private running: Promise<SweepResult> | undefined;
+
+  constructor(private readonly options: RetentionOptions) {}
+
+  /** Sweeps now and then every hour; nothing when retention is off (0 days). */
+  start(): void {
+    if (this.options.days <= 0 || this.timer) return;
+    void this.sweep();
+    this.timer = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** One sweep (a second call while one runs joins it). */
+  sweep(): Promise<SweepResult> {
+    this.running ??= this.run().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async run(): Promise<SweepResult> {
+    const { storage, mediaDir, days, clock, log } = this.options;
+    const result: SweepResult = { photos: 0, recordings: 0, photoBytes: 0, failed: 0 };
+    if (days <= 0) return result;
+    const before = clock() - days * 86_400_000;
+    try {
+      for (;;) {
+        const items = await storage.media.expired(before, SWEEP_BATCH);
+        const removed: number[] = [];
+        for (const item of items) {
+          if (await this.remove(path.join(mediaDir, item.path), false)) {
+            removed.push(item.id);
+            result.photoBytes += item.size;
+          } else result.failed++;
+        }
+        await storage.media.delete(removed);
+        result.photos += removed.length;
+        // a batch whose files all failed would come back unchanged: stop until the next sweep
+        if (items.length < SWEEP_BATCH || removed.length === 0) break;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      for (;;) {
+        const tasks = await storage.recordingUploads.finishedBefore(before, SWEEP_BATCH);
+        const removed: number[] = [];
+        for (const id of tasks) {
+          if (await this.remove(path.join(mediaDir, 'recordings', String(id)), true)) removed.push(id);
+          else result.failed++;
+        }
+        await storage.recordingUploads.delete(removed);
+        result.recordings += removed.length;
+        if (tasks.length < SWEEP_BATCH || removed.length === 0) break;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } catch (err) {
+      log?.warn({ err }, 'media retention sweep failed');
+    }
+    if (result.photos + result.recordings + result.failed > 0) log?.info({ ...result, days }, 'media retention sweep');
+    return result;
+  }
+
+  /** Removes a file (or a task's directory); true when it is gone, including when it was already missing. */
+  private async remove(target: string, directory: boolean): Promise<boolean> {
+    try {
+      await rm(target, { force: true, recursive: directory });
+      return true;
+    } catch (err) {
+      this.options.log?.warn({ err, target }, 'media retention could not remove a file');
+      return false;
+    }
+  }
+}
