@@ -70,7 +70,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installErrorHandler(app);
   enforcePermissionDeclarations(app);
   // Before auth: the plugin's hooks must see a refused upgrade too, or its socket is never closed.
-  await app.register(fastifyWebsocket);
+  // 1 MiB per websocket message (ws's default is 100 MiB): the largest a console sends is a 1,600-byte
+  // intercom frame; a larger message closes that socket (1009) and nothing else.
+  await app.register(fastifyWebsocket, { options: { maxPayload: 1 << 20 } });
   installQueryToken(app);
   installAuth(app, { storage, tokens });
 

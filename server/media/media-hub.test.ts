@@ -6,6 +6,7 @@ import { Packetizer } from './jt1078/index.ts';
 import { fixture } from './jt1078/test-support.ts';
 import { MediaHub, type ChannelTarget, type Signalling, type Viewer } from './media-hub.ts';
 import { MediaPort } from './media-port.ts';
+import type { MediaLink, MediaTapSink } from './talk.ts';
 
 const clip = splitAccessUnits(fixture('sub-320x180-25fps-4s.h264'));
 const SIM = '013800138000';
@@ -181,6 +182,32 @@ describe('live video fan-out', () => {
     const t = await terminal(s.portNumber, { sim: '00000000013800138000', simLength: 10 });
     t.send(0, 3);
     await until(() => v.frames.length === 3);
+  });
+
+  it('leaves a video stream with the hub while an intercom of the same SIM and channel waits: only an audio first packet is claimed', async () => {
+    const s = await setup();
+    const claimed: number[] = [];
+    const frames: string[] = [];
+    s.port.tap = {
+      expects: (sim) => sim === SIM,
+      claim: (_sim, channel, _link: MediaLink): MediaTapSink => {
+        claimed.push(channel);
+        return { onFrame: (f) => frames.push(f.kind), closed: () => undefined };
+      },
+    };
+    const viewer = new TestViewer();
+    s.hub.addViewer(target, viewer);
+    const video = await terminal(s.portNumber);
+    video.send(0, 5);
+    await until(() => viewer.frames.length === 5);
+    expect(claimed).toEqual([]);
+    // The intercom's own connection opens with an audio packet: that one is the tap's.
+    const talk = await terminal(s.portNumber);
+    const tx = new Packetizer({ sim: SIM, channel: 1, simLength: 6 });
+    talk.raw(tx.audio(new Uint8Array(160), 0));
+    await until(() => frames.length === 1);
+    expect([claimed, frames]).toEqual([[1], ['audio']]);
+    expect(viewer.frames).toHaveLength(5);
   });
 
   it('closes a media connection whose stream nobody asked for', async () => {

@@ -8,7 +8,7 @@
  * channels the hub has requested; an unrequested stream is closed.
  */
 import net from 'node:net';
-import { decodeSim, FrameAssembler, MAGIC, PacketSplitter, type Jt1078Packet, type SimLength } from './jt1078/index.ts';
+import { DATA_TYPE, decodeSim, FrameAssembler, MAGIC, PacketSplitter, type Jt1078Packet, type SimLength } from './jt1078/index.ts';
 import type { MediaHub } from './media-hub.ts';
 import type { MediaLink, MediaTapSink } from './talk.ts';
 
@@ -49,9 +49,16 @@ function linkOf(socket: net.Socket, simLength: SimLength): MediaLink {
     get queued() {
       return socket.writableLength;
     },
-    close: () => socket.end(),
+    // A terminal that ignores the end (and the 0x9102 before it) must not keep its socket for ever.
+    close: () => {
+      socket.end();
+      setTimeout(() => socket.destroy(), LINK_CLOSE_GRACE_MS).unref();
+    },
   };
 }
+
+/** How long a claimed connection may linger after the platform ended it before it is destroyed. */
+const LINK_CLOSE_GRACE_MS = 5000;
 
 /** SIM at offset 8 (after magic, V/P/X/CC, M/PT and the serial). */
 const SIM_OFFSET = 8;
@@ -102,12 +109,14 @@ export class MediaPort {
     const channels = new Set<number>();
     const onError = () => this.stats.badPackets++;
     // The intercom (talk.ts) may claim the connection by its first packet: its frames then skip the hub,
-    // through an assembler of its own (a video stream of the same channel must not mix with it).
+    // through an assembler of its own (a video stream of the same channel must not mix with it). Only an
+    // audio packet can open an intercom connection: a live stream of the same SIM and channel starting
+    // while an intercom waits opens with video and must stay with the hub.
     let tap: { sink: MediaTapSink; assembler: FrameAssembler } | null | undefined;
     let simLength: SimLength = 6;
     const route = (p: Jt1078Packet) => {
       if (tap === undefined) {
-        const sink = this.tap?.claim(p.sim, p.channel, linkOf(socket, simLength));
+        const sink = p.dataType === DATA_TYPE.AUDIO ? this.tap?.claim(p.sim, p.channel, linkOf(socket, simLength)) : undefined;
         tap = sink ? { sink, assembler: new FrameAssembler() } : null;
       }
       if (!tap) {

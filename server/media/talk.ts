@@ -78,6 +78,11 @@ export interface TalkHubOptions {
   startTimeoutMs?: number;
   /** Operator audio queued toward a terminal beyond this is dropped (≈ 2 s of G.711A). @default 16 KiB */
   maxQueuedBytes?: number;
+  /**
+   * An intercom whose terminal sends no audio for this long ends (the cab's microphone streams 25
+   * frames a second; silence this long is a dead link, not a quiet cab). Broadcasts only listen. @default 30_000
+   */
+  silenceTimeoutMs?: number;
 }
 
 export interface TalkHubStats {
@@ -99,7 +104,9 @@ export class TalkSession {
   state: TalkState = 'connecting';
   private link: MediaLink | null = null;
   private tx: Packetizer | null = null;
-  private timestamp = 0;
+  /** Epoch ms of the first operator frame's timestamp, and the samples sent since. */
+  private startedAt = 0;
+  private samples = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly talking: Promise<void>;
   private settle!: { resolve: () => void; reject: (detail: string) => void };
@@ -126,9 +133,10 @@ export class TalkSession {
       this.hub.stats.dropped++;
       return false;
     }
-    link.write(this.tx.audio(alaw, this.timestamp));
-    // 8 kHz, one byte a sample: 8 bytes are 1 ms.
-    this.timestamp += alaw.length / 8;
+    link.write(this.tx.audio(alaw, this.startedAt + Math.floor(this.samples / 8)));
+    // 8 kHz, one byte a sample: 8 bytes are 1 ms. Counted in samples: a frame of any length (1–1600
+    // bytes) must not leave a fractional millisecond, which the 1078 packet writer refuses.
+    this.samples += alaw.length;
     this.hub.stats.framesOut++;
     return true;
   }
@@ -160,15 +168,21 @@ export class TalkSession {
     this.link = link;
     // Answer in the terminal's own spelling of its SIM and its SIM length (2013: 6 bytes, 2019: 10).
     this.tx = new Packetizer({ sim, channel, simLength: link.simLength });
-    this.timestamp = this.hub.now();
+    this.startedAt = this.hub.now();
+    this.samples = 0;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.state = 'talking';
     this.status({ type: 'status', state: 'talking' });
     this.settle.resolve();
+    if (this.mode === 'talk') {
+      this.timer = setTimeout(() => this.fail('terminalSilent', true), this.hub.silenceTimeoutMs);
+      this.timer.unref();
+    }
     return {
       onFrame: (frame, arrival) => {
         if (this.state !== 'talking' || frame.kind !== 'audio' || frame.data.length === 0) return;
+        this.timer?.refresh();
         const kind = AUDIO_KINDS[frame.payloadType];
         if (kind === undefined) return;
         this.hub.stats.framesIn++;
@@ -212,6 +226,7 @@ export class TalkHub {
   readonly stats: TalkHubStats = { sessions: 0, framesIn: 0, framesOut: 0, dropped: 0 };
   readonly now: () => number;
   readonly maxQueued: number;
+  readonly silenceTimeoutMs: number;
   private readonly startTimeoutMs: number;
   private readonly sessions = new Map<string, TalkSession>();
 
@@ -219,6 +234,7 @@ export class TalkHub {
     this.now = options.now ?? Date.now;
     this.startTimeoutMs = options.startTimeoutMs ?? 10_000;
     this.maxQueued = options.maxQueuedBytes ?? 16 * 1024;
+    this.silenceTimeoutMs = options.silenceTimeoutMs ?? 30_000;
   }
 
   /**

@@ -213,9 +213,10 @@ export function handleIntercomRequest(
     .catch(() => undefined);
 }
 
-/** 0x9102: command 4 closes the intercom; 0 (close) on the intercom's channel ends a broadcast too. */
-export function handleIntercomControl(deviceNo: string, m: { channel: number; command: number }): void {
+/** 0x9102: command 4 closes the intercom; 0 (close) of all or audio only (close type 0 or 1) on the broadcast's channel ends a broadcast. */
+export function handleIntercomControl(deviceNo: string, m: { channel: number; command: number; closeType: number }): void {
   if (!simIntercom.isActive(deviceNo)) return;
   const heard = simIntercom.heard(deviceNo);
-  if (m.command === LIVE_COMMAND.CLOSE_INTERCOM || (m.command === LIVE_COMMAND.CLOSE && heard?.channel === m.channel && heard.mode === 'broadcast')) simIntercom.stop(deviceNo);
+  const closesAudio = m.command === LIVE_COMMAND.CLOSE && m.closeType !== 2 && heard?.channel === m.channel && heard.mode === 'broadcast';
+  if (m.command === LIVE_COMMAND.CLOSE_INTERCOM || closesAudio) simIntercom.stop(deviceNo);
 }

@@ -390,7 +390,8 @@ export class Terminal {
       }
       case MEDIA_MSG.LIVE_CONTROL:
         this.reply(r.header, RESULT.OK);
-        if (m.command === LIVE_COMMAND.CLOSE) media.stop(this.program.deviceNo, m.channel);
+        // Close type 1 closes audio only (a broadcast): live video of the channel goes on.
+        if (m.command === LIVE_COMMAND.CLOSE && m.closeType !== 1) media.stop(this.program.deviceNo, m.channel);
         handleIntercomControl(this.program.deviceNo, m);
         break;
       case MEDIA_MSG.RESOURCE_QUERY:

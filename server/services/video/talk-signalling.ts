@@ -8,6 +8,9 @@ import type { LiveRefusal } from '../../media/media-hub.ts';
 import type { TalkMode, TalkSignalling, TalkTarget } from '../../media/talk.ts';
 import type { CommandSender, MediaAddress } from './signalling.ts';
 
+/** 0x9102 close type: 0 audio and video, 1 audio only, 2 video only. */
+const CLOSE_AUDIO_ONLY = 1;
+
 const COMMAND_TIMEOUT_MS = 8000;
 
 export function gatewayTalkSignalling(gateway: CommandSender, media: () => MediaAddress): TalkSignalling {
@@ -22,7 +25,9 @@ export function gatewayTalkSignalling(gateway: CommandSender, media: () => Media
     },
     async close(t: TalkTarget, mode: TalkMode) {
       const command = mode === 'talk' ? LIVE_COMMAND.CLOSE_INTERCOM : LIVE_COMMAND.CLOSE;
-      await gateway.sendCommand(t.vehicleId, { msgId: 0x9102, channel: t.channel, command, closeType: 0, streamType: 0 }, COMMAND_TIMEOUT_MS);
+      // A broadcast closes its audio only (close type 1): type 0 would also stop live video of the channel.
+      const closeType = mode === 'talk' ? 0 : CLOSE_AUDIO_ONLY;
+      await gateway.sendCommand(t.vehicleId, { msgId: 0x9102, channel: t.channel, command, closeType, streamType: 0 }, COMMAND_TIMEOUT_MS);
     },
   };
 }

@@ -24,6 +24,7 @@ import { reminderSound, type ReminderSound } from '../../media/reminder-sounds.t
 import type { TalkHub, TalkStatus } from '../../media/talk.ts';
 import { SafeMessages, terminalResultText, TERMINAL_NO_REPLY, TERMINAL_OFFLINE } from '../safe/messages.ts';
 import type { CommandSender } from './signalling.ts';
+import { isCallbackPhone } from '../../../domain/vehicle/callback-phone.ts';
 
 export const TALK_PATH = '/ws-service/talk';
 
@@ -46,10 +47,11 @@ export interface TalkDeps {
 const ChannelField = Type.Integer({ minimum: 1, maximum: MAX_LOGICAL_CHANNEL });
 
 const intercomFailed: Message = (lang) => videoMessage('intercomFailed', lang);
+/** The operator's socket is pinged this often; no pong before the next ping ends the intercom. */
+const TALK_PING_MS = 15_000;
+
 const phoneInvalid: Message = (lang) => (lang === 'zh' ? '请输入正确的电话号码（3–20位数字）' : 'Enter a valid phone number (3–20 digits)');
 
-/** Phone numbers a terminal can dial: digits, an optional leading +, 3–20 characters. */
-const PHONE_PATTERN = /^\+?[0-9]{3,19}$/;
 
 export function talkRoutes(app: App, deps: TalkDeps): void {
   const { storage, store, talk, gateway } = deps;
@@ -93,7 +95,7 @@ export function talkRoutes(app: App, deps: TalkDeps): void {
     };
     const found = await vehicleOf(ctx, vehicleId, companyId);
     if (!found) return stop('notFound');
-    if (!found.online) return stop('vehicleOffline');
+    if (!found.online) return stop('deviceOffline'); // "the device is offline": the video wording ("…cannot play") does not fit an intercom
     let open = true;
     const session = talk.open({ vehicleId, sim: found.vehicle.deviceNo, channel }, 'talk', {
       send(data) {
@@ -105,11 +107,33 @@ export function talkRoutes(app: App, deps: TalkDeps): void {
     });
     socket.on('message', (data: Buffer, isBinary: boolean) => {
       // Binary: one G.711A frame of the operator's voice; text: {"type":"stop"} hangs up.
-      if (isBinary) session.sendAudio(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
-      else if (String(data).includes('"stop"')) session.close();
+      // A listener that throws would take the whole server down: a bad frame only ends this intercom.
+      try {
+        if (isBinary) session.sendAudio(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+        else if (String(data).includes('"stop"')) session.close();
+      } catch (err) {
+        request.log.warn({ err }, 'talk frame refused');
+        session.close();
+      }
     });
+    // An operator whose browser vanished without a close (Wi-Fi gone, laptop asleep) would hold the
+    // terminal's one intercom and keep its microphone streaming: a ping unanswered by the next one ends it.
+    let alive = true;
+    socket.on('pong', () => {
+      alive = true;
+    });
+    const ping = setInterval(() => {
+      if (!alive) {
+        socket.terminate();
+        return;
+      }
+      alive = false;
+      socket.ping();
+    }, TALK_PING_MS);
+    ping.unref();
     socket.on('error', (err) => request.log.warn({ err }, 'talk socket error'));
     socket.on('close', () => {
+      clearInterval(ping);
       open = false;
       session.close();
     });
@@ -165,7 +189,7 @@ export function talkRoutes(app: App, deps: TalkDeps): void {
     const ctx = auth(request);
     const { vehicleId, listen = false, alarmId, companyId } = request.body;
     const phone = request.body.phone.replace(/[\s-]/g, '');
-    if (!PHONE_PATTERN.test(phone)) throw fail.badRequest(phoneInvalid);
+    if (!isCallbackPhone(phone)) throw fail.badRequest(phoneInvalid);
     const found = await vehicleOf(ctx, vehicleId, companyId);
     if (!found) throw fail.notFound(SafeMessages.vehicleNotFound);
     await alarmOf(ctx, alarmId, vehicleId);

@@ -1,13 +1,13 @@
 /** The pop-up's phone reminder: the terminal calls a number back (0x8400), normal or listen-only. */
 import { Alert, Button, Checkbox, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
+import { isCallbackPhone } from '../../../domain/vehicle/callback-phone.ts';
 import { isApiError } from '../../api/http.ts';
 import { useT } from '../../i18n/index.ts';
 import { useSession } from '../../session/store.ts';
 import { callBack } from './voice-api.ts';
 import { VOICE_NS } from './voice-messages.ts';
 
-const PHONE = /^\+?[0-9]{3,19}$/;
 
 export function PhoneForm({ vehicleId, alarmId }: { vehicleId: number; alarmId: number }) {
   const t = useT(VOICE_NS);
@@ -20,7 +20,7 @@ export function PhoneForm({ vehicleId, alarmId }: { vehicleId: number; alarmId: 
 
   const call = async () => {
     const number = phone.replace(/[\s-]/g, '');
-    if (!PHONE.test(number)) {
+    if (!isCallbackPhone(number)) {
       setResult({ ok: false, text: t('phone.invalid') });
       return;
     }
