@@ -17,6 +17,7 @@ import {
   type MediaData,
   type StoredMediaItem,
 } from '../../gateway/jt808/multimedia.ts';
+import { RESULT } from '../../gateway/jt808/messages.ts';
 import type { Jt808Gateway, TerminalMessageContext } from '../../gateway/server.ts';
 
 /** How long after a snapshot request a platform-event photo of that channel counts as its answer. */
@@ -113,15 +114,21 @@ export class MultimediaService {
     await Promise.allSettled([...this.writing]);
   }
 
-  private onData(ctx: TerminalMessageContext): Promise<'replied'> {
+  private onData(ctx: TerminalMessageContext): Promise<'replied' | number> {
     const m = ctx.message as MediaData;
     const p = this.store(ctx.vehicleId, m).then(
-      () => undefined,
-      (err: unknown) => this.options.log?.warn({ err, vehicleId: ctx.vehicleId, mediaId: m.mediaId }, 'multimedia: photo not stored'),
+      () => true,
+      (err: unknown) => {
+        this.options.log?.warn({ err, vehicleId: ctx.vehicleId, mediaId: m.mediaId }, 'multimedia: photo not stored');
+        return false;
+      },
     );
     this.writing.add(p);
-    return p.then(() => {
+    return p.then((stored) => {
       this.writing.delete(p);
+      // Not stored (disk full, database error): a 0x8001 failure instead of "all received", so the
+      // terminal keeps the photo and may upload it again rather than deleting it.
+      if (!stored) return RESULT.FAIL;
       // The gateway hands over whole messages only (missing packages expire in its reassembler), so nothing is re-asked.
       ctx.send({ msgId: MULTIMEDIA_MSG.UPLOAD_ANSWER, mediaId: m.mediaId, retransmit: [] });
       return 'replied' as const;

@@ -289,6 +289,11 @@ export function multimediaRoutes(app: App, deps: ServiceDeps & { readonly live: 
     for (const mediaId of b.mediaIds) {
       const o = await gateway.sendCommand(b.vehicleId, { msgId: MULTIMEDIA_MSG.SINGLE_UPLOAD, mediaId, deleteFlag: b.deleteAfter ? 1 : 0 }, TERMINAL_TIMEOUT_MS);
       results.push({ mediaId, result: o.kind === 'reply' ? o.result : o.kind, resultText: resultText(o, lang) });
+      // A terminal gone or silent answers none of the rest: 50 × 10 s would hold the call for minutes.
+      if (o.kind !== 'reply') {
+        for (const rest of b.mediaIds.slice(results.length)) results.push({ mediaId: rest, result: o.kind, resultText: resultText(o, lang) });
+        break;
+      }
     }
     return ok({ vehicleId: b.vehicleId, results }, lang);
   });
