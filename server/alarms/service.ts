@@ -288,7 +288,7 @@ export class AlarmService {
 
   /**
    * The linked TTS of a new alarm: spoken in the cab, the terminal's answer logged on the alarm under
-   * the platform (userId null). Runs beside the chain: a terminal that does not answer (10 s) never
+   * the platform (userId null). Runs beside the chain: a terminal that does not answer (5 s) never
    * holds up the next batch of alarms.
    */
   private speakLinked(record: AlarmRecord): void {

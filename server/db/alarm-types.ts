@@ -102,7 +102,7 @@ export interface AlarmDealLogEntry {
   readonly alarmId: number;
   readonly userId: number | null;
   readonly username: string;
-  /** confirm | handle | invalid | typical | untypical | tts */
+  /** confirm | handle | invalid | typical | untypical | tts | phone | music | audio | linkageTts (the platform, userId null) */
   readonly action: string;
   readonly dealType: DealType | null;
   readonly content: string;
@@ -156,5 +156,7 @@ export interface AlarmRepository {
    */
   act(ids: readonly number[], change: { readonly deal?: AlarmDeal; readonly typical?: boolean }, logs: readonly NewAlarmDealLog[]): Promise<number[]>;
   addLog(entry: NewAlarmDealLog): Promise<number>;
+  /** Sets the terminal's answer on the user's latest log row of `action` for the alarm (written before the terminal was asked). */
+  setLogResult(alarmId: number, action: string, userId: number, terminalResult: number): Promise<void>;
   logs(alarmId: number): Promise<AlarmDealLogEntry[]>;
 }

@@ -55,7 +55,10 @@ export interface MediaRepository {
   query(scope: Scope, filter: MediaFilter, offset: number, limit: number): Promise<{ total: number; records: MediaItem[] }>;
   /** The vehicle's alarm raised within `windowMs` of `time` (or still open then), newest first; its id. */
   alarmNear(vehicleId: number, time: number, windowMs: number): Promise<number | undefined>;
-  /** Items captured before `before`, oldest first (at most `limit`): what retention removes next. */
-  expired(before: number, limit: number): Promise<{ id: number; path: string; size: number }[]>;
+  /**
+   * Items received before `before` (server time, not the terminal's clock), oldest first (at most
+   * `limit`), after the cursor `after` when given: what retention removes next.
+   */
+  expired(before: number, limit: number, after?: { receivedTime: number; id: number }): Promise<{ id: number; path: string; size: number; receivedTime: number }[]>;
   delete(ids: readonly number[]): Promise<void>;
 }

@@ -6,6 +6,7 @@
  * The type catalogue is seeded (and kept in sync on start) from domain/alarms/catalogue.ts.
  */
 import { ALARM_TYPES } from '../../domain/alarms/catalogue.ts';
+import { defaultLinkage } from '../../domain/alarms/linkage.ts';
 
 const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
@@ -105,3 +106,23 @@ export const ALARMS_MIGRATION = {
     CREATE INDEX alarm_deal_log_alarm ON alarm_deal_log(alarm_id, id);
   `,
 } as const;
+
+/**
+ * Migration 13 (issue 5, linkage applied): until linkage took effect, a company's first own row for a
+ * type (made by switching enable, auto-handle or the level) was stored with pop-up, tone and TTS all
+ * off, which changed nothing then. Now the console obeys them, so those rows would silently mute a
+ * high- or medium-risk type for the company's whole subtree. Rows with all three off get the default
+ * linkage of their type (domain/alarms/linkage.ts); the price is that a company which had switched all
+ * three off on the linkage page on purpose, when that had no effect yet, finds pop-up and tone on again.
+ */
+const loudTypes = ALARM_TYPES.filter((t) => t.group !== 1 && defaultLinkage(t.code).popup).map((t) => t.code);
+
+export const ALARM_LINKAGE_DEFAULTS_MIGRATION = {
+  version: 13,
+  name: 'alarm linkage: rows made before linkage applied get the default pop-up and tone',
+  sql: `
+    UPDATE company_alarm_setting SET popup = 1, voice = 1
+    WHERE popup = 0 AND voice = 0 AND tts = 0 AND alarm_type IN (${loudTypes.join(', ')});
+  `,
+};
+

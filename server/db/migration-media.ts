@@ -35,3 +35,16 @@ export const MEDIA_MIGRATION = {
     CREATE INDEX media_item_alarm ON media_item(alarm_id) WHERE alarm_id IS NOT NULL;
   `,
 };
+
+/**
+ * Migration 12 (media retention, server/media/retention.ts): retention goes by the server's arrival
+ * time, not the terminal's capture time: a terminal with a reset clock (2000-01-01) must not have its
+ * photos deleted on the next sweep.
+ */
+export const MEDIA_RETENTION_MIGRATION = {
+  version: 12,
+  name: 'multimedia: index on received_time for retention',
+  sql: `
+    CREATE INDEX media_item_received ON media_item(received_time);
+  `,
+};

@@ -7,13 +7,13 @@
  * path index serves without a scan.
  */
 import { ALARM_STATS_MIGRATION } from './migration-alarm-stats.ts';
-import { ALARMS_MIGRATION } from './migration-alarms.ts';
+import { ALARM_LINKAGE_DEFAULTS_MIGRATION, ALARMS_MIGRATION } from './migration-alarms.ts';
 import { BOARD_MIGRATION } from './migration-board.ts';
 import { APPRAISAL_MIGRATION } from './migration-appraisal.ts';
 import { TRACK_BLOCKS_MIGRATION } from './migration-track-blocks.ts';
 import { VIDEO_MIGRATION } from './migration-video.ts';
 import { RECORDING_UPLOAD_MIGRATION } from './migration-recording-upload.ts';
-import { MEDIA_MIGRATION } from './migration-media.ts';
+import { MEDIA_MIGRATION, MEDIA_RETENTION_MIGRATION } from './migration-media.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -224,6 +224,10 @@ const MIGRATIONS: readonly Migration[] = [
   MEDIA_MIGRATION,
   // Issue 6 (recordings pulled to the server over FTP): version 9, self-contained in its own file.
   RECORDING_UPLOAD_MIGRATION,
+  // Media retention by arrival time: version 12.
+  MEDIA_RETENTION_MIGRATION,
+  // Issue 5 (linkage applied): rows made before get the default pop-up and tone: version 13.
+  ALARM_LINKAGE_DEFAULTS_MIGRATION,
 ];
 
 /** Applies pending migrations in one transaction each; answers the versions applied now. */

@@ -54,6 +54,30 @@ describe('opening the database', () => {
     }
   });
 
+  it('gives company alarm rows made before linkage applied the default pop-up and tone (migration 13), and leaves chosen linkage alone', async () => {
+    const cfg = config();
+    const first = await openStorage(cfg);
+    const db1 = (first.storage as SqliteStorage).db;
+    // As a database from before migration 13 held them: rows with all linkage off, and one with a choice.
+    const row = db1.prepare(`INSERT INTO company_alarm_setting (company_id, alarm_type, enabled, auto_handle, risk_level, popup, voice, tts, update_time)
+                             VALUES (1, ?, 1, ?, NULL, ?, ?, ?, 0)`);
+    row.run(17001, 1, 0, 0, 0); // emergency (high), auto-handle switched: linkage left all off
+    row.run(15001, 1, 0, 0, 0); // GNSS module fault (low): off is its default anyway
+    row.run(12001, 0, 0, 0, 1); // overspeed: TTS chosen, pop-up and tone off on purpose
+    db1.prepare('DELETE FROM schema_version WHERE version = 13').run();
+    first.storage.close();
+    const second = await openStorage(cfg);
+    try {
+      const db = (second.storage as SqliteStorage).db;
+      const linkage = (code: number) => db.prepare('SELECT popup, voice, tts FROM company_alarm_setting WHERE company_id = 1 AND alarm_type = ?').get(code);
+      expect(linkage(17001)).toEqual({ popup: 1, voice: 1, tts: 0 });
+      expect(linkage(15001)).toEqual({ popup: 0, voice: 0, tts: 0 });
+      expect(linkage(12001)).toEqual({ popup: 0, voice: 0, tts: 1 });
+    } finally {
+      second.storage.close();
+    }
+  });
+
   it('rolls back a failed transaction completely', async () => {
     const { storage } = await openStorage(config());
     const db = (storage as SqliteStorage).db;

@@ -51,8 +51,8 @@ export interface RecordingUploadRepository {
   getFile(id: number): Promise<UploadFile | undefined>;
   /** Marks every unfinished task failed with `reason` (the server restarted: credentials are gone). */
   failUnfinished(reason: string, at: number): Promise<number>;
-  /** Finished tasks (done, failed, cancelled) that ended before `before`, oldest first (at most `limit`). */
-  finishedBefore(before: number, limit: number): Promise<number[]>;
+  /** Finished tasks (done, failed, cancelled) that ended before `before`, by id above `afterId` (at most `limit`). */
+  finishedBefore(before: number, limit: number, afterId?: number): Promise<number[]>;
   /** Deletes tasks and their file rows. */
   delete(ids: readonly number[]): Promise<void>;
 }

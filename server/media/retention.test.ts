@@ -21,8 +21,8 @@ afterAll(async () => {
 
 const mediaDir = () => path.join(server.config.dataDir, 'media');
 
-/** A photo row and its file, captured `ageDays` before the server clock. */
-async function photo(ageDays: number): Promise<{ id: number; file: string }> {
+/** A photo row and its file, received `ageDays` before the server clock (captured at `captureTime`, default the same). */
+async function photo(ageDays: number, captureTime?: number): Promise<{ id: number; file: string }> {
   const time = server.clock.now() - ageDays * DAY;
   const rel = path.join('photos', String(vehicle.vehicleId), `p-${ageDays}.jpg`);
   const file = path.join(mediaDir(), rel);
@@ -30,7 +30,7 @@ async function photo(ageDays: number): Promise<{ id: number; file: string }> {
   writeFileSync(file, Buffer.alloc(1000));
   const id = await server.app.storage.media.insert({
     vehicleId: vehicle.vehicleId, companyId: vehicle.companyId, deviceMediaId: ageDays, mediaType: 0, format: 0, eventCode: 0, channel: 1,
-    captureTime: time, receivedTime: time, lng: null, lat: null, speed: null, alarmFlags: 0, size: 1000, path: rel, alarmId: null, requestedBy: null, source: 'snap',
+    captureTime: captureTime ?? time, receivedTime: time, lng: null, lat: null, speed: null, alarmFlags: 0, size: 1000, path: rel, alarmId: null, requestedBy: null, source: 'snap',
   });
   return { id, file };
 }
@@ -55,6 +55,8 @@ describe('media retention', () => {
   it('deletes photos and finished recordings past the retention days, files and rows, and keeps the rest', async () => {
     const old = await photo(31);
     const recent = await photo(29);
+    // A terminal whose clock was reset: captured "in 2000", received today — kept.
+    const resetClock = await photo(0, Date.UTC(2000, 0, 1));
     const oldRecording = await recording(40, 'done');
     const recentRecording = await recording(2, 'done');
     const stillUploading = await recording(40, 'uploading');
@@ -69,8 +71,10 @@ describe('media retention', () => {
     expect(await server.app.storage.media.get(scope, old.id)).toBeUndefined();
     expect(existsSync(old.file)).toBe(false);
     expect(await server.app.storage.media.get(scope, orphan.id)).toBeUndefined();
-    expect(await server.app.storage.media.get(scope, recent.id)).toBeDefined();
-    expect(existsSync(recent.file)).toBe(true);
+    for (const kept of [recent, resetClock]) {
+      expect(await server.app.storage.media.get(scope, kept.id)).toBeDefined();
+      expect(existsSync(kept.file)).toBe(true);
+    }
 
     expect(await server.app.storage.recordingUploads.get(oldRecording.id)).toBeUndefined();
     expect(await server.app.storage.recordingUploads.files([oldRecording.id])).toEqual([]);

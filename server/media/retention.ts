@@ -1,6 +1,6 @@
 /**
- * Media retention: photos (DATA_DIR/media/photos, `media_item`) captured more than MEDIA_RETENTION_DAYS
- * ago and recordings pulled to the server (DATA_DIR/media/recordings/<task>, `recording_upload`) whose
+ * Media retention: photos (DATA_DIR/media/photos, `media_item`) received more than MEDIA_RETENTION_DAYS
+ * ago (server time: a terminal's reset clock must not get its photos deleted) and recordings pulled to the server (DATA_DIR/media/recordings/<task>, `recording_upload`) whose
  * task ended that long ago are deleted, files first, then their rows. Without it the data directory
  * only grows: a 2,000-vehicle fleet with an alarm photo per vehicle a day stores ≈ 100 MB a day.
  *
@@ -69,8 +69,11 @@ export class MediaRetention {
     if (days <= 0) return result;
     const before = clock() - days * 86_400_000;
     try {
+      // Cursors, not "the oldest again": items whose files cannot be removed keep their rows and are
+      // stepped over, so a stuck batch never blocks the newer ones.
+      let after: { receivedTime: number; id: number } | undefined;
       for (;;) {
-        const items = await storage.media.expired(before, SWEEP_BATCH);
+        const items = await storage.media.expired(before, SWEEP_BATCH, after);
         const removed: number[] = [];
         for (const item of items) {
           if (await this.remove(path.join(mediaDir, item.path), false)) {
@@ -80,12 +83,14 @@ export class MediaRetention {
         }
         await storage.media.delete(removed);
         result.photos += removed.length;
-        // a batch whose files all failed would come back unchanged: stop until the next sweep
-        if (items.length < SWEEP_BATCH || removed.length === 0) break;
+        const last = items.at(-1);
+        if (!last || items.length < SWEEP_BATCH) break;
+        after = { receivedTime: last.receivedTime, id: last.id };
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
+      let afterId = 0;
       for (;;) {
-        const tasks = await storage.recordingUploads.finishedBefore(before, SWEEP_BATCH);
+        const tasks = await storage.recordingUploads.finishedBefore(before, SWEEP_BATCH, afterId);
         const removed: number[] = [];
         for (const id of tasks) {
           if (await this.remove(path.join(mediaDir, 'recordings', String(id)), true)) removed.push(id);
@@ -93,7 +98,8 @@ export class MediaRetention {
         }
         await storage.recordingUploads.delete(removed);
         result.recordings += removed.length;
-        if (tasks.length < SWEEP_BATCH || removed.length === 0) break;
+        if (tasks.length < SWEEP_BATCH) break;
+        afterId = tasks.at(-1)!;
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } catch (err) {

@@ -234,6 +234,11 @@ export class SqliteAlarmRepository implements AlarmRepository {
     return this.insertLog(e);
   }
 
+  async setLogResult(alarmId: number, action: string, userId: number, terminalResult: number): Promise<void> {
+    this.db.prepare(`UPDATE alarm_deal_log SET terminal_result = ?
+                     WHERE id = (SELECT max(id) FROM alarm_deal_log WHERE alarm_id = ? AND action = ? AND user_id = ?)`).run(terminalResult, alarmId, action, userId);
+  }
+
   private insertLog(e: NewAlarmDealLog): number {
     const r = this.db.prepare(`INSERT INTO alarm_deal_log (alarm_id, user_id, username, action, deal_type, content, terminal_result, result_text, create_time)
                                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)

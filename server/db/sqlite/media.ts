@@ -66,9 +66,11 @@ export class SqliteMediaRepository implements MediaRepository {
     return row?.id;
   }
 
-  async expired(before: number, limit: number): Promise<{ id: number; path: string; size: number }[]> {
-    return this.db.prepare('SELECT id, path, size FROM media_item WHERE capture_time < ? ORDER BY capture_time LIMIT ?').all(before, limit) as
-      { id: number; path: string; size: number }[];
+  async expired(before: number, limit: number, after?: { receivedTime: number; id: number }): Promise<{ id: number; path: string; size: number; receivedTime: number }[]> {
+    const from = after ?? { receivedTime: -Infinity, id: 0 };
+    return this.db.prepare(`SELECT id, path, size, received_time AS receivedTime FROM media_item
+                            WHERE received_time < ? AND (received_time, id) > (?, ?) ORDER BY received_time, id LIMIT ?`)
+      .all(before, from.receivedTime, from.id, limit) as { id: number; path: string; size: number; receivedTime: number }[];
   }
 
   async delete(ids: readonly number[]): Promise<void> {

@@ -89,9 +89,9 @@ export class SqliteRecordingUploadRepository implements RecordingUploadRepositor
     return this.db.prepare(`UPDATE recording_upload SET state = 'failed', fail_reason = ?, updated_at = ?, finished_at = ? WHERE state IN ${UNFINISHED}`).run(reason, at, at).changes;
   }
 
-  async finishedBefore(before: number, limit: number): Promise<number[]> {
-    return (this.db.prepare(`SELECT id FROM recording_upload WHERE state NOT IN ${UNFINISHED} AND coalesce(finished_at, updated_at) < ?
-                             ORDER BY coalesce(finished_at, updated_at) LIMIT ?`).all(before, limit) as { id: number }[]).map((r) => r.id);
+  async finishedBefore(before: number, limit: number, afterId = 0): Promise<number[]> {
+    return (this.db.prepare(`SELECT id FROM recording_upload WHERE state NOT IN ${UNFINISHED} AND coalesce(finished_at, updated_at) < ? AND id > ?
+                             ORDER BY id LIMIT ?`).all(before, afterId, limit) as { id: number }[]).map((r) => r.id);
   }
 
   async delete(ids: readonly number[]): Promise<void> {

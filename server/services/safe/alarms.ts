@@ -4,10 +4,11 @@
  * and the 0x8300 text (TTS) call. Every action writes one `alarm_deal_log` row per alarm.
  */
 import { Type } from '@fastify/type-provider-typebox';
+import { BOARD_RISK_LEVELS, BOARD_WINDOW_MS } from '../../../domain/alarms/board.ts';
 import { alarmName, groupOf, PLATFORM_GENERATED_CODES } from '../../../domain/alarms/catalogue.ts';
 import { ALARM_QUERY_CAP, alarmQueryEarliest, DEAL_STATUSES, DEAL_TYPES, DealStatus, type DealType } from '../../../domain/alarms/engine.ts';
 import { manualConfirmMask, type RiskLevel } from '../../../domain/alarms/sources.ts';
-import type { Lang } from '../../../domain/errors/catalogue.ts';
+import { ErrorCode, type Lang } from '../../../domain/errors/catalogue.ts';
 import type { AlarmDealLogEntry, AlarmRecord } from '../../db/alarm-types.ts';
 import type { Storage } from '../../db/repositories.ts';
 import type { Scope } from '../../db/scope.ts';
@@ -128,15 +129,18 @@ export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
    * Sets the processing state of alarms already checked to be in scope, logging each, and resolves the
    * pending board items this leaves without unprocessed alarms. Alarms someone else decided meanwhile
    * are left out; when none is left the call answers 409. Answers the ids changed.
-   * `log: false` leaves the log rows to the caller (it adds the terminal's answer first).
    */
-  async function setDeal(ctx: AuthContext, ids: readonly number[], action: string, status: DealStatus, dealType: DealType | null, content: string, log = true) {
+  async function setDeal(ctx: AuthContext, ids: readonly number[], action: string, status: DealStatus, dealType: DealType | null, content: string) {
     const now = clock();
     const who = { userId: ctx.user.id, username: displayName(ctx) };
     const changed = await storage.transaction(async (tx) => {
-      const logs = log ? ids.map((id) => ({ alarmId: id, ...who, action, dealType, content, terminalResult: null, resultText: '', createTime: now })) : [];
+      const logs = ids.map((id) => ({ alarmId: id, ...who, action, dealType, content, terminalResult: null, resultText: '', createTime: now }));
       const done = await tx.alarms.act(ids, { deal: { dealStatus: status, dealType, dealContent: content, dealUserId: who.userId, dealUsername: who.username, dealTime: now } }, logs);
-      await tx.board.closeHandled(done, who, now);
+      if (done.length > 0) {
+        // The board first reads alarms it has not seen: a newer alarm of the vehicle keeps its item open.
+        await tx.board.ingest(BOARD_RISK_LEVELS, now - BOARD_WINDOW_MS);
+        await tx.board.closeHandled(done, who, now);
+      }
       return done;
     });
     if (changed.length === 0) throw fail.conflict(ids.length === 1 ? SafeMessages.alreadyHandled : SafeMessages.allAlreadyHandled);
@@ -202,17 +206,29 @@ export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
       if (!a) throw fail.notFound(SafeMessages.alarmNotFound);
       const type = (dealType ?? null) as DealType | null;
       const content = (dealContent ?? '').trim();
-      // Claimed before the terminal is told: of two officers confirming at once, only one sends 0x8203.
-      await setDeal(ctx, [a.id], action, status, type, content, false);
-      // The alarm is confirmed whatever the terminal does; the log says what the terminal answered.
-      const mask = manualConfirmMask(a.alarmType);
-      let terminal = TERMINAL_NOT_APPLICABLE;
-      if (mask !== 0 && !PLATFORM_GENERATED_CODES.has(a.alarmType)) {
-        terminal = outcomeCode(await gateway.sendCommand(a.vehicleId, { msgId: MSG.ALARM_CONFIRM, alarmSerial: 0, alarmType: mask }, TERMINAL_REPLY_TIMEOUT_MS));
+      const mask = PLATFORM_GENERATED_CODES.has(a.alarmType) ? 0 : manualConfirmMask(a.alarmType);
+      // Claimed (and logged, answer pending) before the terminal is told: of two officers confirming at
+      // once, only one sends 0x8203. A decision whose 0x8203 never reached the terminal (offline, no
+      // answer) may be sent again by the same call: the terminal's alarm bit stays latched until it is.
+      let resend = false;
+      try {
+        await setDeal(ctx, [a.id], action, status, type, content);
+      } catch (err) {
+        if (!(err instanceof AppError) || err.code !== ErrorCode.Conflict || mask === 0 || a.dealStatus !== status) throw err;
+        const last = (await storage.alarms.logs(a.id)).filter((e) => e.action === action).at(-1);
+        if (last?.terminalResult !== TERMINAL_OFFLINE && last?.terminalResult !== TERMINAL_NO_REPLY) throw err;
+        resend = true;
       }
-      await storage.alarms.addLog({
-        alarmId: a.id, userId: ctx.user.id, username: displayName(ctx), action, dealType: type, content, terminalResult: terminal, resultText: '', createTime: clock(),
-      });
+      // The alarm is decided whatever the terminal does; the log says what the terminal answered.
+      let terminal = TERMINAL_NOT_APPLICABLE;
+      if (mask !== 0) terminal = outcomeCode(await gateway.sendCommand(a.vehicleId, { msgId: MSG.ALARM_CONFIRM, alarmSerial: 0, alarmType: mask }, TERMINAL_REPLY_TIMEOUT_MS));
+      if (resend) {
+        await storage.alarms.addLog({
+          alarmId: a.id, userId: ctx.user.id, username: displayName(ctx), action, dealType: type, content, terminalResult: terminal, resultText: '', createTime: clock(),
+        });
+      } else {
+        await storage.alarms.setLogResult(a.id, action, ctx.user.id, terminal);
+      }
       return ok({ id: a.id, dealStatus: status, terminalResult: terminal, terminalResultText: terminalResultText(terminal, lang) }, lang);
     });
   };

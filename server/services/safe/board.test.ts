@@ -306,6 +306,19 @@ describe('alarms handled outside the board', () => {
     // closed by hand, so the stat test below does not see a follow-up fall overdue
     expect((await board<Item>('resolved', safety, { id: followed.id, note: 'done' })).code).toBe(200);
   });
+
+  it('a pending item stays open when its vehicle raised a newer alarm the board has not read yet', async () => {
+    const v = freshVehicle();
+    const t = await terminalFor(v);
+    await report(t, EMERGENCY);
+    const item = (await itemOf(v.vehicleId))!;
+    const [first] = (await board<Detail>('detail', safety, { id: item.id })).data.alarms;
+    // A newer overspeed, stored but not yet seen by any board read.
+    await report(t, EMERGENCY | OVERSPEED);
+    const handled = await server.call('PUT', '/service-safe/alarmInfo/handle_status', { token: safety, body: { ids: [first!.id], dealType: 1, dealContent: 'x' } });
+    expect(handled.code).toBe(200);
+    expect(await itemOf(v.vehicleId)).toMatchObject({ id: item.id, state: 'pending', alarmCount: 2 });
+  });
 });
 
 describe('board stat', () => {

@@ -419,6 +419,19 @@ describe('confirmation and text messages to the terminal', () => {
     expect(r.data).toMatchObject({ dealStatus: 3, terminalResult: -1, terminalResultText: '终端不在线，未能下发' });
     const log = await server.call<LogView[]>('GET', `/service-command/command_record/findAlarmDealLog?alarmId=${a!.id}`, { token: safety });
     expect(log.data.map((e) => [e.action, e.terminalResult])).toEqual([['invalid', -1]]);
+
+    // Back online: the same call sends the 0x8203 that never arrived (the terminal's bit stays latched
+    // until it does), logged as a second row; the decision itself does not change.
+    const back = await terminalFor(v);
+    const again = await server.call<{ dealStatus: number; terminalResult: number }>(
+      'GET', `/service-command/command/invalidAlarmAndReplyDevice?alarmId=${a!.id}&dealContent=resent`, { token: safety });
+    expect(again.data).toMatchObject({ dealStatus: 3, terminalResult: 0 });
+    expect(back.commands.filter((c) => c.message.msgId === MSG.ALARM_CONFIRM)).toHaveLength(1);
+    const after = await server.call<LogView[]>('GET', `/service-command/command_record/findAlarmDealLog?alarmId=${a!.id}`, { token: safety });
+    expect(after.data.map((e) => [e.action, e.terminalResult])).toEqual([['invalid', -1], ['invalid', 0]]);
+    // Delivered now: a third call is an ordinary "already handled".
+    const third = await server.call('GET', `/service-command/command/invalidAlarmAndReplyDevice?alarmId=${a!.id}`, { token: safety });
+    expect(third.status).toBe(409);
   });
 
   it('sends a TTS text as 0x8300 with the chosen display flags and answers the terminal result', async () => {

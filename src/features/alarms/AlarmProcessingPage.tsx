@@ -432,8 +432,17 @@ function BatchForm({ ids, onDone }: { ids: number[]; onDone: (updated: number, s
           updated += r.updated;
           skipped += r.skipped;
         } catch (e) {
-          if (!isApiError(e) || e.code !== 409) throw e;
-          skipped += chunk.length;
+          if (isApiError(e) && e.code === 409) {
+            skipped += chunk.length;
+            continue;
+          }
+          const msg = isApiError(e) ? e.msg : t('page.processFailed');
+          // Earlier chunks were handled: say so (and refresh the list) rather than only the failure.
+          if (updated + skipped > 0) {
+            notifications.show({ color: 'red', message: msg });
+            onDone(updated, skipped);
+          } else setFailed(msg);
+          return;
         }
       }
       onDone(updated, skipped);

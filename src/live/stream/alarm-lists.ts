@@ -9,8 +9,8 @@
  *   on duty (the spec does not define "duty"; this is our reading: the to-do list of the shift);
  * - unread count: alarms since the user last looked;
  * - pop-up alarms: those whose company linkage asks for a pop-up (push field `popup`), newest first;
- *   `voiceCount` counts the ones whose linkage asks for a tone, so the main thread sounds once per
- *   such alarm however many arrive between two snapshots.
+ *   `voiceCount` counts the ones whose linkage asks for a tone; the main thread sounds one tone per
+ *   snapshot in which it grew (≤ 4 Hz), however many such alarms arrived in between.
  *
  * Every list drops its oldest entry first when full. `version` changes with every change, so the
  * worker posts a snapshot only when something changed.
