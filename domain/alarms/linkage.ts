@@ -10,7 +10,7 @@
  * not expect is itself a distraction, so a company turns it on deliberately.
  */
 import { alarmName } from './catalogue.ts';
-import { defaultRiskLevel } from './sources.ts';
+import { defaultRiskLevel, type RiskLevel } from './sources.ts';
 
 export interface Linkage {
   readonly popup: boolean;
@@ -18,10 +18,18 @@ export interface Linkage {
   readonly tts: boolean;
 }
 
-export function defaultLinkage(code: number): Linkage {
-  const level = defaultRiskLevel(code) ?? 'ordinary';
+/** The default linkage for a platform risk level. */
+export function linkageForLevel(level: RiskLevel): Linkage {
   const loud = level === 'high' || level === 'medium';
   return { popup: loud, voice: loud, tts: false };
+}
+
+/**
+ * The default linkage of a type: that of its catalogue level. A company's first own row made by
+ * setting a level starts from the linkage of the level it set (raising a type to high makes it pop up).
+ */
+export function defaultLinkage(code: number): Linkage {
+  return linkageForLevel(defaultRiskLevel(code) ?? 'ordinary');
 }
 
 /** What the terminal speaks for a linked alarm (the driver hears Chinese; 0x8300 carries GBK). */

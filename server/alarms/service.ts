@@ -12,8 +12,8 @@
  */
 import { ALARM_TYPES, alarmName } from '../../domain/alarms/catalogue.ts';
 import { AlarmEngine, DEFAULT_SPEED_RULE, defaultPolicy, type AlarmEvent, type AlarmPolicy, type SpeedRule } from '../../domain/alarms/engine.ts';
-import { defaultLinkage, linkageSpeech, type Linkage } from '../../domain/alarms/linkage.ts';
-import { ALARM_FLAGS, ALARM_WINDOW_MS, PLATFORM_RULES, type Edition } from '../../domain/alarms/sources.ts';
+import { defaultLinkage, linkageForLevel, linkageSpeech, type Linkage } from '../../domain/alarms/linkage.ts';
+import { ALARM_FLAGS, ALARM_WINDOW_MS, PLATFORM_RULES, type Edition, type RiskLevel } from '../../domain/alarms/sources.ts';
 import { OFFLINE_AFTER_MS } from '../../domain/vehicle/state.ts';
 import type { AlarmRecord, AlarmRepository, CompanyAlarmSetting, CompanyAlarmSettingPatch, NewAlarm } from '../db/alarm-types.ts';
 import type { Storage, VehicleLabel } from '../db/repositories.ts';
@@ -184,10 +184,11 @@ export class AlarmService {
 
   /**
    * What a company's first own row for a type starts from (before the patch): the inherited row, else
-   * the default linkage, so switching one field never silently switches the pop-up or tone off.
+   * the default linkage (of `level` when the row is made by setting one), so switching one field never
+   * silently switches the pop-up or tone off.
    */
-  rowBase(companyPath: string, code: number): CompanyAlarmSettingPatch {
-    return this.inheritedRow(companyPath, code) ?? defaultLinkage(code);
+  rowBase(companyPath: string, code: number, level?: RiskLevel | null): CompanyAlarmSettingPatch {
+    return this.inheritedRow(companyPath, code) ?? (level ? linkageForLevel(level) : defaultLinkage(code));
   }
 
   policy(vehicleId: number, code: number): AlarmPolicy {

@@ -289,6 +289,17 @@ describe('alarm linkage', () => {
     }
   });
 
+  it('gives a type raised to high on the level page the pop-up and tone of a high risk', async () => {
+    const v = freshVehicle(true);
+    const companyId = Number(v.companyPath.split('/').filter(Boolean).at(-1));
+    await server.call('POST', '/service-safe/companysetting/saveCompanyAlarmLevelSetting', { token: admin, body: { companyId, items: [{ alarmType: 15008, riskLevel: 'high' }] } });
+    const r = await server.call<{ records: { alarmType: number; popup: boolean; voice: boolean; riskLevel: string }[] }>(
+      'GET', `/service-safe/companysetting/findCompanyAlarmSetting?companyId=${companyId}&group=15`, { token: admin });
+    expect(r.data.records.find((x) => x.alarmType === 15008)).toMatchObject({ riskLevel: 'high', popup: true, voice: true });
+    // Its sibling type, untouched, keeps the low default: no pop-up.
+    expect(r.data.records.find((x) => x.alarmType === 15009)).toMatchObject({ riskLevel: 'low', popup: false });
+  });
+
   it('keeps the default linkage of a type when the company first switches only its enable status', async () => {
     const v = freshVehicle(false);
     const companyId = Number(v.companyPath.split('/').filter(Boolean).at(-1));

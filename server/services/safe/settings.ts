@@ -126,7 +126,8 @@ export function settingsRoutes(app: App, deps: { storage: Storage; alarms: Alarm
     checkTypes(items.map((i) => i.alarmType));
     const company = await settingsCompany(storage, auth(request), companyId);
     for (const item of items) {
-      await storage.alarms.patchSettings(company.id, [item.alarmType], { riskLevel: item.riskLevel as RiskLevel | null }, now(), (code) => alarms.rowBase(company.path, code));
+      const level = item.riskLevel as RiskLevel | null;
+      await storage.alarms.patchSettings(company.id, [item.alarmType], { riskLevel: level }, now(), (code) => alarms.rowBase(company.path, code, level));
     }
     await alarms.reloadSettings();
     return ok({ companyId: company.id, saved: items.length }, requestLang(request));
