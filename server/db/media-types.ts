@@ -61,4 +61,6 @@ export interface MediaRepository {
    */
   expired(before: number, limit: number, after?: { receivedTime: number; id: number }): Promise<{ id: number; path: string; size: number; receivedTime: number }[]>;
   delete(ids: readonly number[]): Promise<void>;
+  /** Sets who asked for these items and why (a snapshot learns its own photos from the terminal's 0x0805). */
+  attribute(ids: readonly number[], by: { source: MediaSource; requestedBy: number | null; alarmId: number | null }): Promise<void>;
 }

@@ -77,4 +77,10 @@ export class SqliteMediaRepository implements MediaRepository {
     if (ids.length === 0) return;
     this.db.prepare(`DELETE FROM media_item WHERE id IN (${placeholders(ids.length)})`).run(...ids);
   }
+
+  async attribute(ids: readonly number[], by: { source: MediaSource; requestedBy: number | null; alarmId: number | null }): Promise<void> {
+    if (ids.length === 0) return;
+    this.db.prepare(`UPDATE media_item SET source = ?, requested_by = ?, alarm_id = ? WHERE id IN (${placeholders(ids.length)})`)
+      .run(by.source, by.requestedBy, by.alarmId, ...ids);
+  }
 }

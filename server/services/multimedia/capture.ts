@@ -213,8 +213,13 @@ export class MultimediaService {
     if (answer.result === CAMERA_RESULT.CHANNEL_UNSUPPORTED) return { channel, ok: false, problem: 'noCamera' };
     if (answer.result !== CAMERA_RESULT.OK || answer.mediaIds.length === 0) return { channel, ok: false, problem: 'captureFailed' };
     const items = await Promise.all(answer.mediaIds.map((id) => this.awaitPhoto(vehicleId, id, deadline)));
-    const got = items.filter((i): i is MediaItem => i !== undefined);
-    return got.length === 0 ? { channel, ok: false, problem: 'captureFailed' } : { channel, ok: true, items: got };
+    const arrived = items.filter((i): i is MediaItem => i !== undefined);
+    if (arrived.length === 0) return { channel, ok: false, problem: 'captureFailed' };
+    // The 0x0805 named this request's own photos: they were stored under the newest request of the
+    // channel, which is another one when two snapshots of a vehicle's channel overlap.
+    const by = { source: 'snap' as const, requestedBy: req.userId, alarmId: req.alarmId };
+    await this.storage.media.attribute(arrived.map((i) => i.id), by);
+    return { channel, ok: true, items: arrived.map((i) => ({ ...i, ...by })) };
   }
 
   private awaitPhoto(vehicleId: number, mediaId: number, deadline: number): Promise<MediaItem | undefined> {

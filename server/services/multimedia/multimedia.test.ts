@@ -235,6 +235,32 @@ describe('alarm media', () => {
   });
 });
 
+describe('overlapping snapshots', () => {
+  it('attributes each snapshot\'s photos to its own request when two of one vehicle\'s channel overlap', async () => {
+    const v = freshVehicle();
+    const t = await terminalFor(v);
+    server.clock.advance(1000);
+    expect((await t.report(location({ lng: 121.5, lat: 31.2, time: seconds(server.clock.now()), alarm: 1 }))).result).toBe(0);
+    await server.app.alarms.idle();
+    const alarms = await server.call<{ records: { id: number }[] }>('POST', '/service-safe/alarmInfo', { token: admin, body: { ...period(), vehicleIds: [v.vehicleId] } });
+    const alarmId = alarms.data.records[0]!.id;
+    const stop = camera(t);
+    try {
+      // The pop-up's snapshot for the alarm and a plain one of the same channel, at once.
+      const [fromAlarm, plain] = await Promise.all([
+        server.call<SnapAnswer>('POST', '/service-command/command/photoSnap', { token: admin, body: { vehicleId: v.vehicleId, channels: [1], alarmId } }),
+        server.call<SnapAnswer>('POST', '/service-command/command/photoSnap', { token: admin, body: { vehicleId: v.vehicleId, channels: [1] } }),
+      ]);
+      expect(fromAlarm.data.items.map((i) => i.alarmId)).toEqual([alarmId]);
+      expect(plain.data.items.map((i) => i.alarmId)).toEqual([null]);
+      const page = await server.call<Page>('POST', '/service-report/media/alarmMedia', { token: admin, body: { ...period(), vehicleIds: [v.vehicleId] } });
+      expect(page.data.records.map((r) => r.id)).toEqual([fromAlarm.data.items[0]!.id]);
+    } finally {
+      stop();
+    }
+  });
+});
+
 describe('reports, export and the photo route', () => {
   it('pages, filters by channel, scopes to the caller\'s companies, and exports .xlsx', async () => {
     const east = freshVehicle(true);
