@@ -168,6 +168,29 @@ export function scoreVehicle(counts: PerCategory<number>, km: number, normalDays
   return { scores, totalScore: round1(total) };
 }
 
+/** One vehicle's month as the appraisal calls answer it (server and console share the shape). */
+export interface ScoreRow {
+  vehicleId: number;
+  vehiidno: string;
+  companyId: number;
+  companyName: string;
+  mileageKm: number;
+  normalDays: number;
+  /** Alarms counted in the five categories. */
+  alarmCount: number;
+  counts: PerCategory<number>;
+  /** Per 100 km, two decimals; null without km. */
+  rates: PerCategory<number | null>;
+  /** One decimal each; null when not assessed (no km, or too few normal running days). */
+  scores: PerCategory<number> | null;
+  totalScore: number | null;
+}
+
+/** A ScoreRow with its place in the ranking (null when not assessed). */
+export interface RankedRow extends ScoreRow {
+  rank: number | null;
+}
+
 export function emptyCounts(): PerCategory<number> {
   return { drivingSkill: 0, drivingBehaviour: 0, trafficViolation: 0, trafficAccident: 0, vehicleOperation: 0 };
 }

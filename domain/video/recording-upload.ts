@@ -14,6 +14,42 @@ import type { Lang } from '../errors/catalogue.ts';
 export type UploadState = 'requested' | 'uploading' | 'paused' | 'done' | 'failed' | 'cancelled';
 export const UPLOAD_STATES: readonly UploadState[] = ['requested', 'uploading', 'paused', 'done', 'failed', 'cancelled'];
 
+/** A file received for a task, as the upload calls answer it (server and console share the shape). */
+export interface UploadFileView {
+  id: number;
+  taskId: number;
+  name: string;
+  size: number;
+  receivedAt: number;
+}
+
+/** An upload task as the upload calls answer it. */
+export interface UploadTaskView {
+  id: number;
+  vehicleId: number;
+  vehiidno: string;
+  deviceNo: string;
+  channel: number;
+  startTime: number;
+  endTime: number;
+  /** 64-bit alarm flags as a decimal string. */
+  alarmFlags: string;
+  mediaType: number;
+  streamType: number;
+  storageType: number;
+  state: UploadState;
+  failReason: string;
+  /** failReason in the caller's language ('' when none). */
+  failMessage: string;
+  /** The terminal's 0x1206 result (0 success, 1 failure), null until it arrives. */
+  result: number | null;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt: number | null;
+  files: UploadFileView[];
+  receivedBytes: number;
+}
+
 export type UploadControl = 'pause' | 'resume' | 'cancel';
 /** 0x9207 command codes (JT/T 1078-2016 table 29). */
 export const UPLOAD_CONTROL_CODE: Record<UploadControl, number> = { pause: 0, resume: 1, cancel: 2 };

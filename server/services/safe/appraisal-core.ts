@@ -7,7 +7,7 @@
  */
 import {
   APPRAISAL_CATEGORIES, categoryOf, checkMonth, DEFAULT_APPRAISAL_SETTINGS, emptyCounts, monthDays, monthProblemMessage, normalRunningDays,
-  per100Km, scoreVehicle, type AppraisalCategory, type AppraisalSettings, type PerCategory,
+  per100Km, scoreVehicle, type AppraisalCategory, type AppraisalSettings, type PerCategory, type ScoreRow,
 } from '../../../domain/appraisal/rules.ts';
 import type { Lang } from '../../../domain/errors/catalogue.ts';
 import type { DayMetrics } from '../../../domain/track/daily-metrics.ts';
@@ -96,22 +96,6 @@ export function categoryCounts(alarms: readonly AlarmDayCount[]): PerCategory<nu
   return counts;
 }
 
-export interface ScoreRow {
-  vehicleId: number;
-  vehiidno: string;
-  companyId: number;
-  companyName: string;
-  mileageKm: number;
-  normalDays: number;
-  /** Alarms counted in the five categories. */
-  alarmCount: number;
-  counts: PerCategory<number>;
-  /** Per 100 km, two decimals; null without km. */
-  rates: PerCategory<number | null>;
-  /** One decimal each; null when not scored (no km). */
-  scores: PerCategory<number> | null;
-  totalScore: number | null;
-}
 
 export function scoreRow(m: VehicleMonth, settings: AppraisalSettings): ScoreRow {
   const km = m.days.reduce((s, d) => s + d.mileageKm, 0);

@@ -5,7 +5,7 @@
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import {
-  APPRAISAL_CATEGORIES, categoryName, chinaMonth, DEFAULT_APPRAISAL_SETTINGS, rankByScore, round1, settingsProblemMessage, validateSettings, type AppraisalSettings,
+  APPRAISAL_CATEGORIES, categoryName, chinaMonth, DEFAULT_APPRAISAL_SETTINGS, rankByScore, round1, settingsProblemMessage, validateSettings, type AppraisalSettings, type RankedRow,
 } from '../../../domain/appraisal/rules.ts';
 import type { Lang } from '../../../domain/errors/catalogue.ts';
 import type { Storage } from '../../db/repositories.ts';
@@ -16,7 +16,7 @@ import { IdList, PageFields, Strict, type App } from '../../http/route.ts';
 import { sendXlsx, xlsxBuffer, type SheetColumn } from '../reports/excel.ts';
 import type { ReportEngine } from '../reports/rollup.ts';
 import {
-  effectiveSettings, monthFigures, monthPeriod, scoreRow, targetCompany, vehiclesIn, type EffectiveSettings, type ScoreRow, type VehicleMonth,
+  effectiveSettings, monthFigures, monthPeriod, scoreRow, targetCompany, vehiclesIn, type EffectiveSettings, type VehicleMonth,
 } from './appraisal-core.ts';
 
 /** One number per category; unknown keys are refused (400 naming the field). Ranges: domain rule (bilingual). */
@@ -53,9 +53,6 @@ export function settingsView(e: EffectiveSettings, company: { id: number; name: 
   };
 }
 
-export interface RankedRow extends ScoreRow {
-  rank: number | null;
-}
 
 /** Scores and ranks every vehicle of the company subtree for the month (rank is among all of them). */
 /** `known`: month figures the caller already computed for this period (not computed again). */

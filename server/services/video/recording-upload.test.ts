@@ -8,7 +8,7 @@ import type { LiveTestServer } from '../../live/test-harness.ts';
 import { recordingFileName, SIM_UPLOAD } from '../../sim/file-upload.ts';
 import { simRecordingFile, simRecordings, type SimRecording } from '../../sim/recordings.ts';
 import { startSimFleet, until, type SimFleet } from '../../test/sim-fleet.ts';
-import type { UploadTaskView } from './recording-upload.ts';
+import type { UploadTaskView } from '../../../domain/video/recording-upload.ts';
 
 const BASE = '/service-command/1078command';
 let fleet: SimFleet | undefined;

@@ -13,7 +13,7 @@ import {
   UPLOAD_STATES,
   type UploadControl,
   type UploadProblem,
-  type UploadState,
+  type UploadFileView, type UploadTaskView,
 } from '../../../domain/video/recording-upload.ts';
 import type { Config } from '../../config.ts';
 import type { Storage } from '../../db/repositories.ts';
@@ -41,40 +41,6 @@ const PROBLEM_CODE: Record<UploadProblem, number> = {
   uploadFailed: 409, nothingReceived: 409, tooLarge: 409, notApplicable: 409, receiverDown: 503, fileMissing: 404, stalled: 504,
 };
 const problemError = (p: UploadProblem) => new AppError(PROBLEM_CODE[p], (lang: Lang) => uploadMessage(p, lang));
-
-export interface UploadFileView {
-  id: number;
-  taskId: number;
-  name: string;
-  size: number;
-  receivedAt: number;
-}
-
-export interface UploadTaskView {
-  id: number;
-  vehicleId: number;
-  vehiidno: string;
-  deviceNo: string;
-  channel: number;
-  startTime: number;
-  endTime: number;
-  /** 64-bit alarm flags as a decimal string. */
-  alarmFlags: string;
-  mediaType: number;
-  streamType: number;
-  storageType: number;
-  state: UploadState;
-  failReason: string;
-  /** failReason in the caller's language ('' when none). */
-  failMessage: string;
-  /** The terminal's 0x1206 result (0 success, 1 failure), null until it arrives. */
-  result: number | null;
-  createdAt: number;
-  updatedAt: number;
-  finishedAt: number | null;
-  files: UploadFileView[];
-  receivedBytes: number;
-}
 
 const fileView = (f: UploadFile): UploadFileView => ({ id: f.id, taskId: f.taskId, name: f.name, size: f.size, receivedAt: f.receivedAt });
 

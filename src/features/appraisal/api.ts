@@ -1,5 +1,5 @@
 /** The vehicle appraisal calls (server/API.md "Vehicle appraisal and analysis reports"). The selected company's id is added by the request client. */
-import type { AppraisalCategory, PerCategory } from '../../../domain/appraisal/rules.ts';
+import type { AppraisalCategory, PerCategory, RankedRow } from '../../../domain/appraisal/rules.ts';
 import { http, saveBlob } from '../../api/http.ts';
 
 const BASE = '/service-safe/vehicleScore';
@@ -19,20 +19,8 @@ export interface AppraisalSettingView {
   defaults: { weights: PerCategory<number>; thresholds: PerCategory<number> };
 }
 
-export interface ScoreRow {
-  vehicleId: number;
-  vehiidno: string;
-  companyId: number;
-  companyName: string;
-  mileageKm: number;
-  normalDays: number;
-  alarmCount: number;
-  counts: PerCategory<number>;
-  rates: PerCategory<number | null>;
-  scores: PerCategory<number> | null;
-  totalScore: number | null;
-  rank: number | null;
-}
+/** A ranked vehicle row (rank null: not assessed). */
+export type ScoreRow = RankedRow;
 
 export interface CheckReport {
   month: string;

@@ -1,35 +1,11 @@
 /** Calls of the recording upload page (server/API.md "Recordings pulled to the server"). */
 import { http, type ExportResult } from '../../api/http.ts';
-import type { UploadState } from '../../../domain/video/recording-upload.ts';
+import type { UploadFileView, UploadTaskView } from '../../../domain/video/recording-upload.ts';
 
 const BASE = '/service-command/1078command';
 
-export interface UploadFile {
-  id: number;
-  taskId: number;
-  name: string;
-  size: number;
-  receivedAt: number;
-}
-
-export interface UploadTask {
-  id: number;
-  vehicleId: number;
-  vehiidno: string;
-  deviceNo: string;
-  channel: number;
-  startTime: number;
-  endTime: number;
-  state: UploadState;
-  failReason: string;
-  failMessage: string;
-  result: number | null;
-  createdAt: number;
-  updatedAt: number;
-  finishedAt: number | null;
-  files: UploadFile[];
-  receivedBytes: number;
-}
+export type UploadFile = UploadFileView;
+export type UploadTask = UploadTaskView;
 
 export interface UploadRequest {
   vehicleId: number;
