@@ -4,9 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_COMPANIES } from '../../db/scope.ts';
 import { encodeBody, encodeFrames, type Jt808Message } from '../../gateway/jt808/index.ts';
 import type { MediaLocation, Multimedia } from '../../gateway/jt808/multimedia.ts';
-import { location, TestTerminal } from '../../gateway/terminal-client.ts';
+import type { TestTerminal } from '../../gateway/terminal-client.ts';
+import { location } from '../../gateway/terminal-client.ts';
 import { startLiveServer, type LiveTestServer } from '../../live/test-harness.ts';
 import { createUserWithRole } from '../../test/users.ts';
+import { ScriptedFleet } from '../../test/scripted-fleet.ts';
 
 interface MediaView {
   id: number; vehicleId: number; vehiidno: string; channel: number; deviceMediaId: number; eventCode: number; eventName: string; captureTime: number;
@@ -22,24 +24,13 @@ const seconds = (ms: number) => Math.floor(ms / 1000) * 1000;
 let server: LiveTestServer;
 let url: string;
 let admin: string, eastUser: string, noMedia: string;
-let eastPath: string;
-let vehicles: { vehicleId: number; deviceNo: string; companyPath: string }[];
-const terminals: TestTerminal[] = [];
-let used = 0;
+let fleet: ScriptedFleet;
 let rawSerial = 30_000;
 
-function freshVehicle(inEast = false) {
-  const v = vehicles.filter((x) => x.companyPath.startsWith(eastPath) === inEast)[used++];
-  if (!v) throw new Error('seed too small');
-  return v;
-}
+/** A vehicle not used by another test, inside or outside the east branch. */
+const freshVehicle = (inEast = false) => fleet.fresh(inEast);
 
-async function terminalFor(v: { deviceNo: string }, version: 2013 | 2019 = 2013): Promise<TestTerminal> {
-  const t = await TestTerminal.connect(server.gatewayPort, v.deviceNo, version);
-  terminals.push(t);
-  await t.login();
-  return t;
-}
+const terminalFor = (v: { deviceNo: string }, version: 2013 | 2019 = 2013) => fleet.terminal(v, version);
 
 /** A JPEG-shaped payload of `n` bytes (SOI … EOI) with content unique to `seed`. */
 function jpeg(n: number, seed: number): Uint8Array {
@@ -112,15 +103,14 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${address.port}`;
   admin = await server.login('admin', 'admin123');
   const branchUser = await server.app.storage.users.findByUsername('branch');
-  eastPath = (await server.app.storage.companies.get(ALL_COMPANIES, branchUser!.companyId))!.path;
-  vehicles = (await server.app.storage.terminals.allVehicles()).map((v) => ({ vehicleId: v.vehicleId, deviceNo: v.deviceNo, companyPath: v.companyPath }));
+  fleet = await ScriptedFleet.open(server);
   // Registry ids: 66 /report, 81 /report/media, 82 alarmMedia, 83 snapMediaReport; 17/18 safety pages (no media).
   eastUser = await createUserWithRole(server, 'eastmedia', branchUser!.companyId, [66, 81, 82, 83]);
   noMedia = await createUserWithRole(server, 'nomedia', 1, [17, 18]);
 });
 
 afterAll(async () => {
-  await Promise.all(terminals.map((t) => t.close()));
+  await fleet.close();
   await server.close();
 });
 

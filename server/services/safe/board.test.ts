@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_COMPANIES } from '../../db/scope.ts';
-import { location, TestTerminal } from '../../gateway/terminal-client.ts';
+import type { TestTerminal } from '../../gateway/terminal-client.ts';
+import { location } from '../../gateway/terminal-client.ts';
 import { startLiveServer, type LiveTestServer } from '../../live/test-harness.ts';
 import { createUserWithRole } from '../../test/users.ts';
+import { ScriptedFleet } from '../../test/scripted-fleet.ts';
 
 interface Item {
   id: number; vehicleId: number; vehiidno: string; companyId: number; state: string; stateName: string; riskLevel: string; alarmCount: number;
@@ -23,23 +24,14 @@ const seconds = (ms: number) => Math.floor(ms / 1000) * 1000;
 
 let server: LiveTestServer;
 let admin: string, safety: string, pageOnly: string, follower: string, eastSafety: string;
-let eastPath: string;
-let vehicles: { vehicleId: number; deviceNo: string; companyPath: string }[];
-const terminals: TestTerminal[] = [];
-const used = { east: 0, other: 0 };
+let fleet: ScriptedFleet;
 
-/** A vehicle no other test used, inside or outside the east branch. */
-function freshVehicle(inEast = false) {
-  const v = vehicles.filter((x) => x.companyPath.startsWith(eastPath) === inEast)[inEast ? used.east++ : used.other++];
-  if (!v) throw new Error('seed too small');
-  return v;
-}
+/** A vehicle not used by another test, inside or outside the east branch. */
+const freshVehicle = (inEast = false) => fleet.fresh(inEast);
 
 /** A connected terminal that has reported once without alarms. */
 async function terminalFor(v: { deviceNo: string }): Promise<TestTerminal> {
-  const t = await TestTerminal.connect(server.gatewayPort, v.deviceNo, 2013);
-  terminals.push(t);
-  await t.login();
+  const t = await fleet.terminal(v);
   await report(t, 0);
   return t;
 }
@@ -74,8 +66,7 @@ beforeAll(async () => {
   admin = await server.login('admin', 'admin123');
   safety = await server.login('safety', 'safety123');
   const branchUser = await server.app.storage.users.findByUsername('branch');
-  eastPath = (await server.app.storage.companies.get(ALL_COMPANIES, branchUser!.companyId))!.path;
-  vehicles = (await server.app.storage.terminals.allVehicles()).map((v) => ({ vehicleId: v.vehicleId, deviceNo: v.deviceNo, companyPath: v.companyPath }));
+  fleet = await ScriptedFleet.open(server);
   // Registry ids: 17 /safeManagement, 21 safetyBoardPage, 22 :resolve, 23 :follow, 24 :upload, 25 :unpush.
   pageOnly = await createUserWithRole(server, 'boardviewer', 1, [17, 21], 'R-boardviewer');
   follower = await createUserWithRole(server, 'boardfollower', 1, [17, 21, 23], 'R-boardfollower');
@@ -83,7 +74,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(terminals.map((t) => t.close()));
+  await fleet.close();
   await server.close();
 });
 
@@ -385,7 +376,7 @@ describe('board permissions and scope', () => {
     expect((await board('resolved', eastSafety, { id: insideItem.id, note: 'n' })).code).toBe(200);
     expect((await board('stat', eastSafety, { companyId: 1 })).status).toBe(403);
     // A companyId narrows the admin's list to that subtree.
-    const eastId = Number(eastPath.split('/').filter(Boolean).at(-1));
+    const eastId = Number(fleet.eastPath.split('/').filter(Boolean).at(-1));
     const narrowed = await board<ItemPage>('get', admin, { companyId: eastId, vehicleIds: [outside.vehicleId, inside.vehicleId], states: ['pending', 'resolved'] });
     expect(narrowed.data.records.map((r) => r.id)).toEqual([insideItem.id]);
   });
