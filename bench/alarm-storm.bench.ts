@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { ALL_COMPANIES } from '../server/db/scope.ts';
-import { openBenchPage } from './browser-page.ts';
+import { endTrace, openBenchPage } from './browser-page.ts';
 import { login, percentile } from './load/common.ts';
 import { matchStorm, STEPS, type ConsumerResult, type SenderResult, type StormFigures as StormMatch, type StormPhase } from './load/alarm-storm-load.ts';
 import type { BenchArgs, BenchRecord } from './types.ts';
@@ -198,19 +198,9 @@ export async function measureStorm(rate: number, seconds: number, consoleSeconds
         const t0 = performance.now();
         const phase = await runPhase(2 + i, consoleSeconds);
         const traced = (performance.now() - t0) / 1000;
-        const done = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (e: { stream?: string }) => resolve(e.stream ?? '')));
-        await cdp.send('Tracing.end');
-        const stream = await done;
-        let text = '';
-        for (;;) {
-          const chunk = (await cdp.send('IO.read', { handle: stream })) as { data: string; eof: boolean; base64Encoded?: boolean };
-          text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString('utf8') : chunk.data;
-          if (chunk.eof) break;
-        }
-        await cdp.send('IO.close', { handle: stream });
+        const events = await endTrace<TraceEvent>(cdp);
         const inPage = await tab.evaluate(() => (window as unknown as { stopStorm(): { alarms: number; renders: number } }).stopStorm());
-        const parsed = JSON.parse(text) as { traceEvents?: TraceEvent[] } | TraceEvent[];
-        const busy = mainThreadBusy(Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []));
+        const busy = mainThreadBusy(events);
         consoles.push({ mode, busyMsPerSecond: busy / traced, alarmsSeen: inPage.alarms, renders: inPage.renders, result: phase });
         await tab.close();
       }

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type CDPSession } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -85,4 +85,20 @@ export async function openBenchPage(dir: string, viewport = { width: 1024, heigh
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** Ends a CDP trace started with `transferMode: 'ReturnAsStream'` and answers its events. */
+export async function endTrace<E>(cdp: CDPSession): Promise<E[]> {
+  const done = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (e: { stream?: string }) => resolve(e.stream ?? '')));
+  await cdp.send('Tracing.end');
+  const stream = await done;
+  let text = '';
+  for (;;) {
+    const chunk = (await cdp.send('IO.read', { handle: stream })) as { data: string; eof: boolean; base64Encoded?: boolean };
+    text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString('utf8') : chunk.data;
+    if (chunk.eof) break;
+  }
+  await cdp.send('IO.close', { handle: stream });
+  const parsed = JSON.parse(text) as { traceEvents?: E[] } | E[];
+  return Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
 }

@@ -10,7 +10,7 @@
  * The page is built with Vite into a temp dir and served from loopback; Chromium runs headless
  * with a fresh profile and no background networking.
  */
-import { openBenchPage, percentile } from './browser-page.ts';
+import { endTrace, openBenchPage, percentile } from './browser-page.ts';
 import type { BenchArgs, BenchRecord } from './types.ts';
 
 interface TraceEvent {
@@ -104,20 +104,10 @@ export async function run({ quick }: BenchArgs): Promise<BenchRecord[]> {
         const cdp = await context.newCDPSession(page);
         await cdp.send('Tracing.start', { categories: 'toplevel,devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReturnAsStream' });
         await new Promise((r) => setTimeout(r, seconds * 1000));
-        const done = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (e: { stream?: string }) => resolve(e.stream ?? '')));
-        await cdp.send('Tracing.end');
-        const stream = await done;
-        let text = '';
-        for (;;) {
-          const chunk = (await cdp.send('IO.read', { handle: stream })) as { data: string; eof: boolean; base64Encoded?: boolean };
-          text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString('utf8') : chunk.data;
-          if (chunk.eof) break;
-        }
-        await cdp.send('IO.close', { handle: stream });
+        const events = await endTrace<TraceEvent>(cdp);
         const inPage = await page.evaluate(() => (window as unknown as { stopBench(): { handlerMs: number[] } }).stopBench());
         handlers[mode] = inPage.handlerMs.sort((a, b) => a - b);
-        const parsed = JSON.parse(text) as { traceEvents?: TraceEvent[] } | TraceEvent[];
-        results[mode] = framesFromTrace(Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []));
+        results[mode] = framesFromTrace(events);
         await page.close();
       }
       const ours = results.pipeline!;
