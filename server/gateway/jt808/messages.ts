@@ -262,6 +262,11 @@ export function decodeMessage(msgId: number, version: ProtocolEdition, b: Uint8A
 
 /** Writes the body of `msg` for the given edition. Throws Jt808Error('encode') on bad fields. */
 export function writeMessage(w: Writer, msg: Jt808MessageInput, version: ProtocolEdition): void {
+  // The multimedia family keeps its id list in one place (multimedia.ts `isMultimedia`).
+  if (isMultimedia(msg.msgId)) {
+    writeMultimedia(w, msg as Multimedia);
+    return;
+  }
   switch (msg.msgId) {
     case MSG.LOCATION:
       writeLocation(w, msg);
@@ -318,17 +323,6 @@ export function writeMessage(w: Writer, msg: Jt808MessageInput, version: Protoco
     case 0x9201:
     case 0x9202:
       writeMediaSignalling(w, msg);
-      return;
-    case 0x0800:
-    case 0x0801:
-    case 0x8800:
-    case 0x8801:
-    case 0x0805:
-    case 0x8802:
-    case 0x0802:
-    case 0x8803:
-    case 0x8805:
-      writeMultimedia(w, msg);
       return;
     case 0x9206:
     case 0x1206:
