@@ -35,6 +35,8 @@ async function vehicles(): Promise<Realtime[]> {
 /** Natural sizes of the images matched by `selector`, once every one has loaded. */
 async function naturalSizes(page: Page, selector: string): Promise<{ w: number; h: number }[]> {
   await page.waitForFunction((sel) => {
+    // A photo shows a loader (no <img> yet) until its file is fetched: measure once none is loading.
+    if (document.querySelector('[data-testid=media-photo-loading]')) return false;
     const imgs = [...document.querySelectorAll<HTMLImageElement>(sel)];
     return imgs.length > 0 && imgs.every((i) => i.complete && i.naturalWidth > 0);
   }, selector, { timeout: 20_000 });
