@@ -154,6 +154,9 @@ interface PendingRequest {
   readonly resolve: (outcome: RequestOutcome) => void;
 }
 
+/** A terminal that has just authenticated: its vehicle and the remote address of its connection. */
+export type AuthenticatedListener = (vehicleId: number, remoteAddress: string | undefined) => void;
+
 /** A live report accepted into the store (blind-area re-uploads and history-only reports are not). */
 export type ReportListener = (vehicleId: number, report: LocationReport, edition: ProtocolEdition) => void;
 
@@ -197,6 +200,8 @@ export class Jt808Gateway {
   private readonly handlers = new Map<number, TerminalMessageHandler>();
   /** Called for every report accepted live (alarm generation hooks in here). */
   onReport: ReportListener | undefined;
+  /** Called after a terminal authenticated (0x0102 accepted) on a connection; see `onAuthenticated`. */
+  private readonly authListeners: AuthenticatedListener[] = [];
 
   constructor(
     private readonly deps: GatewayDeps,
@@ -596,6 +601,23 @@ export class Jt808Gateway {
     }
   }
 
+  /**
+   * Subscribes to terminals authenticating (e.g. to ask a new terminal for its audio/video attributes).
+   * A listener's failure is logged and never affects the terminal.
+   */
+  onAuthenticated(listener: AuthenticatedListener): void {
+    this.authListeners.push(listener);
+  }
+
+  /**
+   * Remote address of the connection on which the vehicle's terminal is authenticated, undefined when
+   * none is (the media ports accept a stream only from this address unless configured otherwise).
+   */
+  authenticatedAddress(vehicleId: number): string | undefined {
+    const r = this.reachable.get(vehicleId);
+    return r && !r.conn.socket.destroyed ? r.conn.socket.remoteAddress : undefined;
+  }
+
   /** True when the vehicle's terminal is authenticated on an open connection. */
   isReachable(vehicleId: number): boolean {
     const r = this.reachable.get(vehicleId);
@@ -723,6 +745,13 @@ export class Jt808Gateway {
         this.deps.store.touch(entry.vehicleId);
         void this.deps.terminals.markAuthenticated(entry.deviceNo, this.deps.store.clock());
         this.reply(conn, header, RESULT.OK);
+        for (const listener of this.authListeners) {
+          try {
+            listener(entry.vehicleId, conn.socket.remoteAddress);
+          } catch (err) {
+            this.deps.log?.warn({ err }, 'gateway: authenticated listener failed');
+          }
+        }
       } else {
         this.stats.authFailed++;
         this.reply(conn, header, RESULT.FAIL);
