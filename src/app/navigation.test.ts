@@ -5,7 +5,7 @@ import { session, setUser } from '../session/store.ts';
 
 const navigateHref = vi.fn(() => Promise.resolve());
 const show = vi.fn();
-vi.mock('./router.tsx', () => ({ navigateHref }));
+vi.mock('./navigate.ts', () => ({ navigateHref }));
 vi.mock('@mantine/notifications', () => ({ notifications: { show } }));
 
 const { navigateIfPermitted } = await import('./navigation.ts');

@@ -7,7 +7,7 @@ import { NO_PERMISSION_WARNING } from '../../domain/errors/catalogue.ts';
 import { TOAST_MS } from '../api/http.ts';
 import { currentLang } from '../i18n/index.ts';
 import { currentAccess } from '../session/store.ts';
-import { navigateHref } from './router.tsx';
+import { navigateHref } from './navigate.ts';
 
 /** Navigates to `path` when permitted; returns whether it did. */
 export function navigateIfPermitted(path: string): boolean {

@@ -19,8 +19,8 @@ import { http } from '../api/http.ts';
 import { clearSession, currentAccess, session } from '../session/store.ts';
 import { registerUnauthorizedNavigation } from '../session/unauthorized.ts';
 import { ensureSession, rootTarget } from './guard.ts';
-import { splitHref } from './href.ts';
 import { lazyComponent, type LazyComponent } from './lazy.tsx';
+import { BASEPATH, navigateHref, registerRouterNavigation } from './navigate.ts';
 import { RouteError } from './RouteError.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { APP_ROUTES, type AppRoute } from './route-table.ts';
@@ -119,8 +119,6 @@ const routeTree = rootRoute.addChildren([
   standaloneLayout.addChildren(standaloneRoutes),
 ]);
 
-export const BASEPATH = import.meta.env.BASE_URL.replace(/\/$/, '');
-
 export const router = createRouter({
   routeTree,
   basepath: BASEPATH,
@@ -139,11 +137,8 @@ export const router = createRouter({
   scrollRestoration: true,
 });
 
-/** Navigates to an in-app href such as `/login?redirect=%2Fsystem%2Fuser`. */
-export function navigateHref(href: string, replace = false): Promise<void> {
-  const { to, search } = splitHref(href);
-  return router.navigate({ to, search, replace });
-}
+// screens navigate through ./navigate.ts (they must not import this module: it imports them)
+registerRouterNavigation((to) => router.navigate(to));
 
 registerUnauthorizedNavigation((href) => {
   void navigateHref(href, true);

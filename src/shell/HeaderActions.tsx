@@ -2,7 +2,7 @@ import { ActionIcon, Button, ColorSwatch, Group, Menu, Text, useMantineTheme } f
 import { modals } from '@mantine/modals';
 import { loginPathFor } from '../../domain/session/login-type.ts';
 import { http } from '../api/http.ts';
-import { navigateHref } from '../app/router.tsx';
+import { navigateHref } from '../app/navigate.ts';
 import { setLanguage, useLang, useT } from '../i18n/index.ts';
 import { clearSignOutState, displayName, session, useSession } from '../session/store.ts';
 import { currentAppPath } from '../session/unauthorized.ts';

@@ -1,5 +1,5 @@
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
-import { navigateHref } from '../app/router.tsx';
+import { navigateHref } from '../app/navigate.ts';
 import { useT } from '../i18n/index.ts';
 
 /** 404: unknown paths and routes the user may not see (a forbidden URL shows 404, spec §2/§6). */

@@ -1,5 +1,5 @@
 import { CloseButton, Group, ScrollArea, UnstyledButton } from '@mantine/core';
-import { navigateHref } from '../app/router.tsx';
+import { navigateHref } from '../app/navigate.ts';
 import { menuTitle, useLang, useT } from '../i18n/index.ts';
 import { closeTab, tabs as tabsState, useTabs } from './tabs.ts';
 

@@ -6,7 +6,7 @@
 import { modals } from '@mantine/modals';
 import { createElement } from 'react';
 import type { RouteFlag } from '../../domain/permissions/registry.ts';
-import { BASEPATH, navigateHref } from '../app/router.tsx';
+import { BASEPATH, navigateHref } from '../app/navigate.ts';
 import { translate } from '../i18n/index.ts';
 
 export const EXTERNAL_URL: string = import.meta.env.VITE_RISK_CONTROL_URL ?? '';

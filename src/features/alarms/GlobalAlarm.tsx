@@ -16,7 +16,7 @@ import { alarmName, PLATFORM_GENERATED_CODES } from '../../../domain/alarms/cata
 import { DealStatus } from '../../../domain/alarms/engine.ts';
 import { globalAreaShows } from '../../../domain/permissions/access.ts';
 import { isOnline, type VehicleState } from '../../../domain/vehicle/state.ts';
-import { navigateHref } from '../../app/router.tsx';
+import { navigateHref } from '../../app/navigate.ts';
 import { Perm } from '../../app/Perm.tsx';
 import { useLang, useT } from '../../i18n/index.ts';
 import type { AlarmItem, AlarmSnapshot } from '../../live/stream/alarm-lists.ts';

@@ -7,7 +7,7 @@ import type { LoginType } from '../../../domain/session/login-type.ts';
 import { postLoginTarget } from '../../../domain/session/guard.ts';
 import { http } from '../../api/http.ts';
 import { rootTarget } from '../../app/guard.ts';
-import { navigateHref } from '../../app/router.tsx';
+import { navigateHref } from '../../app/navigate.ts';
 import { currentAccess, signIn, type SessionUser } from '../../session/store.ts';
 import { keepTabs } from '../../shell/tabs.ts';
 

@@ -9,7 +9,7 @@ import { PathLayer } from '@deck.gl/layers';
 import type { Layer } from '@deck.gl/core';
 import { toDisplay } from '../../../domain/geo/gcj02.ts';
 import { checkHistoryPeriod, MONITOR_HISTORY_MAX_PERIOD_MS, periodMessage } from '../../../domain/track/limits.ts';
-import { navigateHref } from '../../app/router.tsx';
+import { navigateHref } from '../../app/navigate.ts';
 import { useLang, useT } from '../../i18n/index.ts';
 import { MapView, type MapHandle } from '../map/MapView.tsx';
 import { useDisplayCrs } from '../map/map-source-store.ts';

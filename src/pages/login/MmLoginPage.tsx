@@ -2,7 +2,7 @@ import { Alert, Anchor, Loader, Stack, Text } from '@mantine/core';
 import { useRouterState } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../api/http.ts';
-import { navigateHref } from '../../app/router.tsx';
+import { navigateHref } from '../../app/navigate.ts';
 import { completeLogin, ticketLogin } from '../../features/login/login.ts';
 import { useT } from '../../i18n/index.ts';
 import { LoginLayout } from './LoginLayout.tsx';
