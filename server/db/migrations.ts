@@ -14,6 +14,7 @@ import { TRACK_BLOCKS_MIGRATION } from './migration-track-blocks.ts';
 import { VIDEO_MIGRATION } from './migration-video.ts';
 import { RECORDING_UPLOAD_MIGRATION } from './migration-recording-upload.ts';
 import { MEDIA_MIGRATION, MEDIA_RETENTION_MIGRATION } from './migration-media.ts';
+import { PERSISTENCE_MIGRATION, RETENTION_MIGRATION } from './migration-retention.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -228,6 +229,9 @@ const MIGRATIONS: readonly Migration[] = [
   MEDIA_RETENTION_MIGRATION,
   // Issue 5 (linkage applied): rows made before get the default pop-up and tone: version 13.
   ALARM_LINKAGE_DEFAULTS_MIGRATION,
+  // Issue 12 §5 (kept across restarts; retention indexes): versions 16 and 17.
+  PERSISTENCE_MIGRATION,
+  RETENTION_MIGRATION,
 ];
 
 /** Applies pending migrations in one transaction each; answers the versions applied now. */

@@ -14,6 +14,7 @@ import type { AppraisalRepository } from './appraisal-types.ts';
 import type { StreamRepository } from './stream-types.ts';
 import type { RecordingUploadRepository } from './recording-upload-types.ts';
 import type { MediaRepository } from './media-types.ts';
+import type { ExportFileRepository, MediaSearchRepository, ObdRepository, RetentionRepository } from './retention-types.ts';
 import type { Scope } from './scope.ts';
 import type {
   Company, CompanyInput, CompanyUsage, Line, Page, PageRequest, PermissionRow, Role, Session, User,
@@ -256,6 +257,12 @@ export interface Repositories {
   readonly media: MediaRepository;
   /** Recordings pulled to the server (issue 6): upload tasks and received files. */
   readonly recordingUploads: RecordingUploadRepository;
+  /** Issue 12 §5 (migration 16): latest CAN readings, stored-media search results, export jobs. */
+  readonly obd: ObdRepository;
+  readonly mediaSearches: MediaSearchRepository;
+  readonly exportFiles: ExportFileRepository;
+  /** Issue 12 §5: batched deletes of history past its retention (server/retention/). */
+  readonly retention: RetentionRepository;
 }
 
 export interface Storage extends Repositories {

@@ -13,6 +13,8 @@ import { SqliteLoginGuardRepository, SqliteSessionRepository } from './sessions.
 import { SqliteStreamRepository } from './streams.ts';
 import { SqliteMediaRepository } from './media.ts';
 import { SqliteRecordingUploadRepository } from './recording-uploads.ts';
+import { SqliteExportFileRepository, SqliteMediaSearchRepository, SqliteObdRepository } from './persisted.ts';
+import { SqliteRetentionRepository } from './retention.ts';
 import { SqliteTerminalRepository } from './terminals.ts';
 import { SqliteTrackRepository } from './tracks.ts';
 import { SqliteUserRepository } from './users.ts';
@@ -36,6 +38,10 @@ export class SqliteStorage implements Storage {
   readonly appraisal: SqliteAppraisalRepository;
   readonly media: SqliteMediaRepository;
   readonly recordingUploads: SqliteRecordingUploadRepository;
+  readonly obd: SqliteObdRepository;
+  readonly mediaSearches: SqliteMediaSearchRepository;
+  readonly exportFiles: SqliteExportFileRepository;
+  readonly retention: SqliteRetentionRepository;
   /** Tail of the transaction queue: one transaction at a time on the single connection. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -57,6 +63,10 @@ export class SqliteStorage implements Storage {
     this.appraisal = new SqliteAppraisalRepository(db);
     this.media = new SqliteMediaRepository(db);
     this.recordingUploads = new SqliteRecordingUploadRepository(db);
+    this.obd = new SqliteObdRepository(db);
+    this.mediaSearches = new SqliteMediaSearchRepository(db);
+    this.exportFiles = new SqliteExportFileRepository(db);
+    this.retention = new SqliteRetentionRepository(db);
   }
 
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
