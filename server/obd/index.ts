@@ -1,9 +1,13 @@
 /**
  * Vehicle CAN data (JT/T 808 0x0705) for the alarm pop-up's OBD buttons, server/API.md "Vehicle CAN
  * data": the gateway hands every 0x0705 here, its J1939 and OBD-II frames are decoded
- * (domain/obd/can.ts) and the latest values per vehicle and protocol are kept in memory with the
- * time they arrived. Memory only, by design: the panel shows the engine now; a CAN history for the
- * OBD reports (shellProject/obdReport) would be a table of its own.
+ * (domain/obd/can.ts) and the latest values per vehicle and protocol are kept with the time they
+ * arrived. The panel shows the engine now (the latest reading and its time), so only the latest
+ * reading is kept: in memory for the route, and in `obd_reading` (migration 16) so a restart does not
+ * blank every panel until each truck's next upload. Writes are batched (every OBD_FLUSH_MS and at
+ * shutdown): at 2,000 trucks uploading every 30 s that is one small transaction instead of 67 a second;
+ * a crash loses at most that interval, which the next upload (≤ 30 s) replaces anyway. A CAN history
+ * for the OBD reports (shellProject/obdReport) would be a table of its own.
  */
 import { Type } from '@fastify/type-provider-typebox';
 import { decodeCanFrames, type CanProtocol, type ObdValues } from '../../domain/obd/can.ts';
@@ -22,11 +26,63 @@ export interface ObdReading extends ObdValues {
   time: number;
 }
 
-/** Latest readings per vehicle and protocol. */
+/** Unsaved readings are written this often (and at shutdown). */
+export const OBD_FLUSH_MS = 2000;
+
+/** Latest readings per vehicle and protocol: memory for reads, `obd_reading` for restarts. */
 export class ObdStore {
   private readonly latest = new Map<number, Partial<Record<CanProtocol, ObdReading>>>();
+  /** `vehicle:protocol` keys changed since the last flush. */
+  private readonly dirty = new Set<string>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private flushing: Promise<void> = Promise.resolve();
   /** 0x0705 messages taken. */
   uploads = 0;
+
+  constructor(private readonly storage?: Storage, private readonly log?: { warn(obj: object, msg: string): void }) {}
+
+  /** Loads the stored readings (a reading that arrived meanwhile is newer and kept) and starts the flush timer. */
+  async start(): Promise<void> {
+    if (this.storage) {
+      for (const r of await this.storage.obd.all()) {
+        const entry = this.latest.get(r.vehicleId) ?? {};
+        const { vehicleId: _id, ...reading } = r;
+        if (!entry[r.protocol] || entry[r.protocol]!.time < r.time) entry[r.protocol] = reading;
+        this.latest.set(r.vehicleId, entry);
+      }
+    }
+    this.timer ??= setInterval(() => void this.flush(), OBD_FLUSH_MS);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and writes what is left. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+
+  /** Writes the readings changed since the last flush (one transaction). */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      if (!this.storage || this.dirty.size === 0) return;
+      const keys = [...this.dirty];
+      this.dirty.clear();
+      const rows = keys.flatMap((k) => {
+        const [v, p] = k.split(':') as [string, CanProtocol];
+        const r = this.latest.get(Number(v))?.[p];
+        return r ? [{ ...r, vehicleId: Number(v) }] : [];
+      });
+      try {
+        await this.storage.obd.save(rows);
+      } catch (err) {
+        // Kept dirty for the next flush (unless a newer upload has replaced it meanwhile, which is dirty anyway).
+        for (const k of keys) this.dirty.add(k);
+        this.log?.warn({ err }, 'CAN readings not saved');
+      }
+    });
+    return this.flushing;
+  }
 
   onUpload(vehicleId: number, msg: CanDataUpload, now: number): void {
     this.uploads++;
@@ -39,6 +95,7 @@ export class ObdStore {
       const merged = { ...values };
       if (before) for (const k of Object.keys(merged) as (keyof ObdValues)[]) if (merged[k] === null) merged[k] = before[k];
       entry[protocol] = { ...merged, protocol, time: now };
+      this.dirty.add(`${vehicleId}:${protocol}`);
     }
     this.latest.set(vehicleId, entry);
   }
@@ -58,8 +115,11 @@ declare module 'fastify' {
 export function obdRoutes(app: App, deps: { storage: Storage; gateway: Jt808Gateway; clock?: () => number }): ObdStore {
   const { storage, gateway } = deps;
   const clock = deps.clock ?? Date.now;
-  const store = new ObdStore();
+  const store = new ObdStore(storage, app.log);
   app.decorate('obd', store);
+  app.addHook('onReady', async () => store.start());
+  // preClose hooks run in order: the gateway (registered earlier) has stopped taking uploads by now.
+  app.addHook('preClose', async () => store.stop());
   gateway.handleTerminalMessage(CAN_DATA, ({ vehicleId, message }) => {
     if (message.msgId === CAN_DATA) store.onUpload(vehicleId, message, clock());
   });

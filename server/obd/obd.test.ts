@@ -47,6 +47,30 @@ describe('vehicle CAN data (0x0705 → /service-monitor/obd/detail)', () => {
     expect((await server.call('GET', `/service-monitor/obd/detail?vehicleId=${devices[1]!.vehicleId}&protocol=obd2`, { token: operator })).status).toBe(403);
   });
 
+  it('keeps the latest reading across a restart on the same data directory (a restart must not blank every OBD panel)', async () => {
+    const d = devices[2]!;
+    const t = await TestTerminal.connect(server.gatewayPort, d.deviceNo);
+    open.push(t);
+    await t.login();
+    const upload = simCanData(d.deviceNo, 400, location({ lng: 121.5, lat: 31.2, time: Date.now(), speed: 30, status: 0x3, fuel: 100 }))!;
+    expect(await t.request(upload)).toMatchObject({ msgId: 0x8001, replyId: 0x0705, result: 0 });
+    const path = `/service-monitor/obd/detail?vehicleId=${d.vehicleId}&protocol=j1939`;
+    const before = await server.call<{ reading: Record<string, unknown> }>('GET', path, { token: admin });
+    expect(before.data.reading).toMatchObject({ protocol: 'j1939', speedKmh: 30 });
+    await t.close();
+
+    const dataDir = server.config.dataDir;
+    await server.close(true);
+    server = await startLiveServer({ seedVehicles: 4, dataDir });
+    admin = await server.login('admin', 'admin123');
+    const after = await server.call<{ reading: Record<string, unknown> }>('GET', path, { token: admin });
+    // The same values and the same arrival time: what the terminal sent, not a reading made up at start.
+    expect(after.data.reading).toEqual(before.data.reading);
+    // A vehicle that never sent CAN data still answers null after the restart.
+    const none = await server.call<{ reading: unknown }>('GET', `/service-monitor/obd/detail?vehicleId=${devices[1]!.vehicleId}&protocol=obd2`, { token: admin });
+    expect(none.data.reading).toBeNull();
+  });
+
   it('sends CAN data only with the engine on and at most every 30 s per terminal', () => {
     const base = { lng: 121.5, lat: 31.2, speed: 0, fuel: 100 };
     expect(simCanData('sim-x', 200, location({ ...base, time: 1_000_000, status: 0x2 }))).toBeNull();
