@@ -12,7 +12,8 @@ import type { Storage } from './db/repositories.ts';
 import { installAuth } from './http/auth.ts';
 import { installConsole } from './http/console.ts';
 import { installErrorHandler } from './http/errors.ts';
-import { enforcePermissionDeclarations } from './http/route.ts';
+import { loggerOptions } from './http/log.ts';
+import { installRoutePolicies } from './http/route.ts';
 import { createValidatorCompiler } from './http/validation.ts';
 import { createLiveRuntime, type LiveRuntime } from './live/runtime.ts';
 import { createMediaRuntime, type MediaRuntime } from './media/runtime.ts';
@@ -26,7 +27,7 @@ import { recordingUploadRoutes } from './services/video/recording-upload.ts';
 import { talkRoutes } from './services/video/talk.ts';
 import { obdRoutes } from './obd/index.ts';
 import { multimediaRoutes } from './services/multimedia/index.ts';
-import { installQueryToken, registerPush } from './push/index.ts';
+import { registerPush } from './push/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -44,6 +45,8 @@ export interface BuildOptions {
   readonly storage?: Storage;
   /** Clock of the live store and gateway (tests inject a test clock). */
   readonly clock?: () => number;
+  /** Where the log goes (stdout when absent); tests capture it to check what reaches the log. */
+  readonly logStream?: NodeJS.WritableStream;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -52,7 +55,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const tokens = new TokenService(loadOrCreateSecret(config.dataDir), config.tokenTtlSeconds);
 
   const app = Fastify({
-    logger: { level: config.logLevel },
+    // Secrets (query tokens, credential headers) are redacted from every logged URL and header.
+    logger: loggerOptions(config.logLevel, options.logStream),
     trustProxy: config.trustProxy,
     bodyLimit: 10 * 1024 * 1024,
   });
@@ -68,12 +72,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.setValidatorCompiler(createValidatorCompiler());
   installErrorHandler(app);
-  enforcePermissionDeclarations(app);
+  installRoutePolicies(app);
   // Before auth: the plugin's hooks must see a refused upgrade too, or its socket is never closed.
   // 1 MiB per websocket message (ws's default is 100 MiB): the largest a console sends is a 1,600-byte
   // intercom frame; a larger message closes that socket (1009) and nothing else.
   await app.register(fastifyWebsocket, { options: { maxPayload: 1 << 20 } });
-  installQueryToken(app);
   installAuth(app, { storage, tokens });
 
   const api = app.withTypeProvider<TypeBoxTypeProvider>();

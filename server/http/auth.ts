@@ -1,6 +1,7 @@
 /**
- * Authentication and the permission guard, run in `onRequest` (before body parsing, so an
- * anonymous caller gets 401 rather than a validation answer).
+ * Authentication and the permission guard, run in `onRequest`: after routing (the matched route's
+ * declared policy decides, never the raw URL) and before body parsing (so an anonymous caller gets
+ * 401 rather than a validation answer). Websocket upgrades pass through the same hook.
  *
  * A request is authenticated when its `x-jwt` token verifies, its session row exists unrevoked,
  * and its user still exists, is enabled and has not expired. Tokens past half of their life are
@@ -15,7 +16,6 @@ import { ALL_COMPANIES, pathInScope, subtreeScope, type Scope } from '../db/scop
 import type { User } from '../db/types.ts';
 import { fail } from './envelope.ts';
 import { Messages } from './messages.ts';
-import { isApiPath } from './route.ts';
 
 export interface AuthContext {
   readonly user: User;
@@ -68,16 +68,35 @@ function permits(ctx: AuthContext, key: string): boolean {
   return entry.type === 2 && colon > 0 ? ctx.access.hasButton(key.slice(0, colon), key.slice(colon + 1)) : ctx.access.canSeeRoute(key);
 }
 
+/** The token a request carries: `x-jwt`, or `?token=` on a websocket route (browsers cannot set headers there). */
+function tokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-jwt'];
+  const token = Array.isArray(header) ? header[0] : header;
+  if (token) return token;
+  if (!request.routeOptions.config.websocket) return undefined;
+  const query = (request.query as { token?: unknown } | undefined)?.token;
+  return typeof query === 'string' && query.length > 0 ? query : undefined;
+}
+
 export function installAuth(app: FastifyInstance, deps: { storage: Storage; tokens: TokenService }): void {
   const { storage, tokens } = deps;
   app.addHook('onRequest', async (request, reply) => {
     // The console reads the refreshed token from this header, also across origins.
     reply.header('Access-Control-Expose-Headers', 'jwt');
-    const permission = request.routeOptions.config?.permission;
-    if (!isApiPath(request.url) || permission === undefined || permission === 'public') return;
+    // No route matched: the not-found handler answers (404, or the console shell under /bcmp-web/).
+    if (request.is404) return;
+    const config = request.routeOptions.config;
+    const permission = config.permission;
+    // An upgrade to a plain HTTP route would be accepted and then closed: refuse it outright.
+    if (request.ws && !config.websocket) throw fail.notFound();
+    if (permission === 'public') return;
+    // installRoutePolicies refuses such a route at start-up; should one slip through, deny.
+    if (permission === undefined) {
+      request.log.error({ route: config.url }, 'route without an access policy refused');
+      throw fail.unauthorized();
+    }
 
-    const header = request.headers['x-jwt'];
-    const token = Array.isArray(header) ? header[0] : header;
+    const token = tokenOf(request);
     if (!token) throw fail.unauthorized();
     const claims = await tokens.verify(token);
     if (!claims) throw fail.unauthorized();

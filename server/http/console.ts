@@ -24,11 +24,12 @@ export async function installConsole(app: FastifyInstance, consoleDir: string): 
   app.get('/bcmp-web', { config: { permission: 'public' } }, (_req, reply) => reply.redirect(CONSOLE_BASE));
 
   if (built) {
+    // serve: false — the plugin only provides `reply.sendFile`; the wildcard route is ours so that it
+    // declares its policy like every other route (the plugin's own route takes no config).
     await app.register(fastifyStatic, {
       root: consoleDir,
-      prefix: CONSOLE_BASE,
+      serve: false,
       index: false,
-      wildcard: true,
       setHeaders: (res, filePath) => {
         // Hashed assets never change; index.html must be revalidated so a new build is picked up.
         res.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -36,6 +37,12 @@ export async function installConsole(app: FastifyInstance, consoleDir: string): 
     });
     // The base itself is a directory, which the static handler refuses; it is the console's entry.
     app.get(CONSOLE_BASE, { config: { permission: 'public' } }, (_req, reply) => reply.header('Cache-Control', 'no-cache').sendFile('index.html'));
+    // sendFile refuses `..`, `.` and empty segments (403) and falls through to the not-found handler
+    // (below: the shell for client routes, 404 for files) when the file does not exist.
+    app.get(`${CONSOLE_BASE}*`, { config: { permission: 'public' } }, (request, reply) => {
+      const file = (request.params as { '*': string })['*'];
+      return reply.sendFile(file);
+    });
   }
 
   const notFound = (request: FastifyRequest, reply: FastifyReply) => {

@@ -1,9 +1,13 @@
 /**
- * Route declarations. Every API route states the permission it needs in its config:
- * a registry key ('/system/user:delete'), 'session' (any signed-in user) or 'public'.
- * `enforcePermissionDeclarations` makes registering an API route without one fail at start-up.
+ * Route declarations. EVERY route registered on the app (API calls, websocket upgrades, the console's
+ * static files and redirects) states its access policy in its config: a permission registry key
+ * ('/system/user:delete'), 'session' (any signed-in user) or 'public'. `installRoutePolicies` makes
+ * registering a route without one fail at start-up, and keeps the table of registered routes that the
+ * auth hook (server/http/auth.ts) and the trust-boundary tests read. Access is decided from the route
+ * the router matched, never from the raw URL: `/%73ervice-…`, `http://host/service-…` and every other
+ * spelling that routes to a handler meets that handler's policy.
  */
-import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifySchema, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import { Type, type TypeBoxTypeProvider, type TProperties } from '@fastify/type-provider-typebox';
 import { entryByKey } from '../../domain/permissions/access.ts';
 
@@ -11,31 +15,54 @@ export type RoutePermission = 'public' | 'session' | `/${string}`;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** What the caller needs: a permission registry key, 'session' or 'public'. Required on API routes. */
+    /** What the caller needs: a permission registry key, 'session' or 'public'. Required on every route. */
     permission?: RoutePermission;
+    /**
+     * Set by installRoutePolicies on websocket routes (never by hand): only these accept an upgrade,
+     * and, as browsers cannot send `x-jwt` on an upgrade, only these take the token from `?token=`.
+     */
+    websocket?: boolean;
+  }
+  interface FastifyInstance {
+    /** Every route registered so far, as the router has it (tests enumerate it; nothing is added by hand). */
+    routeTable: RouteRecord[];
   }
 }
 
 /** The Fastify instance as route modules see it (TypeBox types for schemas). */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
-/** Paths that are API calls (and so must declare a permission). */
-export const API_PREFIXES = ['/service-', '/ws-service'] as const;
-
-export function isApiPath(url: string): boolean {
-  return API_PREFIXES.some((p) => url.startsWith(p));
+/** One registered route: method, path pattern, policy and schema. */
+export interface RouteRecord {
+  readonly method: string;
+  readonly url: string;
+  readonly permission: RoutePermission;
+  readonly websocket: boolean;
+  readonly schema?: FastifySchema;
 }
 
-export function enforcePermissionDeclarations(app: FastifyInstance): void {
+function isPolicy(permission: unknown): permission is RoutePermission {
+  return permission === 'public' || permission === 'session' || (typeof permission === 'string' && entryByKey(permission) !== undefined);
+}
+
+/**
+ * Fail closed: a route without a known policy throws where it is registered (so `buildApp` fails at
+ * start-up), and every accepted route lands in `app.routeTable`. Install before any route or plugin.
+ */
+export function installRoutePolicies(app: FastifyInstance): void {
+  const table: RouteRecord[] = [];
+  app.decorate('routeTable', table);
   app.addHook('onRoute', (route) => {
-    if (!isApiPath(route.url)) return;
-    const permission = route.config?.permission;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const permission: unknown = route.config?.permission;
     if (permission === undefined) {
-      throw new Error(`${String(route.method)} ${route.url} declares no permission: set config.permission to a registry key, 'session' or 'public'`);
+      throw new Error(`${methods.join(',')} ${route.url} declares no permission: set config.permission to a registry key, 'session' or 'public'`);
     }
-    if (permission !== 'public' && permission !== 'session' && !entryByKey(permission)) {
-      throw new Error(`${String(route.method)} ${route.url} declares unknown permission "${permission}"`);
-    }
+    if (!isPolicy(permission)) throw new Error(`${methods.join(',')} ${route.url} declares unknown permission "${String(permission)}"`);
+    const websocket = route.websocket === true;
+    // A fresh object: Fastify's automatic HEAD route shares the GET route's config object.
+    if (websocket) route.config = { ...route.config, websocket: true };
+    for (const method of methods) table.push({ method, url: route.url, permission, websocket, schema: route.schema });
   });
 }
 

@@ -1,16 +1,18 @@
 /**
  * The push channel route: `GET /ws-service/websocket?token=<jwt>[&format=json][&companyId=]` (spec §7).
- * Browsers cannot set `x-jwt` on a websocket, so the token comes in the query and goes through the
- * same check as every HTTP call (server/http/auth.ts); the connection is scoped to the caller's
- * company subtree (narrowed by `companyId` when given).
+ * Browsers cannot set `x-jwt` on a websocket, so the token comes in the query; the auth hook takes it
+ * from there on websocket routes only and applies the same check as to every HTTP call
+ * (server/http/auth.ts), and the request log redacts it (server/http/log.ts). The connection is
+ * scoped to the caller's company subtree (narrowed by `companyId` when given).
  */
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@fastify/type-provider-typebox';
 import { ALL_COMPANIES, type Scope } from '../db/scope.ts';
 import type { Storage } from '../db/repositories.ts';
 import { auth, narrowedScope } from '../http/auth.ts';
 import { Strict, type App } from '../http/route.ts';
-import { PushHub, type DirectorySource, type PushOptions, type PushStore } from './hub.ts';
+import { defaultLinkage, type Linkage } from '../../domain/alarms/linkage.ts';
+import { alarmPushData } from '../alarms/service.ts';
+import { ALARM_GAP_COUNT_CAP, ALARM_REPLAY_MAX, PushHub, type AlarmReplaySource, type DirectorySource, type PushOptions, type PushStore } from './hub.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,18 +22,6 @@ declare module 'fastify' {
 }
 
 export const PUSH_PATH = '/ws-service/websocket';
-
-/**
- * Copies `?token=` into the `x-jwt` header of websocket routes so the shared auth hook checks it.
- * Must be installed before installAuth (hooks run in registration order).
- */
-export function installQueryToken(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/ws-service') || request.headers['x-jwt']) return;
-    const token = (request.query as { token?: unknown } | undefined)?.token;
-    if (typeof token === 'string' && token.length > 0) request.headers['x-jwt'] = token;
-  });
-}
 
 /** Plates and terminal numbers from the vehicle repository. */
 export function storageDirectory(storage: Storage): DirectorySource {
@@ -51,11 +41,31 @@ export function storageDirectory(storage: Storage): DirectorySource {
 const PushQuery = Strict({
   token: Type.String({ minLength: 1 }),
   format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('binary')])),
+  /** The highest alarm id the console received before it lost its connection (hub.ts catch-up). */
+  alarmsAfter: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
 });
+
+/**
+ * The catch-up over `storage.alarms`: each replayed alarm is the same message a live push carries,
+ * with the linkage (`popup`, `voice`) in force now for its company and type (the alarm service's, once
+ * it is registered; the defaults before).
+ */
+export function storageAlarmReplay(storage: Storage, linkageOf: (companyPath: string, alarmType: number) => Pick<Linkage, 'popup' | 'voice'>): AlarmReplaySource {
+  return {
+    async since(scope, afterId) {
+      const r = await storage.alarms.since(scope, afterId, ALARM_REPLAY_MAX, ALARM_GAP_COUNT_CAP);
+      return {
+        after: afterId ?? null, lastId: r.lastId, missed: r.missed, missedCapped: r.missedCapped,
+        alarms: r.records.map((a) => alarmPushData(a, linkageOf(a.companyPath, a.alarmType))),
+      };
+    },
+  };
+}
 
 /** Mounts the websocket route and starts the hub; the hub stops when the app closes. */
 export function registerPush(app: App, store: PushStore, storage: Storage, options: Partial<PushOptions> = {}): PushHub {
-  const hub = new PushHub(store, storageDirectory(storage), options);
+  const replay = storageAlarmReplay(storage, (path, type) => (app.hasDecorator('alarms') ? app.alarms.linkageOf(path, type) : defaultLinkage(type)));
+  const hub = new PushHub(store, storageDirectory(storage), options, replay);
   app.decorate('push', hub);
   app.addHook('onReady', async () => hub.start());
   app.addHook('preClose', async () => hub.close());
@@ -70,7 +80,7 @@ export function registerPush(app: App, store: PushStore, storage: Storage, optio
       return;
     }
     socket.on('error', (err) => request.log.warn({ err }, 'push socket error'));
-    await hub.connect(socket, scope, query.format === 'json').catch((err: unknown) => {
+    await hub.connect(socket, scope, query.format === 'json', query.alarmsAfter).catch((err: unknown) => {
       request.log.error({ err }, 'push connect failed');
       socket.close(1011, 'server error');
     });
