@@ -95,6 +95,8 @@ export const Commands = {
   directory: { commandType: 'directory', mutation: 'REPLACE_DIRECTORY', state: 'monitor' },
   directoryAdditions: { commandType: 'directory', mutation: 'MERGE_DIRECTORY', state: 'monitor' },
   alarm: { commandType: 'alarm', mutation: 'ADD_ALARM', state: 'alarm' },
+  /** On every connect: the alarm cursor, and on a reconnect the alarms raised while away (proto/README.md). */
+  alarmReplay: { commandType: 'alarmReplay', mutation: 'REPLAY_ALARMS', state: 'alarm' },
 } as const satisfies Record<string, CommandHeaders>;
 
 /** Separates plates (and terminal numbers) in the directory's joined strings. */

@@ -197,6 +197,11 @@ export class AlarmService {
     return this.settingOf(this.store.companyPathOf(slot), code);
   }
 
+  /** The pop-up and tone linkage in force for a company and type (a reconnecting console's catch-up uses it). */
+  linkageOf(companyPath: string, code: number): Linkage {
+    return this.settingOf(companyPath, code);
+  }
+
   /** `effectiveSetting`, cached per company path and type until the settings change (asked for every occurrence). */
   private settingOf(path: string, code: number): EffectiveSetting {
     let byCode = this.policies.get(path);

@@ -114,6 +114,14 @@ export interface AlarmDealLogEntry {
 
 export type NewAlarmDealLog = Omit<AlarmDealLogEntry, 'id'>;
 
+export interface AlarmCatchUp {
+  readonly lastId: number;
+  readonly records: AlarmRecord[];
+  readonly missed: number;
+  /** `missed` reached the count cap: at least that many were missed. */
+  readonly missedCapped: boolean;
+}
+
 export interface AlarmRepository {
   /** Inserts catalogue codes the table lacks and refreshes names (the catalogue may grow). */
   syncTypes(types: readonly Omit<AlarmTypeRecord, 'sort'>[]): Promise<void>;
@@ -145,6 +153,13 @@ export interface AlarmRepository {
   query(scope: Scope, filter: AlarmFilter, offset: number, limit: number): Promise<{ total: number; records: AlarmRecord[] }>;
   /** Ids among `ids` inside the scope. */
   inScope(scope: Scope, ids: readonly number[]): Promise<number[]>;
+  /**
+   * A reconnecting console's catch-up (server/push/hub.ts): `lastId` is the highest alarm id stored
+   * (any company: ids are one sequence); with `afterId`, `records` are the newest `limit` alarms of the
+   * scope with afterId < id ≤ lastId, oldest first, and `missed` counts (up to `countCap`) the older
+   * ones after afterId that did not fit. One synchronous read: no write can land between its parts.
+   */
+  since(scope: Scope, afterId: number | undefined, limit: number, countCap: number): Promise<AlarmCatchUp>;
   /**
    * Applies a handling action to alarms (processing state and/or the typical flag) and writes their
    * deal-log rows, atomically in one synchronous step (no other write can slip in between).

@@ -11,6 +11,12 @@
  * below `lowWaterBytes` it gets a fresh snapshot instead of the stale deltas. Above `maxBufferedBytes`,
  * or behind for longer than `maxBehindMs`, it is closed with code 4008 and the console reconnects.
  * Alarms are never coalesced or skipped: they are queued to every connection in scope in any mode.
+ *
+ * Alarm catch-up: every connection first gets one `alarmReplay` message from the alarm store (the
+ * cursor `lastId`; on a reconnect that names `alarmsAfter`, the alarms of its scope raised since, at most
+ * ALARM_REPLAY_MAX, the newest, with the count of older ones that did not fit). Live alarms published
+ * while that read runs are held and sent after it, and any whose id the replay already covered is
+ * skipped: no duplicate, no hole (proto/README.md "Alarms across a reconnect").
  */
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
@@ -76,6 +82,10 @@ export interface PushStats {
   /** Connections closed for being too far behind. */
   slowClosed: number;
   alarms: number;
+  /** Alarms sent in catch-up replays. */
+  alarmsReplayed: number;
+  /** Live alarms not sent because the connection's replay already held them. */
+  alarmsDeduplicated: number;
   /** Corked alarm batches written out (one per synchronous publishing run). */
   alarmFlushes: number;
   bytesSent: number;
@@ -85,6 +95,33 @@ export interface PushStats {
 
 export interface AlarmMessage {
   readonly [field: string]: unknown;
+}
+
+/**
+ * The most alarms one catch-up replays: the largest client-held list of the spec (safety and
+ * online-reminder events, 500 each, §8); a console cannot hold more, so more would only cost bytes.
+ */
+export const ALARM_REPLAY_MAX = 500;
+/** Older missed alarms are counted up to this many (the count is a bounded read, see AlarmCatchUp). */
+export const ALARM_GAP_COUNT_CAP = 100_000;
+
+/** `commandBody.data` of the `alarmReplay` message. */
+export interface AlarmReplay {
+  /** The `alarmsAfter` the console sent; null on a first connect (nothing is replayed then). */
+  readonly after: number | null;
+  /** Every alarm with an id up to this one is accounted for: the console's next `alarmsAfter`. */
+  readonly lastId: number;
+  /** Alarms of the connection's scope with after < id ≤ lastId, oldest first, at most ALARM_REPLAY_MAX. */
+  readonly alarms: readonly AlarmMessage[];
+  /** Alarms after `after` older than the first replayed one that were not sent (the gap). */
+  readonly missed: number;
+  /** `missed` hit ALARM_GAP_COUNT_CAP: at least that many. */
+  readonly missedCapped: boolean;
+}
+
+/** Reads a catch-up from the alarm store (server/push/index.ts builds it over storage.alarms). */
+export interface AlarmReplaySource {
+  since(scope: Scope, afterId: number | undefined): Promise<AlarmReplay>;
 }
 
 type Mode = 'pending' | 'live' | 'behind';
@@ -105,6 +142,10 @@ interface Client {
   mode: Mode;
   behindSince: number;
   closing: boolean;
+  /** Live alarms published while the catch-up read runs, sent right after it; null otherwise. */
+  held: AlarmMessage[] | null;
+  /** Live alarms with an id ≤ this were in the catch-up replay (−∞: no replay). */
+  alarmFloor: number;
 }
 
 interface Group {
@@ -120,7 +161,10 @@ interface Group {
 const OPEN = 1;
 
 export class PushHub {
-  readonly stats: PushStats = { connections: 0, deltaFrames: 0, snapshots: 0, resnapshots: 0, slowClosed: 0, alarms: 0, alarmFlushes: 0, bytesSent: 0, positions: 0 };
+  readonly stats: PushStats = {
+    connections: 0, deltaFrames: 0, snapshots: 0, resnapshots: 0, slowClosed: 0, alarms: 0, alarmsReplayed: 0, alarmsDeduplicated: 0, alarmFlushes: 0,
+    bytesSent: 0, positions: 0,
+  };
   private options: PushOptions;
   private readonly groups = new Map<string, Group>();
   private readonly directories = new Map<string, { at: number; count: number; value: Promise<CachedDirectory> }>();
@@ -138,7 +182,13 @@ export class PushHub {
   /** Called after each tick with the slots sent (the fan-out benchmark measures latency from it). */
   onTick: ((now: number, sent: number) => void) | undefined;
 
-  constructor(private readonly store: PushStore, private readonly directory: DirectorySource, options: Partial<PushOptions> = {}) {
+  constructor(
+    private readonly store: PushStore,
+    private readonly directory: DirectorySource,
+    options: Partial<PushOptions> = {},
+    /** Without one (the benchmarks' bare hub) no catch-up message is sent. */
+    private readonly alarmSource?: AlarmReplaySource,
+  ) {
     this.options = { ...DEFAULT_PUSH_OPTIONS, ...options };
     this.knownCount = store.count;
     this.unsubscribe = store.onChange((slot) => this.markDirty(slot));
@@ -176,12 +226,14 @@ export class PushHub {
   }
 
   /**
-   * Adds a connection: sends the directory, then a snapshot, then deltas. Alarms published while the
-   * directory loads are sent right away (never held back or dropped).
+   * Adds a connection: sends the alarm catch-up (`alarmsAfter`: the highest alarm id this console
+   * received before it lost its connection), the directory, then a snapshot, then deltas. Alarms
+   * published during the catch-up read are sent right after it, and those published while the
+   * directory loads right away (never held back longer or dropped).
    */
-  async connect(ws: WebSocket, scope: Scope, json: boolean): Promise<void> {
+  async connect(ws: WebSocket, scope: Scope, json: boolean, alarmsAfter?: number): Promise<void> {
     const group = this.groupOf(scope);
-    const client: Client = { ws, json, group, mode: 'pending', behindSince: 0, closing: false };
+    const client: Client = { ws, json, group, mode: 'pending', behindSince: 0, closing: false, held: null, alarmFloor: -Infinity };
     group.clients.add(client);
     this.stats.connections++;
     ws.on('close', () => {
@@ -189,10 +241,33 @@ export class PushHub {
       this.stats.connections--;
       if (group.clients.size === 0) this.groups.delete(group.key);
     });
+    if (this.alarmSource) await this.replayAlarms(client, alarmsAfter);
     const dir = await this.cachedDirectory(group);
     if (ws.readyState !== OPEN) return;
     this.send(client, json ? (dir.json ??= jsonDirectory(DirectoryKind.Full, dir.entries)) : (dir.binary ??= this.encoder.directory(DirectoryKind.Full, dir.entries)));
     this.sendSnapshot(client, this.store.clock());
+  }
+
+  /**
+   * One catch-up: live alarms are held while the store is read (the read and the alarm service's
+   * commit-then-publish may interleave), the replay goes out, then the held alarms the replay did not
+   * already carry. An alarm committed before the read but published after it is in the replay and
+   * skipped live (its id ≤ lastId); one committed after the read has a higher id and goes out live.
+   */
+  private async replayAlarms(client: Client, alarmsAfter: number | undefined): Promise<void> {
+    client.held = [];
+    try {
+      const replay = await this.alarmSource!.since(client.group.scope, alarmsAfter);
+      // Only a reconnect sets the floor: on a first connect nothing was replayed, so nothing may be skipped.
+      if (alarmsAfter !== undefined) client.alarmFloor = replay.lastId;
+      if (client.ws.readyState !== OPEN) return;
+      this.send(client, client.json ? jsonEnvelope(Commands.alarmReplay, replay) : this.encoder.json(Commands.alarmReplay, { data: replay }));
+      this.stats.alarmsReplayed += replay.alarms.length;
+    } finally {
+      const held = client.held;
+      client.held = null;
+      for (const alarm of held) this.sendAlarm(client, alarm);
+    }
   }
 
   /**
@@ -220,16 +295,36 @@ export class PushHub {
   publishAlarm(companyPath: string, alarm: AlarmMessage): void {
     let binary: Uint8Array | undefined;
     let text: string | undefined;
+    const id = alarmIdOf(alarm);
     for (const g of this.groups.values()) {
       if (!pathInScope(g.scope, companyPath)) continue;
       for (const c of g.clients) {
         if (c.closing) continue;
+        if (c.held) {
+          c.held.push(alarm);
+          continue;
+        }
+        if (id <= c.alarmFloor) {
+          this.stats.alarmsDeduplicated++;
+          continue;
+        }
         if (this.options.corkAlarms) this.cork(c);
         if (c.json) this.send(c, (text ??= jsonEnvelope(Commands.alarm, alarm)));
         else this.send(c, (binary ??= this.encoder.json(Commands.alarm, { data: alarm })));
         this.stats.alarms++;
       }
     }
+  }
+
+  /** One held alarm to one connection (after its catch-up), unless the catch-up carried it. */
+  private sendAlarm(c: Client, alarm: AlarmMessage): void {
+    if (c.closing) return;
+    if (alarmIdOf(alarm) <= c.alarmFloor) {
+      this.stats.alarmsDeduplicated++;
+      return;
+    }
+    this.send(c, c.json ? jsonEnvelope(Commands.alarm, alarm) : this.encoder.json(Commands.alarm, { data: alarm }));
+    this.stats.alarms++;
   }
 
   /** Corks a console's socket until the end of this synchronous run (nested corks of ws's sender are counted). */
@@ -421,6 +516,11 @@ export class PushHub {
     this.motion = grow(this.motion, (k) => new Uint8Array(k));
     this.lastSent = grow(this.lastSent, (k) => new Float64Array(k).fill(-Infinity));
   }
+}
+
+/** A stored alarm's id; a message without one (tests, older publishers) is never taken for a replayed one. */
+function alarmIdOf(alarm: AlarmMessage): number {
+  return typeof alarm.id === 'number' ? alarm.id : Infinity;
 }
 
 /** deriveState with `now = lastContact`: driving, parking or idling, or never online. */

@@ -57,7 +57,9 @@ describe('push channel /ws-service/websocket', () => {
     const c = await connectPush(server.url, admin);
     try {
       await c.waitFor(() => snapshots(c).length === 1);
-      const [dir, snap] = c.received;
+      const [cursor, dir, snap] = c.received;
+      // First the alarm cursor (a first connect replays nothing), then the directory and the snapshot.
+      expect(cursor).toMatchObject({ kind: 'alarmReplay', headers: { commandType: 'alarmReplay', mutation: 'REPLAY_ALARMS', state: 'alarm' }, data: { after: null, alarms: [], missed: 0 } });
       expect(dir).toMatchObject({ kind: 'directory', mutation: 'REPLACE_DIRECTORY', headers: { commandType: 'directory', state: 'monitor' } });
       expect(dir!.kind === 'directory' && dir!.vehicles.length).toBe(store().count);
       expect(dir!.kind === 'directory' && dir!.vehicles.every((v) => v.plate.length > 0 && v.companyId > 0)).toBe(true);
@@ -81,7 +83,7 @@ describe('push channel /ws-service/websocket', () => {
     try {
       await b.waitFor(() => snapshots(b).length === 1);
       await a.waitFor(() => snapshots(a).length === 1);
-      const dir = b.received[0]!;
+      const dir = b.received.find((m) => m.kind === 'directory')!;
       if (dir.kind !== 'directory') throw new Error('directory first');
       const s = store();
       const expected: number[] = [];

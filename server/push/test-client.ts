@@ -3,7 +3,8 @@
  * decodes every message (binary or JSON) into plain records, and lets a test wait for a condition.
  */
 import WebSocket from 'ws';
-import { PushDecoder, type CommandHeaders } from '../../proto/codec.ts';
+import { Commands, PushDecoder, type CommandHeaders } from '../../proto/codec.ts';
+import type { AlarmReplay } from './hub.ts';
 import { columnsFromJson, type JsonDirectory, type JsonEnvelope, type JsonPositions } from '../../proto/json.ts';
 
 export interface VehicleRecord {
@@ -13,7 +14,8 @@ export interface VehicleRecord {
 export type Received =
   | { kind: 'positions'; mutation: string; headers: CommandHeaders; serverTime: number; at: number; vehicles: VehicleRecord[] }
   | { kind: 'directory'; mutation: string; headers: CommandHeaders; vehicles: { vehicleId: number; companyId: number; plate: string; deviceNo: string }[] }
-  | { kind: 'alarm'; headers: CommandHeaders; data: unknown };
+  | { kind: 'alarm'; headers: CommandHeaders; data: unknown }
+  | { kind: 'alarmReplay'; headers: CommandHeaders; data: AlarmReplay };
 
 export interface PushTestClient {
   readonly ws: WebSocket;
@@ -78,7 +80,9 @@ function fromBinary(decoder: PushDecoder, data: Buffer): Received {
       vehicles: Array.from(d.vehicleId, (vehicleId, i) => ({ vehicleId, companyId: d.companyId[i]!, plate: d.plates[i]!, deviceNo: d.deviceNos[i]! })),
     };
   }
-  return { kind: 'alarm', headers: m.commandHeaders, data: (m.body.value as { data: unknown }).data };
+  const body = (m.body.value as { data: unknown }).data;
+  if (m.commandType === Commands.alarmReplay.commandType) return { kind: 'alarmReplay', headers: m.commandHeaders, data: body as AlarmReplay };
+  return { kind: 'alarm', headers: m.commandHeaders, data: body };
 }
 
 function fromJson(text: string): Received {
@@ -97,5 +101,6 @@ function fromJson(text: string): Received {
     return { kind: 'positions', mutation: h.mutation, headers: h, serverTime: data.serverTime, at: Date.now(), vehicles };
   }
   if (env.commandType === 'directory') return { kind: 'directory', mutation: h.mutation, headers: h, vehicles: (env.commandBody.data as JsonDirectory).vehicles };
+  if (env.commandType === Commands.alarmReplay.commandType) return { kind: 'alarmReplay', headers: h, data: env.commandBody.data as AlarmReplay };
   return { kind: 'alarm', headers: h, data: env.commandBody.data };
 }
