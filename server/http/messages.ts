@@ -18,6 +18,7 @@ export const Messages = {
   moveIntoOwnSubtree: pair('不能把公司移到它自己或它的下级公司之下', 'A company cannot move under itself or its own subcompanies'),
   ownRootCompany: pair('不能删除或移动本账号所属的公司', 'You cannot delete or move the company your account belongs to'),
   newRootAdminOnly: pair('只有管理员可以创建顶级公司', 'Only an administrator can create a top-level company'),
+  catalogueSuperAdminOnly: pair('只有超级管理员可以修改权限目录', 'Only a super administrator can change the permission catalogue'),
   roleInUse: (count: number): Message => pair(`该角色仍分配给 ${count} 个用户，不能删除`, `The role is still assigned to ${count} user(s) and cannot be deleted`),
   companyInUse: (name: string, usage: { children: number; vehicles: number; users: number; roles: number; lines: number }): Message => (lang) => {
     const parts: string[] = [];

@@ -1,6 +1,6 @@
 /** Company management (/information/company) and the flat company tree, scoped to the caller's subtree. */
 import { Type } from '@fastify/type-provider-typebox';
-import { ALL_COMPANIES } from '../../db/scope.ts';
+import { ALL_COMPANIES, pathInScope } from '../../db/scope.ts';
 import type { Company, CompanyInput } from '../../db/types.ts';
 import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
 import { fail, ok } from '../../http/envelope.ts';
@@ -30,6 +30,18 @@ export function companyRoutes(app: App, deps: ServiceDeps): void {
   async function companyInScope(ctx: AuthContext, id: number): Promise<Company> {
     const company = await storage.companies.get(ctx.scope, id);
     if (!company) throw fail.notFound(Messages.notFound);
+    return company;
+  }
+
+  /**
+   * A parent company the caller names: 403 with the out-of-scope message when it lies outside the
+   * caller's subtree. A missing company is 404 only for callers who see every company; others get the
+   * same 403, so a sub-tree administrator cannot probe which foreign company ids exist.
+   */
+  async function parentInScope(ctx: AuthContext, id: number): Promise<Company> {
+    const company = await storage.companies.get(ALL_COMPANIES, id);
+    if (!company && ctx.scope.all) throw fail.notFound(Messages.notFound);
+    if (!company || !pathInScope(ctx.scope, company.path)) throw fail.forbidden(Messages.companyOutOfScope);
     return company;
   }
 
@@ -66,8 +78,11 @@ export function companyRoutes(app: App, deps: ServiceDeps): void {
   }, async (request) => {
     const ctx = auth(request);
     const b = request.body;
+    // The selected company (`companyId`, which the console adds to every call) and the parent must both
+    // lie in the caller's subtree: a foreign one is refused with 403, never quietly replaced by another.
+    if (b.companyId !== undefined) await narrowedScope(storage, ctx, b.companyId);
     if (b.pid === 0 && !ctx.isAdmin) throw fail.forbidden(Messages.newRootAdminOnly);
-    if (b.pid !== 0) await companyInScope(ctx, b.pid);
+    if (b.pid !== 0) await parentInScope(ctx, b.pid);
     const t = trimmed(b);
     const created = await storage.transaction((tx) => tx.companies.create(b.pid === 0 ? null : b.pid, {
       name: t.name ?? '', contact: t.contact ?? '', phone: t.phone ?? '', address: t.address ?? '', remark: t.remark ?? '',
@@ -90,7 +105,7 @@ export function companyRoutes(app: App, deps: ServiceDeps): void {
       } else {
         const parent = await storage.companies.get(ALL_COMPANIES, b.pid as number);
         if (parent && parent.path.startsWith(company.path)) throw fail.badRequest(Messages.moveIntoOwnSubtree);
-        await companyInScope(ctx, b.pid as number);
+        await parentInScope(ctx, b.pid as number);
       }
     }
     await storage.transaction(async (tx) => {

@@ -1,6 +1,6 @@
 /** The permission records (/system/privilege): list, rename, reorder, tree, and grants per role. */
 import { Type } from '@fastify/type-provider-typebox';
-import { auth } from '../../http/auth.ts';
+import { auth, type AuthContext } from '../../http/auth.ts';
 import { fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import { Messages } from '../../http/messages.ts';
@@ -11,6 +11,15 @@ import { toPermissionRecord, type PermissionRecord } from './views.ts';
 
 interface PrivTreeNode extends PermissionRecord {
   readonly children: PrivTreeNode[];
+}
+
+/**
+ * The permission catalogue (names and order of the nodes every company's menus and roles show) is
+ * global: only a super administrator (`userLevel` 0) may change it. Holding `/system/privilege:update`
+ * through a role is not enough, or a sub-tree administrator could rename the menus of every company.
+ */
+function superAdminOnly(ctx: AuthContext): void {
+  if (!ctx.isAdmin) throw fail.forbidden(Messages.catalogueSuperAdminOnly);
 }
 
 export function permissionRoutes(app: App, deps: ServiceDeps): void {
@@ -27,6 +36,7 @@ export function permissionRoutes(app: App, deps: ServiceDeps): void {
     config: { permission: '/system/privilege:update' },
     schema: { body: Strict({ id: Id, name: Type.Optional(Name(32)), nameEn: Type.Optional(Name(64)), sort: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })) }) },
   }, async (request) => {
+    superAdminOnly(auth(request));
     const b = request.body;
     if (!(await storage.permissions.get(b.id))) throw fail.notFound(Messages.notFound);
     await storage.transaction((tx) => tx.permissions.update(b.id, { name: b.name?.trim(), nameEn: b.nameEn?.trim(), sort: b.sort }));
@@ -38,6 +48,7 @@ export function permissionRoutes(app: App, deps: ServiceDeps): void {
     config: { permission: '/system/privilege:update' },
     schema: { querystring: Strict({ id: Id, direction: Type.Enum(['up', 'down']) }) },
   }, async (request) => {
+    superAdminOnly(auth(request));
     const { id, direction } = request.query;
     const row = await storage.permissions.get(id);
     if (!row) throw fail.notFound(Messages.notFound);
