@@ -256,13 +256,13 @@ export function multimediaRoutes(app: App, deps: ServiceDeps & { readonly live: 
     return ok({ vehicleId: b.vehicleId, searchTime: r.at, items: r.items.map((it) => storedView(it, lang)) }, lang);
   });
 
-  app.get('/service-command/command/searchDeviceMediaResult', {
+  app.post('/service-command/command/searchDeviceMediaResult', {
     config: { permission: storedPermission },
-    schema: { querystring: Strict({ vehicleId: Id }) },
+    schema: { body: Strict({ vehicleId: Id }) },
   }, async (request) => {
     const ctx = auth(request);
     const lang = requestLang(request);
-    const q = request.query;
+    const q = request.body;
     await vehicleIn(await narrowedScope(storage, ctx, q.companyId), q.vehicleId);
     const last = service.lastSearch(ctx.user.id, q.vehicleId);
     if (!last) throw fail.notFound(MediaMessages.noSearch);
@@ -298,13 +298,13 @@ export function multimediaRoutes(app: App, deps: ServiceDeps & { readonly live: 
     return ok({ vehicleId: b.vehicleId, results }, lang);
   });
 
-  app.get('/service-command/command/uploadDeviceMediaByMediaIdResult', {
+  app.post('/service-command/command/uploadDeviceMediaByMediaIdResult', {
     config: { permission: storedPermission },
-    schema: { querystring: Strict({ vehicleId: Id, mediaIds: Type.Array(MediaId, { minItems: 1, maxItems: 50 }) }) },
+    schema: { body: Strict({ vehicleId: Id, mediaIds: Type.Array(MediaId, { minItems: 1, maxItems: 50 }) }) },
   }, async (request) => {
     const ctx = auth(request);
     const lang = requestLang(request);
-    const q = request.query;
+    const q = request.body;
     const scope = await narrowedScope(storage, ctx, q.companyId);
     await vehicleIn(scope, q.vehicleId);
     const now = live.store.clock();

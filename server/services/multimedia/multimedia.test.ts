@@ -315,7 +315,7 @@ describe('stored media on the terminal (0x8802 / 0x8805 / 0x8803)', () => {
       const s = await server.call<{ items: { mediaId: number; channel: number; eventName: string }[] }>('POST', '/service-command/command/searchDeviceMedia', { token: admin, lang: 'en', body: { vehicleId: v.vehicleId } });
       expect(s.status).toBe(200);
       expect(s.data.items).toEqual([expect.objectContaining({ mediaId: 501, channel: 3, eventName: 'Timed' })]);
-      const again = await server.call<{ items: unknown[] }>('GET', `/service-command/command/searchDeviceMediaResult?vehicleId=${v.vehicleId}`, { token: admin });
+      const again = await server.call<{ items: unknown[] }>('POST', '/service-command/command/searchDeviceMediaResult', { token: admin, body: { vehicleId: v.vehicleId } });
       expect(again.data.items).toHaveLength(1);
       const asked = t.commands.find((c) => c.message.msgId === 0x8802)!.message;
       expect(asked).toMatchObject({ channel: 0, startTime: NaN, endTime: NaN });
@@ -323,7 +323,7 @@ describe('stored media on the terminal (0x8802 / 0x8805 / 0x8803)', () => {
       const up = await server.call<{ results: { mediaId: number; result: number }[] }>('POST', '/service-command/command/uploadDeviceMediaByMediaId', { token: admin, body: { vehicleId: v.vehicleId, mediaIds: [501] } });
       expect(up.data.results).toEqual([expect.objectContaining({ mediaId: 501, result: 0 })]);
       await waitFor(() => t.commands.some((c) => c.message.msgId === 0x8800));
-      const got = await server.call<{ items: MediaView[]; missing: number[] }>('GET', `/service-command/command/uploadDeviceMediaByMediaIdResult?vehicleId=${v.vehicleId}&mediaIds=501`, { token: admin });
+      const got = await server.call<{ items: MediaView[]; missing: number[] }>('POST', '/service-command/command/uploadDeviceMediaByMediaIdResult', { token: admin, body: { vehicleId: v.vehicleId, mediaIds: [501] } });
       expect(got.data.missing).toEqual([]);
       expect(got.data.items[0]).toMatchObject({ deviceMediaId: 501, source: 'upload', channel: 3, requestedByName: '系统管理员' });
 

@@ -47,7 +47,8 @@ export const mediaApi = {
     http.post<StoredSearch>('/service-command/command/searchDeviceMedia', { vehicleId, ...q }, { silent: true }),
   uploadByIds: (vehicleId: number, mediaIds: number[]) => http.post<UploadResult>('/service-command/command/uploadDeviceMediaByMediaId', { vehicleId, mediaIds }, { silent: true }),
   uploadResult: (vehicleId: number, mediaIds: number[]) =>
-    http.get<{ vehicleId: number; items: MediaItem[]; missing: number[] }>('/service-command/command/uploadDeviceMediaByMediaIdResult', { vehicleId, mediaIds }, { silent: true }),
+    // POST as the call catalogue says (it was a GET with the ids in the query)
+    http.post<{ vehicleId: number; items: MediaItem[]; missing: number[] }>('/service-command/command/uploadDeviceMediaByMediaIdResult', { vehicleId, mediaIds }, { silent: true }),
   /** The photo's bytes with the token header (an <img> cannot send it). */
   photo: (url: string, signal?: AbortSignal) => http.export(url, undefined, { noCompanyId: true, silent: true, signal }),
 };
