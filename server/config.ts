@@ -31,7 +31,9 @@ export interface Config {
   readonly gatewayIdleSeconds: number;
   /**
    * Provision unknown terminals at register (a vehicle in `autoRegisterCompanyId`, else the first root
-   * company). Undefined: main.ts turns it on for a seeded demo database; buildApp (tests) leaves it off.
+   * company). Any TCP client that knows nothing but a free number could create vehicles, so the default
+   * is off: undefined means main.ts turns it on only for a demo database (the seed's `database_flag`,
+   * migration 14); buildApp (tests) leaves it off. The gateway logs a warning at start while it is on.
    */
   readonly autoRegister: boolean | undefined;
   readonly autoRegisterCompanyId: number | undefined;

@@ -12,9 +12,10 @@ import { readProvisionedTerminals, startSimulator, type RunningSimulator, type T
 
 async function main(): Promise<void> {
   const loaded = loadConfig();
-  // Demo data (seeding on) lets unknown terminals register themselves unless GATEWAY_AUTO_REGISTER says otherwise.
-  const config = { ...loaded, autoRegister: loaded.autoRegister ?? loaded.seedEnabled };
-  const { storage, created, file } = await openStorage(config);
+  const { storage, created, demo, file } = await openStorage(loaded);
+  // Only a demo database lets unknown terminals provision themselves by default (any TCP client could
+  // create vehicles); a production database needs GATEWAY_AUTO_REGISTER=1. The gateway warns while it is on.
+  const config = { ...loaded, autoRegister: loaded.autoRegister ?? demo };
   const simVehicles = config.simVehicles ?? (config.seedEnabled ? 2000 : 0);
   // The first N vehicles of the database, so the gateway knows every terminal without autoRegister.
   let terminals: TerminalSpec[] = simVehicles > 0 ? readProvisionedTerminals(config.dataDir, simVehicles) : [];

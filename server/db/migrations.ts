@@ -15,6 +15,7 @@ import { VIDEO_MIGRATION } from './migration-video.ts';
 import { RECORDING_UPLOAD_MIGRATION } from './migration-recording-upload.ts';
 import { MEDIA_MIGRATION, MEDIA_RETENTION_MIGRATION } from './migration-media.ts';
 import { PERSISTENCE_MIGRATION, RETENTION_MIGRATION } from './migration-retention.ts';
+import { TERMINAL_REGISTRATION_MIGRATION } from './migration-terminal-registration.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -229,6 +230,8 @@ const MIGRATIONS: readonly Migration[] = [
   MEDIA_RETENTION_MIGRATION,
   // Issue 5 (linkage applied): rows made before get the default pop-up and tone: version 13.
   ALARM_LINKAGE_DEFAULTS_MIGRATION,
+  // Issue 12 §2 (re-registration refused and recorded; database flags): version 14.
+  TERMINAL_REGISTRATION_MIGRATION,
   // Issue 12 §5 (kept across restarts; retention indexes): versions 16 and 17.
   PERSISTENCE_MIGRATION,
   RETENTION_MIGRATION,

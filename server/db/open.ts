@@ -14,6 +14,8 @@ export interface OpenedStorage {
   readonly storage: Storage;
   /** True when this start created the database (and seeded it when seeding is on). */
   readonly created: boolean;
+  /** True for a database the demo seed filled (flag kept in `database_flag`, migration 14). */
+  readonly demo: boolean;
   readonly file: string;
 }
 
@@ -30,8 +32,10 @@ export async function openStorage(config: Config): Promise<OpenedStorage> {
     syncPermissionRegistry(db, PERMISSION_REGISTRY);
     if (created && config.seedEnabled) {
       await seedDemoData(storage, { vehicles: config.seedVehicles, fleetsPerBranch: config.seedFleetsPerBranch });
+      db.prepare("INSERT OR IGNORE INTO database_flag (name, set_time) VALUES ('demo', ?)").run(Date.now());
     }
-    return { storage, created, file };
+    const demo = db.prepare("SELECT 1 FROM database_flag WHERE name = 'demo'").get() !== undefined;
+    return { storage, created, demo, file };
   } catch (err) {
     storage.close();
     // A database this start created but could not finish is removed, so the next start begins afresh.

@@ -215,6 +215,25 @@ export interface TerminalRegistration {
   readonly plate: string;
 }
 
+/** A vehicle's terminal registration as operators see it (migration 14). */
+export interface TerminalRegistrationState {
+  readonly vehicleId: number;
+  readonly deviceNo: string;
+  /** True while the terminal holds a valid auth code (a new 0x0100 is refused with result 3). */
+  readonly registered: boolean;
+  /** Null when the terminal never registered. */
+  readonly registerTime: number | null;
+  readonly authTime: number | null;
+  readonly unregisterTime: number | null;
+  /** Who ended the last registration: the terminal's 0x0003 or an operator's reset. */
+  readonly unregisterBy: 'terminal' | 'operator' | null;
+  readonly resetUserId: number | null;
+  /** Refused re-registrations (0x8100 result 3) since the row was created, the last one's time and address. */
+  readonly refusedCount: number;
+  readonly refusedTime: number | null;
+  readonly refusedAddress: string | null;
+}
+
 /** JT/T 808 terminals: registrations, auth codes, vehicle lookups by terminal number. */
 export interface TerminalRepository {
   /** Every vehicle with its company path and auth code (loads the store and the gateway's cache). */
@@ -223,6 +242,15 @@ export interface TerminalRepository {
   /** Records (or replaces) a terminal's registration and auth code. */
   register(reg: TerminalRegistration): Promise<void>;
   markAuthenticated(deviceNo: string, at: number): Promise<void>;
+  /** Counts a refused re-registration (0x8100 result 3) on the terminal's row, with its time and remote address. */
+  recordRefusedRegistration(deviceNo: string, at: number, remoteAddress: string | null): Promise<void>;
+  /**
+   * Ends a registration: the auth code is void, so the terminal must register again. `by` 'terminal'
+   * (its 0x0003) or 'operator' (a reset from the console, `userId`). False when it was not registered.
+   */
+  unregister(deviceNo: string, at: number, by: 'terminal' | 'operator', userId?: number): Promise<boolean>;
+  /** The registration state of a vehicle's terminal; undefined when the vehicle does not exist. */
+  registrationOf(vehicleId: number): Promise<TerminalRegistrationState | undefined>;
   /** Creates a vehicle for an unknown terminal (autoRegister); answers it. */
   provisionVehicle(input: { vehiidno: string; companyId: number; deviceNo: string }): Promise<LiveVehicleRow>;
   /** The first root company (lowest id), the default home of provisioned vehicles. */

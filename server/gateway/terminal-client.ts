@@ -1,11 +1,15 @@
 /**
  * A JT/T 808 terminal over real TCP, built from the codec's encoders: integration tests and the
  * gateway benchmark drive the gateway with it. Requests wait for the platform reply carrying their
- * serial (0x8001 or 0x8100).
+ * serial (0x8001 or 0x8100). Like a real terminal it keeps its auth code (per gateway port and number,
+ * for the life of the process) and the packages of its recent sub-packaged messages, which it sends
+ * again when the platform asks with 0x8003.
  */
 import net from 'node:net';
 import {
   decodeFrame,
+  encodeBody,
+  encodeFrames,
   encodePacket,
   FrameSplitter,
   MSG,
@@ -19,6 +23,12 @@ import {
 
 export type PlatformReply = PlatformResponse | RegisterResponse;
 
+/** A terminal's "flash": auth codes by `port:phone`, so a new connection authenticates without registering. */
+const storedCodes = new Map<string, string>();
+
+/** Sub-packaged messages kept for 0x8003, by first serial (the most recent few). */
+const KEPT_MESSAGES = 16;
+
 export class TestTerminal {
   private serial = 0;
   private readonly waiting = new Map<number, (reply: PlatformReply) => void>();
@@ -29,6 +39,12 @@ export class TestTerminal {
   readonly commands: { serial: number; message: Jt808Message }[] = [];
   /** Result of the 0x0001 answering a command; null: do not answer (a silent terminal). */
   commandResult: number | null = 0;
+  /** 0x8003 requests received, in order. */
+  readonly resendRequests: { firstSerial: number; packageIds: number[] }[] = [];
+  /** False: ignore 0x8003 (a terminal that keeps no packages). */
+  answerResends = true;
+  /** Packages of recent sub-packaged messages by first serial (wire frames, index 1 first). */
+  private readonly kept = new Map<number, Uint8Array[]>();
   readonly closed: Promise<void>;
 
   private constructor(
@@ -42,6 +58,12 @@ export class TestTerminal {
       const r = decodeFrame(frame);
       if (r.kind !== 'message') return;
       const m = r.message;
+      if (m.msgId === MSG.RESEND_REQUEST) {
+        this.resendRequests.push({ firstSerial: m.firstSerial, packageIds: m.packageIds });
+        const frames = this.kept.get(m.firstSerial);
+        if (this.answerResends && frames) for (const id of m.packageIds) if (frames[id - 1]) this.socket.write(frames[id - 1]!);
+        return;
+      }
       if (m.msgId !== MSG.PLATFORM_RESPONSE && m.msgId !== MSG.REGISTER_RESPONSE) {
         this.commands.push({ serial: r.header.serial, message: m });
         if (this.commandResult !== null) this.send({ msgId: MSG.TERMINAL_RESPONSE, replySerial: r.header.serial, replyId: m.msgId, result: this.commandResult });
@@ -73,13 +95,40 @@ export class TestTerminal {
     return this.serial;
   }
 
+  /**
+   * Writes one message as sub-packages of `packageSize` body bytes with consecutive serials, leaving
+   * out the package indices in `drop` (lost on the way; kept for a 0x8003). Answers the first serial.
+   */
+  sendSplit(message: Jt808MessageInput, packageSize: number, drop: readonly number[] = []): number {
+    const first = (this.serial + 1) & 0xffff;
+    const frames = encodeFrames({ msgId: message.msgId, phone: this.phone, serial: first, version: this.version }, encodeBody(message, this.version), packageSize);
+    this.serial = (first + frames.length - 1) & 0xffff;
+    this.kept.set(first, frames);
+    if (this.kept.size > KEPT_MESSAGES) this.kept.delete(this.kept.keys().next().value!);
+    frames.forEach((f, i) => {
+      if (!drop.includes(i + 1)) this.socket.write(f);
+    });
+    return first;
+  }
+
+  /** Waits for the platform's reply naming `serial` (e.g. the first serial of a sub-packaged message). */
+  replyTo(serial: number, timeoutMs = 10_000): Promise<PlatformReply> {
+    const seen = this.replies.find((r) => r.replySerial === serial);
+    if (seen) return Promise.resolve(seen);
+    return this.waitReply(serial, timeoutMs, `serial ${serial}`);
+  }
+
   /** Sends and waits for the platform's reply to this message (rejects after `timeoutMs`). */
   request(message: Jt808MessageInput, timeoutMs = 10_000): Promise<PlatformReply> {
     const serial = this.send(message);
+    return this.waitReply(serial, timeoutMs, `0x${message.msgId.toString(16)} serial ${serial}`);
+  }
+
+  private waitReply(serial: number, timeoutMs: number, what: string): Promise<PlatformReply> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(serial);
-        reject(new Error(`terminal ${this.phone}: no reply to 0x${message.msgId.toString(16)} serial ${serial}`));
+        reject(new Error(`terminal ${this.phone}: no reply to ${what}`));
       }, timeoutMs);
       this.waiting.set(serial, (reply) => {
         clearTimeout(timer);
@@ -93,15 +142,32 @@ export class TestTerminal {
       msgId: MSG.REGISTER, province: 31, city: 100, makerId: 'TEST', model: 'T1', terminalId: 'T000001', plateColor, plate,
     });
     if (reply.msgId !== MSG.REGISTER_RESPONSE) throw new Error('register answered with a general response');
+    if (reply.result === 0) storedCodes.set(this.codeKey, reply.authCode);
     return reply;
+  }
+
+  /** 0x0003 terminal unregistration: the platform voids the auth code (so is the stored one). */
+  async unregister(): Promise<PlatformResponse> {
+    const reply = (await this.request({ msgId: MSG.LOGOUT })) as PlatformResponse;
+    if (reply.result === 0) storedCodes.delete(this.codeKey);
+    return reply;
+  }
+
+  private get codeKey(): string {
+    return `${this.socket.remotePort}:${this.phone}`;
   }
 
   async authenticate(authCode: string): Promise<PlatformResponse> {
     return (await this.request({ msgId: MSG.AUTHENTICATE, authCode, imei: '860000000000001', softwareVersion: '1.0' })) as PlatformResponse;
   }
 
-  /** Register + authenticate; throws unless both succeed. */
+  /**
+   * Authenticate with the stored code (a terminal registered before keeps it), else register first;
+   * throws unless it ends authenticated.
+   */
   async login(): Promise<void> {
+    const stored = storedCodes.get(this.codeKey);
+    if (stored !== undefined && (await this.authenticate(stored)).result === 0) return;
     const reg = await this.register();
     if (reg.result !== 0) throw new Error(`terminal ${this.phone}: register result ${reg.result}`);
     const auth = await this.authenticate(reg.authCode);

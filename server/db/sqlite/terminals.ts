@@ -1,11 +1,12 @@
-import type { LiveVehicleRow, TerminalRegistration, TerminalRepository, VehicleLabel } from '../repositories.ts';
+import type { LiveVehicleRow, TerminalRegistration, TerminalRegistrationState, TerminalRepository, VehicleLabel } from '../repositories.ts';
 import { scopeCondition, type Scope } from '../scope.ts';
 import type { SqliteDb } from '../sqlite.ts';
 import { placeholders } from './rows.ts';
 
 interface LiveVehicleRowDb { id: number; company_id: number; path: string; device_no: string; auth_code: string | null }
 
-const LIVE = `SELECT v.id, v.company_id, c.path, v.device_no, t.auth_code
+// An empty auth code is "no valid code" (unregistered or reset; migration 14).
+const LIVE = `SELECT v.id, v.company_id, c.path, v.device_no, NULLIF(t.auth_code, '') AS auth_code
               FROM vehicle v JOIN company c ON c.id = v.company_id LEFT JOIN terminal t ON t.vehicle_id = v.id`;
 
 function toLive(r: LiveVehicleRowDb): LiveVehicleRow {
@@ -32,12 +33,39 @@ export class SqliteTerminalRepository implements TerminalRepository {
                      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                      ON CONFLICT (device_no) DO UPDATE SET vehicle_id = excluded.vehicle_id, auth_code = excluded.auth_code,
                        maker_id = excluded.maker_id, model = excluded.model, terminal_id = excluded.terminal_id,
-                       plate_color = excluded.plate_color, plate = excluded.plate, register_time = excluded.register_time`)
+                       plate_color = excluded.plate_color, plate = excluded.plate, register_time = excluded.register_time,
+                       unregister_time = NULL, unregister_by = NULL, reset_user_id = NULL`)
       .run(reg.deviceNo, reg.vehicleId, reg.authCode, reg.makerId, reg.model, reg.terminalId, reg.plateColor, reg.plate, Date.now());
   }
 
   async markAuthenticated(deviceNo: string, at: number): Promise<void> {
     this.db.prepare('UPDATE terminal SET auth_time = ? WHERE device_no = ?').run(at, deviceNo);
+  }
+
+  async recordRefusedRegistration(deviceNo: string, at: number, remoteAddress: string | null): Promise<void> {
+    this.db.prepare('UPDATE terminal SET refused_count = refused_count + 1, refused_time = ?, refused_address = ? WHERE device_no = ?')
+      .run(at, remoteAddress, deviceNo);
+  }
+
+  async unregister(deviceNo: string, at: number, by: 'terminal' | 'operator', userId?: number): Promise<boolean> {
+    const r = this.db.prepare(`UPDATE terminal SET auth_code = '', unregister_time = ?, unregister_by = ?, reset_user_id = ?
+                               WHERE device_no = ? AND auth_code <> ''`).run(at, by, userId ?? null, deviceNo);
+    return r.changes > 0;
+  }
+
+  async registrationOf(vehicleId: number): Promise<TerminalRegistrationState | undefined> {
+    const r = this.db.prepare(`SELECT v.id, v.device_no, t.auth_code, t.register_time, t.auth_time, t.unregister_time, t.unregister_by,
+                                      t.reset_user_id, t.refused_count, t.refused_time, t.refused_address
+                               FROM vehicle v LEFT JOIN terminal t ON t.vehicle_id = v.id WHERE v.id = ?`).get(vehicleId) as {
+      id: number; device_no: string; auth_code: string | null; register_time: number | null; auth_time: number | null; unregister_time: number | null;
+      unregister_by: 'terminal' | 'operator' | null; reset_user_id: number | null; refused_count: number | null; refused_time: number | null; refused_address: string | null;
+    } | undefined;
+    if (!r) return undefined;
+    return {
+      vehicleId: r.id, deviceNo: r.device_no, registered: !!r.auth_code, registerTime: r.register_time, authTime: r.auth_time,
+      unregisterTime: r.unregister_time, unregisterBy: r.unregister_by, resetUserId: r.reset_user_id,
+      refusedCount: r.refused_count ?? 0, refusedTime: r.refused_time, refusedAddress: r.refused_address,
+    };
   }
 
   async provisionVehicle(input: { vehiidno: string; companyId: number; deviceNo: string }): Promise<LiveVehicleRow> {

@@ -45,6 +45,7 @@ export {
   type PlatformResponse,
   type Register,
   type RegisterResponse,
+  type ResendRequest,
   type TerminalResponse,
   type TextMessage,
 } from './messages.ts';
@@ -55,6 +56,8 @@ export {
   MEDIA_MSG,
   PLAYBACK_COMMAND,
   PLAYBACK_SPEEDS,
+  type AvAttributes,
+  type AvQuery,
   type LiveControl,
   type LiveRequest,
   type MediaSignalling,
@@ -64,6 +67,15 @@ export {
   type ResourceList,
   type ResourceQuery,
 } from './media-signalling.ts';
-export { Reassembler, type Reassembled, type ReassemblerOptions, type ReassemblerStats } from './reassembly.ts';
+export {
+  firstSerialOf,
+  Reassembler,
+  ReassemblyBudget,
+  type PushResult,
+  type Reassembled,
+  type ReassemblerOptions,
+  type ReassemblerStats,
+  type ResendAsk,
+} from './reassembly.ts';
 export { decodeBody, decodeFrame, encodeFrame, encodeFrameBody, encodeFrames, encodePacket, encodeReply, type FrameResult } from './codec.ts';
 export { locationStream, measureDecodeRate, type DecodeRate, type DecodeRateOptions } from './throughput.ts';

@@ -26,12 +26,18 @@ import { isDriverMessage, readDriverMessage, writeDriverMessage, type DriverIden
 export const MSG = {
   TERMINAL_RESPONSE: 0x0001,
   HEARTBEAT: 0x0002,
+  /**
+   * 0x0003 terminal unregistration (终端注销). The name is historical: the standard's message ends
+   * the registration (the auth code is void afterwards), not just the session.
+   */
   LOGOUT: 0x0003,
   REGISTER: 0x0100,
   AUTHENTICATE: 0x0102,
   LOCATION: 0x0200,
   BATCH_LOCATION: 0x0704,
   PLATFORM_RESPONSE: 0x8001,
+  /** 0x8003 platform request for sub-package resend (补传分包请求). */
+  RESEND_REQUEST: 0x8003,
   REGISTER_RESPONSE: 0x8100,
   ALARM_CONFIRM: 0x8203,
   TEXT: 0x8300,
@@ -67,6 +73,16 @@ export interface Heartbeat {
 
 export interface Logout {
   msgId: 0x0003;
+}
+
+/**
+ * 0x8003 platform request for sub-package resend: the serial of the message's first package and the
+ * package indices (1-based) missing. The count is a BYTE in 2013 (at most 255 ids) and a WORD in 2019.
+ */
+export interface ResendRequest {
+  msgId: 0x8003;
+  firstSerial: number;
+  packageIds: number[];
 }
 
 /** 0x0100 terminal register. Widths: maker 5/11, model 20/30, terminal id 7/30 bytes (2013/2019). */
@@ -121,6 +137,7 @@ export type Jt808Message =
   | PlatformResponse
   | Heartbeat
   | Logout
+  | ResendRequest
   | Register
   | RegisterResponse
   | Authenticate
@@ -157,6 +174,7 @@ export function isSupported(msgId: number): boolean {
     case MSG.LOCATION:
     case MSG.BATCH_LOCATION:
     case MSG.PLATFORM_RESPONSE:
+    case MSG.RESEND_REQUEST:
     case MSG.REGISTER_RESPONSE:
     case MSG.ALARM_CONFIRM:
     case MSG.TEXT:
@@ -204,6 +222,14 @@ export function decodeMessage(msgId: number, version: ProtocolEdition, b: Uint8A
       const plateColor = r.u8('plate colour');
       const plate = r.restString();
       return { msgId, province, city, makerId, model, terminalId, plateColor, plate };
+    }
+    case MSG.RESEND_REQUEST: {
+      const r = new Reader(b, start, end);
+      const firstSerial = r.u16('first package serial');
+      const count = version === 2019 ? r.u16('resend count') : r.u8('resend count');
+      const packageIds: number[] = [];
+      for (let i = 0; i < count; i++) packageIds.push(r.u16('package id'));
+      return done(r, { msgId, firstSerial, packageIds }, 'resend request');
     }
     case MSG.REGISTER_RESPONSE: {
       const r = new Reader(b, start, end);
@@ -290,6 +316,15 @@ export function writeMessage(w: Writer, msg: Jt808MessageInput, version: Protoco
       w.u8(msg.plateColor, 'plate colour').string(msg.plate);
       return;
     }
+    case MSG.RESEND_REQUEST: {
+      const max = version === 2019 ? 0xffff : 0xff;
+      if (msg.packageIds.length > max) throw new Jt808Error('encode', `${msg.packageIds.length} package ids exceed ${max} (${version})`);
+      w.u16(msg.firstSerial, 'first package serial');
+      if (version === 2019) w.u16(msg.packageIds.length, 'resend count');
+      else w.u8(msg.packageIds.length, 'resend count');
+      for (const id of msg.packageIds) w.u16(id, 'package id');
+      return;
+    }
     case MSG.REGISTER_RESPONSE:
       w.u16(msg.replySerial, 'reply serial').u8(msg.result, 'result');
       if (msg.result === REGISTER_RESULT.OK) w.string(msg.authCode);
@@ -316,6 +351,8 @@ export function writeMessage(w: Writer, msg: Jt808MessageInput, version: Protoco
       if (version === 2019) w.u8(msg.textType, 'text type');
       w.string(msg.text);
       return;
+    case 0x9003:
+    case 0x1003:
     case 0x9101:
     case 0x9102:
     case 0x9205:

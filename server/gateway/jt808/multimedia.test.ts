@@ -120,7 +120,10 @@ describe('JT/T 808 multimedia messages', () => {
       if (raw instanceof Jt808Error) throw raw;
       const r = decodeFrame(raw);
       expect(r.kind).toBe('fragment');
-      if (r.kind === 'fragment') whole = reassembler.push(r.header, r.body, 0) ?? whole;
+      if (r.kind === 'fragment') {
+        const pushed = reassembler.push(r.header, r.body, 0);
+        if (typeof pushed === 'object') whole = pushed;
+      }
     }
     expect(whole).not.toBeNull();
     const r = decodeBody(whole!.header, whole!.body);

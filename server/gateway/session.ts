@@ -1,0 +1,555 @@
+/**
+ * One terminal connection of the JT/T 808 gateway: its frames, the terminals authenticated on it,
+ * its sub-package reassembly, its reply serials, and the platform requests sent on it awaiting answers.
+ *
+ * THE RULE of this file: nothing changes a terminal's state unless THIS connection authenticated as
+ * that terminal (0x0102 with its current code). `authed` is the only way from a message to a vehicle:
+ * a report, a sub-package, an answer (0x0001, 0x1205, 0x0805 ...) or an extension message (0x0801,
+ * 0x0702, 0x0705, 0x1206) from a phone not in `authed` is answered 0x8001 result 1 and goes nowhere.
+ * Sub-packages are reassembled per connection, and only for an authenticated phone. Answers settle
+ * only the requests sent on this connection to that terminal. Registration (0x0100) is the directory's
+ * decision (directory.ts) and never touches a registered terminal.
+ *
+ * Other rules (server/API.md "JT/T 808 gateway"):
+ * - A report is acknowledged only after its positions are queued in the history sink.
+ * - Bad frames are counted and dropped; one with a verified header gets result 2.
+ * - Frames are handled in order: an asynchronous step (register, a cache miss, a handler's promise)
+ *   holds the later frames of this connection.
+ * - When the socket's unsent replies pass `maxBuffered`, reading pauses until they drain (a terminal
+ *   that does not read its acks slows itself down, not the server).
+ */
+import type net from 'node:net';
+import type { LiveStore } from '../live/store.ts';
+import {
+  bcc,
+  decodeBody,
+  decodeFrame,
+  encodeFrameBody,
+  encodePacket,
+  encodeReply,
+  escapeFrame,
+  FrameSplitter,
+  headerLength,
+  MSG,
+  Reassembler,
+  RESULT,
+  type FrameResult,
+  type Jt808Header,
+  type Jt808Message,
+  type Jt808MessageInput,
+  type ProtocolEdition,
+  type ReassemblerOptions,
+  type Register,
+} from './jt808/index.ts';
+import type { TerminalDirectory, TerminalEntry } from './directory.ts';
+import type { LiveApplier } from './live-apply.ts';
+import type { CommandOutcome, GatewayLog, GatewayStats, RequestOutcome, TerminalMessageHandler } from './types.ts';
+
+/** What a session needs from its gateway. */
+export interface SessionHost {
+  readonly stats: GatewayStats;
+  readonly log: GatewayLog | undefined;
+  readonly store: LiveStore;
+  readonly directory: TerminalDirectory;
+  readonly live: LiveApplier;
+  readonly handlers: ReadonlyMap<number, TerminalMessageHandler>;
+  readonly maxBuffered: number;
+  readonly reassembly: ReassemblerOptions;
+  isStopping(): boolean;
+  /** `entry` authenticated on `session`: it becomes the vehicle's reachable session (another one loses the terminal). */
+  bind(session: TerminalSession, entry: TerminalEntry, header: Jt808Header): void;
+  /** After the 0x8001 of a successful 0x0102 is queued: tells the gateway's listeners. */
+  announce(session: TerminalSession, entry: TerminalEntry): void;
+  /** `entry` is no longer authenticated on `session`. */
+  unbind(session: TerminalSession, entry: TerminalEntry): void;
+  closed(session: TerminalSession): void;
+}
+
+/** Where a platform message goes: a terminal authenticated on this session. */
+export interface SessionTarget {
+  readonly vehicleId: number;
+  readonly phone: string;
+  readonly version: ProtocolEdition;
+  readonly protocolVersion: number;
+}
+
+interface PendingRequest {
+  readonly answerId: number;
+  readonly resolve: (outcome: RequestOutcome) => void;
+}
+
+/** Terminal messages the session handles itself (others need a registered handler or an awaiting request). */
+function isCore(msgId: number): boolean {
+  return msgId === MSG.HEARTBEAT || msgId === MSG.LOGOUT || msgId === MSG.LOCATION || msgId === MSG.BATCH_LOCATION || msgId === MSG.TERMINAL_RESPONSE;
+}
+
+export class TerminalSession {
+  private readonly splitter = new FrameSplitter();
+  /** Terminals (phone keys) authenticated on this connection: the only way from a message to a vehicle. */
+  private readonly authed = new Map<string, TerminalEntry>();
+  private readonly reassembler: Reassembler;
+  /** Reassembler counters already added to the gateway's stats. */
+  private readonly counted = { completed: 0, abandoned: 0, evicted: 0 };
+  private serial = 0;
+  /** Frames waiting while an asynchronous step (register, a cache miss) runs; null when idle. */
+  private backlog: Uint8Array[] | null = null;
+  private writePaused = false;
+  /** Replies gathered while one chunk is processed, written with one write. */
+  private out: Uint8Array[] | null = null;
+  /** Unescaped 0x8001 frame for the connection's terminal; serial, body and checksum are patched per reply. */
+  private ackTemplate: Uint8Array | null = null;
+  private ackKey = '';
+  /** Platform messages waiting for their 0x0001, by `vehicleId:serial` (sent on this connection only). */
+  private readonly awaiting = new Map<string, (result: number) => void>();
+  /** Requests waiting for their answer message, by `vehicleId:serial` (sent on this connection only). */
+  private readonly requests = new Map<string, PendingRequest>();
+
+  constructor(
+    readonly socket: net.Socket,
+    private readonly host: SessionHost,
+  ) {
+    this.reassembler = new Reassembler(host.reassembly);
+    socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    socket.on('drain', () => {
+      if (this.writePaused) {
+        this.writePaused = false;
+        if (this.backlog === null && !host.isStopping()) socket.resume();
+      }
+    });
+    socket.on('error', () => undefined); // resets from terminals are routine; 'close' follows
+    socket.on('close', () => this.onClose());
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.socket.remoteAddress;
+  }
+
+  get open(): boolean {
+    return !this.socket.destroyed;
+  }
+
+  get garbageBytes(): number {
+    return this.splitter.stats.garbageBytes;
+  }
+
+  get reassemblyBytes(): number {
+    return this.reassembler.bytes;
+  }
+
+  /** True while `phone` is authenticated on this connection. */
+  holds(phone: string): boolean {
+    return this.authed.has(phone);
+  }
+
+  /**
+   * Ends the terminal's authentication on this connection: its incomplete sub-packaged messages are
+   * dropped and the requests sent to it here end as offline (their answers can no longer arrive).
+   */
+  release(phone: string): void {
+    const entry = this.authed.get(phone);
+    if (!entry) return;
+    this.authed.delete(phone);
+    this.reassembler.dropPhone(phone);
+    this.syncReassemblyStats();
+    this.settleAllOffline(entry.vehicleId);
+    this.host.unbind(this, entry);
+  }
+
+  /** True when no terminal is authenticated here any more. */
+  get empty(): boolean {
+    return this.authed.size === 0;
+  }
+
+  end(): void {
+    this.socket.end();
+  }
+
+  /** Periodic: asks for missing sub-packages (0x8003) and drops abandoned messages. */
+  tick(now: number): void {
+    if (this.reassembler.size === 0) return;
+    for (const ask of this.reassembler.tick(now)) {
+      this.host.stats.resendRequests++;
+      this.send(encodeReply(ask.header, this.nextSerial(), { msgId: MSG.RESEND_REQUEST, firstSerial: ask.firstSerial, packageIds: ask.packageIds }));
+    }
+    this.syncReassemblyStats();
+  }
+
+  /** Sends a platform message that the terminal answers with message `answerId`, matched by reply serial. */
+  request(target: SessionTarget, message: Jt808MessageInput, answerId: number, timeoutMs: number): Promise<RequestOutcome> {
+    if (!this.open || !this.authed.has(target.phone)) return Promise.resolve({ kind: 'offline' });
+    const serial = this.nextSerial();
+    const key = `${target.vehicleId}:${serial}`;
+    return new Promise<RequestOutcome>((resolve) => {
+      const timer = setTimeout(() => {
+        this.requests.delete(key);
+        resolve({ kind: 'timeout' });
+      }, timeoutMs);
+      timer.unref();
+      this.requests.set(key, {
+        answerId,
+        resolve: (outcome) => {
+          clearTimeout(timer);
+          resolve(outcome);
+        },
+      });
+      this.send(encodePacket({ phone: target.phone, serial, version: target.version, protocolVersion: target.protocolVersion || 1 }, message));
+    });
+  }
+
+  /** Sends a platform message and waits for the terminal's 0x0001 with its serial. */
+  command(target: SessionTarget, message: Jt808MessageInput, timeoutMs: number, onSerial?: (serial: number) => void): Promise<CommandOutcome> {
+    if (!this.open || !this.authed.has(target.phone)) return Promise.resolve({ kind: 'offline' });
+    const serial = this.nextSerial();
+    onSerial?.(serial);
+    const key = `${target.vehicleId}:${serial}`;
+    return new Promise<CommandOutcome>((resolve) => {
+      const timer = setTimeout(() => {
+        this.awaiting.delete(key);
+        resolve({ kind: 'timeout' });
+      }, timeoutMs);
+      timer.unref();
+      this.awaiting.set(key, (result) => {
+        clearTimeout(timer);
+        resolve(result < 0 ? { kind: 'offline' } : { kind: 'reply', result });
+      });
+      this.send(encodePacket({ phone: target.phone, serial, version: target.version, protocolVersion: target.protocolVersion || 1 }, message));
+    });
+  }
+
+  // ---- input -------------------------------------------------------------------------------
+
+  private receive(chunk: Buffer): void {
+    if (this.host.isStopping()) return;
+    const { stats } = this.host;
+    const before = this.splitter.stats;
+    const tooShort = before.tooShort, tooLong = before.tooLong, escapes = before.escapeErrors;
+    this.out = [];
+    this.splitter.push(chunk, (frame) => this.frame(frame));
+    const after = this.splitter.stats;
+    countBad(stats, 'tooShort', after.tooShort - tooShort);
+    countBad(stats, 'tooLong', after.tooLong - tooLong);
+    countBad(stats, 'escape', after.escapeErrors - escapes);
+    this.flushOut();
+    this.checkBackpressure();
+  }
+
+  private frame(frame: Uint8Array): void {
+    if (this.backlog !== null) {
+      this.backlog.push(frame);
+      return;
+    }
+    const pending = this.handle(frame);
+    if (pending) this.waitFor(pending);
+  }
+
+  /** Runs an asynchronous step, holding later frames of the connection so order is kept. */
+  private waitFor(pending: Promise<void>): void {
+    this.backlog = [];
+    this.socket.pause();
+    const failed = (err: unknown) => this.host.log?.warn({ err }, 'gateway: terminal message failed');
+    const drain = async (): Promise<void> => {
+      await pending.catch(failed);
+      const backlog = this.backlog ?? [];
+      while (backlog.length > 0 && !this.host.isStopping() && !this.socket.destroyed) {
+        const next = this.handle(backlog.shift()!);
+        if (next) await next.catch(failed);
+      }
+      this.backlog = null;
+      this.checkBackpressure();
+      if (!this.writePaused && !this.host.isStopping()) this.socket.resume();
+    };
+    void drain();
+  }
+
+  /** Handles one frame; answers a promise when the step is asynchronous. */
+  private handle(frame: Uint8Array): Promise<void> | undefined {
+    this.host.stats.frames++;
+    const r = decodeFrame(frame);
+    if (r.kind === 'fragment') return this.fragment(r.header, r.body);
+    return this.dispatch(r);
+  }
+
+  /** One sub-package: kept only for a terminal authenticated here, in this connection's reassembler. */
+  private fragment(header: Jt808Header, body: Uint8Array): Promise<void> | undefined {
+    if (!this.authed.has(header.phone)) {
+      this.host.stats.unauthenticated++;
+      this.reply(header, RESULT.FAIL);
+      return undefined;
+    }
+    const pushed = this.reassembler.push(header, body, Date.now());
+    if (pushed === 'held') return undefined;
+    if (pushed === 'invalid') {
+      countBad(this.host.stats, 'package');
+      this.reply(header, RESULT.BAD_MESSAGE);
+      return undefined;
+    }
+    if (pushed === 'refused') {
+      this.host.stats.reassemblyRefused++;
+      this.syncReassemblyStats();
+      this.reply(header, RESULT.FAIL);
+      return undefined;
+    }
+    this.syncReassemblyStats();
+    // The whole message carries the first package's header (its serial is what the reply names).
+    return this.dispatch(decodeBody(pushed.header, pushed.body));
+  }
+
+  private dispatch(r: FrameResult): Promise<void> | undefined {
+    const { stats } = this.host;
+    if (r.kind === 'fragment') return undefined; // decodeBody never answers this; keeps the type narrow
+    if (r.kind === 'error') {
+      countBad(stats, r.error.code);
+      if (r.header) this.reply(r.header, RESULT.BAD_MESSAGE);
+      return undefined;
+    }
+    const { header } = r;
+    if (r.kind === 'unsupported') {
+      stats.unsupported++;
+      const entry = this.authed.get(header.phone);
+      if (entry) this.host.store.touch(entry.vehicleId);
+      this.reply(header, RESULT.UNSUPPORTED);
+      return undefined;
+    }
+    const message = r.message;
+    if (message.msgId === MSG.REGISTER) return this.register(header, message);
+    if (message.msgId === MSG.AUTHENTICATE) return this.authenticate(header, message.authCode);
+    if (!isCore(message.msgId) && !this.host.handlers.has(message.msgId) && !this.isAwaitedAnswer(message.msgId)) {
+      // Platform-side messages (0x8001, 0x8100, 0x8203, 0x8300) make no sense from a terminal.
+      stats.unsupported++;
+      this.reply(header, RESULT.UNSUPPORTED);
+      return undefined;
+    }
+    // THE RULE: past this line a message acts only as a terminal authenticated on this connection.
+    const entry = this.authed.get(header.phone);
+    if (!entry) {
+      stats.unauthenticated++;
+      this.reply(header, RESULT.FAIL);
+      return undefined;
+    }
+    return this.fromTerminal(entry, header, message);
+  }
+
+  /** A message of `entry`, a terminal authenticated on this connection. */
+  private fromTerminal(entry: TerminalEntry, header: Jt808Header, message: Jt808Message): Promise<void> | undefined {
+    const { store, live } = this.host;
+    switch (message.msgId) {
+      case MSG.LOCATION:
+        live.location(entry.vehicleId, message, header.version);
+        this.reply(header, RESULT.OK);
+        return undefined;
+      case MSG.BATCH_LOCATION:
+        live.batch(entry.vehicleId, message, header.version);
+        this.reply(header, RESULT.OK);
+        return undefined;
+      case MSG.TERMINAL_RESPONSE: {
+        store.touch(entry.vehicleId);
+        const key = `${entry.vehicleId}:${message.replySerial}`;
+        const resolve = this.awaiting.get(key);
+        if (resolve) {
+          this.awaiting.delete(key);
+          resolve(message.result);
+        }
+        // A request's 0x0001 OK only says "received": its answer message follows. Anything else ends it.
+        const request = this.requests.get(key);
+        if (request && message.result !== RESULT.OK) {
+          this.requests.delete(key);
+          request.resolve({ kind: 'reply', result: message.result });
+        }
+        return undefined;
+      }
+      case MSG.HEARTBEAT:
+        store.touch(entry.vehicleId);
+        this.reply(header, RESULT.OK);
+        return undefined;
+      case MSG.LOGOUT:
+        return this.unregister(entry, header);
+      default:
+        store.touch(entry.vehicleId);
+        this.settleRequest(entry.vehicleId, message);
+        return this.extension(header, entry.vehicleId, message);
+    }
+  }
+
+  /** 0x0003 terminal unregistration: the auth code is void; the terminal must register again. */
+  private async unregister(entry: TerminalEntry, header: Jt808Header): Promise<void> {
+    this.host.store.touch(entry.vehicleId);
+    // Unauthenticated at once, so nothing after it on this connection acts as the terminal.
+    this.release(header.phone);
+    await this.host.directory.unregister(entry, 'terminal');
+    this.reply(header, RESULT.OK);
+  }
+
+  private async register(header: Jt808Header, msg: Register): Promise<void> {
+    const { result, authCode } = await this.host.directory.register(header.phone, msg, this.socket.remoteAddress);
+    this.send(encodeReply(header, this.nextSerial(), { msgId: MSG.REGISTER_RESPONSE, replySerial: header.serial, result, authCode }));
+  }
+
+  private authenticate(header: Jt808Header, authCode: string): Promise<void> | undefined {
+    const { directory, stats } = this.host;
+    const decide = (entry: TerminalEntry | undefined) => {
+      if (entry && directory.accepts(entry, authCode)) {
+        this.authed.set(header.phone, entry);
+        this.host.bind(this, entry, header);
+        stats.authenticated++;
+        this.host.store.touch(entry.vehicleId);
+        directory.markAuthenticated(entry);
+        this.reply(header, RESULT.OK);
+        this.host.announce(this, entry);
+      } else {
+        stats.authFailed++;
+        this.reply(header, RESULT.FAIL);
+      }
+    };
+    const cached = directory.cached(header.phone);
+    if (cached) {
+      decide(cached);
+      return undefined;
+    }
+    return directory.lookup(header.phone).then(decide);
+  }
+
+  /** Runs the registered handler of a terminal message and acknowledges it. */
+  private extension(header: Jt808Header, vehicleId: number, message: Jt808Message): Promise<void> | undefined {
+    const handler = this.host.handlers.get(message.msgId);
+    if (!handler) {
+      this.reply(header, RESULT.OK);
+      return undefined;
+    }
+    const send = (m: Jt808MessageInput) => this.send(encodeReply(header, this.nextSerial(), m));
+    const finish = (r: number | 'replied' | void) => {
+      if (r !== 'replied') this.reply(header, r ?? RESULT.OK);
+    };
+    const failed = (err: unknown) => {
+      this.host.log?.warn({ err, msgId: message.msgId }, 'gateway: terminal message handler failed');
+      this.reply(header, RESULT.FAIL);
+    };
+    try {
+      const r = handler({ vehicleId, header, message, send });
+      if (r instanceof Promise) return r.then(finish, failed);
+      finish(r);
+    } catch (err) {
+      failed(err);
+    }
+    return undefined;
+  }
+
+  /** Resolves the request this message answers: same reply serial, else the oldest waiting for its id. */
+  private settleRequest(vehicleId: number, message: Jt808Message): void {
+    const replySerial = (message as { replySerial?: unknown }).replySerial;
+    let key: string | undefined;
+    if (typeof replySerial === 'number') {
+      const k = `${vehicleId}:${replySerial}`;
+      if (this.requests.get(k)?.answerId === message.msgId) key = k;
+    } else {
+      const prefix = `${vehicleId}:`;
+      for (const [k, r] of this.requests) {
+        if (r.answerId === message.msgId && k.startsWith(prefix)) {
+          key = k;
+          break;
+        }
+      }
+    }
+    if (key === undefined) return;
+    const request = this.requests.get(key)!;
+    this.requests.delete(key);
+    request.resolve({ kind: 'answer', message });
+  }
+
+  private isAwaitedAnswer(msgId: number): boolean {
+    for (const r of this.requests.values()) if (r.answerId === msgId) return true;
+    return false;
+  }
+
+  /** The requests and commands sent here to a vehicle end as offline (or all of them when the connection closed). */
+  private settleAllOffline(vehicleId?: number): void {
+    const prefix = vehicleId === undefined ? '' : `${vehicleId}:`;
+    for (const [k, r] of [...this.requests]) {
+      if (!k.startsWith(prefix)) continue;
+      this.requests.delete(k);
+      r.resolve({ kind: 'offline' });
+    }
+    for (const [k, resolve] of [...this.awaiting]) {
+      if (!k.startsWith(prefix)) continue;
+      this.awaiting.delete(k);
+      resolve(-1);
+    }
+  }
+
+  private onClose(): void {
+    for (const phone of [...this.authed.keys()]) this.release(phone);
+    this.settleAllOffline();
+    this.reassembler.clear();
+    this.syncReassemblyStats();
+    this.host.closed(this);
+  }
+
+  private syncReassemblyStats(): void {
+    const s = this.reassembler.stats;
+    const { stats } = this.host;
+    stats.reassembled += s.completed - this.counted.completed;
+    stats.reassemblyAbandoned += s.abandoned - this.counted.abandoned;
+    stats.reassemblyEvicted += s.evicted - this.counted.evicted;
+    this.counted.completed = s.completed;
+    this.counted.abandoned = s.abandoned;
+    this.counted.evicted = s.evicted;
+  }
+
+  // ---- output ------------------------------------------------------------------------------
+
+  private nextSerial(): number {
+    this.serial = (this.serial + 1) & 0xffff;
+    return this.serial;
+  }
+
+  private checkBackpressure(): void {
+    if (!this.writePaused && this.socket.writableLength > this.host.maxBuffered) {
+      this.writePaused = true;
+      this.host.stats.backpressurePauses++;
+      this.socket.pause();
+    }
+  }
+
+  /** Queues bytes for the socket: gathered per chunk (one write for many acks), else written at once. */
+  private send(bytes: Uint8Array): void {
+    if (this.socket.destroyed) return;
+    if (this.out) this.out.push(bytes);
+    else this.socket.write(bytes);
+  }
+
+  private flushOut(): void {
+    const out = this.out;
+    this.out = null;
+    if (!out || out.length === 0 || this.socket.destroyed) return;
+    this.socket.write(out.length === 1 ? out[0]! : Buffer.concat(out));
+  }
+
+  /** 0x8001 general response. The hot path: a cached frame with serial, body and checksum patched. */
+  private reply(header: Jt808Header, result: number): void {
+    if (this.socket.destroyed) return;
+    const serial = this.nextSerial();
+    const key = `${header.phone}|${header.version}|${header.protocolVersion}`;
+    let frame = this.ackTemplate;
+    if (frame === null || this.ackKey !== key) {
+      frame = encodeFrameBody({
+        msgId: MSG.PLATFORM_RESPONSE, phone: header.phone, serial: 0, version: header.version, protocolVersion: header.protocolVersion || 1,
+      }, new Uint8Array(5));
+      this.ackTemplate = frame;
+      this.ackKey = key;
+    }
+    const at = headerLength(header.version, false);
+    const n = frame.length;
+    frame[at - 2] = serial >> 8;
+    frame[at - 1] = serial & 0xff;
+    frame[at] = header.serial >> 8;
+    frame[at + 1] = header.serial & 0xff;
+    frame[at + 2] = header.msgId >> 8;
+    frame[at + 3] = header.msgId & 0xff;
+    frame[at + 4] = result;
+    frame[n - 1] = bcc(frame, 0, n - 1);
+    this.send(escapeFrame(frame));
+  }
+}
+
+function countBad(stats: GatewayStats, code: string, n = 1): void {
+  if (n > 0) stats.badFrames[code] = (stats.badFrames[code] ?? 0) + n;
+}
