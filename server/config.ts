@@ -51,6 +51,14 @@ export interface Config {
   readonly mediaPublicHost: string;
   /** JT/T 1078 playback port (TCP): recordings played back after 0x9201 stream here, apart from live streams (a free port when MEDIA_PORT is 0). */
   readonly mediaPlaybackPort: number;
+  /**
+   * Media and playback connections are bound only when they come from the address of the terminal's
+   * authenticated JT/T 808 connection (MEDIA_ADDRESS_CHECK, on). Off for carrier NAT that gives one
+   * terminal several public addresses.
+   */
+  readonly mediaAddressCheck: boolean;
+  /** A media / playback connection that sends no valid packet of an awaited channel within this is closed (MEDIA_FIRST_PACKET_MS). */
+  readonly mediaFirstPacketMs: number;
   /** Live-video connections a user may open per China day, unless set per user (spec §8). */
   readonly videoDailyLimit: number;
   /** Photos and pulled recordings older than this many days are deleted (server/media/retention.ts); 0 keeps all. */
@@ -130,6 +138,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     mediaPort: int(env, 'MEDIA_PORT', 7612, 0, 65535),
     mediaPublicHost: env.MEDIA_PUBLIC_HOST || env.GATEWAY_HOST || env.HOST || '127.0.0.1',
     mediaPlaybackPort: int(env, 'MEDIA_PLAYBACK_PORT', 7613, 0, 65535),
+    mediaAddressCheck: bool(env, 'MEDIA_ADDRESS_CHECK', true),
+    mediaFirstPacketMs: int(env, 'MEDIA_FIRST_PACKET_MS', 5000, 100, 120_000),
     videoDailyLimit: int(env, 'VIDEO_DAILY_LIMIT', 200, 0, 1_000_000),
     mediaRetentionDays: int(env, 'MEDIA_RETENTION_DAYS', 180, 0, 36_500),
     ftpPort: int(env, 'FTP_PORT', 7621, 0, 65535),

@@ -4,8 +4,8 @@ import { isIdrAccessUnit, splitAccessUnits } from '../../proto/h264.ts';
 import { decodeMediaFrame, MEDIA_KIND, type MediaFrame as WireFrame, type MediaStatus } from '../../proto/media-frame.ts';
 import { Packetizer } from './jt1078/index.ts';
 import { fixture } from './jt1078/test-support.ts';
-import { MediaHub, type ChannelTarget, type Signalling, type Viewer } from './media-hub.ts';
-import { MediaPort } from './media-port.ts';
+import { MediaHub, normalizeSim, type ChannelTarget, type Signalling, type Viewer } from './media-hub.ts';
+import { MediaPort, mediaPortOptions, type MediaPortOptions } from './media-port.ts';
 import type { MediaLink, MediaTapSink } from './talk.ts';
 
 const clip = splitAccessUnits(fixture('sub-320x180-25fps-4s.h264'));
@@ -43,10 +43,11 @@ afterEach(async () => {
   for (const o of open.splice(0)) await o.close();
 });
 
-async function setup(options: { now?: () => number } = {}) {
+/** Every test terminal's JT/T 808 connection comes from this machine, unless a test says otherwise. */
+async function setup(options: { now?: () => number; terminalAddress?: MediaPortOptions['terminalAddress']; firstPacketMs?: number } = {}) {
   const signalling = new TestSignalling();
   const hub = new MediaHub(signalling, { now: options.now });
-  const port = new MediaPort(hub);
+  const port = new MediaPort(hub, { terminalAddress: options.terminalAddress ?? (() => '127.0.0.1'), firstPacketMs: options.firstPacketMs });
   const portNumber = await port.listen(0, '127.0.0.1');
   open.push(port);
   return { signalling, hub, port, portNumber };
@@ -189,7 +190,7 @@ describe('live video fan-out', () => {
     const claimed: number[] = [];
     const frames: string[] = [];
     s.port.tap = {
-      expects: (sim) => sim === SIM,
+      awaiting: (sim, channel) => (sim === normalizeSim(SIM) && channel === 1 ? 1 : undefined),
       claim: (_sim, channel, _link: MediaLink): MediaTapSink => {
         claimed.push(channel);
         return { onFrame: (f) => frames.push(f.kind), closed: () => undefined };
@@ -208,6 +209,37 @@ describe('live video fan-out', () => {
     await until(() => frames.length === 1);
     expect([claimed, frames]).toEqual([[1], ['audio']]);
     expect(viewer.frames).toHaveLength(5);
+  });
+
+  it('attack via carrier NAT spoofing: with the address check on, a stream from another address than the terminal\'s 808 connection is refused; MEDIA_ADDRESS_CHECK=off binds it', async () => {
+    // The terminal's 808 connection came from 10.20.30.40 (a carrier NAT); its media arrives from this machine.
+    const checked = await setup({ terminalAddress: mediaPortOptions({ mediaAddressCheck: true, mediaFirstPacketMs: 5000 }, { authenticatedAddress: () => '10.20.30.40' }).terminalAddress });
+    const refusedViewer = new TestViewer();
+    checked.hub.addViewer(target, refusedViewer);
+    const refused = await terminal(checked.portNumber);
+    refused.send(0, 3);
+    await new Promise<void>((r) => refused.socket.once('close', () => r()));
+    expect(checked.port.stats.wrongAddress).toBe(1);
+    expect(refusedViewer.frames).toHaveLength(0);
+
+    const off = mediaPortOptions({ mediaAddressCheck: false, mediaFirstPacketMs: 5000 }, { authenticatedAddress: () => '10.20.30.40' });
+    expect(off.terminalAddress).toBe('off');
+    const open = await setup({ terminalAddress: off.terminalAddress });
+    const viewer = new TestViewer();
+    open.hub.addViewer(target, viewer);
+    const t = await terminal(open.portNumber);
+    t.send(0, 3);
+    await until(() => viewer.frames.length === 3);
+    expect(open.port.stats.wrongAddress).toBe(0);
+  });
+
+  it('attack: a terminal that is not authenticated on the gateway (no 808 address) cannot bind a stream', async () => {
+    const s = await setup({ terminalAddress: () => undefined });
+    s.hub.addViewer(target, new TestViewer());
+    const t = await terminal(s.portNumber);
+    t.send(0, 3);
+    await new Promise<void>((r) => t.socket.once('close', () => r()));
+    expect(s.port.stats.wrongAddress).toBe(1);
   });
 
   it('closes a media connection whose stream nobody asked for', async () => {

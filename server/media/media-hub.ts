@@ -13,9 +13,14 @@
  * - The terminal is told to stop (`closeLive`, 0x9102 close) only when the last viewer leaves.
  * - No frame within `startTimeoutMs` of the request: every viewer gets "stopped: timeout" (spec §8
  *   "video real-time timeout, retry") and the channel is released.
+ * - A channel takes frames from one terminal connection only: the one the media port bound to it
+ *   (its first packet named this SIM and channel while the channel awaited a connection). Frames of
+ *   any other connection naming the same SIM and channel are dropped, and only the bound
+ *   connection closing sends the viewers back to "connecting".
  */
 import { encodeMediaFrame, MEDIA_KIND, type MediaKind, type MediaStatus } from '../../proto/media-frame.ts';
 import { DATA_TYPE, PAYLOAD_TYPE, type MediaFrame } from './jt1078/index.ts';
+import type { FrameSink, Upstream } from './media-port.ts';
 
 export interface ChannelTarget {
   /** The vehicle whose terminal streams (the JT/T 808 session is found by it). */
@@ -64,6 +69,8 @@ export interface MediaHubStats {
   skipped: number;
   /** Frames of a kind the console cannot play (e.g. AAC, transparent data): dropped. */
   unsupported: number;
+  /** Frames from a connection other than the channel's bound one (a previous request's, draining): dropped. */
+  staleUpstream: number;
 }
 
 interface ViewerState {
@@ -76,6 +83,8 @@ interface ChannelState {
   readonly target: ChannelTarget;
   readonly viewers: Map<Viewer, ViewerState>;
   state: 'connecting' | 'playing';
+  /** The media connection bound to this channel (media-port.ts), null while awaiting one. */
+  upstream: number | null;
   requestedAt: number;
   gop: Uint8Array[];
 }
@@ -105,8 +114,8 @@ export function channelKey(sim: string, channel: number): string {
   return `${normalizeSim(sim)}:${channel}`;
 }
 
-export class MediaHub {
-  readonly stats: MediaHubStats = { channels: 0, viewers: 0, framesIn: 0, framesOut: 0, skipped: 0, unsupported: 0 };
+export class MediaHub implements FrameSink {
+  readonly stats: MediaHubStats = { channels: 0, viewers: 0, framesIn: 0, framesOut: 0, skipped: 0, unsupported: 0, staleUpstream: 0 };
   private readonly channels = new Map<string, ChannelState>();
   private readonly now: () => number;
   private readonly startTimeoutMs: number;
@@ -120,11 +129,15 @@ export class MediaHub {
     this.maxGop = options.maxGopFrames ?? 150;
   }
 
-  /** Is a channel of this SIM requested or playing? (The media port uses it to learn a connection's SIM length.) */
-  expects(sim: string): boolean {
-    const n = normalizeSim(sim);
-    for (const ch of this.channels.values()) if (normalizeSim(ch.target.sim) === n) return true;
-    return false;
+  /** The vehicle of a requested channel that no connection is bound to yet (media-port.ts binds at the first packet). */
+  awaiting(sim: string, channel: number): number | undefined {
+    const ch = this.channels.get(channelKey(sim, channel));
+    return ch && ch.upstream === null ? ch.target.vehicleId : undefined;
+  }
+
+  bind(sim: string, channel: number, upstream: Upstream): void {
+    const ch = this.channels.get(channelKey(sim, channel));
+    if (ch && ch.upstream === null) ch.upstream = upstream.id;
   }
 
   /** Adds a viewer; answers the function that removes it. */
@@ -140,7 +153,7 @@ export class MediaHub {
         for (const bytes of ch.gop) this.deliver(state, bytes, false);
       } else status(viewer, { type: 'status', state: 'connecting' });
     } else {
-      ch = { key, target, viewers: new Map([[viewer, state]]), state: 'connecting', requestedAt: this.now(), gop: [] };
+      ch = { key, target, viewers: new Map([[viewer, state]]), state: 'connecting', upstream: null, requestedAt: this.now(), gop: [] };
       this.channels.set(key, ch);
       this.count();
       status(viewer, { type: 'status', state: 'connecting' });
@@ -162,9 +175,13 @@ export class MediaHub {
   }
 
   /** A whole frame from the media port, `arrival` when its last package arrived (epoch ms). */
-  onFrame(frame: MediaFrame, arrival: number): void {
+  onFrame(frame: MediaFrame, arrival: number, upstream: Upstream): void {
     const ch = this.channels.get(channelKey(frame.sim, frame.channel));
     if (!ch) return;
+    if (ch.upstream !== upstream.id) {
+      this.stats.staleUpstream++;
+      return;
+    }
     this.stats.framesIn++;
     const known = frameKind(frame);
     if (known === undefined) {
@@ -193,19 +210,21 @@ export class MediaHub {
     }
   }
 
-  /** The terminal's media connection closed: its channels go back to waiting (it may reconnect) until the timeout. */
-  upstreamClosed(sim: string): void {
-    const now = this.now();
-    const n = normalizeSim(sim);
-    for (const ch of this.channels.values()) {
-      if (normalizeSim(ch.target.sim) !== n || ch.state !== 'playing') continue;
-      ch.state = 'connecting';
-      ch.requestedAt = now;
-      ch.gop = [];
-      for (const v of ch.viewers.values()) {
-        v.needsKey = true;
-        status(v.viewer, { type: 'status', state: 'connecting' });
-      }
+  /**
+   * The channel's bound media connection closed: the channel awaits a connection again (the terminal
+   * may reconnect) until the timeout. Another connection closing, even one naming this SIM, changes nothing.
+   */
+  upstreamClosed(sim: string, channel: number, upstream: Upstream): void {
+    const ch = this.channels.get(channelKey(sim, channel));
+    if (!ch || ch.upstream !== upstream.id) return;
+    ch.upstream = null;
+    if (ch.state !== 'playing') return;
+    ch.state = 'connecting';
+    ch.requestedAt = this.now();
+    ch.gop = [];
+    for (const v of ch.viewers.values()) {
+      v.needsKey = true;
+      status(v.viewer, { type: 'status', state: 'connecting' });
     }
   }
 

@@ -46,6 +46,11 @@ const frame = (timestamp: number, key: boolean): MediaFrame => ({
 const flush = () => new Promise((r) => setTimeout(r, 0));
 /** A terminal connection accepted once the sessions of a test are open (`openedAt` far in the future of setup's clock start). */
 const UP = { id: 1, openedAt: Number.MAX_SAFE_INTEGER };
+/** The playback port binding a connection to the awaiting session (media-port.ts does this at its first packet). */
+function bind(hub: PlaybackHub, up: { id: number; openedAt: number }) {
+  expect(hub.awaiting(target.sim, 1, up)).toBe(target.vehicleId);
+  hub.bind(target.sim, 1, up);
+}
 
 describe('PlaybackHub', () => {
   it('times out a terminal that never streams and tells it to stop', async () => {
@@ -83,6 +88,7 @@ describe('PlaybackHub', () => {
     const h = setup();
     const handle = h.hub.open(target, h.viewer)!;
     await flush();
+    bind(h.hub, UP);
     h.hub.onFrame(frame(T0, true), h.now(), UP);
     h.hub.onFrame(frame(T0 + 40, false), h.now(), UP);
     const seek = handle.control({ type: 'control', action: 'seek', time: T0 + 300_000 });
@@ -101,15 +107,17 @@ describe('PlaybackHub', () => {
     const h = setup();
     h.hub.open(target, h.viewer);
     await flush();
+    bind(h.hub, UP);
     h.hub.onFrame(frame(T0 + 599_960, false), h.now(), UP);
-    h.hub.upstreamClosed(target.sim, [1], UP);
+    h.hub.upstreamClosed(target.sim, 1, UP);
     expect(h.states().at(-1)).toBe('stopped:ended');
     expect(h.calls).toEqual(['open']);
     const b = setup();
     b.hub.open(target, b.viewer);
     await flush();
+    bind(b.hub, UP);
     b.hub.onFrame(frame(T0 + 60_000, true), b.now(), UP);
-    b.hub.upstreamClosed(target.sim, [1], UP);
+    b.hub.upstreamClosed(target.sim, 1, UP);
     expect(b.states().at(-1)).toBe('stopped:connectFailed');
     expect(b.calls).toEqual(['open', 'stop']);
   });
@@ -129,6 +137,7 @@ describe('PlaybackHub', () => {
     const first = h.hub.open(target, h.viewer)!;
     await flush();
     const old = { id: 1, openedAt: h.now() };
+    bind(h.hub, old);
     h.advance(5);
     h.hub.onFrame(frame(T0, true), h.now(), old);
     first.leave();
@@ -141,16 +150,19 @@ describe('PlaybackHub', () => {
     // the old socket still drains frames of the old position, then closes
     h.hub.onFrame(frame(T0 + 40, false), h.now(), old);
     h.hub.onFrame(frame(T0 + 80, true), h.now(), old);
-    h.hub.upstreamClosed(target.sim, [1], old);
+    h.hub.upstreamClosed(target.sim, 1, old);
     expect(next.frames).toEqual([]);
     expect(next.states()).toEqual(['connecting']);
-    // the terminal's new connection streams the new position
+    // the old connection cannot be bound to the new session (accepted before its 0x9201); the new one is
+    expect(h.hub.awaiting(target.sim, 1, old)).toBeUndefined();
     const fresh = { id: 2, openedAt: h.now() };
+    bind(h.hub, fresh);
+    expect(h.hub.awaiting(target.sim, 1, { id: 3, openedAt: h.now() })).toBeUndefined();
     h.hub.onFrame(frame(T0 + 300_000, true), h.now(), fresh);
     expect(next.frames.map((f) => f.timestamp - T0)).toEqual([300_000]);
     expect(next.states()).toEqual(['connecting', 'playing']);
     expect(h.hub.stats.staleUpstream).toBe(2);
-    h.hub.upstreamClosed(target.sim, [1], fresh);
+    h.hub.upstreamClosed(target.sim, 1, fresh);
     expect(next.states().at(-1)).toBe('stopped:connectFailed');
   });
 

@@ -13,16 +13,17 @@
  * - Controls (pause, resume, speed, seek) go to the terminal as 0x9202; the viewer leaving sends
  *   0x9202 stop. No frame within `startTimeoutMs` of the request: "timeout". The terminal closing its
  *   media connection ends the session: "ended" at the end of the recordings, else "connectFailed".
- * - A session belongs to the terminal connection that first streams for it and was accepted after
- *   its 0x9201 went out (the terminal connects anew for each request). A connection left over from
- *   the channel's previous session (stopped, but its socket still draining) neither feeds the new
- *   session nor ends it when it closes.
+ * - A session belongs to the terminal connection the playback port bound to it: the first one,
+ *   accepted after its 0x9201 went out (the terminal connects anew for each request), whose first
+ *   packet names the session's SIM and channel, from the terminal's address (media-port.ts). A
+ *   connection left over from the channel's previous session (stopped, but its socket still
+ *   draining) neither feeds the new session nor ends it when it closes.
  */
 import { encodeMediaFrame } from '../../proto/media-frame.ts';
 import type { PlaybackControlAnswer, PlaybackControlRequest, PlaybackFactor, PlaybackStatus } from '../../domain/video/playback.ts';
 import type { ResourceItem } from '../gateway/jt808/media-signalling.ts';
 import type { MediaFrame } from './jt1078/index.ts';
-import { channelKey, frameKind, normalizeSim, type LiveRefusal, type Viewer } from './media-hub.ts';
+import { channelKey, frameKind, type LiveRefusal, type Viewer } from './media-hub.ts';
 import type { FrameSink, Upstream } from './media-port.ts';
 
 export interface PlaybackTarget {
@@ -169,23 +170,22 @@ export class PlaybackHub implements FrameSink {
     };
   }
 
-  expects(sim: string): boolean {
-    const n = normalizeSim(sim);
-    for (const s of this.sessions.values()) if (normalizeSim(s.target.sim) === n) return true;
-    return false;
+  /** The vehicle of a session on this channel that awaits its connection (accepted after its 0x9201 went out). */
+  awaiting(sim: string, channel: number, upstream: Upstream): number | undefined {
+    const s = this.sessions.get(channelKey(sim, channel));
+    return s && s.upstream === null && upstream.openedAt >= s.openedAt ? s.target.vehicleId : undefined;
+  }
+
+  bind(sim: string, channel: number, upstream: Upstream): void {
+    const s = this.sessions.get(channelKey(sim, channel));
+    if (s && s.upstream === null && upstream.openedAt >= s.openedAt) s.upstream = upstream.id;
   }
 
   onFrame(frame: MediaFrame, arrival: number, upstream: Upstream): void {
     const s = this.sessions.get(channelKey(frame.sim, frame.channel));
     if (!s) return;
     this.stats.framesIn++;
-    if (s.upstream === null) {
-      if (upstream.openedAt < s.openedAt) {
-        this.stats.staleUpstream++;
-        return;
-      }
-      s.upstream = upstream.id;
-    } else if (s.upstream !== upstream.id) {
+    if (s.upstream !== upstream.id) {
       this.stats.staleUpstream++;
       return;
     }
@@ -225,13 +225,11 @@ export class PlaybackHub implements FrameSink {
     }
   }
 
-  upstreamClosed(sim: string, channels: readonly number[], upstream: Upstream): void {
-    for (const channel of channels) {
-      const s = this.sessions.get(channelKey(sim, channel));
-      if (!s || s.upstream !== upstream.id) continue;
-      // Closed near the end of what it plays: finished; earlier: the connection broke.
-      this.end(s, s.position >= s.lastEnd - SEEK_SLACK_MS ? 'ended' : 'connectFailed', s.position < s.lastEnd - SEEK_SLACK_MS);
-    }
+  upstreamClosed(sim: string, channel: number, upstream: Upstream): void {
+    const s = this.sessions.get(channelKey(sim, channel));
+    if (!s || s.upstream !== upstream.id) return;
+    // Closed near the end of what it plays: finished; earlier: the connection broke.
+    this.end(s, s.position >= s.lastEnd - SEEK_SLACK_MS ? 'ended' : 'connectFailed', s.position < s.lastEnd - SEEK_SLACK_MS);
   }
 
   private async control(s: Session, request: PlaybackControlRequest): Promise<void> {

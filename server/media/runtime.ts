@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
 import type { Jt808Gateway } from '../gateway/server.ts';
 import { gatewaySignalling } from '../services/video/signalling.ts';
 import { MediaHub } from './media-hub.ts';
-import { MediaPort } from './media-port.ts';
+import { MediaPort, mediaPortOptions } from './media-port.ts';
 import { createPlaybackRuntime, type PlaybackRuntime } from './playback-runtime.ts';
 import { gatewayTalkSignalling } from '../services/video/talk-signalling.ts';
 import { TalkHub } from './talk.ts';
@@ -27,10 +27,10 @@ export interface MediaRuntime {
 export function createMediaRuntime(config: Config, gateway: Jt808Gateway): MediaRuntime {
   let bound = config.mediaPort;
   const hub = new MediaHub(gatewaySignalling(gateway, () => ({ host: config.mediaPublicHost, tcpPort: bound })));
-  const port = new MediaPort(hub);
+  const port = new MediaPort(hub, mediaPortOptions(config, gateway));
   const talk = new TalkHub(gatewayTalkSignalling(gateway, () => ({ host: config.mediaPublicHost, tcpPort: bound })));
   port.tap = talk;
-  const playback = createPlaybackRuntime(gateway, config.mediaPublicHost);
+  const playback = createPlaybackRuntime(gateway, config);
   return {
     hub,
     port,

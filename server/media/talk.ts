@@ -6,7 +6,9 @@
  * - Opening sends 0x9101 (`TalkSignalling.open`); the terminal connects to the media port and its
  *   FIRST packet on that connection names its SIM and the intercom channel: the port hands the
  *   connection to this hub (`claim`), so its frames never reach the live-video hub and the platform
- *   can write to it.
+ *   can write to it. The port's binding rules apply: only from the terminal's 808 address (unless
+ *   MEDIA_ADDRESS_CHECK=off), one connection per session, and a packet naming another SIM or
+ *   channel closes the connection.
  * - Terminal → operator: its audio frames (G.711A/U) go to the operator encoded once as
  *   proto/media-frame.ts frames, the same format as live video's audio.
  * - Operator → terminal: G.711A bytes become JT/T 1078 audio packets (data type 3, PT 6) with the
@@ -254,9 +256,14 @@ export class TalkHub {
     return session;
   }
 
-  /** Is a session of this SIM waiting or talking? (The port learns a connection's SIM length with it.) */
-  expects(sim: string): boolean {
-    return this.sessions.has(normalizeSim(sim));
+  /**
+   * The vehicle whose session on this SIM and channel still waits for its terminal's connection, else
+   * undefined. The media port binds a connection to it only from that terminal's address (media-port.ts),
+   * and a session takes one connection: a second one naming it is refused.
+   */
+  awaiting(sim: string, channel: number): number | undefined {
+    const session = this.sessions.get(normalizeSim(sim));
+    return session && session.state === 'connecting' && session.target.channel === channel ? session.target.vehicleId : undefined;
   }
 
   /**
@@ -264,9 +271,8 @@ export class TalkHub {
    * terminal, on the same channel, takes the connection. Anything else stays with the video hub.
    */
   claim(sim: string, channel: number, link: MediaLink): MediaTapSink | undefined {
-    const session = this.sessions.get(normalizeSim(sim));
-    if (!session || session.state !== 'connecting' || session.target.channel !== channel) return undefined;
-    return session.attach(link, sim, channel);
+    if (this.awaiting(sim, channel) === undefined) return undefined;
+    return this.sessions.get(normalizeSim(sim))!.attach(link, sim, channel);
   }
 
   /** The terminal's session, if any (tests, the reminder calls). */

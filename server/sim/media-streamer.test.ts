@@ -35,7 +35,8 @@ async function rig(streamType: 0 | 1, withAudio: boolean) {
     closeLive: async (t) => streamer.stop(t.sim, t.channel),
   };
   const hub = new MediaHub(signalling);
-  const mediaPort = new MediaPort(hub);
+  // No gateway here: the simulated terminal's 808 connection would come from this machine too.
+  const mediaPort = new MediaPort(hub, { terminalAddress: () => '127.0.0.1' });
   const port = await mediaPort.listen(0, '127.0.0.1');
   cleanup.push(() => mediaPort.close(), () => streamer.close());
   return { streamer, hub, target, sim };
