@@ -16,6 +16,7 @@ import { RECORDING_UPLOAD_MIGRATION } from './migration-recording-upload.ts';
 import { MEDIA_MIGRATION, MEDIA_RETENTION_MIGRATION } from './migration-media.ts';
 import { PERSISTENCE_MIGRATION, RETENTION_MIGRATION } from './migration-retention.ts';
 import { TERMINAL_REGISTRATION_MIGRATION } from './migration-terminal-registration.ts';
+import { DEVICE_CHANNELS_MIGRATION } from './migration-device-channels.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -232,6 +233,8 @@ const MIGRATIONS: readonly Migration[] = [
   ALARM_LINKAGE_DEFAULTS_MIGRATION,
   // Issue 12 §2 (re-registration refused and recorded; database flags): version 14.
   TERMINAL_REGISTRATION_MIGRATION,
+  // Issue 12 §4 (device channels: record and the terminal's 0x1003): version 15.
+  DEVICE_CHANNELS_MIGRATION,
   // Issue 12 §5 (kept across restarts; retention indexes): versions 16 and 17.
   PERSISTENCE_MIGRATION,
   RETENTION_MIGRATION,

@@ -15,6 +15,7 @@ import type { StreamRepository } from './stream-types.ts';
 import type { RecordingUploadRepository } from './recording-upload-types.ts';
 import type { MediaRepository } from './media-types.ts';
 import type { ExportFileRepository, MediaSearchRepository, ObdRepository, RetentionRepository } from './retention-types.ts';
+import type { ChannelRepository } from './channel-types.ts';
 import type { Scope } from './scope.ts';
 import type {
   Company, CompanyInput, CompanyUsage, Line, Page, PageRequest, PermissionRow, Role, Session, User,
@@ -291,6 +292,8 @@ export interface Repositories {
   readonly exportFiles: ExportFileRepository;
   /** Issue 12 §5: batched deletes of history past its retention (server/retention/). */
   readonly retention: RetentionRepository;
+  /** Issue 12 §4 (migration 15): a device's channels from its record and its terminal's 0x1003. */
+  readonly channels: ChannelRepository;
 }
 
 export interface Storage extends Repositories {

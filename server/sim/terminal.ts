@@ -19,7 +19,8 @@ import {
   type Jt808MessageInput,
   type LocationInput,
 } from '../gateway/jt808/index.ts';
-import { LIVE_COMMAND, LIVE_DATA, MEDIA_MSG } from '../gateway/jt808/media-signalling.ts';
+import { LIVE_COMMAND, LIVE_DATA, MEDIA_MSG, type AvAttributes } from '../gateway/jt808/media-signalling.ts';
+import { AUDIO_FRAME_BYTES } from './clip-streams.ts';
 import { MediaStreamer } from './media-streamer.ts';
 import { cameraCommand, cameraSawReport, type CameraLink } from './camera.ts';
 import { handleSimFileUpload } from './file-upload.ts';
@@ -33,6 +34,17 @@ import type { Emission, VehicleProgram } from './vehicle.ts';
 export const SIM_CAMERA_CHANNELS = 4;
 
 /** One media streamer per process: its single 40 ms timer drives every live channel of every terminal. */
+/**
+ * The 0x1003 answer to 0x9003: what a simulated terminal really streams (clip-streams.ts, fixtures/video):
+ * G.711A (table 12 code 6), mono, 8 kHz (0), 8-bit A-law samples (0), 320-byte (40 ms) audio frames,
+ * audio output (the intercom plays the platform's voice), H.264 (98), and SIM_CAMERA_CHANNELS cameras,
+ * each of which carries the audio when asked for audio and video.
+ */
+export const SIM_AV_ATTRIBUTES: AvAttributes = {
+  msgId: 0x1003, audioEncoding: 6, audioChannels: 1, samplingRate: 0, samplingBits: 0, audioFrameLength: AUDIO_FRAME_BYTES,
+  audioOutput: true, videoEncoding: 98, maxAudioChannels: SIM_CAMERA_CHANNELS, maxVideoChannels: SIM_CAMERA_CHANNELS,
+};
+
 const media = new MediaStreamer();
 
 export interface SimStats {
@@ -393,6 +405,9 @@ export class Terminal {
         // Close type 1 closes audio only (a broadcast): live video of the channel goes on.
         if (m.command === LIVE_COMMAND.CLOSE && m.closeType !== 1) media.stop(this.program.deviceNo, m.channel);
         handleIntercomControl(this.program.deviceNo, m);
+        break;
+      case MEDIA_MSG.AV_QUERY: // 0x9003: the answer is the 0x1003 itself (JT/T 1078 has no 0x0001 for it)
+        this.send(SIM_AV_ATTRIBUTES);
         break;
       case MEDIA_MSG.RESOURCE_QUERY:
       case MEDIA_MSG.PLAYBACK_REQUEST:

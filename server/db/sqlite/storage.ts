@@ -15,6 +15,7 @@ import { SqliteMediaRepository } from './media.ts';
 import { SqliteRecordingUploadRepository } from './recording-uploads.ts';
 import { SqliteExportFileRepository, SqliteMediaSearchRepository, SqliteObdRepository } from './persisted.ts';
 import { SqliteRetentionRepository } from './retention.ts';
+import { SqliteChannelRepository } from './channels.ts';
 import { SqliteTerminalRepository } from './terminals.ts';
 import { SqliteTrackRepository } from './tracks.ts';
 import { SqliteUserRepository } from './users.ts';
@@ -42,6 +43,7 @@ export class SqliteStorage implements Storage {
   readonly mediaSearches: SqliteMediaSearchRepository;
   readonly exportFiles: SqliteExportFileRepository;
   readonly retention: SqliteRetentionRepository;
+  readonly channels: SqliteChannelRepository;
   /** Tail of the transaction queue: one transaction at a time on the single connection. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -67,6 +69,7 @@ export class SqliteStorage implements Storage {
     this.mediaSearches = new SqliteMediaSearchRepository(db);
     this.exportFiles = new SqliteExportFileRepository(db);
     this.retention = new SqliteRetentionRepository(db);
+    this.channels = new SqliteChannelRepository(db);
   }
 
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {

@@ -14,6 +14,23 @@ function roundTrip(msg: MediaSignalling): MediaSignalling {
 }
 
 describe('JT/T 1078 signalling', () => {
+  it('encodes the audio/video attributes query (0x9003) as an empty body and reads a 0x1003 field by field (table 11)', () => {
+    expect(encodeBody({ msgId: 0x9003 })).toHaveLength(0);
+    // G.711A, mono, 8 kHz, 8-bit, frame 320 bytes, audio output, H.264, 1 audio and 6 video channels.
+    const bytes = fromHex('06' + '01' + '00' + '00' + '0140' + '01' + '62' + '01' + '06');
+    expect(decodeMessage(0x1003, 2013, bytes, 0, bytes.length)).toEqual({
+      msgId: 0x1003, audioEncoding: 6, audioChannels: 1, samplingRate: 0, samplingBits: 0, audioFrameLength: 320,
+      audioOutput: true, videoEncoding: 98, maxAudioChannels: 1, maxVideoChannels: 6,
+    });
+    expect(toHex(encodeBody({ msgId: 0x1003, audioEncoding: 6, audioChannels: 1, samplingRate: 0, samplingBits: 0, audioFrameLength: 320, audioOutput: true, videoEncoding: 98, maxAudioChannels: 1, maxVideoChannels: 6 })))
+      .toBe('0601000001400162' + '0106');
+  });
+
+  it('refuses a truncated 0x1003 (a terminal cannot claim channels with a short body)', () => {
+    const short = fromHex('060100000140016201');
+    expect(() => decodeMessage(0x1003, 2013, short, 0, short.length)).toThrow(Jt808Error);
+  });
+
   it('encodes a live video request (0x9101) byte for byte', () => {
     const body = encodeBody({ msgId: 0x9101, host: '10.0.0.5', tcpPort: 7612, udpPort: 0, channel: 2, dataType: 1, streamType: 1 });
     // length 8, "10.0.0.5", TCP 7612 = 0x1DBC, UDP 0, channel 2, video only, sub stream.

@@ -1,6 +1,6 @@
 /**
- * JT/T 1078-2016 signalling carried over the JT/T 808 session: live video requests and control
- * (0x9101, 0x9102), recordings on the terminal (0x9205 query → 0x1205 list), remote playback and its
+ * JT/T 1078-2016 signalling carried over the JT/T 808 session: the terminal's audio/video attributes
+ * (0x9003 query → 0x1003, table 11), live video requests and control (0x9101, 0x9102), recordings on the terminal (0x9205 query → 0x1205 list), remote playback and its
  * control (0x9201, 0x9202). Layouts are JT/T 1078-2016 tables 17–28; times are BCD[6] GMT+8 (epoch ms
  * here, NaN = "no condition"), 64-bit alarm flags are two DWORDs (high first) kept as a bigint.
  */
@@ -9,6 +9,8 @@ import type { Reader, Writer } from './bytes.ts';
 import { Jt808Error } from './errors.ts';
 
 export const MEDIA_MSG = {
+  AV_QUERY: 0x9003,
+  AV_ATTRIBUTES: 0x1003,
   LIVE_REQUEST: 0x9101,
   LIVE_CONTROL: 0x9102,
   RESOURCE_QUERY: 0x9205,
@@ -25,6 +27,34 @@ export const LIVE_COMMAND = { CLOSE: 0, SWITCH_STREAM: 1, PAUSE: 2, RESUME: 3, C
 export const PLAYBACK_COMMAND = { PLAY: 0, PAUSE: 1, STOP: 2, FAST_FORWARD: 3, KEY_REWIND: 4, SEEK: 5, KEY_PLAY: 6 } as const;
 /** Fast factor codes of 0x9201 / 0x9202: 1×, 2×, 4×, 8×, 16× (0 = not applicable). */
 export const PLAYBACK_SPEEDS = [0, 1, 2, 4, 8, 16] as const;
+
+/** 0x9003: the platform asks the terminal for its audio/video attributes (empty body). */
+export interface AvQuery {
+  msgId: 0x9003;
+}
+
+/**
+ * 0x1003 (JT/T 1078-2016 table 11): the terminal's audio/video attributes, sent in answer to 0x9003
+ * (no reply serial: it is matched to the oldest waiting query). Codes as the standard's tables:
+ * encodings table 12 (6 G.711A, 7 G.711U, 8 G.726, 19 AAC, 98 H.264, 99 H.265), sampling rate
+ * 0 8 kHz / 1 22.05 kHz / 2 44.1 kHz / 3 48 kHz, sampling bits 0 8-bit / 1 16-bit / 2 32-bit.
+ */
+export interface AvAttributes {
+  msgId: 0x1003;
+  audioEncoding: number;
+  audioChannels: number;
+  samplingRate: number;
+  samplingBits: number;
+  /** Bytes of one audio frame. */
+  audioFrameLength: number;
+  /** The terminal can play audio (intercom, broadcast). */
+  audioOutput: boolean;
+  videoEncoding: number;
+  /** Physical audio channels the terminal supports. */
+  maxAudioChannels: number;
+  /** Physical video channels (cameras) the terminal supports: 0 = no camera. */
+  maxVideoChannels: number;
+}
 
 interface MediaServerAddress {
   /** Address the terminal connects its media stream to (IP or host name). */
@@ -101,10 +131,10 @@ export interface PlaybackControl {
   seekTime: number;
 }
 
-export type MediaSignalling = LiveRequest | LiveControl | ResourceQuery | ResourceList | PlaybackRequest | PlaybackControl;
+export type MediaSignalling = AvQuery | AvAttributes | LiveRequest | LiveControl | ResourceQuery | ResourceList | PlaybackRequest | PlaybackControl;
 
 export function isMediaSignalling(msgId: number): boolean {
-  return msgId === 0x9101 || msgId === 0x9102 || msgId === 0x9205 || msgId === 0x1205 || msgId === 0x9201 || msgId === 0x9202;
+  return msgId === 0x9003 || msgId === 0x1003 || msgId === 0x9101 || msgId === 0x9102 || msgId === 0x9205 || msgId === 0x1205 || msgId === 0x9201 || msgId === 0x9202;
 }
 
 /** 64-bit flags as two DWORDs, high first (also 0x9206 file upload). */
@@ -138,6 +168,21 @@ function writeAddress(w: Writer, a: MediaServerAddress): void {
 /** Decodes one of the messages above from `r` (positioned at the body); the caller checks trailing bytes. */
 export function readMediaSignalling(msgId: number, r: Reader): MediaSignalling {
   switch (msgId) {
+    case MEDIA_MSG.AV_QUERY:
+      return { msgId };
+    case MEDIA_MSG.AV_ATTRIBUTES:
+      return {
+        msgId,
+        audioEncoding: r.u8('input audio encoding'),
+        audioChannels: r.u8('input audio channels'),
+        samplingRate: r.u8('input audio sampling rate'),
+        samplingBits: r.u8('input audio sampling bits'),
+        audioFrameLength: r.u16('audio frame length'),
+        audioOutput: r.u8('audio output supported') === 1,
+        videoEncoding: r.u8('video encoding'),
+        maxAudioChannels: r.u8('max audio physical channels'),
+        maxVideoChannels: r.u8('max video physical channels'),
+      };
     case MEDIA_MSG.LIVE_REQUEST: {
       const a = readAddress(r);
       return { msgId, ...a, channel: r.u8('channel'), dataType: r.u8('data type'), streamType: r.u8('stream type') };
@@ -183,6 +228,14 @@ export function readMediaSignalling(msgId: number, r: Reader): MediaSignalling {
 
 export function writeMediaSignalling(w: Writer, msg: MediaSignalling): void {
   switch (msg.msgId) {
+    case MEDIA_MSG.AV_QUERY:
+      return;
+    case MEDIA_MSG.AV_ATTRIBUTES:
+      w.u8(msg.audioEncoding, 'input audio encoding').u8(msg.audioChannels, 'input audio channels');
+      w.u8(msg.samplingRate, 'input audio sampling rate').u8(msg.samplingBits, 'input audio sampling bits');
+      w.u16(msg.audioFrameLength, 'audio frame length').u8(msg.audioOutput ? 1 : 0, 'audio output supported');
+      w.u8(msg.videoEncoding, 'video encoding').u8(msg.maxAudioChannels, 'max audio physical channels').u8(msg.maxVideoChannels, 'max video physical channels');
+      return;
     case MEDIA_MSG.LIVE_REQUEST:
       writeAddress(w, msg);
       w.u8(msg.channel, 'channel').u8(msg.dataType, 'data type').u8(msg.streamType, 'stream type');

@@ -5,7 +5,8 @@
  * is in the caller's scope and online and that the caller has live-video connections left today,
  * then joins the channel through the MediaHub (which asks the terminal with 0x9101 when it is the
  * first viewer). Statuses are JSON text messages, media binary (proto/media-frame.ts). Each
- * connection is one row of the stream log.
+ * connection is one row of the stream log. A channel the device is known not to have (channels.ts:
+ * its record, or its terminal's 0x1003) stops with "no camera on device" before the terminal is asked.
  */
 import { Type } from '@fastify/type-provider-typebox';
 import type { Lang } from '../../../domain/errors/catalogue.ts';
@@ -22,6 +23,7 @@ import type { Message } from '../../http/messages.ts';
 import { Id, PageFields, Strict, type App } from '../../http/route.ts';
 import type { LiveStore } from '../../live/store.ts';
 import type { MediaHub } from '../../media/media-hub.ts';
+import { ChannelDiscovery, deviceChannels, type DiscoveryGateway } from './channels.ts';
 import { playbackRoutes, type PlaybackDeps } from './playback.ts';
 
 export const VIDEO_PATH = '/ws-service/video';
@@ -34,6 +36,8 @@ export interface VideoDeps {
   readonly playback?: Pick<PlaybackDeps, 'hub' | 'gateway'>;
   /** Live-video connections a user may open per China day unless set per user. */
   readonly dailyLimit: number;
+  /** The gateway that asks each terminal for its audio/video attributes (0x9003) once it authenticates. */
+  readonly gateway?: DiscoveryGateway;
 }
 
 const DAY_MS = 86_400_000;
@@ -45,17 +49,6 @@ export function chinaDay(now: number): { start: number; day: string } {
   return { start, day: new Date(start + GMT8_MS).toISOString().slice(0, 10) };
 }
 
-/**
- * The channels of a terminal. Per-device channel configuration is not stored yet: every terminal is
- * taken to have the common four-camera layout of JT/T 1076 installations (and the simulated ones do).
- */
-const DEFAULT_CHANNELS: readonly (readonly [number, string, string])[] = [
-  [1, '驾驶员', 'Driver'],
-  [2, '前方道路', 'Road ahead'],
-  [3, '车厢', 'Cabin'],
-  [4, '车尾', 'Rear'],
-];
-
 const VideoQuery = Strict({
   token: Type.String({ minLength: 1 }),
   vehicleId: Id,
@@ -66,6 +59,7 @@ const VideoQuery = Strict({
 export function videoRoutes(app: App, deps: VideoDeps): void {
   const { storage, store, hub, dailyLimit } = deps;
   if (deps.playback) playbackRoutes(app, { storage, store, ...deps.playback });
+  if (deps.gateway) new ChannelDiscovery(storage, deps.gateway, Date.now, app.log).start();
 
   app.get(VIDEO_PATH, { websocket: true, config: { permission: '/monitor/videoMonitor' }, schema: { querystring: VideoQuery } }, async (socket, request) => {
     const ctx = auth(request);
@@ -80,6 +74,9 @@ export function videoRoutes(app: App, deps: VideoDeps): void {
     if (!scope || !vehicle) return stop('notFound');
     const slot = store.slotOf(vehicleId);
     if (slot < 0 || !pathInScope(scope, store.companyPathOf(slot)) || !isOnline(store.stateOf(slot))) return stop('vehicleOffline');
+    // Unknown channels leave it to the terminal (its 0x9101 answer); known ones are checked here.
+    const known = await deviceChannels(storage, vehicleId);
+    if (known.source !== 'unknown' && !known.channels.some((c) => c.channel === channel && c.kind === 'video')) return stop('noCamera');
     const now = Date.now();
     const { start, day } = chinaDay(now);
     if (!ctx.isAdmin && (await storage.streams.countSince(ctx.user.id, start)) >= (await storage.streams.limitFor(ctx.user.id, day, dailyLimit))) {
@@ -117,8 +114,7 @@ export function videoRoutes(app: App, deps: VideoDeps): void {
     const ctx = auth(request);
     const scope = await narrowedScope(storage, ctx, request.query.companyId);
     if (!(await storage.fleet.getVehicle(scope, request.query.vehicleId))) throw fail.notFound();
-    const lang = requestLang(request);
-    return ok(DEFAULT_CHANNELS.map(([channel, zh, en]) => ({ channel, name: lang === 'zh' ? zh : en })), lang);
+    return ok(await deviceChannels(storage, request.query.vehicleId), requestLang(request));
   });
 
   // ---- stream log and limits (service-priv/stream, catalogue) ------------------------------------

@@ -3,7 +3,9 @@ import WebSocket from 'ws';
 import { describeAvc } from '../../../proto/h264.ts';
 import { decodeMediaFrame, type MediaFrame, type MediaStatus } from '../../../proto/media-frame.ts';
 import type { LiveTestServer } from '../../live/test-harness.ts';
+import { SIM_CAMERA_CHANNELS } from '../../sim/terminal.ts';
 import { startSimFleet, until, type SimFleet } from '../../test/sim-fleet.ts';
+import type { DeviceChannels } from './channels.ts';
 
 let fleet: SimFleet | undefined;
 let server: LiveTestServer;
@@ -73,10 +75,14 @@ describe('live video from a simulated terminal', () => {
     expect(server.app.media.port.stats.packets).toBe(packets);
   });
 
-  it('refuses a channel the terminal has no camera for with "connection failed"', async () => {
-    const v = new Viewer(adminToken, online[1]!, 9);
-    await until(() => v.statuses.length === 2);
-    expect(v.states()).toEqual(['connecting', 'stopped:connectFailed']);
+  it('refuses a channel the terminal reported no camera for with "no camera on device", without asking it to stream', async () => {
+    const vehicleId = online[1]!;
+    await until(async () => (await server.app.storage.channels.attributes(vehicleId)) !== undefined);
+    const streamsBefore = server.app.media.hub.stats.channels;
+    const v = new Viewer(adminToken, vehicleId, 9);
+    await v.closed;
+    expect(v.states()).toEqual(['stopped:noCamera']);
+    expect(server.app.media.hub.stats.channels).toBe(streamsBefore);
   });
 
   it('refuses a vehicle that is not online', async () => {
@@ -117,9 +123,14 @@ describe('live video from a simulated terminal', () => {
     expect(code).toBe(403);
   });
 
-  it('lists the four cameras of a vehicle', async () => {
-    const r = await server.call<{ channel: number; name: string }[]>('GET', `/service-priv/channel/device?vehicleId=${online[0]}`, { token: adminToken, lang: 'en' });
-    expect(r.data.map((c) => c.channel)).toEqual([1, 2, 3, 4]);
-    expect(r.data[0]!.name).toBe('Driver');
+  it('lists the cameras each simulated terminal reported in its 0x1003 (what it streams), unnamed, and nothing for one that never connected', async () => {
+    for (const vehicleId of online) {
+      await until(async () => (await server.app.storage.channels.attributes(vehicleId)) !== undefined);
+      const r = await server.call<DeviceChannels>('GET', `/service-priv/channel/device?vehicleId=${vehicleId}`, { token: adminToken, lang: 'en' });
+      expect(r.data.source).toBe('terminal');
+      expect(r.data.channels).toEqual(Array.from({ length: SIM_CAMERA_CHANNELS }, (_, i) => ({ channel: i + 1, kind: 'video', name: '' })));
+    }
+    const never = await server.call<DeviceChannels>('GET', `/service-priv/channel/device?vehicleId=${fleet!.offlineVehicle}`, { token: adminToken, lang: 'en' });
+    expect(never.data).toEqual({ source: 'unknown', reportedTime: null, channels: [] });
   });
 });
