@@ -17,6 +17,7 @@ import { installRoutePolicies } from './http/route.ts';
 import { createValidatorCompiler } from './http/validation.ts';
 import { createLiveRuntime, type LiveRuntime } from './live/runtime.ts';
 import { createMediaRuntime, type MediaRuntime } from './media/runtime.ts';
+import { installRetention } from './retention/index.ts';
 import { monitorRoutes } from './services/monitor/index.ts';
 import { privRoutes } from './services/priv/index.ts';
 import { trackRoutes } from './services/track/index.ts';
@@ -69,6 +70,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const media = createMediaRuntime(config, live.gateway);
   app.decorate('media', media);
   app.addHook('preClose', async () => media.close());
+  // Before the routes: export calls use `app.exportFiles`, multimedia adds its sweep to `app.retention`.
+  installRetention(app, { config, storage, clock: live.store.clock });
 
   app.setValidatorCompiler(createValidatorCompiler());
   installErrorHandler(app);

@@ -63,6 +63,18 @@ export interface Config {
   readonly videoDailyLimit: number;
   /** Photos and pulled recordings older than this many days are deleted (server/media/retention.ts); 0 keeps all. */
   readonly mediaRetentionDays: number;
+  /**
+   * Retention of history by kind, in days (0 keeps all), swept at start and hourly by server/retention/:
+   * positions and their track blocks (POSITION_RETENTION_DAYS), alarms with their deal log and closed
+   * board items (ALARM_RETENTION_DAYS), raw logs — live-video connection log, login sessions
+   * (LOG_RETENTION_DAYS) — and the positioning reports' daily rollups (REPORT_RETENTION_DAYS).
+   */
+  readonly positionRetentionDays: number;
+  readonly alarmRetentionDays: number;
+  readonly logRetentionDays: number;
+  readonly reportRetentionDays: number;
+  /** A finished export file (and its job) is kept this long after it finished (EXPORT_RETENTION_MINUTES). */
+  readonly exportRetentionMinutes: number;
   /** FTP receiver for recordings terminals upload after 0x9206 (a free port when PORT is 0, as in tests). */
   readonly ftpPort: number;
   /** Address sent to terminals in 0x9206 and in PASV answers (an IPv4 address: PASV carries no names). */
@@ -142,6 +154,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     mediaFirstPacketMs: int(env, 'MEDIA_FIRST_PACKET_MS', 5000, 100, 120_000),
     videoDailyLimit: int(env, 'VIDEO_DAILY_LIMIT', 200, 0, 1_000_000),
     mediaRetentionDays: int(env, 'MEDIA_RETENTION_DAYS', 180, 0, 36_500),
+    positionRetentionDays: int(env, 'POSITION_RETENTION_DAYS', 180, 0, 36_500),
+    alarmRetentionDays: int(env, 'ALARM_RETENTION_DAYS', 1095, 0, 36_500),
+    logRetentionDays: int(env, 'LOG_RETENTION_DAYS', 90, 0, 36_500),
+    reportRetentionDays: int(env, 'REPORT_RETENTION_DAYS', 1095, 0, 36_500),
+    exportRetentionMinutes: int(env, 'EXPORT_RETENTION_MINUTES', 30, 1, 7 * 24 * 60),
     ftpPort: int(env, 'FTP_PORT', 7621, 0, 65535),
     ftpPublicHost: env.FTP_PUBLIC_HOST || env.MEDIA_PUBLIC_HOST || env.GATEWAY_HOST || env.HOST || '127.0.0.1',
     ftpPassivePorts: portRange(env, 'FTP_PASV_PORTS', [7630, 7679]),

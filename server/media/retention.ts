@@ -5,15 +5,16 @@
  * only grows: a 2,000-vehicle fleet with an alarm photo per vehicle a day stores ≈ 100 MB a day.
  *
  * - 0 days keeps everything. Unfinished upload tasks are never touched.
- * - A sweep runs at start and then hourly, in batches of SWEEP_BATCH (bounded work per turn).
+ * - The app's retention scheduler (server/retention/scheduler.ts) runs the sweep at start and then
+ *   hourly, with the other retention sweeps; a sweep works in batches of SWEEP_BATCH (bounded work per turn).
  * - A file that cannot be removed (other than already missing) keeps its row, so the next sweep tries
  *   again and nothing points at a file that is gone.
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Storage } from '../db/repositories.ts';
+import type { RetentionTask } from '../retention/scheduler.ts';
 
-export const SWEEP_INTERVAL_MS = 3_600_000;
 /** Items removed per batch; the sweep yields to the event loop between batches. */
 export const SWEEP_BATCH = 500;
 
@@ -35,25 +36,11 @@ export interface SweepResult {
   failed: number;
 }
 
-export class MediaRetention {
-  private timer: ReturnType<typeof setInterval> | undefined;
+export class MediaRetention implements RetentionTask {
+  readonly name = 'media';
   private running: Promise<SweepResult> | undefined;
 
   constructor(private readonly options: RetentionOptions) {}
-
-  /** Sweeps now and then every hour; nothing when retention is off (0 days). */
-  start(): void {
-    if (this.options.days <= 0 || this.timer) return;
-    void this.sweep();
-    this.timer = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
-  }
 
   /** One sweep (a second call while one runs joins it). */
   sweep(): Promise<SweepResult> {

@@ -28,6 +28,13 @@ const UPLOAD_ATTRIBUTION_MS = 10 * 60_000;
 export const ALARM_LINK_WINDOW_MS = 2 * 60_000;
 /** Arrivals remembered for a snapshot whose 0x0805 is processed after its photos. */
 const ARRIVAL_MEMORY_MS = 5 * 60_000;
+/**
+ * How long a user's stored-media search result (`searchDeviceMediaResult`, table `media_search`) is
+ * kept to come back to, across restarts: the list is what the terminal held at search time, and a
+ * terminal overwrites its storage in a loop and deletes what it uploaded, so after a day the list is
+ * mostly stale and the user should search again. Expired rows are deleted by the hourly retention sweep.
+ */
+export const MEDIA_SEARCH_TTL_MS = 24 * 3_600_000;
 
 const EXTENSIONS: Record<number, string> = { [MEDIA_FORMAT.JPEG]: 'jpg', [MEDIA_FORMAT.TIF]: 'tif', [MEDIA_FORMAT.MP3]: 'mp3', [MEDIA_FORMAT.WAV]: 'wav', [MEDIA_FORMAT.WMV]: 'wmv' };
 export const CONTENT_TYPES: Record<number, string> = {
@@ -78,8 +85,6 @@ export class MultimediaService {
   private readonly waiters = new Map<string, (item: MediaItem) => void>();
   /** Recent arrivals by `vehicle:mediaId` (a 0x0805 handled after its photos still finds them). */
   private readonly arrived = new Map<string, { item: MediaItem; at: number }>();
-  /** The last stored-media search of each user and vehicle (`searchDeviceMediaResult`). */
-  private readonly searches = new Map<string, { at: number; items: StoredMediaItem[] }>();
   /** Photos being written, so shutdown can wait for them. */
   private readonly writing = new Set<Promise<unknown>>();
   private readonly mediaDir: string;
@@ -244,14 +249,19 @@ export class MultimediaService {
     const outcome = await this.gateway.request(vehicleId, { msgId: MULTIMEDIA_MSG.STORED_QUERY, ...q }, MULTIMEDIA_MSG.STORED_LIST, timeoutMs);
     if (outcome.kind === 'answer' && outcome.message.msgId === MULTIMEDIA_MSG.STORED_LIST) {
       const result = { at: this.clock(), items: outcome.message.items };
-      this.searches.set(`${userId}:${vehicleId}`, result);
+      // JSON has no NaN: an item without a fix (time NaN) is stored with time null and read back as NaN.
+      await this.storage.mediaSearches.save({ userId, vehicleId, searchTime: result.at, items: JSON.stringify(result.items) });
       return { kind: 'ok' as const, ...result };
     }
     return outcome.kind === 'offline' ? { kind: 'offline' as const } : { kind: 'noReply' as const };
   }
 
-  lastSearch(userId: number, vehicleId: number): { at: number; items: StoredMediaItem[] } | undefined {
-    return this.searches.get(`${userId}:${vehicleId}`);
+  /** The user's last search of the vehicle, unless older than MEDIA_SEARCH_TTL_MS. */
+  async lastSearch(userId: number, vehicleId: number): Promise<{ at: number; items: StoredMediaItem[] } | undefined> {
+    const row = await this.storage.mediaSearches.get(userId, vehicleId, this.clock() - MEDIA_SEARCH_TTL_MS);
+    if (!row) return undefined;
+    const items = (JSON.parse(row.items) as StoredMediaItem[]).map((it) => ({ ...it, location: { ...it.location, time: it.location.time ?? NaN } }));
+    return { at: row.searchTime, items };
   }
 
   /** Marks the next photos of this vehicle as a requested upload (attributed to the user, optionally an alarm). */

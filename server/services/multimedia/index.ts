@@ -101,8 +101,8 @@ export function multimediaRoutes(app: App, deps: ServiceDeps & { readonly live: 
     storage, mediaDir: path.join(config.dataDir, 'media'), days: config.mediaRetentionDays, clock: live.store.clock, log: app.log,
   });
   app.decorate('mediaRetention', retention);
-  app.addHook('onReady', async () => retention.start());
-  app.addHook('preClose', async () => retention.stop());
+  // Swept by the app's one retention scheduler (server/retention/), at start and hourly.
+  app.retention.add(retention);
 
   async function vehicleIn(scope: Scope, vehicleId: number) {
     const v = await storage.fleet.getVehicle(scope, vehicleId);
@@ -264,7 +264,7 @@ export function multimediaRoutes(app: App, deps: ServiceDeps & { readonly live: 
     const lang = requestLang(request);
     const q = request.body;
     await vehicleIn(await narrowedScope(storage, ctx, q.companyId), q.vehicleId);
-    const last = service.lastSearch(ctx.user.id, q.vehicleId);
+    const last = await service.lastSearch(ctx.user.id, q.vehicleId);
     if (!last) throw fail.notFound(MediaMessages.noSearch);
     return ok({ vehicleId: q.vehicleId, searchTime: last.at, items: last.items.map((it) => storedView(it, lang)) }, lang);
   });

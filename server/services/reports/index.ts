@@ -23,6 +23,8 @@ import type { ServiceDeps } from '../deps.ts';
 import { sendXlsx, xlsxBuffer, type SheetColumn } from './excel.ts';
 import { ReportEngine, type DriftItem, type GapItem, type InvalidItem, type WindowResult } from './rollup.ts';
 import { SqliteReportStore } from './store.ts';
+import { retentionCutoffs } from '../../../domain/retention/policy.ts';
+import { retentionPolicy } from '../../retention/index.ts';
 
 /** A report period covers at most this many China days. */
 export const REPORT_MAX_DAYS = 31;
@@ -218,7 +220,9 @@ export function reportRoutes(app: App, deps: ServiceDeps & { readonly live: Live
   const { storage } = deps;
   const db = (storage as Partial<SqliteStorage>).db;
   if (!db) throw new Error('the positioning-quality reports need the SQLite storage (server/services/reports/store.ts)');
-  const engine = new ReportEngine(storage, new SqliteReportStore(db), deps.live.store.clock);
+  // Stored days whose positions are past POSITION_RETENTION_DAYS are final (server/retention/).
+  const keptFrom = () => retentionCutoffs(deps.live.store.clock(), retentionPolicy(deps.config)).positionDay ?? -Infinity;
+  const engine = new ReportEngine(storage, new SqliteReportStore(db), deps.live.store.clock, keptFrom);
   const BASE = '/service-onlinegps/offlinereport';
   const summaryPermission = '/report/onlineControl' as const;
   /** Detail lists recently computed, by call, period and vehicles (oldest first, for eviction). */

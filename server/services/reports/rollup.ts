@@ -122,6 +122,11 @@ export class ReportEngine {
     private readonly storage: Storage,
     private readonly store: ReportStore,
     readonly clock: () => number,
+    /**
+     * First China day whose positions are still kept (POSITION_RETENTION_DAYS, server/retention/): a
+     * stored day before it is final, since its rows are deleted and a recount would find none.
+     */
+    private readonly keptFromDay: () => number = () => -Infinity,
   ) {}
 
   /** Reads and analyses one vehicle over China days [firstDay, lastDay] (see the module comment). */
@@ -169,12 +174,14 @@ export class ReportEngine {
         ? 'skipped'
         : this.changedCounts(vehicleId, cached, firstDay, Math.min(lastDay, today - 1));
       const counts = typeof check === 'string' ? undefined : check;
+      const keptFrom = this.keptFromDay();
       for (let d = firstDay; d <= lastDay; d++) {
         const c = cached.get(chinaDateOfDay(d));
-        // An open day stays valid until the vehicle reports after it (one index probe).
-        const stale = c === undefined
-          || (counts !== undefined && d < today && (counts.get(d) ?? 0) !== c.metrics.totalGps)
-          || (c.open && d < today && this.store.validPointFrom(vehicleId, chinaDayStartMs(d + 1)) !== undefined);
+        // An open day stays valid until the vehicle reports after it (one index probe). A stored day
+        // whose positions are past retention is final: its rows are gone, not changed.
+        const stale = c === undefined || (d >= keptFrom && (
+          (counts !== undefined && d < today && (counts.get(d) ?? 0) !== c.metrics.totalGps)
+          || (c.open && d < today && this.store.validPointFrom(vehicleId, chinaDayStartMs(d + 1)) !== undefined)));
         if (stale) {
           lo = Math.min(lo, d);
           hi = Math.max(hi, d);

@@ -70,7 +70,7 @@ export interface AggregateDeps {
 export function aggregateRoutes(app: App, { storage, clock }: AggregateDeps): void {
   // Both analysis pages (statistics, contrast) read the same aggregates: their common parent decides.
   const permission = '/safeManagement/alarm' as const;
-  const jobs = new ExportJobs({ notFound: StatsMessages.taskNotFound, failed: StatsMessages.exportFailed, notDone: StatsMessages.taskNotDone }, 'alarm export');
+  const jobs = new ExportJobs(app.exportFiles, 'alarm', { notFound: StatsMessages.taskNotFound, failed: StatsMessages.exportFailed, notDone: StatsMessages.taskNotDone }, 'alarm export');
 
   function checkPeriod(startTime: number, endTime: number): void {
     const p = statsPeriodProblem(startTime, endTime, clock());
@@ -266,7 +266,7 @@ export function aggregateRoutes(app: App, { storage, clock }: AggregateDeps): vo
     const scope = await narrowedScope(storage, auth(request), b.companyId);
     const filter = { ...toFilter(b), groups: b.alarmGroups, typical: b.typical };
     const day = new Date(b.startTime + 8 * 3_600_000).toISOString().slice(0, 10).replaceAll('-', '');
-    const job = jobs.start({ userId: auth(request).user.id, fileName: [`报警处理_${day}`, `alarms_${day}`], asciiName: `alarms_${day}`, log: request.log }, async () => {
+    const job = await jobs.start({ userId: auth(request).user.id, fileName: [`报警处理_${day}`, `alarms_${day}`], asciiName: `alarms_${day}`, log: request.log }, async () => {
       const { total, records } = await storage.alarms.query(scope, filter, 0, ALARM_QUERY_CAP);
       return { total, exported: records.length, file: await alarmWorkbook(records, lang) };
     });
@@ -276,13 +276,13 @@ export function aggregateRoutes(app: App, { storage, clock }: AggregateDeps): vo
   const TaskQuery = Strict({ taskId: Type.String({ minLength: 1, maxLength: 64 }) });
   app.get('/service-safe/alarmInfo/export_status', { config: { permission: page }, schema: { querystring: TaskQuery } }, async (request) => {
     const lang = requestLang(request);
-    const job = jobs.own(auth(request).user.id, request.query.taskId);
+    const job = await jobs.own(auth(request).user.id, request.query.taskId);
     const message = job.status === 'failed' ? StatsMessages.exportFailed(lang) : job.total > ALARM_QUERY_CAP ? SafeMessages.firstOnly(lang) : undefined;
     return ok({ status: job.status, total: job.total, exported: job.exported, ...(message === undefined ? {} : { message }) }, lang);
   });
 
   app.get('/service-safe/alarmInfo/excel_file', { config: { permission: page }, schema: { querystring: TaskQuery } }, async (request, reply) => {
-    const f = jobs.file(auth(request).user.id, request.query.taskId, requestLang(request));
+    const f = await jobs.file(auth(request).user.id, request.query.taskId, requestLang(request));
     return sendXlsx(reply, f.body, f.name, f.asciiName);
   });
 }

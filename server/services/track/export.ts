@@ -54,7 +54,7 @@ export interface ExportDeps {
 
 export function exportRoutes(app: App, { storage, clock }: ExportDeps): void {
   const permission = '/monitor/trackPlaybackPage' as const;
-  const jobs = new ExportJobs({ notFound: TrackMessages.taskNotFound, failed: TrackMessages.exportFailed, notDone: TrackMessages.taskNotDone }, 'track export');
+  const jobs = new ExportJobs(app.exportFiles, 'track', { notFound: TrackMessages.taskNotFound, failed: TrackMessages.exportFailed, notDone: TrackMessages.taskNotDone }, 'track export');
 
   app.get('/service-monitor/trail/excel', {
     config: { permission },
@@ -66,7 +66,7 @@ export function exportRoutes(app: App, { storage, clock }: ExportDeps): void {
     const lang = requestLang(request);
     const day = chinaTimeText(startTime).slice(0, 10).replaceAll('-', '');
     const fileName = [`轨迹_${label.vehiidno}_${day}`, `track_${label.vehiidno}_${day}`] as const;
-    const job = jobs.start({ userId: auth(request).user.id, fileName, asciiName: `track_${vehicleId}_${day}`, log: request.log }, async () => {
+    const job = await jobs.start({ userId: auth(request).user.id, fileName, asciiName: `track_${vehicleId}_${day}`, log: request.log }, async () => {
       const t = await storage.tracks.readTrack(vehicleId, startTime, toExclusive(endTime), TRAIL_EXPORT_MAX_POINTS);
       return { total: t.total, exported: t.count, file: await trackWorkbook(t, lang) };
     });
@@ -77,7 +77,7 @@ export function exportRoutes(app: App, { storage, clock }: ExportDeps): void {
     config: { permission },
     schema: { querystring: Strict({ taskId: Type.String({ minLength: 1, maxLength: 64 }) }) },
   }, async (request) => {
-    const task = jobs.own(auth(request).user.id, request.query.taskId);
+    const task = await jobs.own(auth(request).user.id, request.query.taskId);
     const lang = requestLang(request);
     const message = task.status === 'failed' ? TrackMessages.exportFailed(lang)
       : task.total > TRAIL_EXPORT_MAX_POINTS ? exportCapMessage(task.total, lang) : undefined;
@@ -88,7 +88,7 @@ export function exportRoutes(app: App, { storage, clock }: ExportDeps): void {
     config: { permission },
     schema: { querystring: Strict({ taskId: Type.String({ minLength: 1, maxLength: 64 }) }) },
   }, async (request, reply) => {
-    const f = jobs.file(auth(request).user.id, request.query.taskId, requestLang(request));
+    const f = await jobs.file(auth(request).user.id, request.query.taskId, requestLang(request));
     return sendXlsx(reply, f.body, f.name, f.asciiName);
   });
 }

@@ -1,0 +1,160 @@
+/**
+ * Retention of history in the SQLite file (issue 12 §5): positions with their track blocks, report
+ * rollups, alarms with their deal log and closed board items, raw logs (live-video connection log,
+ * login sessions) and expired stored-media search results. Boundaries: domain/retention/policy.ts.
+ *
+ * Never stall the gateway: better-sqlite3 is synchronous, so every step is one bounded statement
+ * (≈ POSITION_BATCH rows through an index range) and the sweep yields to the event loop (setImmediate)
+ * between steps; the longest single step is measured and answered (`longestStepMs`). A delete frees
+ * pages inside the file for new rows; the file itself does not shrink (VACUUM would hold the database
+ * for minutes), so its size levels off at about the retention period's worth of data.
+ *
+ * Report rollups outlive positions (REPORT_RETENTION_DAYS 1095 > POSITION_RETENTION_DAYS 180): before a
+ * vehicle's old days are deleted, the rollups of those days that were never asked for are computed and
+ * stored (server/services/reports/rollup.ts), and the reports trust stored days older than the
+ * positions they came from. A day's rollup costs ≈ 60 bytes against ≈ 50 bytes per position.
+ */
+import { chinaDateOfDay, chinaDayIndex, chinaDayStartMs } from '../../domain/track/days.ts';
+import { retentionCutoffs, rollupsOutlivePositions, type RetentionPolicy } from '../../domain/retention/policy.ts';
+import type { Storage } from '../db/repositories.ts';
+import type { BatchStep } from '../db/retention-types.ts';
+import { MEDIA_SEARCH_TTL_MS } from '../services/multimedia/capture.ts';
+import type { RetentionTask } from './scheduler.ts';
+
+/** Positions deleted per step (≈ 2–6 ms each on the 2-core test machine, see README "Disk sizing"). */
+export const POSITION_BATCH = 2000;
+/** Alarms, log rows and sessions per step (an alarm delete also deletes its deal log rows by cascade). */
+export const ROW_BATCH = 1000;
+
+export interface DataSweepResult {
+  positions: number;
+  trackBlocks: number;
+  reportDays: number;
+  /** Rollup days computed before their positions went. */
+  rollupsComputed: number;
+  alarms: number;
+  boardItems: number;
+  streamLog: number;
+  sessions: number;
+  mediaSearches: number;
+  /** Statements run. */
+  steps: number;
+  /** The longest single step (ms): how long the sweep held the event loop at most. */
+  longestStepMs: number;
+}
+
+/** Computes and stores the rollup of one vehicle's China day unless stored (server/services/reports); true when it computed. */
+export type RollupDay = (vehicleId: number, day: number) => Promise<boolean>;
+
+export interface DataRetentionOptions {
+  readonly storage: Storage;
+  readonly policy: RetentionPolicy;
+  readonly clock: () => number;
+  /** Present when the reports keep rollups (SQLite): called per day before its positions go. */
+  readonly rollupDay?: RollupDay;
+  readonly log?: { info(obj: object, msg: string): void };
+}
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class DataRetention implements RetentionTask {
+  readonly name = 'history';
+  private halted = false;
+
+  constructor(private readonly options: DataRetentionOptions) {}
+
+  halt(): void {
+    this.halted = true;
+  }
+
+  async sweep(): Promise<DataSweepResult> {
+    this.halted = false;
+    const { storage, policy, clock, log } = this.options;
+    const r: DataSweepResult = {
+      positions: 0, trackBlocks: 0, reportDays: 0, rollupsComputed: 0, alarms: 0, boardItems: 0, streamLog: 0, sessions: 0, mediaSearches: 0, steps: 0, longestStepMs: 0,
+    };
+    const now = clock();
+    const c = retentionCutoffs(now, policy);
+    const retention = storage.retention;
+    /** One bounded statement, timed, then a turn of the event loop for everything else. */
+    const step = async <T>(fn: () => Promise<T>): Promise<T> => {
+      const t0 = performance.now();
+      const out = await fn();
+      r.longestStepMs = Math.max(r.longestStepMs, performance.now() - t0);
+      r.steps++;
+      await tick();
+      return out;
+    };
+    /** Repeats a batch delete until it removes less than a batch. */
+    const drain = async (fn: () => Promise<number>, batch: number): Promise<number> => {
+      let total = 0;
+      for (;;) {
+        if (this.halted) return total;
+        const n = await step(fn);
+        total += n;
+        if (n < batch) return total;
+      }
+    };
+
+    if (c.positionDay !== null && c.positionBefore !== null) {
+      const outlive = rollupsOutlivePositions(policy) && this.options.rollupDay;
+      for (let v = await step(() => retention.nextVehicle('positions', 0)); v !== undefined && !this.halted; v = await step(() => retention.nextVehicle('positions', v!))) {
+        const vehicleId = v;
+        if (outlive) {
+          // Rollups first, of each day about to go that has rows (jumping from row to row through the
+          // index: a vehicle idle for weeks, or a reset clock's "2000", costs no day-by-day walk).
+          let from = c.reportDay === null ? 0 : chinaDayStartMs(c.reportDay);
+          while (!this.halted) {
+            const at = from;
+            const next = await step(async () => (await storage.positions.range(vehicleId, at, c.positionBefore!, 1))[0]?.gpsTime);
+            if (next === undefined) break;
+            const day = chinaDayIndex(next);
+            if (await step(() => this.options.rollupDay!(vehicleId, day))) r.rollupsComputed++;
+            from = chinaDayStartMs(day + 1);
+          }
+        }
+        let from: number | null = -Number.MAX_SAFE_INTEGER;
+        while (from !== null && !this.halted) {
+          const at: number = from;
+          const s = await step(() => retention.deletePositions(vehicleId, at, c.positionBefore!, POSITION_BATCH));
+          r.positions += s.deleted;
+          from = s.next;
+        }
+        r.trackBlocks += await step(() => retention.deleteTrackBlocks(vehicleId, c.positionDay!));
+      }
+      // Blocks of vehicles with no position left before the boundary (their rows went in an earlier sweep).
+      for (let v = await step(() => retention.nextVehicle('track_block', 0)); v !== undefined && !this.halted; v = await step(() => retention.nextVehicle('track_block', v!))) {
+        const vehicleId = v;
+        r.trackBlocks += await step(() => retention.deleteTrackBlocks(vehicleId, c.positionDay!));
+      }
+    }
+
+    if (c.reportDate !== null) {
+      for (let v = await step(() => retention.nextVehicle('report_vehicle_day', 0)); v !== undefined && !this.halted; v = await step(() => retention.nextVehicle('report_vehicle_day', v!))) {
+        const vehicleId = v;
+        r.reportDays += await step(() => retention.deleteReportDays(vehicleId, c.reportDate!));
+      }
+    }
+
+    if (c.alarmBefore !== null) {
+      let after: { startTime: number; id: number } | null = null;
+      do {
+        const cursor: { startTime: number; id: number } | null = after;
+        const s: BatchStep<{ startTime: number; id: number }> = await step(() => retention.deleteAlarms(c.alarmBefore!, ROW_BATCH, cursor));
+        r.alarms += s.deleted;
+        after = s.next;
+      } while (after !== null && !this.halted);
+      r.boardItems += await drain(() => retention.deleteClosedBoardItems(c.alarmBefore!, ROW_BATCH), ROW_BATCH);
+    }
+
+    if (c.logBefore !== null) r.streamLog += await drain(() => retention.deleteStreamLog(c.logBefore!, ROW_BATCH), ROW_BATCH);
+    if (c.sessionBefore !== null) r.sessions += await drain(() => retention.deleteSessions(c.sessionBefore!, ROW_BATCH), ROW_BATCH);
+    r.mediaSearches += await drain(() => storage.mediaSearches.deleteBefore(now - MEDIA_SEARCH_TTL_MS, ROW_BATCH), ROW_BATCH);
+
+    const removed = r.positions + r.trackBlocks + r.reportDays + r.alarms + r.boardItems + r.streamLog + r.sessions + r.mediaSearches;
+    if (removed + r.rollupsComputed > 0) {
+      log?.info({ ...r, longestStepMs: Math.round(r.longestStepMs * 10) / 10, before: { positions: c.positionDay === null ? null : chinaDateOfDay(c.positionDay) } }, 'retention sweep');
+    }
+    return r;
+  }
+}

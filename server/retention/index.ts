@@ -1,0 +1,75 @@
+/**
+ * Wires retention into the app (issue 12 §5): one scheduler (`app.retention`) runs every sweep at start
+ * and hourly — export files past their lifetime (services/export-jobs.ts), history past its retention
+ * (data-retention.ts), and the media files that services/multimedia registers (media/retention.ts).
+ */
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { RetentionPolicy } from '../../domain/retention/policy.ts';
+import { retentionCutoffs } from '../../domain/retention/policy.ts';
+import { chinaDateOfDay } from '../../domain/track/days.ts';
+import type { Config } from '../config.ts';
+import type { Storage } from '../db/repositories.ts';
+import type { SqliteStorage } from '../db/sqlite/storage.ts';
+import { ExportFiles } from '../services/export-jobs.ts';
+import { ReportEngine } from '../services/reports/rollup.ts';
+import { SqliteReportStore } from '../services/reports/store.ts';
+import { DataRetention, type RollupDay } from './data-retention.ts';
+import { RetentionScheduler } from './scheduler.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Runs every retention sweep at start and hourly (tests call `runAll`). */
+    retention: RetentionScheduler;
+    /** Positions, alarms, raw logs past their retention (tests call its sweep). */
+    dataRetention: DataRetention;
+    /** Export jobs and their files under DATA_DIR/exports. */
+    exportFiles: ExportFiles;
+  }
+}
+
+export function retentionPolicy(config: Config): RetentionPolicy {
+  return {
+    positionDays: config.positionRetentionDays, alarmDays: config.alarmRetentionDays, logDays: config.logRetentionDays,
+    reportDays: config.reportRetentionDays, tokenTtlSeconds: config.tokenTtlSeconds,
+  };
+}
+
+export function installRetention(app: FastifyInstance, deps: { config: Config; storage: Storage; clock: () => number }): void {
+  const { config, storage, clock } = deps;
+  const scheduler = new RetentionScheduler({ log: app.log });
+  app.decorate('retention', scheduler);
+
+  const exportFiles = new ExportFiles({ storage, dir: path.join(config.dataDir, 'exports'), keepMs: config.exportRetentionMinutes * 60_000, clock, log: app.log });
+  app.decorate('exportFiles', exportFiles);
+  scheduler.add({ name: 'exports', sweep: () => exportFiles.sweep() });
+
+  const policy = retentionPolicy(config);
+  // The reports' rollup engine over the same SQLite file, so rollups of days about to go are computed first.
+  const db = (storage as Partial<SqliteStorage>).db;
+  let rollupDay: RollupDay | undefined;
+  if (db) {
+    const keptFrom = () => retentionCutoffs(clock(), policy).positionDay ?? -Infinity;
+    const engine = new ReportEngine(storage, new SqliteReportStore(db), clock, keptFrom);
+    const stored = new SqliteReportStore(db);
+    rollupDay = async (vehicleId, day) => {
+      const date = chinaDateOfDay(day);
+      if (stored.cachedDays(vehicleId, date, date).has(date)) return false;
+      await engine.days([vehicleId], day, day);
+      return true;
+    };
+  }
+  const data = new DataRetention({ storage, policy, clock, rollupDay, log: app.log });
+  app.decorate('dataRetention', data);
+  scheduler.add(data);
+
+  // Failing the jobs the last process left running comes before any export call is answered.
+  app.addHook('onReady', async () => {
+    await exportFiles.start();
+    scheduler.start();
+  });
+  app.addHook('preClose', async () => {
+    await scheduler.stop();
+    await exportFiles.stop();
+  });
+}

@@ -1,0 +1,70 @@
+/**
+ * One scheduler for every retention sweep of the server (media files, history, export files, search
+ * results): each task runs at start and then every interval, one task after another, so two sweeps
+ * never compete for the single SQLite connection. Each task bounds its own work per step and yields
+ * between steps (see data-retention.ts); the scheduler only decides when.
+ */
+export const RETENTION_INTERVAL_MS = 3_600_000;
+
+export interface RetentionTask {
+  readonly name: string;
+  /** One sweep; answers what it removed (logged). */
+  sweep(): Promise<object>;
+  /** Asks a sweep in progress to end after its current step (shutdown). */
+  halt?(): void;
+}
+
+export interface SchedulerOptions {
+  readonly intervalMs?: number;
+  readonly log?: { warn(obj: object, msg: string): void };
+}
+
+export class RetentionScheduler {
+  private readonly tasks: RetentionTask[] = [];
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private running: Promise<Record<string, object>> | undefined;
+  private stopped = false;
+
+  constructor(private readonly options: SchedulerOptions = {}) {}
+
+  add(task: RetentionTask): void {
+    this.tasks.push(task);
+  }
+
+  /** Sweeps now (after the current turn) and then every interval. */
+  start(): void {
+    if (this.timer) return;
+    this.stopped = false;
+    setImmediate(() => void this.runAll());
+    this.timer = setInterval(() => void this.runAll(), this.options.intervalMs ?? RETENTION_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and waits for a sweep in progress (its tasks finish their current step). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.tasks) t.halt?.();
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** Every task once, in order (a call while a round runs joins it); answers each task's result. */
+  runAll(): Promise<Record<string, object>> {
+    this.running ??= (async () => {
+      const results: Record<string, object> = {};
+      for (const task of this.tasks) {
+        if (this.stopped) break;
+        try {
+          results[task.name] = await task.sweep();
+        } catch (err) {
+          this.options.log?.warn({ err, task: task.name }, 'retention sweep failed');
+        }
+      }
+      return results;
+    })().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+}
