@@ -108,6 +108,9 @@ async function main(): Promise<void> {
   }
   const sim = startSimulator({
     host: opts.host, port: opts.port, terminals, rateHz: opts.rateHz, parkedIntervalS: opts.parkedIntervalS, seed: opts.seed,
+    // Generated numbers keep no codes between runs: they unregister (0x0003) when stopped, so the next
+    // run may register them again (the gateway refuses a registered terminal's 0x0100 with result 3).
+    unregisterOnStop: !opts.dataDir,
   });
   process.stdout.write(
     `[sim] ${terminals.length} terminals → ${opts.host}:${opts.port}, ${opts.rateHz} Hz with ACC on, seed ${opts.seed}` +

@@ -9,7 +9,9 @@ export const DB_FILE = 'fleet.sqlite';
 
 /**
  * `limit` vehicles (by id, after skipping `offset`) of DATA_DIR's database, read-only: device number and plate,
- * so the terminals match provisioned vehicles and the gateway accepts them without autoRegister.
+ * so the terminals match provisioned vehicles and the gateway accepts them without autoRegister, and the
+ * auth code of each one registered before. A real terminal keeps its code in flash; the gateway refuses a
+ * registered terminal's 0x0100 (result 3), so a restarted fleet must authenticate with the codes it had.
  */
 export function readProvisionedTerminals(dataDir: string, limit = Number.MAX_SAFE_INTEGER, offset = 0): TerminalSpec[] {
   const file = path.join(dataDir, DB_FILE);
@@ -17,8 +19,11 @@ export function readProvisionedTerminals(dataDir: string, limit = Number.MAX_SAF
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
-    const rows = db.prepare('SELECT device_no AS deviceNo, vehiidno AS plate FROM vehicle ORDER BY id LIMIT ? OFFSET ?').all(limit, offset) as { deviceNo: string; plate: string }[];
-    return rows.map((r) => ({ deviceNo: r.deviceNo, plate: r.plate }));
+    // An empty code is a voided registration (migration 14).
+    const rows = db.prepare(`SELECT v.device_no AS deviceNo, v.vehiidno AS plate, NULLIF(t.auth_code, '') AS authCode
+                             FROM vehicle v LEFT JOIN terminal t ON t.vehicle_id = v.id ORDER BY v.id LIMIT ? OFFSET ?`)
+      .all(limit, offset) as { deviceNo: string; plate: string; authCode: string | null }[];
+    return rows.map((r) => ({ deviceNo: r.deviceNo, plate: r.plate, authCode: r.authCode }));
   } finally {
     db.close();
   }

@@ -16,6 +16,8 @@ export interface TerminalSpec {
    * from where it stopped, so live positions continue the stored track. Otherwise one starts now.
    */
   readonly program?: VehicleProgram;
+  /** The auth code it registered with before (fleet-source.ts reads it from the database), so it authenticates without registering. */
+  readonly authCode?: string | null;
 }
 
 export interface SimulatorOptions {
@@ -43,6 +45,11 @@ export interface SimulatorOptions {
   readonly rates?: Partial<SimRates>;
   /** Share of terminals using the 2019 edition of the protocol. @default 0.25 */
   readonly edition2019Share?: number;
+  /**
+   * Terminals send 0x0003 (unregistration) when stopped, so a later run can register them again. For
+   * terminals without a stored code (generated numbers); off by default (the codes stay valid). @default false
+   */
+  readonly unregisterOnStop?: boolean;
 }
 
 export interface RunningSimulator {
@@ -156,6 +163,7 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
     heartbeatMs: heartbeatS * 1000,
     stats,
     clock,
+    unregisterOnStop: options.unregisterOnStop ?? false,
     reschedule(t) {
       t.gen++;
       heap.push(t);
@@ -174,7 +182,7 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
       // Time to connect and authenticate, so first reports go live rather than as re-uploads.
       firstReportAfterMs: 5000,
     });
-    const t = new Terminal(program, ctx);
+    const t = new Terminal(program, ctx, s.authCode ?? null);
     if (program.link === 'never') stats.neverOnline++;
     heap.push(t);
     return t;

@@ -1,6 +1,7 @@
 /**
  * The socket side of one simulated terminal: connect, register (0x0100) unless it holds an auth
- * code, authenticate (0x0102), send what its VehicleProgram emits, keep the link alive with
+ * code (kept across connections, and handed in from the database at start like a real terminal's
+ * flash: the gateway refuses a registered terminal's 0x0100 with result 3), authenticate (0x0102), send what its VehicleProgram emits, keep the link alive with
  * heartbeats, record positions while the link is down and re-upload them as 0x0704 type 1, and
  * reconnect with exponential backoff. It owns no timer: the simulator's single scheduler tick calls
  * `wake(now)` when `wakeAt` has come, and socket events ask it to reschedule.
@@ -99,6 +100,12 @@ export interface TerminalContext {
   readonly heartbeatMs: number;
   readonly stats: SimStats;
   readonly clock: () => number;
+  /**
+   * Send 0x0003 (terminal unregistration) when stopped: for terminals that cannot keep their codes
+   * (generated numbers), so the next run may register them again. Off: stop just closes, as a real
+   * terminal powering off does, and the code stays valid.
+   */
+  readonly unregisterOnStop?: boolean;
   /** Called when a socket event changed `wakeAt`. */
   reschedule(t: Terminal): void;
 }
@@ -115,6 +122,8 @@ const CONNECT_LEAD_MS = 3000;
  */
 const HANDSHAKE_TIMEOUT_MS = 20_000;
 const HANDSHAKE_CHECK_MS = 5000;
+/** Sub-packaged messages (photos, long 0x1205 lists) kept for the platform's 0x8003 resend requests. */
+const KEPT_SUBPACKAGED = 4;
 /** 0x0704 bodies stay under the 1023-byte frame limit (no sub-packaging needed). */
 const MAX_BATCH_BODY = 1000;
 /**
@@ -147,10 +156,16 @@ export class Terminal {
   /** The platform refused the registration: nothing is recorded until one succeeds. */
   private refused = false;
 
+  /** Packages of recent sub-packaged messages by first serial, sent again on a 0x8003. */
+  private readonly kept = new Map<number, Uint8Array[]>();
+
   constructor(
     readonly program: VehicleProgram,
     private readonly ctx: TerminalContext,
+    /** The code this terminal registered with before (kept like a real terminal's flash), if any. */
+    authCode: string | null = null,
   ) {
+    this.authCode = authCode;
     this.connectNotBefore = program.nextAt - CONNECT_LEAD_MS;
     this.wakeAt = this.computeWake(-Infinity);
   }
@@ -182,7 +197,7 @@ export class Terminal {
     if (!socket) return Promise.resolve();
     return new Promise((resolve) => {
       socket.once('close', () => resolve());
-      if (this.phase === 'ready') this.send({ msgId: MSG.LOGOUT });
+      if (this.phase === 'ready' && this.ctx.unregisterOnStop) this.send({ msgId: MSG.LOGOUT });
       socket.end();
       setTimeout(() => socket.destroy(), 2000).unref();
     });
@@ -379,6 +394,13 @@ export class Terminal {
           stats.nacks++;
         }
         break;
+      case MSG.RESEND_REQUEST: {
+        // The platform lost packages of a sub-packaged message: send those again (if still kept).
+        const frames = this.kept.get(m.firstSerial);
+        const socket = this.socket;
+        if (frames && socket) for (const id of m.packageIds) if (frames[id - 1]) socket.write(frames[id - 1]!);
+        break;
+      }
       case MSG.TEXT:
       case MSG.ALARM_CONFIRM:
       case PHONE_CALLBACK: // the simulated driver "answers" the callback
@@ -474,6 +496,10 @@ export class Terminal {
     const body = encodeBody(message, p.edition);
     // A body over 1023 bytes (a long 0x1205 list) goes in sub-packages with consecutive serials.
     const frames = encodeFrames({ phone: p.deviceNo, serial: this.serial, version: p.edition, msgId: message.msgId }, body);
+    if (frames.length > 1) {
+      this.kept.set(this.serial, frames);
+      if (this.kept.size > KEPT_SUBPACKAGED) this.kept.delete(this.kept.keys().next().value!);
+    }
     this.serial = (this.serial + frames.length) & 0xffff;
     this.lastSentAt = this.ctx.clock();
     for (const bytes of frames) {
