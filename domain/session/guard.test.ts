@@ -61,8 +61,27 @@ describe('the root route per variant', () => {
     expect(ROOT_ROUTES).toEqual({ main: '/home/index', park: '/parkChargeManage/operation/captureRecord', monitor: '/monitor/index' });
   });
 
+  const allBuilt = () => true;
+
   it('falls back to the first visible page when the variant root is hidden', () => {
-    expect(rootTargetFor('main', (p) => p.startsWith('/monitor'), ['/home/index', '/monitor/index'])).toBe('/monitor/index');
-    expect(rootTargetFor('main', () => true, ['/monitor/index'])).toBe('/home/index');
+    expect(rootTargetFor('main', (p) => p.startsWith('/monitor'), ['/home/index', '/monitor/index'], allBuilt)).toBe('/monitor/index');
+    expect(rootTargetFor('main', () => true, ['/monitor/index'], allBuilt)).toBe('/home/index');
+  });
+
+  it('never lands on a page that is not built: the first built page the user may see, in menu order', () => {
+    const built = new Set(['/monitor/index', '/system/user']);
+    const isBuilt = (p: string) => built.has(p);
+    const order = ['/home/index', '/monitor/shape_map', '/monitor/index', '/system/user'];
+    // the dashboard (variant root) is visible but not built; /monitor/shape_map comes first but is not built
+    expect(rootTargetFor('main', () => true, order, isBuilt)).toBe('/monitor/index');
+    // menu order decides, not the order pages were built in
+    expect(rootTargetFor('main', (p) => p !== '/monitor/index', order, isBuilt)).toBe('/system/user');
+    // the root wins once it is built
+    expect(rootTargetFor('main', () => true, order, (p) => p === '/home/index' || built.has(p))).toBe('/home/index');
+  });
+
+  it('answers null when the user may see no built page (no redirect to a placeholder or a 404)', () => {
+    expect(rootTargetFor('main', (p) => p === '/home/index' || p === '/monitor/shape_map', ['/home/index', '/monitor/shape_map', '/monitor/index'], (p) => p === '/monitor/index')).toBeNull();
+    expect(rootTargetFor('monitor', () => false, ['/monitor/index'], allBuilt)).toBeNull();
   });
 });

@@ -10,7 +10,7 @@ import { http, isApiError } from '../api/http.ts';
 import { clearSession, currentAccess, session, setUser, storedToken, type SessionUser } from '../session/store.ts';
 import { companySelection } from '../session/company-selection.ts';
 import { splitHref } from './href.ts';
-import { MENU_ORDER } from './route-table.ts';
+import { isBuiltRoute, MENU_ORDER } from './route-table.ts';
 import { ROUTER_VARIANT } from './variant.ts';
 
 let restoring: Promise<boolean> | null = null;
@@ -52,8 +52,11 @@ export async function ensureSession(path: string): Promise<void> {
   if (after.kind === 'toLogin') toLogin(after.to);
 }
 
-/** Where `/` and a successful login without a usable redirect go. */
-export function rootTarget(): string {
+/**
+ * Where `/` and a successful login without a usable redirect go: the first built page the user may
+ * see (domain/session/root.ts); null when there is none (`/` then shows what is coming).
+ */
+export function rootTarget(): string | null {
   const access = currentAccess();
-  return rootTargetFor(ROUTER_VARIANT, (p) => access.canSeeRoute(p), MENU_ORDER);
+  return rootTargetFor(ROUTER_VARIANT, (p) => access.canSeeRoute(p), MENU_ORDER, isBuiltRoute);
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { APP_ROUTES, MENU_ORDER, appRouteFor } from './route-table.ts';
+import { Access, entryByKey } from '../../domain/permissions/access.ts';
+import { masksFromIds } from '../../domain/permissions/bits.ts';
+import { rootTargetFor } from '../../domain/session/root.ts';
+import { APP_ROUTES, MENU_ORDER, appRouteFor, isBuiltRoute } from './route-table.ts';
 
 describe('the page routes', () => {
   it('has a route for every page of the registry and none for groups', () => {
@@ -25,5 +28,30 @@ describe('the page routes', () => {
 
   it('has unique paths', () => {
     expect(new Set(APP_ROUTES.map((r) => r.path)).size).toBe(APP_ROUTES.length);
+  });
+
+  it('knows which pages are built: a page file exists for the route', () => {
+    expect(isBuiltRoute('/monitor/index')).toBe(true);
+    expect(isBuiltRoute('/home/index')).toBe(false);
+    expect(isBuiltRoute('/largeScreen/overallMonitoring')).toBe(false);
+  });
+});
+
+describe('where / lands after sign-in (main variant, the real registry and pages)', () => {
+  const id = (key: string) => entryByKey(key)?.id ?? 0;
+  const land = (access: Access) => rootTargetFor('main', (p) => access.canSeeRoute(p), MENU_ORDER, isBuiltRoute);
+
+  it('lands the administrator on the first built page in menu order, not the unbuilt dashboard', () => {
+    expect(land(new Access({ userLevel: 0, permissions: [] }))).toBe('/monitor/index');
+  });
+
+  it('skips unbuilt pages the user may see and takes the first built one', () => {
+    const keys = ['/home', '/home/index', '/monitor', '/monitor/shape_map', '/system', '/system/role'];
+    expect(land(new Access({ userLevel: 2, permissions: masksFromIds(keys.map(id)) }))).toBe('/system/role');
+  });
+
+  it('answers null for a user who may see only unbuilt pages', () => {
+    const keys = ['/home', '/home/index', '/largeScreen', '/largeScreen/overallMonitoring'];
+    expect(land(new Access({ userLevel: 2, permissions: masksFromIds(keys.map(id)) }))).toBeNull();
   });
 });

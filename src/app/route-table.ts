@@ -76,3 +76,10 @@ export const MENU_ORDER: readonly string[] = (() => {
 export function appRouteFor(path: string): AppRoute | undefined {
   return APP_ROUTES.find((r) => r.path === path);
 }
+
+const BUILT = new Set(APP_ROUTES.filter((r) => r.loader).map((r) => r.path));
+
+/** Whether a route has its page (src/pages/…page.tsx); the others render the "not built" placeholder. */
+export function isBuiltRoute(path: string): boolean {
+  return BUILT.has(path);
+}

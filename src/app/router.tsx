@@ -4,7 +4,7 @@
  *
  *   __root__ (404 for unknown paths, load-error banner)
  *   ├─ login routes (/login … /mmLogin, /parkLogin in the park variant): visiting one signs out
- *   ├─ /            → guard, then the variant's root (or the first visible route)
+ *   ├─ /            → guard, then the first built page the user may see (the variant's root once built)
  *   ├─ _app (guard + shell)        → every page route
  *   └─ _standalone (guard, no shell) → large screens opened in a blank window
  *
@@ -32,6 +32,7 @@ const LoginPage = lazyComponent(() => import('../pages/login/LoginPage.tsx'), 'L
 const MmLoginPage = lazyComponent(() => import('../pages/login/MmLoginPage.tsx'), 'MmLoginPage');
 const Shell = lazyComponent(() => import('../shell/Shell.tsx'), 'Shell');
 const StandaloneLayout = lazyComponent(() => import('../shell/StandaloneLayout.tsx'), 'StandaloneLayout');
+const NothingBuiltPage = lazyComponent(() => import('../shell/NothingBuiltPage.tsx'), 'NothingBuiltPage');
 
 /** A route component that carries `preload`, so the router loads the chunk before rendering. */
 function withPreload<P extends object>(Lazy: LazyComponent<P>, props: P): LazyComponent<Record<string, never>> {
@@ -78,8 +79,11 @@ const indexRoute = createRoute({
   path: '/',
   beforeLoad: async ({ location }) => {
     await ensureSession(pathOf(location));
-    throw redirect({ to: rootTarget() });
+    const target = rootTarget();
+    if (target) throw redirect({ to: target });
   },
+  // only when the user may see no built page: say so rather than land on a placeholder
+  component: NothingBuiltPage,
 });
 
 const appLayout = createRoute({

@@ -55,6 +55,10 @@ export const commonMessages = {
     notBuilt: {
       title: '页面尚未开发',
       message: '路由 {{route}}（{{name}}）将在后续版本中提供，目前尚无功能。',
+      mark: '未建',
+      markTitle: '该页面尚未开发，打开后只显示说明',
+      nothingTitle: '您可访问的页面均尚未开发',
+      nothingMessage: '您的账号可以看到的页面将在后续版本中提供。可请管理员为您开通已上线的页面，或先退出登录。',
     },
     loadError: {
       title: '页面资源加载失败',
@@ -123,6 +127,10 @@ export const commonMessages = {
     notBuilt: {
       title: 'Page not built yet',
       message: 'The route {{route}} ({{name}}) arrives in a later release; it has no function yet.',
+      mark: 'Not built yet',
+      markTitle: 'This page is not built yet: opening it shows a notice only',
+      nothingTitle: 'None of the pages you may open is built yet',
+      nothingMessage: 'The pages your account may see arrive in a later release. Ask an administrator for access to a page that is built, or sign out.',
     },
     loadError: {
       title: 'The page could not be loaded',

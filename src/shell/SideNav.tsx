@@ -1,6 +1,6 @@
-import { NavLink } from '@mantine/core';
+import { Badge, Group, NavLink } from '@mantine/core';
 import { memo, useMemo, type MouseEvent } from 'react';
-import { menuTitle, useLang } from '../i18n/index.ts';
+import { menuTitle, useLang, useT } from '../i18n/index.ts';
 import { useAccess } from '../session/store.ts';
 import { buildMenu, groupsOf, type MenuNode } from './menu-model.ts';
 import { hrefOf, openRoute } from './open-route.ts';
@@ -19,14 +19,30 @@ function onLinkClick(e: MouseEvent<HTMLAnchorElement>, node: MenuNode): void {
   openRoute(node.entry.key, node.entry.flags ?? []);
 }
 
+/** The entry's title, with the "not built yet" mark on screens whose page does not exist yet. */
+function Label({ node }: { node: MenuNode }) {
+  const t = useT();
+  const title = menuTitle(node.entry.key);
+  if (!node.notBuilt) return title;
+  return (
+    <Group gap={6} wrap="nowrap" title={t('notBuilt.markTitle')}>
+      <span>{title}</span>
+      <Badge size="xs" variant="light" color="gray" data-testid={`not-built-mark-${node.entry.key}`} style={{ flexShrink: 0 }}>
+        {t('notBuilt.mark')}
+      </Badge>
+    </Group>
+  );
+}
+
 function MenuItem({ node, activePath, openGroups, depth }: ItemProps) {
   useLang(); // re-render titles on language change
   const key = node.entry.key;
   if (node.children.length) {
     return (
       <NavLink
-        label={menuTitle(key)}
+        label={<Label node={node} />}
         data-testid={`nav-group-${key}`}
+        data-built={node.notBuilt ? 'false' : undefined}
         defaultOpened={openGroups.has(key)}
         childrenOffset={depth === 0 ? 'sm' : 'md'}
         component="button"
@@ -40,12 +56,13 @@ function MenuItem({ node, activePath, openGroups, depth }: ItemProps) {
   const flags = node.entry.flags ?? [];
   return (
     <NavLink
-      label={menuTitle(key)}
+      label={<Label node={node} />}
       href={hrefOf(key, flags)}
       target={flags.includes('standalone') || flags.includes('external') ? '_blank' : undefined}
       active={activePath === key}
       data-testid={`nav-${key}`}
       data-flags={flags.join(' ') || undefined}
+      data-built={node.notBuilt ? 'false' : undefined}
       onClick={(e: MouseEvent<HTMLAnchorElement>) => onLinkClick(e, node)}
     />
   );

@@ -31,5 +31,5 @@ export async function completeLogin(answer: LoginAnswer, loginType: LoginType, r
   signIn(answer.token, answer.user, loginType);
   const access = currentAccess();
   keepTabs((p) => access.canSeeRoute(p));
-  await navigateHref(postLoginTarget(redirect, (p) => access.canSeeRoute(p), rootTarget()), true);
+  await navigateHref(postLoginTarget(redirect, (p) => access.canSeeRoute(p), rootTarget() ?? '/'), true);
 }
