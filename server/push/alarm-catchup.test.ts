@@ -1,11 +1,11 @@
 /**
  * Alarm catch-up across a reconnect (issue 12 §5): a console whose socket drops during an alarm burst
  * gets back every alarm raised while it was away, none twice, only those of its own companies, and a
- * marked gap when it missed more than the replay holds.
+ * marked gap when it missed more than the replay holds. The console's own stream worker against a real
+ * server: e2e/alarm-catchup.e2e.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventEmitter } from 'node:events';
-import type { WebSocket } from 'ws';
 import { ALARM_FLAGS } from '../../domain/alarms/sources.ts';
 import type { LocationReport } from '../gateway/jt808/index.ts';
 import { ALL_COMPANIES, type Scope } from '../db/scope.ts';
@@ -184,7 +184,7 @@ describe('the hub during a catch-up read', () => {
     };
     const hub = new PushHub(emptyStore, { inScope: async () => [], byIds: async () => [] }, {}, source);
     const ws = new FakeSocket();
-    const connected = hub.connect(ws as unknown as WebSocket, ALL_COMPANIES, true, 2);
+    const connected = hub.connect(ws as unknown as Parameters<PushHub['connect']>[0], ALL_COMPANIES, true, 2);
     for (const id of [4, 5, 6]) hub.publishAlarm('/1/', { id });
     release();
     await connected;
@@ -201,7 +201,7 @@ describe('the hub during a catch-up read', () => {
     const source: AlarmReplaySource = { since: async (_scope, after) => ({ after: after ?? null, lastId: 9, alarms: [], missed: 0, missedCapped: false }) };
     const hub = new PushHub(emptyStore, { inScope: async () => [], byIds: async () => [] }, {}, source);
     const ws = new FakeSocket();
-    const connected = hub.connect(ws as unknown as WebSocket, ALL_COMPANIES, true);
+    const connected = hub.connect(ws as unknown as Parameters<PushHub['connect']>[0], ALL_COMPANIES, true);
     hub.publishAlarm('/1/', { id: 8 });
     await connected;
     const kinds = ws.sent.map((t) => (JSON.parse(t) as { commandType: string }).commandType);

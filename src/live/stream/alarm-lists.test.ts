@@ -132,6 +132,61 @@ describe('the client-held alarm lists', () => {
     expect(lists.snapshot().popup[1]).toMatchObject({ id: loud.id, dealStatus: 2 });
   });
 
+  it('adds a catch-up replay through the same rules as live alarms, but sounds one tone for the whole replay, not one per alarm', () => {
+    const lists = new AlarmLists();
+    lists.replay({ after: null, lastId: 10, alarms: [], missed: 0, missedCapped: false });
+    expect(lists.cursor).toBe(10);
+    const live = alarm({ popup: true, voice: true });
+    lists.add(live);
+    const voiceBefore = lists.snapshot().voiceCount;
+    // a storm of 300 tone-linked alarms raised while the console was away
+    const missed = Array.from({ length: 300 }, () => alarm({ popup: true, voice: true }));
+    expect(lists.replay({ after: live.id, lastId: missed.at(-1)!.id, alarms: missed, missed: 0, missedCapped: false })).toBe(300);
+    const s = lists.snapshot();
+    expect(s.voiceCount).toBe(voiceBefore + 1);
+    expect(s.unread).toBe(301);
+    expect(s.popup[0]!.id).toBe(missed.at(-1)!.id); // the newest replayed alarm opens the pop-up
+    expect(s.counts.alarms).toBe(ALARM_EVENTS_MAX);
+    expect(lists.cursor).toBe(missed.at(-1)!.id);
+  });
+
+  it('never counts an alarm twice when a replay and a live push both carry it', () => {
+    const lists = new AlarmLists();
+    const a = alarm();
+    const b = alarm();
+    lists.add(a);
+    expect(lists.replay({ after: 0, lastId: b.id, alarms: [a, b], missed: 0, missedCapped: false })).toBe(1);
+    expect(lists.add(b)).toBe(false);
+    expect(lists.list('alarms').map((x) => x.id)).toEqual([b.id, a.id]);
+    expect(lists.snapshot().unread).toBe(2);
+  });
+
+  it('keeps the count of alarms a catch-up could not bring back until the user looks', () => {
+    const lists = new AlarmLists();
+    lists.replay({ after: 1, lastId: 900, alarms: [alarm()], missed: 120, missedCapped: false });
+    lists.replay({ after: 900, lastId: 2000, alarms: [], missed: 100_000, missedCapped: true });
+    expect(lists.snapshot()).toMatchObject({ missed: 100_120, missedCapped: true });
+    lists.markRead();
+    expect(lists.snapshot()).toMatchObject({ missed: 0, missedCapped: false, unread: 0 });
+  });
+
+  it('forgets the ids it saw when the server\'s alarm store started afresh (its cursor went back), so new alarms reusing ids still count', () => {
+    const lists = new AlarmLists();
+    lists.add(alarm({ id: 5 }));
+    lists.replay({ after: 5, lastId: 0, alarms: [], missed: 0, missedCapped: false });
+    expect(lists.cursor).toBe(0);
+    expect(lists.add(alarm({ id: 5 }))).toBe(true);
+  });
+
+  it('rejects a malformed replay message and keeps its cursor', () => {
+    const lists = new AlarmLists();
+    lists.replay({ after: null, lastId: 7, alarms: [], missed: 0, missedCapped: false });
+    expect(lists.replay({ lastId: 'x', alarms: [] })).toBe(0);
+    expect(lists.replay(null)).toBe(0);
+    expect(lists.snapshot().rejected).toBe(2);
+    expect(lists.cursor).toBe(7);
+  });
+
   it('treats a push message without linkage fields as linked (pop-up and tone), as consoles always did', () => {
     expect(toAlarmItem({ id: 4, alarmType: 12001 })).toMatchObject({ popup: true, voice: true });
     expect(toAlarmItem({ id: 5, alarmType: 12001, popup: false, voice: false })).toMatchObject({ popup: false, voice: false });

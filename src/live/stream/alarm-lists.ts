@@ -14,6 +14,15 @@
  *
  * Every list drops its oldest entry first when full. `version` changes with every change, so the
  * worker posts a snapshot only when something changed.
+ *
+ * Catch-up after a reconnect (server/push/hub.ts, proto/README.md): `cursor` is the highest alarm id
+ * accounted for (alarms received and the server's `lastId`); the worker sends it as `alarmsAfter` when it
+ * reconnects and the server answers with one `alarmReplay` message holding the alarms raised meanwhile.
+ * Replayed alarms go through the same rules as live ones (lists, duty, pop-up by their linkage, unread),
+ * with one exception, decided here: a whole catch-up adds at most ONE to `voiceCount` (one tone for
+ * "alarms arrived while you were away"), never one per alarm: a storm missed during an outage is not
+ * re-sounded. Alarms the server could not replay (more than its cap of 500) are counted in `missed`
+ * until the user looks (`markRead`); the pop-up then points to the alarm processing page.
  */
 import { DealStatus } from '../../../domain/alarms/engine.ts';
 
@@ -75,6 +84,21 @@ export interface AlarmSnapshot {
   counts: Record<AlarmListKind, number>;
   /** Alarm push messages that were not alarms (missing id or type): counted and dropped. */
   rejected: number;
+  /**
+   * Alarms raised while the connection was down that the catch-up could not bring back (beyond the
+   * server's replay cap), since the user last looked; `missedCapped`: at least that many.
+   */
+  missed: number;
+  missedCapped: boolean;
+}
+
+/** `commandBody.data` of an `alarmReplay` push message (server/push/hub.ts AlarmReplay). */
+export interface AlarmReplayData {
+  after: number | null;
+  lastId: number;
+  alarms: unknown[];
+  missed: number;
+  missedCapped: boolean;
 }
 
 const num = (v: unknown, fallback = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
@@ -142,19 +166,67 @@ export class AlarmLists {
   private readonly seen = new Set<number>();
   unread = 0;
   rejected = 0;
+  missed = 0;
+  missedCapped = false;
+  /** The highest alarm id accounted for; null until the server's first `alarmReplay` or alarm. */
+  cursor: number | null = null;
   /** Changes with every change of any list or the unread count. */
   version = 0;
 
   /** One alarm push `data`. Answers false when it was not an alarm or a repeat of a known id. */
   add(data: unknown): boolean {
+    const a = this.accept(data);
+    if (!a) return false;
+    if (a.voice) this.voiceCount++;
+    this.version++;
+    return true;
+  }
+
+  /**
+   * One `alarmReplay` message (on every connect): moves the cursor, adds the replayed alarms oldest
+   * first (at most one tone for all of them, see the header), and counts what could not be replayed.
+   * Answers how many alarms were added. A `lastId` below the cursor means the server's alarm store
+   * started afresh (new database): ids will be reused, so the ids seen so far are forgotten.
+   */
+  replay(data: unknown): number {
+    const r = data as Partial<AlarmReplayData> | null;
+    if (!r || typeof r !== 'object' || !Number.isInteger(r.lastId) || !Array.isArray(r.alarms)) {
+      this.rejected++;
+      this.version++;
+      return 0;
+    }
+    const lastId = r.lastId as number;
+    if (this.cursor !== null && lastId < this.cursor) this.seen.clear();
+    this.cursor = lastId;
+    let added = 0;
+    let voice = false;
+    for (const d of r.alarms) {
+      const a = this.accept(d);
+      if (!a) continue;
+      added++;
+      voice ||= a.voice;
+    }
+    if (voice) this.voiceCount++;
+    const missed = typeof r.missed === 'number' && r.missed > 0 ? r.missed : 0;
+    if (missed > 0) {
+      this.missed += missed;
+      this.missedCapped ||= r.missedCapped === true;
+    }
+    if (added > 0 || missed > 0) this.version++;
+    return added;
+  }
+
+  /** Validates one alarm and files it in every list it belongs to (no tone, no version change). */
+  private accept(data: unknown): AlarmItem | undefined {
     const a = toAlarmItem(data);
     if (!a) {
       this.rejected++;
       this.version++;
-      return false;
+      return undefined;
     }
-    // A reconnect never replays alarms today, but a duplicate must not count twice if one ever does.
-    if (this.seen.has(a.id)) return false;
+    if (this.cursor === null || a.id > this.cursor) this.cursor = a.id;
+    // A catch-up and a live push may both carry an alarm (the server avoids it; this holds if it ever fails).
+    if (this.seen.has(a.id)) return undefined;
     this.seen.add(a.id);
     if (this.seen.size > ALARM_EVENTS_MAX * 10) this.seen.delete(this.seen.values().next().value as number);
     this.lists.alarms.add(a);
@@ -162,16 +234,16 @@ export class AlarmLists {
     else this.lists.safety.add(a);
     if (a.dealStatus === DealStatus.Unprocessed) this.lists.duty.add(a);
     if (a.popup) this.popups.add(a);
-    if (a.voice) this.voiceCount++;
     this.unread++;
-    this.version++;
-    return true;
+    return a;
   }
 
-  /** The user looked at the alarms. */
+  /** The user looked at the alarms (the note about alarms a catch-up could not bring back goes too). */
   markRead(): void {
-    if (this.unread === 0) return;
+    if (this.unread === 0 && this.missed === 0) return;
     this.unread = 0;
+    this.missed = 0;
+    this.missedCapped = false;
     this.version++;
   }
 
@@ -205,6 +277,8 @@ export class AlarmLists {
         online: this.lists.online.items.length, duty: this.lists.duty.items.length,
       },
       rejected: this.rejected,
+      missed: this.missed,
+      missedCapped: this.missedCapped,
     };
   }
 }

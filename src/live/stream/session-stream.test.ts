@@ -71,7 +71,7 @@ describe('the session-wide live stream', () => {
     const f = fakeStream();
     const popup = acquireLiveStream();
     f.emit({ type: 'status', connection: 'open', attempt: 0 });
-    const snap = { version: 3, unread: 1, recent: [], popup: [], popupCount: 0, voiceCount: 0, counts: { alarms: 1, safety: 1, online: 0, duty: 1 }, rejected: 0 } satisfies AlarmSnapshot;
+    const snap = { version: 3, unread: 1, recent: [], popup: [], popupCount: 0, voiceCount: 0, counts: { alarms: 1, safety: 1, online: 0, duty: 1 }, rejected: 0, missed: 0, missedCapped: false } satisfies AlarmSnapshot;
     f.emitLists(snap);
     const monitor = acquireLiveStream();
     const seen: LiveMessage[] = [];

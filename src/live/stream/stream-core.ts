@@ -26,6 +26,8 @@ export class StreamCore {
   private readonly free: FrameBuffers[] = [];
   private allocated = 0;
   onAlarm: ((data: unknown) => void) | undefined;
+  /** The `alarmReplay` message every connect starts with (the alarm cursor and any catch-up). */
+  onAlarmReplay: ((data: unknown) => void) | undefined;
 
   /** One websocket message (binary or JSON text) received at local time `now`. Bad input is counted, state kept. */
   handleMessage(data: ArrayBuffer | Uint8Array | string, now: number): void {
@@ -95,6 +97,7 @@ export class StreamCore {
         break;
       case 'json':
         if (m.commandType === 'alarm') this.onAlarm?.((m.body.value as { data?: unknown } | null)?.data);
+        else if (m.commandType === 'alarmReplay') this.onAlarmReplay?.((m.body.value as { data?: unknown } | null)?.data);
         break;
     }
   }
@@ -114,6 +117,7 @@ export class StreamCore {
         deviceNos: d.vehicles.map((v) => v.deviceNo),
       });
     } else if (env.commandType === 'alarm') this.onAlarm?.(data);
+    else if (env.commandType === 'alarmReplay') this.onAlarmReplay?.(data);
   }
 
   private applyPositions(frame: Parameters<FleetState['applyPositions']>[0], now: number): void {

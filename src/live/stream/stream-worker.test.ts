@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Commands, PushEncoder } from '../../../proto/codec.ts';
 import type { WorkerMessage } from './protocol.ts';
+import type { SocketLike } from './socket.ts';
 import { ALARMS_INTERVAL_MS, StreamWorker } from './stream-worker.ts';
 
 const encoder = new PushEncoder();
@@ -67,4 +68,48 @@ describe('the stream worker’s alarm lists', () => {
     w.step();
     expect(alarmPosts().at(-1)!.snapshot).toMatchObject({ unread: 0, counts: { duty: 1 } });
   });
+
+  it('reconnects with the highest alarm id it holds, and adds the server\'s catch-up to its lists', () => {
+    const urls: string[] = [];
+    const sockets: SocketLike[] = [];
+    let now = 0;
+    const w = new StreamWorker({
+      post: () => undefined,
+      now: () => now,
+      nextFrame: () => undefined,
+      createSocket: (url) => {
+        urls.push(url);
+        const s: SocketLike = { binaryType: '', onopen: null, onclose: null, onmessage: null, onerror: null, close: () => undefined };
+        sockets.push(s);
+        return s;
+      },
+    });
+    vi.useFakeTimers();
+    try {
+      w.start({ url: 'ws://h/ws-service/websocket', token: 't', reconnectDelayMs: 1 });
+      expect(urls[0]).toBe('ws://h/ws-service/websocket?token=t'); // nothing to catch up on yet
+      const first = sockets[0]!;
+      first.onopen!();
+      first.onmessage!({ data: toArrayBuffer(encoder.json(Commands.alarmReplay, { data: { after: null, lastId: 40, alarms: [], missed: 0, missedCapped: false } })) });
+      first.onmessage!({ data: toArrayBuffer(alarm(41)) });
+      first.onmessage!({ data: toArrayBuffer(alarm(42)) });
+      first.onclose!({ code: 1006, reason: '' });
+      vi.advanceTimersByTime(1); // the reconnect delay
+      expect(urls[1]).toBe('ws://h/ws-service/websocket?token=t&alarmsAfter=42');
+      const second = sockets[1]!;
+      second.onopen!();
+      const replayed = [43, 44].map((id) => ({ id, alarmType: 12001, vehicleId: id, vehiidno: `沪A${id}`, dealStatus: 0 }));
+      second.onmessage!({ data: toArrayBuffer(encoder.json(Commands.alarmReplay, { data: { after: 42, lastId: 44, alarms: replayed, missed: 3, missedCapped: false } })) });
+      now += ALARMS_INTERVAL_MS;
+      expect(w.control().alarmList('alarms').map((a) => a.id)).toEqual([44, 43, 42, 41]);
+      expect(w.alarms.snapshot()).toMatchObject({ missed: 3, unread: 4 });
+    } finally {
+      w.dispose();
+      vi.useRealTimers();
+    }
+  });
 });
+
+function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  return bytes.slice().buffer;
+}

@@ -2,7 +2,8 @@
  * Everything the stream worker does, as a plain class: the reconnecting socket feeds the core, a loop
  * posts at most one frame per animation frame (raw postMessage with a transfer list), stats at
  * 2 Hz, and the client-held alarm lists (alarm-lists.ts) at ≤ 4 Hz when they changed. Single alarm
- * messages are relayed only on request (`relayAlarms`).
+ * messages are relayed only on request (`relayAlarms`). A reconnect names the highest alarm id seen
+ * (`alarmsAfter`) so the server replays what was raised meanwhile (alarm-lists.ts "Catch-up").
  * workers/stream.worker.ts only builds it and exposes `control()` through Comlink.
  */
 import type { DisplayCrs } from '../../../domain/geo/gcj02.ts';
@@ -28,6 +29,12 @@ export function withToken(url: string, token: string): string {
   return `${url}${url.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
 }
 
+/** The push URL of one (re)connect: the token, and the alarm cursor once the server has given one. */
+export function pushUrl(url: string, token: string, alarmsAfter: number | null): string {
+  const withAuth = withToken(url, token);
+  return alarmsAfter === null ? withAuth : `${withAuth}&alarmsAfter=${alarmsAfter}`;
+}
+
 export class StreamWorker {
   readonly core = new StreamCore();
   readonly alarms = new AlarmLists();
@@ -46,6 +53,8 @@ export class StreamWorker {
       // Opt-in: in a storm one post per alarm costs the main thread more than the ≤ 4 Hz list snapshots.
       if (this.relayAlarms) env.post({ type: 'alarm', data }, []);
     };
+    // Replayed alarms reach the lists only: relaying hundreds of singles at once is what relayAlarms avoids.
+    this.core.onAlarmReplay = (data) => this.alarms.replay(data);
   }
 
   start(options: StreamStartOptions): void {
@@ -54,7 +63,7 @@ export class StreamWorker {
     this.token = options.token;
     this.core.setDisplayCrs(options.crs ?? 'wgs84');
     this.socket = new ReconnectingSocket(
-      () => withToken(options.url, this.token),
+      () => pushUrl(options.url, this.token, this.alarms.cursor),
       (url) => this.env.createSocket(url),
       {
         status: (connection, attempt, closeCode) => this.env.post({ type: 'status', connection, attempt, closeCode }, []),
