@@ -83,6 +83,10 @@ export interface Config {
   readonly ftpPassivePorts: readonly [number, number];
   /** Largest file one upload may store (FTP_MAX_FILE_MB). */
   readonly ftpMaxFileBytes: number;
+  /** Passive data ports one login (upload task) may hold at once, over all its connections (FTP_PASV_PER_LOGIN). */
+  readonly ftpPassivePerLogin: number;
+  /** Passive data ports one remote address may hold at once (FTP_PASV_PER_ADDRESS). */
+  readonly ftpPassivePerAddress: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -163,6 +167,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     ftpPublicHost: env.FTP_PUBLIC_HOST || env.MEDIA_PUBLIC_HOST || env.GATEWAY_HOST || env.HOST || '127.0.0.1',
     ftpPassivePorts: portRange(env, 'FTP_PASV_PORTS', [7630, 7679]),
     ftpMaxFileBytes: int(env, 'FTP_MAX_FILE_MB', 1024, 1, 1_000_000) * 1024 * 1024,
+    ftpPassivePerLogin: int(env, 'FTP_PASV_PER_LOGIN', 2, 1, 1000),
+    ftpPassivePerAddress: int(env, 'FTP_PASV_PER_ADDRESS', 10, 1, 1000),
   };
   return { ...config, ...overrides };
 }

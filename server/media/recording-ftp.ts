@@ -8,13 +8,21 @@
  *   deleting, renaming and chmod are refused: the directory is evidence, not a scratch area.
  * - A file larger than `maxFileBytes` is cut off, deleted and the transfer answered 552.
  * - `revoke` (task finished, cancelled) forgets the credentials and drops the task's connections.
+ * - Issue 12 §3: passive data ports are capped per login (all connections of one task) and per remote
+ *   address, so one login cannot hold every passive port; failed logins are throttled per address
+ *   (ftp-guard.ts, the HTTP login's rule); replies name paths as the client sees them ("/" is the task
+ *   directory), never the server's; active mode (PORT/EPRT) connects only back to the control
+ *   connection's own address, ports ≥ 1024.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { open, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import type { EventEmitter } from 'node:events';
 import { FileSystem, FtpSrv, type FtpConnection } from 'ftp-srv';
+import { normaliseIp } from '../auth/ip.ts';
+import { activeModeRefusal, FailedLoginThrottle, type ThrottleRule } from './ftp-guard.ts';
 
 export interface FtpGrant {
   readonly taskId: number;
@@ -37,6 +45,12 @@ export interface FtpReceiverOptions {
   /** Passive data ports [min, max]; [0, 0] = any free port (tests). */
   readonly passivePorts: readonly [number, number];
   readonly maxFileBytes: number;
+  /** Passive data ports one login (upload task) may hold at once, over all its connections. */
+  readonly passivePerLogin: number;
+  /** Passive data ports one remote address may hold at once. */
+  readonly passivePerAddress: number;
+  /** Failed logins per address (the HTTP login throttle's window and count). */
+  readonly throttle: ThrottleRule;
   readonly events: FtpReceiverEvents;
   readonly log?: { warn(obj: object, msg: string): void };
 }
@@ -47,6 +61,45 @@ export interface FtpStats {
   filesStored: number;
   bytesStored: number;
   tooLarge: number;
+  /** Logins refused without looking at the password: the address failed too often. */
+  throttledLogins: number;
+  /** PASV / EPSV refused: the login or the address already holds its share of passive ports. */
+  passiveRefused: number;
+  /** PORT / EPRT refused: another address than the client's, or a port below 1024. */
+  activeRefused: number;
+}
+
+/** What the receiver reaches into ftp-srv's connection for (not in its type declarations). */
+interface ConnectionInternals {
+  readonly id: string;
+  readonly ip: string | undefined;
+  readonly commands: {
+    parse(message: string): { directive: string; arg: string | null };
+    handle(command: string | { directive: string; arg: string | null }): Promise<unknown>;
+  };
+  readonly connector?: { readonly type: string | false; readonly dataServer?: unknown };
+  reply(code: number, message: string): Promise<unknown>;
+}
+
+/** An error's message as a client may see it: never a server path (Node's fs errors name the absolute path). */
+function clientMessage(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (err instanceof FileSystemError) return err.message;
+  if (code === 'ENOENT') return 'No such file or directory';
+  if (code === 'ENOTDIR') return 'Not a directory';
+  if (code === 'EISDIR') return 'Is a directory';
+  if (code === 'EEXIST') return 'Already exists';
+  if (code === 'ENOSPC') return 'No space left on the server';
+  return 'File operation failed';
+}
+
+/** Runs a file-system step, answering any failure with a path-free 550. */
+async function safely<T>(step: () => T | Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    throw err instanceof FileSystemError ? err : new FileSystemError(clientMessage(err), 550);
+  }
 }
 
 /** A refused file operation; ftp-srv answers it 550 with the message (the package does not export its own error classes at run time). */
@@ -97,7 +150,8 @@ class TaskFileWriter extends Writable {
         this.bytes = size;
         this.fh = await open(this.fsPath, this.append ? 'a' : 'w');
       })
-      .then(() => cb(), (err: Error) => cb(err));
+      // STOR answers 550 with the error's message: Node's names the absolute path.
+      .then(() => cb(), (err: Error) => cb(new FileSystemError(clientMessage(err), 550)));
   }
 
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
@@ -109,7 +163,7 @@ class TaskFileWriter extends Writable {
       cb(new FileSystemError(`File exceeds ${this.limit} bytes`, 552));
       return;
     }
-    this.fh!.write(chunk).then(() => cb(), (err: Error) => cb(err));
+    this.fh!.write(chunk).then(() => cb(), (err: Error) => cb(new FileSystemError(clientMessage(err), 550)));
   }
 
   override _final(cb: (err?: Error | null) => void): void {
@@ -117,7 +171,7 @@ class TaskFileWriter extends Writable {
     this.fh = undefined;
     (fh ? fh.close() : Promise.resolve())
       .then(() => this.stored(this.bytes))
-      .then(() => cb(), (err: Error) => cb(err));
+      .then(() => cb(), (err: Error) => cb(new FileSystemError(clientMessage(err), 550)));
   }
 
   override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
@@ -154,7 +208,11 @@ class TaskFileSystem extends FileSystem {
     if (!this.receiver.isGranted(this.taskId)) throw new FileSystemError('Upload task closed', 550);
     const { fsPath, clientPath } = this.inside(fileName);
     if (fsPath === this.root) throw new FileSystemError('Not a file name', 553);
-    mkdirSync(path.dirname(fsPath), { recursive: true });
+    try {
+      mkdirSync(path.dirname(fsPath), { recursive: true });
+    } catch (err) {
+      throw new FileSystemError(clientMessage(err), 550);
+    }
     const name = path.relative(this.root, fsPath).split(path.sep).join('/');
     const stream = new TaskFileWriter(fsPath, append, this.receiver.maxFileBytes, (size) => this.receiver.stored(this.taskId, name, size), () => this.receiver.stats.tooLarge++, () => this.receiver.touch(this.taskId));
     this.receiver.track(this.taskId, stream);
@@ -165,9 +223,34 @@ class TaskFileSystem extends FileSystem {
     return { stream, clientPath };
   }
 
+  /** Answers the client's path: ftp-srv's own answers the server's absolute path (257 "/srv/data/..."). */
   override mkdir(p: string): Promise<string> {
-    this.inside(p);
-    return super.mkdir(p) as Promise<string>;
+    return safely(async () => {
+      const { clientPath } = this.inside(p);
+      await super.mkdir(p);
+      return clientPath;
+    });
+  }
+
+  override get(fileName: string) {
+    return safely(() => {
+      this.inside(fileName);
+      return super.get(fileName);
+    });
+  }
+
+  override list(p = '.') {
+    return safely(() => {
+      this.inside(p);
+      return super.list(p);
+    });
+  }
+
+  override chdir(p = '.') {
+    return safely(() => {
+      this.inside(p);
+      return super.chdir(p);
+    });
   }
 
   override read(): Promise<never> {
@@ -193,7 +276,7 @@ export function newCredentials(): { username: string; password: string } {
 }
 
 export class RecordingFtpServer {
-  readonly stats: FtpStats = { logins: 0, refusedLogins: 0, filesStored: 0, bytesStored: 0, tooLarge: 0 };
+  readonly stats: FtpStats = { logins: 0, refusedLogins: 0, filesStored: 0, bytesStored: 0, tooLarge: 0, throttledLogins: 0, passiveRefused: 0, activeRefused: 0 };
   private srv: FtpSrv | undefined;
   private bound = 0;
   private readonly byUser = new Map<string, FtpGrant>();
@@ -204,8 +287,17 @@ export class RecordingFtpServer {
   private readonly lastActivity = new Map<number, number>();
   /** Files being written per task: revoke destroys them (a dropped data socket alone would leave them open). */
   private readonly writers = new Map<number, Set<Writable>>();
+  /** The task each logged-in connection belongs to. */
+  private readonly taskOf = new Map<string, number>();
+  /** Live connections by id (ftp-srv's own table is not part of its API). */
+  private readonly live = new Map<string, ConnectionInternals>();
+  /** Connections whose PASV / EPSV is being set up (the port is not listening yet, but already taken). */
+  private readonly passivePending = new Set<string>();
+  private readonly throttle: FailedLoginThrottle;
 
-  constructor(private readonly opts: FtpReceiverOptions) {}
+  constructor(private readonly opts: FtpReceiverOptions) {
+    this.throttle = new FailedLoginThrottle(opts.throttle);
+  }
 
   get maxFileBytes(): number {
     return this.opts.maxFileBytes;
@@ -232,14 +324,26 @@ export class RecordingFtpServer {
       timeout: 0,
     });
     for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)!.has(l)) process.removeListener(s, l);
+    (srv as unknown as EventEmitter).on('connect', ({ connection }: { connection: ConnectionInternals }) => this.guard(connection));
     srv.on('login', ({ connection, username, password }, resolve, reject) => {
+      const ip = connection.ip ?? '';
+      const now = Date.now();
+      // As the HTTP login: checked before the password, so a blocked address learns nothing from its guesses.
+      if (this.throttle.blocked(ip, now)) {
+        this.stats.throttledLogins++;
+        reject(new Error('Too many failed logins from your address, try again later'));
+        return;
+      }
       const grant = this.byUser.get(username);
       if (!grant || !sameSecret(grant.password, password)) {
         this.stats.refusedLogins++;
+        this.throttle.fail(ip, now);
         reject(new Error('Login incorrect'));
         return;
       }
+      this.throttle.clear(ip);
       this.stats.logins++;
+      this.taskOf.set(connection.id, grant.taskId);
       this.touch(grant.taskId);
       let ids = this.connections.get(grant.taskId);
       if (!ids) this.connections.set(grant.taskId, (ids = new Set()));
@@ -249,6 +353,9 @@ export class RecordingFtpServer {
     });
     srv.on('disconnect', ({ id }) => {
       for (const ids of this.connections.values()) ids.delete(id);
+      this.taskOf.delete(id);
+      this.live.delete(id);
+      this.passivePending.delete(id);
     });
     srv.on('client-error', () => undefined);
     await srv.listen();
@@ -256,6 +363,56 @@ export class RecordingFtpServer {
     const address = (srv as unknown as { server: { address(): { port: number } } }).server.address();
     this.bound = address.port;
     return this.bound;
+  }
+
+  /**
+   * Checks every command of a connection before ftp-srv runs it: passive ports within the login's and
+   * the address's share, active mode only back to the client. ftp-srv has no hook for this, so its
+   * per-connection command handler is wrapped.
+   */
+  private guard(connection: ConnectionInternals): void {
+    this.live.set(connection.id, connection);
+    const commands = connection.commands;
+    const handle = commands.handle.bind(commands);
+    commands.handle = (raw) => {
+      const command = typeof raw === 'string' ? commands.parse(raw) : raw;
+      const directive = command.directive.trim().toUpperCase();
+      if (directive === 'PORT' || directive === 'EPRT') {
+        const refusal = activeModeRefusal(directive, command.arg, connection.ip);
+        if (refusal) {
+          this.stats.activeRefused++;
+          return connection.reply(504, refusal);
+        }
+      }
+      if ((directive === 'PASV' || directive === 'EPSV') && this.taskOf.has(connection.id)) {
+        const refusal = this.passiveRefusal(connection);
+        if (refusal) {
+          this.stats.passiveRefused++;
+          return connection.reply(425, refusal);
+        }
+        this.passivePending.add(connection.id);
+        return handle(raw).finally(() => this.passivePending.delete(connection.id));
+      }
+      return handle(raw);
+    };
+  }
+
+  /** Why this connection may not open another passive port, or undefined. Its own current one is replaced, so it does not count. */
+  private passiveRefusal(connection: ConnectionInternals): string | undefined {
+    const taskId = this.taskOf.get(connection.id);
+    const ip = normaliseIp(connection.ip ?? '');
+    let ofTask = 0;
+    let ofAddress = 0;
+    for (const [id, c] of this.live) {
+      if (id === connection.id) continue;
+      const holds = this.passivePending.has(id) || (c.connector?.type === 'passive' && !!c.connector.dataServer);
+      if (!holds) continue;
+      if (this.taskOf.get(id) === taskId) ofTask++;
+      if (normaliseIp(c.ip ?? '') === ip) ofAddress++;
+    }
+    if (ofTask >= this.opts.passivePerLogin) return `Too many passive connections for this login (${this.opts.passivePerLogin})`;
+    if (ofAddress >= this.opts.passivePerAddress) return `Too many passive connections from your address (${this.opts.passivePerAddress})`;
+    return undefined;
   }
 
   grant(g: FtpGrant): void {

@@ -76,6 +76,9 @@ export function createRecordingUploadRuntime(config: Config, storage: Storage, g
     publicHost: config.ftpPublicHost,
     passivePorts: config.ftpPassivePorts,
     maxFileBytes: config.ftpMaxFileBytes,
+    passivePerLogin: config.ftpPassivePerLogin,
+    passivePerAddress: config.ftpPassivePerAddress,
+    throttle: { windowMs: config.throttleWindowMs, maxFailures: config.throttleMaxFailures },
     log,
     events: {
       onLogin(taskId) {
