@@ -66,8 +66,31 @@ export function installRoutePolicies(app: FastifyInstance): void {
   });
 }
 
+/*
+ * Every number a route accepts has both limits (trust-boundary fuzz test): past JavaScript's exact
+ * integers a value turns into a float, and SQLite answers a float OFFSET or LIMIT with an error (a 500)
+ * instead of an empty page.
+ */
+/** Largest record id: the largest integer a JavaScript number holds exactly. */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+/**
+ * Highest page number of a paged list. The spec sets none; 100,000 pages of up to 500 rows (50 M rows)
+ * is past any list the console pages through, and keeps OFFSET small and exact.
+ */
+export const MAX_PAGE = 100_000;
+/** Latest instant a time field accepts, in epoch ms: 2100-01-01 (no fleet record lies beyond it). */
+export const MAX_EPOCH_MS = Date.UTC(2100, 0, 1);
+
+/** A record id. */
+export const Id = Type.Integer({ minimum: 1, maximum: MAX_ID });
+/** An instant in epoch milliseconds. */
+export const EpochMs = Type.Integer({ minimum: 0, maximum: MAX_EPOCH_MS });
+
+/** A code of a catalogue (alarm type or group, 1..90013 today): a positive 32-bit integer. */
+export const Code = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 });
+
 /** Optional `companyId` that the console adds to every call (narrows to that subtree; must be in the caller's). */
-export const CompanyIdField = Type.Optional(Type.Integer({ minimum: 1 }));
+export const CompanyIdField = Type.Optional(Id);
 
 /** A body or query object that rejects unknown fields and accepts the injected companyId. */
 export function Strict<T extends TProperties>(properties: T) {
@@ -75,12 +98,11 @@ export function Strict<T extends TProperties>(properties: T) {
 }
 
 export const PageFields = {
-  current: Type.Integer({ minimum: 1, default: 1 }),
+  current: Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 }),
   size: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),
 };
 
-export const Id = Type.Integer({ minimum: 1 });
-export const IdList = Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 500, uniqueItems: true });
+export const IdList = Type.Array(Id, { minItems: 1, maxItems: 500, uniqueItems: true });
 /** Free text with a length limit, trimmed by the handler. */
 export const Text = (max: number, min = 0) => Type.String({ minLength: min, maxLength: max });
 /** A required name: 1..max characters with at least one that is not white space. */

@@ -19,7 +19,7 @@ import type { CommandOutcome } from '../../gateway/server.ts';
 import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
 import { AppError, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
-import { Id, PageFields, Strict, type App } from '../../http/route.ts';
+import { EpochMs, Id, PageFields, Strict, type App } from '../../http/route.ts';
 import type { LiveRuntime } from '../../live/runtime.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { sendXlsx, xlsxBuffer, type SheetColumn } from '../reports/excel.ts';
@@ -78,8 +78,8 @@ const SnapFields = {
 };
 const ReportFields = {
   ...PageFields,
-  startTime: Type.Integer({ minimum: 0 }),
-  endTime: Type.Integer({ minimum: 0 }),
+  startTime: EpochMs,
+  endTime: EpochMs,
   vehicleIds: Type.Optional(Type.Array(Id, { maxItems: 500, uniqueItems: true })),
   channels: Type.Optional(ChannelList),
 };

@@ -6,7 +6,7 @@ import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
 import { fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import { Messages } from '../../http/messages.ts';
-import { Id, IdList, Name, PageFields, Strict, Text, type App } from '../../http/route.ts';
+import { Id, IdList, MAX_ID, Name, PageFields, Strict, Text, type App } from '../../http/route.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { companyViews } from './views.ts';
 
@@ -56,7 +56,7 @@ export function companyRoutes(app: App, deps: ServiceDeps): void {
 
   app.get('/service-priv/company/page', {
     config: { permission: '/information/company' },
-    schema: { querystring: Strict({ ...PageFields, keyword: Type.Optional(Text(64)), pid: Type.Optional(Type.Integer({ minimum: 0 })) }) },
+    schema: { querystring: Strict({ ...PageFields, keyword: Type.Optional(Text(64)), pid: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ID })) }) },
   }, async (request) => {
     const q = request.query;
     const scope = await narrowedScope(storage, auth(request), q.companyId);
@@ -74,7 +74,7 @@ export function companyRoutes(app: App, deps: ServiceDeps): void {
 
   app.post('/service-priv/company', {
     config: { permission: '/information/company:create' },
-    schema: { body: Strict({ ...CompanyFields, pid: Type.Integer({ minimum: 0 }), name: Name(64) }) },
+    schema: { body: Strict({ ...CompanyFields, pid: Type.Integer({ minimum: 0, maximum: MAX_ID }), name: Name(64) }) },
   }, async (request) => {
     const ctx = auth(request);
     const b = request.body;
@@ -92,7 +92,7 @@ export function companyRoutes(app: App, deps: ServiceDeps): void {
 
   app.put('/service-priv/company', {
     config: { permission: '/information/company:update' },
-    schema: { body: Strict({ ...CompanyFields, id: Id, pid: Type.Optional(Type.Integer({ minimum: 0 })), name: Type.Optional(Name(64)) }) },
+    schema: { body: Strict({ ...CompanyFields, id: Id, pid: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ID })), name: Type.Optional(Name(64)) }) },
   }, async (request) => {
     const ctx = auth(request);
     const b = request.body;

@@ -10,7 +10,7 @@ import { Id, IdList, Name, PageFields, Strict, Text, type App } from '../../http
 import type { ServiceDeps } from '../deps.ts';
 import { checkGrantable } from './grants.ts';
 
-const PermissionIds = Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 2000, uniqueItems: true });
+const PermissionIds = Type.Array(Id, { maxItems: 2000, uniqueItems: true });
 
 export function rolePermissionsView(role: Role) {
   return { roleId: role.id, permissionIds: role.permissionIds, permissions: masksFromIds(role.permissionIds) };

@@ -9,7 +9,7 @@ import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
 import { fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import { Messages } from '../../http/messages.ts';
-import { Id, IdList, PageFields, Strict, Text, type App } from '../../http/route.ts';
+import { EpochMs, Id, IdList, PageFields, Strict, Text, type App } from '../../http/route.ts';
 import type { ServiceDeps } from '../deps.ts';
 
 const Username = Type.String({ pattern: '^[A-Za-z0-9_.@-]{3,32}$' });
@@ -17,11 +17,11 @@ const Password = Type.String({ minLength: 6, maxLength: 64 });
 const UserFields = {
   realName: Type.Optional(Text(32)),
   userLevel: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 })),
-  roleIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 50, uniqueItems: true })),
+  roleIds: Type.Optional(Type.Array(Id, { maxItems: 50, uniqueItems: true })),
   phone: Type.Optional(Type.String({ pattern: '^[0-9+\\- ]{0,20}$' })),
   email: Type.Optional(Type.String({ maxLength: 64, pattern: '^$|^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' })),
   status: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
-  expireTime: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+  expireTime: Type.Optional(Type.Union([EpochMs, Type.Null()])),
   allowedIps: Type.Optional(Type.String({ maxLength: 512 })),
   geoInverse: Type.Optional(Type.Boolean()),
 };

@@ -20,7 +20,7 @@ import { auth, narrowedScope } from '../../http/auth.ts';
 import { fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import type { Message } from '../../http/messages.ts';
-import { Id, PageFields, Strict, type App } from '../../http/route.ts';
+import { Code, EpochMs, Id, PageFields, Strict, type App } from '../../http/route.ts';
 import { ExportJobs } from '../export-jobs.ts';
 import { sendXlsx, xlsxBuffer, type SheetColumn } from '../reports/excel.ts';
 import { AlarmFilterFields, alarmView } from './alarms.ts';
@@ -45,7 +45,7 @@ const DateText = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 const FilterBody = Strict(AlarmFilterFields);
 const CompanyBody = Strict({ ...AlarmFilterFields, pid: Type.Optional(Id) });
 const CellFields = {
-  alarmType: Type.Optional(Type.Integer({ minimum: 1 })),
+  alarmType: Type.Optional(Code),
   date: Type.Optional(DateText),
   vehicleId: Type.Optional(Id),
   driverKey: Type.Optional(Type.String({ minLength: 3, maxLength: 100 })),
@@ -238,7 +238,7 @@ export function aggregateRoutes(app: App, { storage, clock }: AggregateDeps): vo
   // ── the dashboard's drive-behaviour sets (spec §9) ──
   app.get('/service-safe/aggregate/driveBehaviourStat', {
     config: { permission: 'session' },
-    schema: { querystring: Strict({ startTime: Type.Integer({ minimum: 0 }), endTime: Type.Integer({ minimum: 0 }) }) },
+    schema: { querystring: Strict({ startTime: EpochMs, endTime: EpochMs }) },
   }, async (request) => {
     const lang = requestLang(request);
     const q = request.query;

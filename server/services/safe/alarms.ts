@@ -17,7 +17,7 @@ import type { CommandOutcome, Jt808Gateway } from '../../gateway/server.ts';
 import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
 import { AppError, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
-import { Id, IdList, PageFields, Strict, Text, type App } from '../../http/route.ts';
+import { Code, EpochMs, Id, IdList, PageFields, Strict, Text, type App } from '../../http/route.ts';
 import { RiskLevelField } from './settings.ts';
 import { SafeMessages, TERMINAL_NO_REPLY, TERMINAL_NOT_APPLICABLE, TERMINAL_OFFLINE, terminalResultText } from './messages.ts';
 
@@ -28,11 +28,11 @@ const DealStatusField = Type.Union(DEAL_STATUSES.map((s) => Type.Literal(s)));
 
 /** The alarm filters of the processing list, its export and the statistics (server/API.md "Alarm statistics"). */
 export const AlarmFilterFields = {
-  startTime: Type.Integer({ minimum: 0 }),
-  endTime: Type.Integer({ minimum: 0 }),
+  startTime: EpochMs,
+  endTime: EpochMs,
   vehicleIds: Type.Optional(Type.Array(Id, { maxItems: 500, uniqueItems: true })),
-  alarmGroups: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 50, uniqueItems: true })),
-  alarmTypes: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 500, uniqueItems: true })),
+  alarmGroups: Type.Optional(Type.Array(Code, { maxItems: 50, uniqueItems: true })),
+  alarmTypes: Type.Optional(Type.Array(Code, { maxItems: 500, uniqueItems: true })),
   riskLevels: Type.Optional(Type.Array(RiskLevelField, { maxItems: 4, uniqueItems: true })),
   dealStatuses: Type.Optional(Type.Array(DealStatusField, { maxItems: 4, uniqueItems: true })),
 };

@@ -19,9 +19,13 @@ import {
   effectiveSettings, monthFigures, monthPeriod, scoreRow, targetCompany, vehiclesIn, type EffectiveSettings, type VehicleMonth,
 } from './appraisal-core.ts';
 
-/** One number per category; unknown keys are refused (400 naming the field). Ranges: domain rule (bilingual). */
+/**
+ * One number per category; unknown keys are refused (400 naming the field). Ranges: domain rule
+ * (bilingual); the schema's ±10^6 only keeps absurd magnitudes out before it.
+ */
+const CategoryNumber = Type.Number({ minimum: -1_000_000, maximum: 1_000_000 });
 const PerCategoryNumber = Type.Object({
-  drivingSkill: Type.Number(), drivingBehaviour: Type.Number(), trafficViolation: Type.Number(), trafficAccident: Type.Number(), vehicleOperation: Type.Number(),
+  drivingSkill: CategoryNumber, drivingBehaviour: CategoryNumber, trafficViolation: CategoryNumber, trafficAccident: CategoryNumber, vehicleOperation: CategoryNumber,
 }, { additionalProperties: false });
 
 /** Entries of the dashboard's risk ranking (spec §9: top 5). */

@@ -20,7 +20,7 @@ import type { Storage } from '../../db/repositories.ts';
 import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
 import { fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
-import { Id, PageFields, Strict, Text, type App } from '../../http/route.ts';
+import { EpochMs, Id, PageFields, Strict, Text, type App } from '../../http/route.ts';
 import { alarmView } from './alarms.ts';
 import type { Message } from '../../http/messages.ts';
 
@@ -32,7 +32,7 @@ const StateField = Type.Union(BOARD_STATES.map((s) => Type.Literal(s)));
 const BoardRiskField = Type.Union(BOARD_RISK_LEVELS.map((l) => Type.Literal(l)));
 const Note = Type.Optional(Text(BOARD_NOTE_MAX));
 /** Follow-up times are epoch ms. */
-const FollowTime = Type.Optional(Type.Integer({ minimum: 0 }));
+const FollowTime = Type.Optional(EpochMs);
 
 const pair = (zh: string, en: string): Message => (lang: Lang) => (lang === 'zh' ? zh : en);
 export const BoardMessages = {
@@ -110,7 +110,7 @@ export function boardRoutes(app: App, deps: BoardRouteDeps): void {
 
   app.get('/service-safe/saftyBoard/stat', {
     config: { permission: PAGE },
-    schema: { querystring: Strict({ since: Type.Optional(Type.Integer({ minimum: 0 })) }) },
+    schema: { querystring: Strict({ since: Type.Optional(EpochMs) }) },
   }, async (request) => {
     const lang = requestLang(request);
     const q = request.query;

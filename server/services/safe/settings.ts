@@ -12,12 +12,12 @@ import type { Storage } from '../../db/repositories.ts';
 import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
 import { fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
-import { Strict, type App } from '../../http/route.ts';
+import { Code, Strict, type App } from '../../http/route.ts';
 import type { AlarmService } from '../../alarms/service.ts';
 import { SafeMessages } from './messages.ts';
 
 export const RiskLevelField = Type.Union(RISK_LEVELS.map((l) => Type.Literal(l)));
-const TypeList = Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 500, uniqueItems: true });
+const TypeList = Type.Array(Code, { minItems: 1, maxItems: 500, uniqueItems: true });
 
 function typeView(t: AlarmTypeRecord, lang: Lang) {
   return { alarmType: t.code, alarmName: lang === 'en' ? (t.en ?? t.zh) : t.zh, nameZh: t.zh, nameEn: t.en, group: t.group, isGroup: t.group === 1 };
@@ -77,7 +77,7 @@ export function settingsRoutes(app: App, deps: { storage: Storage; alarms: Alarm
 
   app.get('/service-safe/companysetting/findCompanyAlarmSetting', {
     config: { permission: settingsPage },
-    schema: { querystring: Strict({ group: Type.Optional(Type.Integer({ minimum: 1 })) }) },
+    schema: { querystring: Strict({ group: Type.Optional(Code) }) },
   }, async (request) => {
     const lang = requestLang(request);
     const company = await settingsCompany(storage, auth(request), request.query.companyId);
@@ -120,7 +120,7 @@ export function settingsRoutes(app: App, deps: { storage: Storage; alarms: Alarm
 
   app.post('/service-safe/companysetting/saveCompanyAlarmLevelSetting', {
     config: { permission: levelPage },
-    schema: { body: Strict({ items: Type.Array(Strict({ alarmType: Type.Integer({ minimum: 1 }), riskLevel: Type.Union([RiskLevelField, Type.Null()]) }), { minItems: 1, maxItems: 500 }) }) },
+    schema: { body: Strict({ items: Type.Array(Strict({ alarmType: Code, riskLevel: Type.Union([RiskLevelField, Type.Null()]) }), { minItems: 1, maxItems: 500 }) }) },
   }, async (request) => {
     const { items, companyId } = request.body;
     checkTypes(items.map((i) => i.alarmType));

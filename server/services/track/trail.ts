@@ -7,7 +7,7 @@ import { encodeTrack, type TrackData } from '../../../proto/track-codec.ts';
 import type { PositionRow, Storage } from '../../db/repositories.ts';
 import { ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
-import { Strict, type App } from '../../http/route.ts';
+import { MAX_PAGE, Strict, type App } from '../../http/route.ts';
 import { assertRectangle, assertTrackPeriod, Coordinate, PeriodFields, toExclusive, vehicleInScope } from './common.ts';
 
 /** A week at 1 Hz is 604,800 points; beyond this the answer is cut (header `total` says how many there were). */
@@ -62,7 +62,7 @@ export function trailRoutes(app: App, { storage, clock }: TrailDeps): void {
     schema: {
       querystring: Strict({
         ...PeriodFields,
-        current: Type.Integer({ minimum: 1, default: 1 }),
+        current: Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 }),
         size: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
       }),
     },

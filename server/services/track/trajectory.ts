@@ -87,7 +87,9 @@ export interface TrajectoryDeps {
 }
 
 const StopMinutes = Type.Integer({ minimum: 1, maximum: 1440, default: DEFAULT_STOP_MINUTES });
-const RangeFields = { fromIndex: Type.Integer({ minimum: 0 }), toIndex: Type.Integer({ minimum: 0 }) };
+// Point indexes of one read track; 10^9 is past any period's point count and keeps the read's LIMIT exact.
+const PointIndex = Type.Integer({ minimum: 0, maximum: 1_000_000_000 });
+const RangeFields = { fromIndex: PointIndex, toIndex: PointIndex };
 
 function checkRange(fromIndex: number, toIndex: number, count: number): void {
   if (toIndex < fromIndex || toIndex - fromIndex + 1 > DETAIL_MAX_POINTS) throw fail.badRequest(TrackMessages.badRange);

@@ -20,7 +20,7 @@ import { auth, narrowedScope } from '../../http/auth.ts';
 import { fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import type { Message } from '../../http/messages.ts';
-import { Id, PageFields, Strict, type App } from '../../http/route.ts';
+import { EpochMs, Id, PageFields, Strict, type App } from '../../http/route.ts';
 import type { LiveStore } from '../../live/store.ts';
 import type { MediaHub } from '../../media/media-hub.ts';
 import { ChannelDiscovery, deviceChannels, type DiscoveryGateway } from './channels.ts';
@@ -121,7 +121,7 @@ export function videoRoutes(app: App, deps: VideoDeps): void {
 
   app.get('/service-priv/stream/queryUserStreamLog', {
     config: { permission: '/system/user' },
-    schema: { querystring: Strict({ ...PageFields, userId: Type.Optional(Id), startTime: Type.Integer({ minimum: 0 }), endTime: Type.Integer({ minimum: 0 }) }) },
+    schema: { querystring: Strict({ ...PageFields, userId: Type.Optional(Id), startTime: EpochMs, endTime: EpochMs }) },
   }, async (request) => {
     const ctx = auth(request);
     const { current, size, userId, startTime, endTime, companyId } = request.query;

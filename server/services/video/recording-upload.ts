@@ -22,7 +22,7 @@ import type { Jt808Gateway } from '../../gateway/server.ts';
 import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
 import { AppError, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
-import { Id, PageFields, Strict, type App } from '../../http/route.ts';
+import { EpochMs, Id, PageFields, Strict, type App } from '../../http/route.ts';
 import { createRecordingUploadRuntime, UploadRefused, type RecordingUploadRuntime } from '../../media/recording-upload.ts';
 
 declare module 'fastify' {
@@ -63,8 +63,8 @@ export interface RecordingUploadDeps {
 const UploadBody = Strict({
   vehicleId: Id,
   channel: Type.Integer({ minimum: 1, maximum: MAX_LOGICAL_CHANNEL }),
-  startTime: Type.Integer({ minimum: 0 }),
-  endTime: Type.Integer({ minimum: 0 }),
+  startTime: EpochMs,
+  endTime: EpochMs,
   mediaType: Type.Optional(Type.Integer({ minimum: 0, maximum: 3 })),
   streamType: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 })),
   storageType: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 })),
