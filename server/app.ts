@@ -28,6 +28,7 @@ import { recordingUploadRoutes } from './services/video/recording-upload.ts';
 import { talkRoutes } from './services/video/talk.ts';
 import { obdRoutes } from './obd/index.ts';
 import { multimediaRoutes } from './services/multimedia/index.ts';
+import { deviceRegistrationRoutes } from './gateway/registration-routes.ts';
 import { registerPush } from './push/index.ts';
 
 declare module 'fastify' {
@@ -94,6 +95,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   obdRoutes(api, { storage, gateway: live.gateway }); // issue 5: 0x0705 CAN data for the pop-up's OBD buttons
   multimediaRoutes(api, { config, storage, tokens, live }); // issue 6: snapshots, 0x0800/0x0801 photos, media reports
   recordingUploadRoutes(api, { config, storage, gateway: live.gateway }); // issue 6: recordings pulled to the server over FTP
+  deviceRegistrationRoutes(api, { storage, gateway: live.gateway }); // issue 12: terminal registration state and operator reset
   await installConsole(app, config.consoleDir);
   return app;
 }

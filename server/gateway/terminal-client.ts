@@ -1,8 +1,8 @@
 /**
  * A JT/T 808 terminal over real TCP, built from the codec's encoders: integration tests and the
  * gateway benchmark drive the gateway with it. Requests wait for the platform reply carrying their
- * serial (0x8001 or 0x8100). Like a real terminal it keeps its auth code (per gateway port and number,
- * for the life of the process) and the packages of its recent sub-packaged messages, which it sends
+ * serial (0x8001 or 0x8100). Like a real terminal it keeps its auth code (by number, for the life of
+ * the process) and the packages of its recent sub-packaged messages, which it sends
  * again when the platform asks with 0x8003.
  */
 import net from 'node:net';
@@ -23,7 +23,7 @@ import {
 
 export type PlatformReply = PlatformResponse | RegisterResponse;
 
-/** A terminal's "flash": auth codes by `port:phone`, so a new connection authenticates without registering. */
+/** A terminal's "flash": auth codes by number, so a new connection authenticates without registering. */
 const storedCodes = new Map<string, string>();
 
 /** Sub-packaged messages kept for 0x8003, by first serial (the most recent few). */
@@ -153,8 +153,9 @@ export class TestTerminal {
     return reply;
   }
 
+  /** By number only: a server restarted on the same data keeps the code valid; elsewhere it fails and the terminal registers. */
   private get codeKey(): string {
-    return `${this.socket.remotePort}:${this.phone}`;
+    return this.phone;
   }
 
   async authenticate(authCode: string): Promise<PlatformResponse> {

@@ -1,0 +1,56 @@
+/**
+ * A vehicle's terminal registration, for operators (issue 12 §2): whether it is registered, who ended
+ * the last registration, and the refused re-registrations (0x8100 result 3: someone sent 0x0100 for a
+ * registered terminal). An operator with device management resets the registration so a replaced or
+ * wiped terminal can register again. API.md "JT/T 808 gateway".
+ */
+import type { Lang } from '../../domain/errors/catalogue.ts';
+import type { Storage, TerminalRegistrationState } from '../db/repositories.ts';
+import { auth } from '../http/auth.ts';
+import { fail, ok } from '../http/envelope.ts';
+import { requestLang } from '../http/lang.ts';
+import type { Message } from '../http/messages.ts';
+import { Id, Strict, type App } from '../http/route.ts';
+import type { Jt808Gateway } from './server.ts';
+
+const pair = (zh: string, en: string): Message => (lang: Lang) => (lang === 'zh' ? zh : en);
+
+export const RegistrationMessages = {
+  notFound: pair('车辆不存在或不在您的管辖范围内', 'The vehicle does not exist or is outside your scope'),
+};
+
+/** What the calls answer: the stored state and whether the terminal is online now. */
+export interface RegistrationView extends TerminalRegistrationState {
+  readonly online: boolean;
+}
+
+export function deviceRegistrationRoutes(app: App, deps: { readonly storage: Storage; readonly gateway: Jt808Gateway }): void {
+  const { storage, gateway } = deps;
+
+  /** The vehicle's registration inside the caller's scope; 404 outside it (no existence leak). */
+  async function view(vehicleId: number, scope: Parameters<Storage['terminals']['labels']>[0]): Promise<RegistrationView> {
+    const inScope = await storage.terminals.labels(scope, [vehicleId]);
+    const state = inScope.has(vehicleId) ? await storage.terminals.registrationOf(vehicleId) : undefined;
+    if (!state) throw fail.notFound(RegistrationMessages.notFound);
+    return { ...state, online: gateway.isReachable(vehicleId) };
+  }
+
+  // Shown on the monitor's vehicle card, so it needs what the card needs.
+  app.get('/service-priv/device/registration', {
+    config: { permission: '/monitor/index' },
+    schema: { querystring: Strict({ vehicleId: Id }) },
+  }, async (request) => ok(await view(request.query.vehicleId, auth(request).scope), requestLang(request)));
+
+  // Device management: the one who may replace a vehicle's terminal may let a new one register.
+  app.post('/service-priv/device/resetRegistration', {
+    config: { permission: '/information/device' },
+    schema: { body: Strict({ vehicleId: Id }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const before = await view(request.body.vehicleId, ctx.scope);
+    const reset = await gateway.resetRegistration(before.vehicleId, before.deviceNo, ctx.user.id);
+    request.log.warn({ vehicleId: before.vehicleId, deviceNo: before.deviceNo, userId: ctx.user.id, wasRegistered: reset },
+      'terminal registration reset by an operator: the terminal must register again');
+    return ok(await view(before.vehicleId, ctx.scope), requestLang(request));
+  });
+}
