@@ -98,6 +98,7 @@ function AlarmArea({ userId }: { userId: number }) {
   const t = useT(ALARMS_NS);
   const voiceT = useT(VOICE_NS);
   const lang = useLang();
+  const access = useAccess();
   const store = useMemo(() => createSnapshotStore<AlarmSnapshot | null>(null), []);
   const snapshot = useSyncExternalStore(store.subscribe, store.get);
   const streamRef = useRef<LiveStream | null>(null);
@@ -169,6 +170,18 @@ function AlarmArea({ userId }: { userId: number }) {
     hide();
     streamRef.current?.markAlarmsRead();
   };
+
+  // Alarms the reconnect catch-up could not bring back (more than the server replays): say so, and where they are.
+  const missedNote = snapshot.missed > 0 && (
+    <Paper withBorder p={6} w={open ? undefined : 420} data-testid="alarm-missed" data-missed={snapshot.missed}>
+      <Group gap={6} wrap="nowrap">
+        <Text size="xs" c="orange">{t(snapshot.missedCapped ? 'popup.missedAtLeast' : 'popup.missed', { count: snapshot.missed })}</Text>
+        {access.canSeeRoute(PROCESSING) && (
+          <Button size="compact-xs" variant="subtle" onClick={() => void navigateHref(PROCESSING)} data-testid="alarm-missed-open">{t('popup.processing')}</Button>
+        )}
+      </Group>
+    </Paper>
+  );
 
   const row = (a: AlarmItem) => (
     <Text key={a.id} size="xs" truncate data-testid="alarm-popup-more" data-alarm-id={a.id}>
@@ -244,9 +257,11 @@ function AlarmArea({ userId }: { userId: number }) {
               {buttons(newest)}
               {list.slice(1, 1 + MORE_SHOWN).map(row)}
               {listCount > 1 + MORE_SHOWN && <Text size="xs" c="dimmed">{t('popup.more', { count: listCount - 1 - MORE_SHOWN })}</Text>}
+              {missedNote}
             </Stack>
           </Paper>
         )}
+        {!open && missedNote}
         <Tooltip label={t('popup.unread', { count: unread })}>
           <Indicator label={unread} size={18} disabled={unread === 0} color="red">
             <ActionIcon
