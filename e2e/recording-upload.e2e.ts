@@ -63,7 +63,7 @@ describe('recordings pulled to the server', () => {
     expect(download.suggestedFilename()).toMatch(/^CH1_\d{14}_\d{14}\.h264$/);
   });
 
-  test('says the vehicle is not online for a vehicle without a terminal session', async () => {
+  test('offers no invented channel for a vehicle whose terminal never connected: says the channels are unknown, asks nothing', async () => {
     const token = await e2e.server.token(ACCOUNTS.admin);
     const all = await e2e.server.api<{ records: RealtimeVehicle[] }>('/service-monitor/monitor/v3/selectreal', { method: 'POST', token, body: { current: 1, size: 10, state: 'neverOnline' } });
     const v = all.data.records[0]!;
@@ -74,7 +74,9 @@ describe('recordings pulled to the server', () => {
     await tree.locator('input').first().fill(v.vehiidno);
     await tree.getByText(v.vehiidno, { exact: true }).last().click();
     await page.locator(`[data-node-id="V_${v.vehicleId}"]`).click();
-    await page.getByTestId('upload-request').click();
-    await expect.poll(() => page.getByTestId('upload-error').textContent()).toContain('车辆不在线');
+    await page.locator('[data-testid=upload-no-camera][data-source=unknown]').waitFor();
+    expect(await page.getByTestId('upload-no-camera').textContent()).toMatch(/^通道未知/);
+    expect(await page.getByTestId('upload-request').isDisabled()).toBe(true);
+    expect(await page.getByTestId('upload-list-terminal').isDisabled()).toBe(true);
   });
 });

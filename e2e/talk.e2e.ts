@@ -139,6 +139,10 @@ describe('alarm pop-up voice buttons', () => {
     const page = await signedIn();
     const v = await vehicle(4);
     const t = await raiseAlarm(v);
+    // The wall opens only cameras the device has: this terminal reports one (0x1003 to the platform's 0x9003).
+    t.send({ msgId: 0x1003, audioEncoding: 6, audioChannels: 1, samplingRate: 0, samplingBits: 0, audioFrameLength: 320, audioOutput: true, videoEncoding: 98, maxAudioChannels: 1, maxVideoChannels: 1 });
+    const token = await e2e.server.token(ACCOUNTS.admin);
+    await expect.poll(async () => (await e2e.server.api<{ source: string }>(`/service-priv/channel/device?vehicleId=${v.vehicleId}`, { token })).data.source).toBe('terminal');
     await page.goto(consolePath(`/monitor/videoMonitor?vehicleId=${v.vehicleId}&plate=${encodeURIComponent(v.vehiidno)}&channels=1`));
     await page.getByTestId('video-talk-0').click();
     await page.locator('[data-testid=talk-panel][data-state=talking]').waitFor({ timeout: 20_000 });

@@ -3,10 +3,13 @@
  * gateway and stream the committed clips to the media port; the console's video workers decode them
  * with WebCodecs and paint. Pixels are checked, not screenshots compared.
  */
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { ACCOUNTS, consolePath, login, type RealtimeVehicle, realtimeVehicles, useE2E } from './harness.ts';
 import { samplePixels } from './pixels.ts';
+import { SIM_CAMERA_CHANNELS } from '../server/sim/terminal.ts';
 
 // Eight simulated terminals; the other seeded vehicles are never online (cheap windows for the limit scene).
 const SIMULATED = 8;
@@ -15,6 +18,22 @@ const e2e = useE2E({ seedVehicles: SIMULATED + 8, env: { SIM_VEHICLES: String(SI
 /** Vehicles without a simulated terminal: the simulator drives the first SIM_VEHICLES vehicles by id. */
 async function neverOnline(): Promise<RealtimeVehicle[]> {
   return (await realtimeVehicles(e2e.server)).slice(SIMULATED);
+}
+
+/**
+ * Gives vehicles a device record of four cameras (migration 15's `device_channel`, which device
+ * management writes; that screen is not built yet). A vehicle whose terminal never connected has no
+ * channels otherwise: the server no longer invents four for every vehicle.
+ */
+function recordFourCameras(vehicles: readonly RealtimeVehicle[]): void {
+  const db = new Database(path.join(e2e.server.dataDir, 'fleet.sqlite'));
+  try {
+    db.pragma('busy_timeout = 5000');
+    const insert = db.prepare("INSERT OR REPLACE INTO device_channel (vehicle_id, channel, kind, name) VALUES (?, ?, 'video', '')");
+    db.transaction(() => { for (const v of vehicles) for (let ch = 1; ch <= 4; ch++) insert.run(v.vehicleId, ch); })();
+  } finally {
+    db.close();
+  }
 }
 
 async function openWall(autoStopMinutes?: number): Promise<Page> {
@@ -73,6 +92,7 @@ describe('multichannel video', () => {
     // The limit counts windows, whatever their session does: vehicles that are not online keep this scene
     // light (each window stops at once with the "not online" message instead of decoding video).
     const offline = await neverOnline();
+    recordFourCameras(offline.slice(0, 7));
     const page = await openWall(0);
     for (const v of offline.slice(0, 4)) await openChannels(page, v);
     await page.locator('[data-testid=video-window-0][data-state=stopped]').waitFor();
@@ -87,6 +107,24 @@ describe('multichannel video', () => {
     await page.getByText('最多同时播放25路视频').waitFor();
     expect(await page.locator('[data-testid^=video-window-]:not([data-state=empty])').count()).toBe(25);
     await page.getByTestId('video-close-all').click();
+  });
+
+  test('lists the cameras a simulated terminal reported, and says "channels unknown" for a vehicle nothing is known about', async () => {
+    const [v] = await realtimeVehicles(e2e.server, { online: true });
+    const page = await openWall(0);
+    const tree = page.getByTestId('company-tree');
+    await tree.locator('input').first().fill(v!.vehiidno);
+    await tree.getByText(v!.vehiidno, { exact: true }).last().click();
+    await page.locator(`[data-node-id="V_${v!.vehicleId}"]`).click();
+    await page.locator('[data-testid=video-channel-source][data-source=terminal]').waitFor();
+    expect(await page.getByTestId('video-channels').locator('input[type=checkbox]').count()).toBe(SIM_CAMERA_CHANNELS);
+    const unknown = (await neverOnline()).at(-1)!;
+    await tree.locator('input').first().fill(unknown.vehiidno);
+    await tree.getByText(unknown.vehiidno, { exact: true }).last().click();
+    await page.locator(`[data-node-id="V_${unknown.vehicleId}"]`).click();
+    await page.locator('[data-testid=video-no-camera][data-source=unknown]').waitFor();
+    expect(await page.getByTestId('video-no-camera').textContent()).toMatch(/^通道未知/);
+    expect(await page.getByTestId('video-channels').locator('input[type=checkbox]').count()).toBe(0);
   });
 
   test('asks whether to keep playing after the auto-stop time, and stops on request', async () => {

@@ -1,6 +1,8 @@
 /** Storage contract of a device's channels (migration 15): the device record and the terminal's 0x1003. */
 
-export type ChannelKind = 'video' | 'audio';
+import type { ChannelKind } from '../../domain/video/channels.ts';
+
+export type { ChannelKind };
 
 /** One channel of a device's record. */
 export interface RecordedChannel {

@@ -9,28 +9,13 @@
  * `ChannelDiscovery` asks each terminal once, when it authenticates and nothing is stored for it yet,
  * and keeps every 0x1003 that arrives (asked for or not; a later answer replaces the earlier one).
  */
-import type { ChannelKind, StoredAvAttributes } from '../../db/channel-types.ts';
+import type { ChannelKind, DeviceChannel, DeviceChannels } from '../../../domain/video/channels.ts';
+import type { StoredAvAttributes } from '../../db/channel-types.ts';
 import type { Storage } from '../../db/repositories.ts';
 import type { AuthenticatedListener, RequestOutcome, TerminalMessageHandler } from '../../gateway/server.ts';
 import type { AvAttributes, Jt808MessageInput } from '../../gateway/jt808/index.ts';
 
-/** Where a channel list came from; 'unknown' has no channels. */
-export type ChannelSource = 'record' | 'terminal' | 'unknown';
-
-export interface DeviceChannel {
-  channel: number;
-  kind: ChannelKind;
-  /** The record's name; '' when the source names none (the console shows "Channel n"). */
-  name: string;
-}
-
-export interface DeviceChannels {
-  source: ChannelSource;
-  /** When the terminal's 0x1003 arrived (source 'terminal'), else null. */
-  reportedTime: number | null;
-  /** Video channels first, by number. [] with source 'terminal': the terminal has no camera. */
-  channels: DeviceChannel[];
-}
+export type { DeviceChannel, DeviceChannels } from '../../../domain/video/channels.ts';
 
 /** What this needs of the gateway (Jt808Gateway). */
 export interface DiscoveryGateway {

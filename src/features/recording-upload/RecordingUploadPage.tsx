@@ -36,6 +36,8 @@ export function RecordingUploadPage() {
   // Another vehicle's terminal list would be misleading.
   const form = useVehicleChannelForm({ channel: '1', startAt: () => Date.now() - 2 * 3_600_000, onPick: useCallback(() => setTerminal(null), []) });
   const { vehicle, channel, start: startText, end: endText } = form;
+  // Only a channel the device is known to have (its record or its terminal's report) can be asked for.
+  const channelKnown = form.channels.some((c) => String(c.channel) === channel);
 
   const reload = useCallback(() => {
     fetchMyTasks().then((page) => setTasks(page.records), (e: unknown) => setError(message(e)));
@@ -120,7 +122,7 @@ export function RecordingUploadPage() {
       <VehicleChannelForm prefix="upload" fields={form} allChannels={false}>
         <Button
           size="xs"
-          disabled={!vehicle}
+          disabled={!vehicle || !channelKnown}
           loading={sending}
           onClick={() => {
             const p = period();
@@ -130,7 +132,7 @@ export function RecordingUploadPage() {
         >
           {t('upload')}
         </Button>
-        <Button size="xs" variant="light" disabled={!vehicle} loading={listing} onClick={() => void listTerminal()} data-testid="upload-list-terminal">
+        <Button size="xs" variant="light" disabled={!vehicle || !channelKnown} loading={listing} onClick={() => void listTerminal()} data-testid="upload-list-terminal">
           {t('listTerminal')}
         </Button>
       </VehicleChannelForm>

@@ -1,16 +1,18 @@
 /**
  * The left column of the terminal-recording pages (recordings on the terminal, recordings pulled to the
- * server): the company tree to pick a vehicle, its channels (from `service-priv/channel/device`, 1–4
- * when it names none) and a period; the page adds its buttons. Test ids are `<prefix>-form`,
+ * server): the company tree to pick a vehicle, its channels (from `service-priv/channel/device`: the
+ * device record or the terminal's own report; none invented when neither is known, and then the form
+ * says why) and a period; the page adds its buttons. Test ids are `<prefix>-form`,
  * `-vehicle`, `-channel`, `-start`, `-end`.
  */
 import { useCallback, useState, type ReactNode } from 'react';
 import { Paper, Select, Stack, Text, TextInput } from '@mantine/core';
 import { parseNodeId, type TreeNode } from '../../../domain/company/tree-node.ts';
-import { useT } from '../../i18n/index.ts';
+import { noCameraMessage } from '../../../domain/video/channels.ts';
+import { useLang, useT } from '../../i18n/index.ts';
 import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
 import { toLocalInput } from '../track/format.ts';
-import { fetchChannels, type DeviceChannel } from '../video/api.ts';
+import { fetchChannels, type DeviceChannel, type DeviceChannels } from '../video/api.ts';
 import { RECORDINGS_NS } from './messages.ts';
 
 export interface PickedVehicle {
@@ -21,6 +23,8 @@ export interface PickedVehicle {
 export interface VehicleChannelFields {
   vehicle: PickedVehicle | null;
   channels: DeviceChannel[];
+  /** What the server knows of the picked vehicle's channels; null until loaded (or when loading failed). */
+  known: DeviceChannels | null;
   onSelect(node: TreeNode): void;
   channel: string;
   onChannel(v: string): void;
@@ -36,7 +40,7 @@ export interface VehicleChannelFields {
  */
 export function useVehicleChannelForm({ channel: firstChannel, startAt, onPick }: { channel: string; startAt: () => number; onPick?: () => void }): VehicleChannelFields {
   const [vehicle, setVehicle] = useState<PickedVehicle | null>(null);
-  const [channels, setChannels] = useState<DeviceChannel[]>([]);
+  const [known, setKnown] = useState<DeviceChannels | null>(null);
   const [channel, setChannel] = useState(firstChannel);
   const [start, setStart] = useState(() => toLocalInput(startAt()));
   const [end, setEnd] = useState(() => toLocalInput(Date.now()));
@@ -46,12 +50,19 @@ export function useVehicleChannelForm({ channel: firstChannel, startAt, onPick }
       if (!parsed || parsed.nodeType !== 'V') return;
       setVehicle({ id: parsed.id, plate: node.name });
       onPick?.();
-      setChannels([]);
-      fetchChannels(parsed.id).then(setChannels, () => setChannels([]));
+      setKnown(null);
+      fetchChannels(parsed.id).then(
+        (d) => {
+          setKnown(d);
+          // A form without "all channels" starts on the vehicle's first channel, not on one it may lack.
+          setChannel((c) => (c === '0' || d.channels.some((x) => String(x.channel) === c) || d.channels.length === 0 ? c : String(d.channels[0]!.channel)));
+        },
+        () => setKnown(null),
+      );
     },
     [onPick],
   );
-  return { vehicle, channels, onSelect, channel, onChannel: setChannel, start, onStart: setStart, end, onEnd: setEnd };
+  return { vehicle, channels: known?.channels ?? [], known, onSelect, channel, onChannel: setChannel, start, onStart: setStart, end, onEnd: setEnd };
 }
 
 export function VehicleChannelForm({ prefix, fields, allChannels, children }: {
@@ -61,12 +72,14 @@ export function VehicleChannelForm({ prefix, fields, allChannels, children }: {
   allChannels: boolean;
   children: ReactNode;
 }) {
-  const { vehicle, channels, onSelect, channel, onChannel, start, onStart, end, onEnd } = fields;
+  const { vehicle, channels, known, onSelect, channel, onChannel, start, onStart, end, onEnd } = fields;
   const t = useT(RECORDINGS_NS);
+  const lang = useLang();
   const options = [
     ...(allChannels ? [{ value: '0', label: t('allChannels') }] : []),
-    ...(channels.length > 0 ? channels : [1, 2, 3, 4].map((n) => ({ channel: n, name: '' }))).map((c) => ({ value: String(c.channel), label: c.name ? `${c.channel} · ${c.name}` : t('channelName', { n: c.channel }) })),
+    ...channels.map((c) => ({ value: String(c.channel), label: c.name ? `${c.channel} · ${c.name}` : t('channelName', { n: c.channel }) })),
   ];
+  const missing = known && noCameraMessage(known, lang);
   return (
     <Paper withBorder p="xs" style={{ width: 280, display: 'flex', flexDirection: 'column', gap: 8 }}>
       <div style={{ flex: 1, minHeight: 0 }}>
@@ -76,7 +89,12 @@ export function VehicleChannelForm({ prefix, fields, allChannels, children }: {
         <Text size="sm" fw={600} data-testid={`${prefix}-vehicle`}>
           {vehicle ? vehicle.plate : t('pickVehicle')}
         </Text>
-        <Select size="xs" label={t('channel')} data={options} value={channel} onChange={(v) => onChannel(v ?? (allChannels ? '0' : '1'))} allowDeselect={false} data-testid={`${prefix}-channel`} />
+        <Select size="xs" label={t('channel')} data={options} value={options.some((o) => o.value === channel) ? channel : null} onChange={(v) => v && onChannel(v)} allowDeselect={false} data-testid={`${prefix}-channel`} />
+        {missing && (
+          <Text size="xs" c="orange" data-testid={`${prefix}-no-camera`} data-source={known.source}>
+            {missing}
+          </Text>
+        )}
         <TextInput size="xs" type="datetime-local" label={t('start')} value={start} onChange={(e) => onStart(e.currentTarget.value)} data-testid={`${prefix}-start`} />
         <TextInput size="xs" type="datetime-local" label={t('end')} value={end} onChange={(e) => onEnd(e.currentTarget.value)} data-testid={`${prefix}-end`} />
         {children}

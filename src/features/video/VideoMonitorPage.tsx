@@ -9,12 +9,13 @@ import { Alert, Button, Checkbox, Group, Modal, NumberInput, Paper, SegmentedCon
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { parseNodeId, type TreeNode } from '../../../domain/company/tree-node.ts';
+import { noCameraMessage, videoChannels } from '../../../domain/video/channels.ts';
 import { GRID_SIZES, promptAtMessage, videoMessage, type GridSize } from '../../../domain/video/limits.ts';
 import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
 import { useLang, useT } from '../../i18n/index.ts';
 import { readLocal, writeLocal } from '../../session/storage.ts';
 import { supportsWebCodecs } from '../../live/video/video-channel.ts';
-import { fetchChannels, type DeviceChannel } from './api.ts';
+import { fetchChannels, type DeviceChannels } from './api.ts';
 import { VIDEO_NS } from './messages.ts';
 import { VideoTile } from './VideoTile.tsx';
 import { VideoWall, type ChannelRef } from './video-wall.ts';
@@ -32,7 +33,9 @@ export function VideoMonitorPage() {
   );
   const snap = useSyncExternalStore(wall.subscribe, wall.get);
   const [vehicle, setVehicle] = useState<{ id: number; plate: string } | null>(null);
-  const [channels, setChannels] = useState<DeviceChannel[] | 'loading' | 'failed'>([]);
+  const [known, setKnown] = useState<DeviceChannels | 'loading' | 'failed' | null>(null);
+  // Only video channels go on the wall; the list is what the device's record or its terminal says.
+  const channels = known && typeof known === 'object' ? videoChannels(known) : [];
   const [picked, setPicked] = useState<ReadonlySet<number>>(new Set());
   const [autoStop, setAutoStop] = useState(() => wall.getAutoStopMinutes());
 
@@ -48,14 +51,14 @@ export function VideoMonitorPage() {
     const parsed = parseNodeId(node.id);
     if (!parsed || parsed.nodeType !== 'V') return;
     setVehicle({ id: parsed.id, plate: node.name });
-    setChannels('loading');
+    setKnown('loading');
     setPicked(new Set());
     fetchChannels(parsed.id).then(
-      (list) => {
-        setChannels(list);
-        setPicked(new Set(list.map((c) => c.channel)));
+      (d) => {
+        setKnown(d);
+        setPicked(new Set(videoChannels(d).map((c) => c.channel)));
       },
-      () => setChannels('failed'),
+      () => setKnown('failed'),
     );
   }, []);
 
@@ -84,15 +87,17 @@ export function VideoMonitorPage() {
     const only = (q.get('channels') ?? '').split(',').map(Number).filter((n) => n > 0);
     let cancelled = false;
     fetchChannels(vehicleId).then(
-      (list) => {
+      (d) => {
         if (cancelled) return;
         setVehicle({ id: vehicleId, plate });
-        setChannels(list);
-        const wanted = list.filter((c) => only.length === 0 || only.includes(c.channel));
+        setKnown(d);
+        const wanted = videoChannels(d).filter((c) => only.length === 0 || only.includes(c.channel));
         setPicked(new Set(wanted.map((c) => c.channel)));
-        open(wanted.map((c) => ({ vehicleId, plate, channel: c.channel })));
+        // A camera asked for that the device does not have is said so, not opened as an empty tile.
+        if (wanted.length === 0) notifications.show({ color: 'orange', message: noCameraMessage(d, lang) ?? videoMessage('noCamera', lang) });
+        else open(wanted.map((c) => ({ vehicleId, plate, channel: c.channel })));
       },
-      () => !cancelled && setChannels('failed'),
+      () => !cancelled && setKnown('failed'),
     );
     return () => {
       cancelled = true;
@@ -102,7 +107,7 @@ export function VideoMonitorPage() {
   }, []);
 
   const openPicked = (all: boolean) => {
-    if (!vehicle || !Array.isArray(channels)) return;
+    if (!vehicle) return;
     const list = channels.filter((c) => all || picked.has(c.channel));
     open(list.map((c) => ({ vehicleId: vehicle.id, plate: vehicle.plate, channel: c.channel })));
   };
@@ -127,10 +132,18 @@ export function VideoMonitorPage() {
             {vehicle ? `${vehicle.plate} · ${t('channels')}` : t('channels')}
           </Text>
           {!vehicle && <Text size="xs" c="dimmed">{t('pickVehicle')}</Text>}
-          {channels === 'failed' && <Alert color="red">{t('loadFailed')}</Alert>}
-          {Array.isArray(channels) && vehicle && channels.length === 0 && <Text size="xs">{t('noChannels')}</Text>}
-          {Array.isArray(channels) &&
-            channels.map((c) => (
+          {known === 'failed' && <Alert color="red">{t('loadFailed')}</Alert>}
+          {known && typeof known === 'object' && vehicle && channels.length === 0 && (
+            <Text size="xs" c="orange" data-testid="video-no-camera" data-source={known.source}>
+              {noCameraMessage(known, lang)}
+            </Text>
+          )}
+          {known && typeof known === 'object' && channels.length > 0 && (
+            <Text size="xs" c="dimmed" data-testid="video-channel-source" data-source={known.source}>
+              {t(`source.${known.source}`)}
+            </Text>
+          )}
+          {channels.map((c) => (
               <Checkbox
                 key={c.channel}
                 size="xs"
@@ -148,7 +161,7 @@ export function VideoMonitorPage() {
             <Button size="compact-xs" disabled={!vehicle || picked.size === 0} onClick={() => openPicked(false)} data-testid="video-open-selected">
               {t('openSelected')}
             </Button>
-            <Button size="compact-xs" variant="light" disabled={!vehicle || !Array.isArray(channels) || channels.length === 0} onClick={() => openPicked(true)} data-testid="video-open-all">
+            <Button size="compact-xs" variant="light" disabled={!vehicle || channels.length === 0} onClick={() => openPicked(true)} data-testid="video-open-all">
               {t('openAll')}
             </Button>
           </Group>

@@ -1,14 +1,13 @@
 /** Calls and addresses of the live video pages (server/API.md "Live video"). */
 import { API_BASE, http } from '../../api/http.ts';
+import type { DeviceChannels } from '../../../domain/video/channels.ts';
 import type { StreamType } from '../../../domain/video/limits.ts';
 
-export interface DeviceChannel {
-  channel: number;
-  name: string;
-}
+export type { DeviceChannel, DeviceChannels } from '../../../domain/video/channels.ts';
 
-export function fetchChannels(vehicleId: number): Promise<DeviceChannel[]> {
-  return http.get<DeviceChannel[]>('/service-priv/channel/device', { vehicleId }, { noCompanyId: true });
+/** The device's channels: its record, its terminal's own report, or unknown (domain/video/channels.ts). */
+export function fetchChannels(vehicleId: number): Promise<DeviceChannels> {
+  return http.get<DeviceChannels>('/service-priv/channel/device', { vehicleId }, { noCompanyId: true });
 }
 
 /** The viewer websocket of one channel (the token rides in the query: browsers cannot set headers on websockets). */
