@@ -14,6 +14,7 @@ import { installConsole } from './http/console.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { loggerOptions } from './http/log.ts';
 import { installRoutePolicies } from './http/route.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
 import { createValidatorCompiler } from './http/validation.ts';
 import { createLiveRuntime, type LiveRuntime } from './live/runtime.ts';
 import { createMediaRuntime, type MediaRuntime } from './media/runtime.ts';
@@ -77,6 +78,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setValidatorCompiler(createValidatorCompiler());
   installErrorHandler(app);
   installRoutePolicies(app);
+  // First onRequest hook: the headers are on every answer, a refused call's included.
+  installSecurityHeaders(app, { mapSourceOrigins: config.mapSourceOrigins });
   // Before auth: the plugin's hooks must see a refused upgrade too, or its socket is never closed.
   // 1 MiB per websocket message (ws's default is 100 MiB): the largest a console sends is a 1,600-byte
   // intercom frame; a larger message closes that socket (1009) and nothing else.

@@ -83,6 +83,13 @@ export interface Config {
   readonly ftpPassivePorts: readonly [number, number];
   /** Largest file one upload may store (FTP_MAX_FILE_MB). */
   readonly ftpMaxFileBytes: number;
+  /**
+   * Origins of the map tile and style servers the console may load from (MAP_SOURCE_ORIGINS, comma
+   * list of CSP sources such as `https://tiles.example.com` or `https://*.example.com`), allowed in the
+   * Content-Security-Policy's img-src and connect-src. Undefined (unset): any http(s) origin, because
+   * each user adds map sources in their own browser (server/http/security-headers.ts).
+   */
+  readonly mapSourceOrigins: readonly string[] | undefined;
   /** Passive data ports one login (upload task) may hold at once, over all its connections (FTP_PASV_PER_LOGIN). */
   readonly ftpPassivePerLogin: number;
   /** Passive data ports one remote address may hold at once (FTP_PASV_PER_ADDRESS). */
@@ -128,6 +135,16 @@ function portRange(env: Env, name: string, fallback: readonly [number, number]):
   return [min, max];
 }
 
+/** A comma list of CSP host sources (`https://host[:port]`, `https://*.host`); unset → undefined. */
+function originList(env: Env, name: string): readonly string[] | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = list.find((s) => !/^https?:\/\/(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d{1,5})?$/.test(s));
+  if (bad !== undefined) throw new Error(`${name} must be a comma list of http(s) origins such as https://tiles.example.com or https://*.example.com, got "${bad}"`);
+  return list;
+}
+
 /** Reads the configuration; `overrides` win over the environment (tests use them). */
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const config: Config = {
@@ -167,6 +184,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     ftpPublicHost: env.FTP_PUBLIC_HOST || env.MEDIA_PUBLIC_HOST || env.GATEWAY_HOST || env.HOST || '127.0.0.1',
     ftpPassivePorts: portRange(env, 'FTP_PASV_PORTS', [7630, 7679]),
     ftpMaxFileBytes: int(env, 'FTP_MAX_FILE_MB', 1024, 1, 1_000_000) * 1024 * 1024,
+    mapSourceOrigins: originList(env, 'MAP_SOURCE_ORIGINS'),
     ftpPassivePerLogin: int(env, 'FTP_PASV_PER_LOGIN', 2, 1, 1000),
     ftpPassivePerAddress: int(env, 'FTP_PASV_PER_ADDRESS', 10, 1, 1000),
   };
