@@ -44,10 +44,10 @@ afterEach(async () => {
 });
 
 /** Every test terminal's JT/T 808 connection comes from this machine, unless a test says otherwise. */
-async function setup(options: { now?: () => number; terminalAddress?: MediaPortOptions['terminalAddress']; firstPacketMs?: number } = {}) {
+async function setup(options: { now?: () => number; terminalAddress?: MediaPortOptions['terminalAddress']; idleMs?: number } = {}) {
   const signalling = new TestSignalling();
   const hub = new MediaHub(signalling, { now: options.now });
-  const port = new MediaPort(hub, { terminalAddress: options.terminalAddress ?? (() => '127.0.0.1'), firstPacketMs: options.firstPacketMs });
+  const port = new MediaPort(hub, { terminalAddress: options.terminalAddress ?? (() => '127.0.0.1'), idleMs: options.idleMs });
   const portNumber = await port.listen(0, '127.0.0.1');
   open.push(port);
   return { signalling, hub, port, portNumber };
@@ -240,6 +240,29 @@ describe('live video fan-out', () => {
     t.send(0, 3);
     await new Promise<void>((r) => t.socket.once('close', () => r()));
     expect(s.port.stats.wrongAddress).toBe(1);
+  });
+
+  it('a terminal whose link died without a FIN reconnects: the dead socket is closed when idle, and the new connection then binds the channel', async () => {
+    const s = await setup({ idleMs: 300 });
+    const viewer = new TestViewer();
+    s.hub.addViewer(target, viewer);
+    const dead = await terminal(s.portNumber);
+    dead.send(0, 5);
+    await until(() => viewer.frames.length === 5);
+    // While the old socket is open, a second connection cannot take the channel over.
+    const early = await terminal(s.portNumber);
+    early.send(25, 27);
+    await new Promise<void>((r) => early.socket.once('close', () => r()));
+    expect(s.port.stats.unexpected).toBe(1);
+    await new Promise<void>((r) => dead.socket.once('close', () => r()));
+    expect(s.port.stats.idle).toBe(1);
+    await until(() => viewer.states.length === 3);
+    expect(viewer.states).toEqual(['connecting', 'playing', 'connecting']);
+    const again = await terminal(s.portNumber);
+    again.send(25, 30);
+    await until(() => viewer.frames.length === 10);
+    expect(viewer.states.at(-1)).toBe('playing');
+    expect(viewer.frames[5]!.key).toBe(true);
   });
 
   it('closes a media connection whose stream nobody asked for', async () => {

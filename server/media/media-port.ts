@@ -37,6 +37,8 @@ export interface MediaPortStats {
   foreign: number;
   /** Connections closed because no valid packet came within the bound time. */
   silent: number;
+  /** Bound connections closed because they went quiet for `idleMs` (a dead link whose socket stayed open). */
+  idle: number;
 }
 
 /** The terminal connection a frame came over: which one, and when it was accepted (epoch ms). */
@@ -76,6 +78,13 @@ export interface MediaPortOptions {
   readonly terminalAddress: ((vehicleId: number) => string | undefined) | 'off';
   /** A connection that has sent no valid packet this long after it was accepted is closed. @default 5000 */
   readonly firstPacketMs?: number;
+  /**
+   * A bound connection that sends nothing for this long is closed, so its channel awaits a connection
+   * again: a terminal whose link died without a FIN reconnects, and a channel must not stay bound to the
+   * dead socket. Live streams only (a paused playback and a broadcast are legitimately quiet); the
+   * intercom has its own silence timeout. Undefined: never.
+   */
+  readonly idleMs?: number;
   readonly now?: () => number;
 }
 
@@ -87,12 +96,17 @@ export interface MediaPortOptions {
 export function mediaPortOptions(
   config: Pick<Config, 'mediaAddressCheck' | 'mediaFirstPacketMs'>,
   gateway: { authenticatedAddress(vehicleId: number): string | undefined },
+  live = false,
 ): MediaPortOptions {
   return {
     terminalAddress: config.mediaAddressCheck ? (vehicleId) => gateway.authenticatedAddress(vehicleId) : 'off',
     firstPacketMs: config.mediaFirstPacketMs,
+    // A live terminal sends 25 frames a second: 10 s without a byte is a dead link.
+    idleMs: live ? LIVE_IDLE_MS : undefined,
   };
 }
+
+const LIVE_IDLE_MS = 10_000;
 
 /** The platform's side of a claimed connection: it can write back (intercom audio to the terminal). */
 function linkOf(socket: net.Socket, simLength: SimLength): MediaLink {
@@ -133,7 +147,7 @@ interface Connection {
 }
 
 export class MediaPort {
-  readonly stats: MediaPortStats = { connections: 0, packets: 0, badPackets: 0, unexpected: 0, wrongAddress: 0, foreign: 0, silent: 0 };
+  readonly stats: MediaPortStats = { connections: 0, packets: 0, badPackets: 0, unexpected: 0, wrongAddress: 0, foreign: 0, silent: 0, idle: 0 };
   private server: net.Server | null = null;
   private readonly connections = new Set<Connection>();
   private sweeper: NodeJS.Timeout | null = null;
@@ -278,6 +292,13 @@ export class MediaPort {
     } else {
       this.hub.bind(sim, p.channel, conn.upstream);
       conn.binding = { kind: 'sink', sim, channel: p.channel };
+      const idleMs = this.options.idleMs;
+      if (idleMs !== undefined) {
+        conn.socket.setTimeout(idleMs, () => {
+          this.stats.idle++;
+          this.drop(conn);
+        });
+      }
     }
     return true;
   }

@@ -27,7 +27,7 @@ export interface MediaRuntime {
 export function createMediaRuntime(config: Config, gateway: Jt808Gateway): MediaRuntime {
   let bound = config.mediaPort;
   const hub = new MediaHub(gatewaySignalling(gateway, () => ({ host: config.mediaPublicHost, tcpPort: bound })));
-  const port = new MediaPort(hub, mediaPortOptions(config, gateway));
+  const port = new MediaPort(hub, mediaPortOptions(config, gateway, true));
   const talk = new TalkHub(gatewayTalkSignalling(gateway, () => ({ host: config.mediaPublicHost, tcpPort: bound })));
   port.tap = talk;
   const playback = createPlaybackRuntime(gateway, config);
