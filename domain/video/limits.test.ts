@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAddChannels, isVideoProblem, playTypeKey, videoMessage } from './limits.ts';
+import { checkAddChannels, checkDailyConnections, isVideoProblem, playTypeKey, videoMessage } from './limits.ts';
 
 describe('live video limits', () => {
   it('refuses the 26th channel and prompts when 20 are reached', () => {
@@ -9,6 +9,13 @@ describe('live video limits', () => {
     expect(checkAddChannels(19, 1)).toBe('prompt');
     expect(checkAddChannels(20, 1)).toBe('ok');
     expect(checkAddChannels(4, 4)).toBe('ok');
+  });
+
+  it('refuses a live-video connection once the day\'s count is used up, and only then', () => {
+    expect(checkDailyConnections(0, 1)).toBe('ok');
+    expect(checkDailyConnections(1, 1)).toBe('refuse');
+    expect(checkDailyConnections(199, 200)).toBe('ok');
+    expect(checkDailyConnections(5, 0)).toBe('refuse');
   });
 
   it('stores the play type of windows 0 to 24 only', () => {

@@ -1,6 +1,11 @@
 /**
- * Live video rules shared by the video page, the alarm pop-up and the server (spec §4, §5, §8, §9):
- * how many channels may play, the grids, the per-window play-type keys, and the video messages.
+ * Live video rules (spec §4, §5, §8, §9): how many channels may play, the daily connection count, the
+ * grids, the per-window play-type keys, and the video messages. One rule for both sides: the video
+ * wall (src/features/video/video-wall.ts) asks `checkAddChannels` before it opens tiles, and the
+ * server's live-video socket (server/services/video/index.ts) asks `checkAddChannels` with the live
+ * channels the user watches in every tab and `checkDailyConnections` before it admits one, and
+ * answers a refusal with the `tooMany` / `dailyLimit` messages below. The browser's check is only
+ * for a quick answer; the server's is the one that holds, for every user, administrators included.
  */
 import type { Lang } from '../errors/catalogue.ts';
 
@@ -26,6 +31,15 @@ export function checkAddChannels(playing: number, adding: number): 'ok' | 'promp
   if (after > VIDEO_MAX_CHANNELS) return 'refuse';
   if (after >= VIDEO_PROMPT_AT && playing < VIDEO_PROMPT_AT) return 'prompt';
   return 'ok';
+}
+
+/**
+ * The daily live-video connection count (spec §8 "daily live-video connection count reached, try
+ * tomorrow"): `used` connections opened today (China day) against the user's `limit` (its own setting,
+ * else the server default, plus extra times granted for today). A connection refused does not count.
+ */
+export function checkDailyConnections(used: number, limit: number): 'ok' | 'refuse' {
+  return used >= limit ? 'refuse' : 'ok';
 }
 
 /** Spec §9: the play type of each window is stored under a key of its index, 0–24 (cleared at sign-out). */

@@ -2,8 +2,8 @@
  * Live video for viewers (issue 6): the websocket a video tile opens, and the stream-log calls.
  *
  * `GET /ws-service/video?token&vehicleId&channel&stream[&companyId]` (websocket): checks the vehicle
- * is in the caller's scope and online and that the caller has live-video connections left today,
- * then joins the channel through the MediaHub (which asks the terminal with 0x9101 when it is the
+ * is in the caller's scope and online, that the caller watches fewer than 25 live channels across all
+ * its sockets and has live-video connections left today (domain/video/limits.ts, every user), then joins the channel through the MediaHub (which asks the terminal with 0x9101 when it is the
  * first viewer). Statuses are JSON text messages, media binary (proto/media-frame.ts). Each
  * connection is one row of the stream log. A channel the device is known not to have (channels.ts:
  * its record, or its terminal's 0x1003) stops with "no camera on device" before the terminal is asked.
@@ -12,7 +12,7 @@ import { Type } from '@fastify/type-provider-typebox';
 import type { Lang } from '../../../domain/errors/catalogue.ts';
 import { isOnline } from '../../../domain/vehicle/state.ts';
 import { periodMessage } from '../../../domain/track/limits.ts';
-import { MAX_LOGICAL_CHANNEL, type VideoProblem } from '../../../domain/video/limits.ts';
+import { checkAddChannels, checkDailyConnections, MAX_LOGICAL_CHANNEL, type VideoProblem } from '../../../domain/video/limits.ts';
 import type { MediaStatus } from '../../../proto/media-frame.ts';
 import type { Storage } from '../../db/repositories.ts';
 import { pathInScope } from '../../db/scope.ts';
@@ -60,6 +60,7 @@ export function videoRoutes(app: App, deps: VideoDeps): void {
   const { storage, store, hub, dailyLimit } = deps;
   if (deps.playback) playbackRoutes(app, { storage, store, ...deps.playback });
   if (deps.gateway) new ChannelDiscovery(storage, deps.gateway, Date.now, app.log).start();
+  const watching = new LiveChannelTally();
 
   app.get(VIDEO_PATH, { websocket: true, config: { permission: '/monitor/videoMonitor' }, schema: { querystring: VideoQuery } }, async (socket, request) => {
     const ctx = auth(request);
@@ -77,12 +78,31 @@ export function videoRoutes(app: App, deps: VideoDeps): void {
     // Unknown channels leave it to the terminal (its 0x9101 answer); known ones are checked here.
     const known = await deviceChannels(storage, vehicleId);
     if (known.source !== 'unknown' && !known.channels.some((c) => c.channel === channel && c.kind === 'video')) return stop('noCamera');
-    const now = Date.now();
-    const { start, day } = chinaDay(now);
-    if (!ctx.isAdmin && (await storage.streams.countSince(ctx.user.id, start)) >= (await storage.streams.limitFor(ctx.user.id, day, dailyLimit))) {
-      return stop('dailyLimit');
+    const userId = ctx.user.id;
+    let admitted = false;
+    socket.on('close', () => {
+      if (admitted) watching.leave(userId);
+    });
+    const refused = await watching.admit(userId, async () => {
+      // The spec's limits, checked here for every user (administrators by their own configured limit):
+      // live channels in all of this user's tabs and sockets, then today's connection count.
+      if (checkAddChannels(watching.count(userId), 1) === 'refuse') return 'tooMany';
+      const now = Date.now();
+      const { start, day } = chinaDay(now);
+      if (checkDailyConnections(await storage.streams.countSince(userId, start), await storage.streams.limitFor(userId, day, dailyLimit)) === 'refuse') return 'dailyLimit';
+      if (socket.readyState !== socket.OPEN) return 'gone';
+      watching.enter(userId);
+      admitted = true;
+      return await storage.streams.start({ userId, vehicleId, channel, stream, startedAt: now });
+    });
+    if (refused === 'gone') return;
+    if (typeof refused === 'string') return stop(refused);
+    const logId = refused;
+    if (socket.readyState !== socket.OPEN) {
+      // Closed while the log row was written: nobody to join the channel for.
+      await storage.streams.end(logId, Date.now(), 0, 'closed').catch((err: unknown) => request.log.warn({ err }, 'stream log end failed'));
+      return;
     }
-    const logId = await storage.streams.start({ userId: ctx.user.id, vehicleId, channel, stream, startedAt: now });
     let bytes = 0;
     let outcome = '';
     const leave = hub.addViewer({ vehicleId, sim: vehicle.deviceNo, channel, stream }, {
@@ -157,6 +177,41 @@ export function videoRoutes(app: App, deps: VideoDeps): void {
     await storage.streams.addExtraTimes(userId, chinaDay(Date.now()).day, times);
     return ok(null, requestLang(request));
   });
+}
+
+/**
+ * Live channels each user watches now, across all of that user's sockets and tabs (the spec's 25-channel
+ * cap is per person, not per page), and a per-user admission queue: a user's check-then-start runs one
+ * at a time, so two tabs opening their 25th channel at once cannot both pass, nor two connections the
+ * last one of the day.
+ */
+class LiveChannelTally {
+  private readonly counts = new Map<number, number>();
+  private readonly queues = new Map<number, Promise<unknown>>();
+
+  count(userId: number): number {
+    return this.counts.get(userId) ?? 0;
+  }
+
+  enter(userId: number): void {
+    this.counts.set(userId, this.count(userId) + 1);
+  }
+
+  leave(userId: number): void {
+    const n = this.count(userId) - 1;
+    if (n > 0) this.counts.set(userId, n);
+    else this.counts.delete(userId);
+  }
+
+  admit<T>(userId: number, check: () => Promise<T>): Promise<T> {
+    const run = (this.queues.get(userId) ?? Promise.resolve()).then(check, check);
+    const tail = run.catch(() => undefined);
+    this.queues.set(userId, tail);
+    void tail.then(() => {
+      if (this.queues.get(userId) === tail) this.queues.delete(userId);
+    });
+    return run;
+  }
 }
 
 const problemPeriod: Message = (lang: Lang) => periodMessage('startAfterEnd', lang);
