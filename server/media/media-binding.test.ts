@@ -186,7 +186,7 @@ describe('live media port: a connection is bound to the one requested channel of
     expect(mediaPort().stats.silent).toBe(silent + 2);
   });
 
-  it('attack: the intercom follows the same rules: a stranger\'s address is refused, and the claimed connection naming another channel is closed', async () => {
+  it('attack: the intercom follows the same rules: a stranger\'s address is refused, and the claimed connection naming another terminal\'s SIM is closed', async () => {
     const talk = server.app.media.talk;
     const sent: string[] = [];
     const session = talk.open({ vehicleId: a.vehicleId, sim: a.deviceNo, channel: 1 }, 'talk', { send: (d) => void (typeof d === 'string' && sent.push(d)) });
