@@ -11,6 +11,7 @@ import { alarmName } from '../../../domain/alarms/catalogue.ts';
 import { ErrorCode, type Lang } from '../../../domain/errors/catalogue.ts';
 import { checkMediaPeriod, DEFAULT_SNAP_CHANNELS, MEDIA_REPORT_MAX_DAYS, mediaEventName, mediaSourceName, SNAP_MAX_COUNT } from '../../../domain/media/media.ts';
 import { entryByKey } from '../../../domain/permissions/access.ts';
+import { videoChannels } from '../../../domain/video/channels.ts';
 import { MAX_LOGICAL_CHANNEL } from '../../../domain/video/limits.ts';
 import type { MediaFilter, MediaItem, MediaSource } from '../../db/media-types.ts';
 import type { Scope } from '../../db/scope.ts';
@@ -23,6 +24,7 @@ import { EpochMs, Id, PageFields, Strict, type App } from '../../http/route.ts';
 import type { LiveRuntime } from '../../live/runtime.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { sendXlsx, xlsxBuffer, type SheetColumn } from '../reports/excel.ts';
+import { deviceChannels } from '../video/channels.ts';
 import { MediaRetention } from '../../media/retention.ts';
 import { CONTENT_TYPES, MultimediaService, type ChannelSnap } from './capture.ts';
 import { MediaMessages, snapProblemText } from './messages.ts';
@@ -116,9 +118,21 @@ export function multimediaRoutes(app: App, deps: ServiceDeps & { readonly live: 
     if (!gateway.isReachable(vehicleId)) throw new AppError(ErrorCode.Conflict, MediaMessages.deviceOffline);
   }
 
+  /**
+   * Channels a snapshot asks when the caller names none: the device's cameras as its record or its
+   * terminal's 0x1003 lists them (services/video/channels.ts); the common four only while nothing is
+   * known, and then each channel's own 0x0805 result says whether that camera exists.
+   */
+  async function defaultSnapChannels(vehicleId: number): Promise<readonly number[]> {
+    const known = await deviceChannels(storage, vehicleId);
+    return known.source === 'unknown' ? DEFAULT_SNAP_CHANNELS : videoChannels(known).map((c) => c.channel);
+  }
+
   async function snap(ctx: AuthContext, lang: Lang, b: { vehicleId: number; channels?: number[]; count?: number; companyId?: number }, alarmId: number | null) {
     await reachableVehicle(ctx, b.vehicleId, b.companyId);
-    const results = await service.snap({ vehicleId: b.vehicleId, channels: b.channels ?? DEFAULT_SNAP_CHANNELS, count: b.count ?? 1, userId: ctx.user.id, alarmId });
+    const channels = b.channels ?? (await defaultSnapChannels(b.vehicleId));
+    if (channels.length === 0) throw fail.badRequest(MediaMessages.noCamera);
+    const results = await service.snap({ vehicleId: b.vehicleId, channels, count: b.count ?? 1, userId: ctx.user.id, alarmId });
     const items = results.flatMap((r) => (r.ok ? r.items : []));
     if (items.length === 0) throw snapFailure(results);
     return ok({

@@ -145,3 +145,30 @@ describe('channels of a device (channel/device)', () => {
     expect(r.code).toBe(404);
   });
 });
+
+describe('snapshots that name no channel (photoSnap / snapMedia)', () => {
+  it('ask only the cameras the terminal reported, not channels 1–4 of every vehicle', async () => {
+    server.app.multimedia.snapTimeoutMs = 300;
+    try {
+      const v = fleet.fresh();
+      const t = await silentTerminal(v);
+      await answer(t, v.vehicleId, 2);
+      const r = await server.call('POST', '/service-command/command/snapMedia', { token: admin, lang: 'en', body: { vehicleId: v.vehicleId } });
+      expect(r.status).toBe(504); // the silent terminal takes no photo
+      const asked = t.commands.filter((c) => c.message.msgId === 0x8801).map((c) => (c.message as { channel: number }).channel);
+      expect(asked.sort()).toEqual([1, 2]);
+    } finally {
+      server.app.multimedia.snapTimeoutMs = 30_000;
+    }
+  });
+
+  it('answer "no camera on device" for a terminal that reported none, without asking it', async () => {
+    const v = fleet.fresh();
+    const t = await silentTerminal(v);
+    await answer(t, v.vehicleId, 0);
+    const r = await server.call('POST', '/service-command/command/snapMedia', { token: admin, lang: 'en', body: { vehicleId: v.vehicleId } });
+    expect(r.status).toBe(400);
+    expect(r.msg).toBe('No camera on the device for that channel');
+    expect(t.commands.some((c) => c.message.msgId === 0x8801)).toBe(false);
+  });
+});
