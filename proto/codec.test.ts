@@ -170,15 +170,20 @@ describe('malformed push messages', () => {
   it('are refused when they are random bytes, and the decoder keeps working afterwards', () => {
     const decoder = new PushDecoder();
     let seed = 1;
+    // Each outcome is recorded and asserted after the loop: an assertion inside `catch` alone would pass
+    // if the decoder accepted every junk frame.
+    const errors: unknown[] = [];
     for (let k = 0; k < 200; k++) {
       const junk = new Uint8Array(1 + (k % 60));
       for (let i = 0; i < junk.length; i++) junk[i] = (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
       try {
         decoder.decode(junk);
       } catch (e) {
-        expect(e).toBeInstanceOf(FrameError);
+        errors.push(e);
       }
     }
+    expect(errors).toHaveLength(200);
+    for (const e of errors) expect(e).toBeInstanceOf(FrameError);
     expect(positions(good, decoder).count).toBe(50);
   });
 });
