@@ -10,6 +10,7 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifySchema, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import { Type, type TypeBoxTypeProvider, type TProperties } from '@fastify/type-provider-typebox';
 import { entryByKey } from '../../domain/permissions/access.ts';
+import { HTTP_URL_FORMAT } from './validation.ts';
 
 export type RoutePermission = 'public' | 'session' | `/${string}`;
 
@@ -105,5 +106,10 @@ export const PageFields = {
 export const IdList = Type.Array(Id, { minItems: 1, maxItems: 500, uniqueItems: true });
 /** Free text with a length limit, trimmed by the handler. */
 export const Text = (max: number, min = 0) => Type.String({ minLength: min, maxLength: max });
+/**
+ * A URL a user stores (a link, a sound, a map source): http(s) or relative only, so a stored
+ * `javascript:`, `data:` or `file:` URL is refused with 400 naming the field (domain/request/url.ts).
+ */
+export const UrlText = (max: number) => Type.String({ maxLength: max, format: HTTP_URL_FORMAT });
 /** A required name: 1..max characters with at least one that is not white space. */
 export const Name = (max: number) => Type.String({ minLength: 1, maxLength: max, pattern: '\\S' });

@@ -6,13 +6,21 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import { FieldMessage, type Lang } from '../../domain/errors/catalogue.ts';
+import { isHttpOrRelativeUrl } from '../../domain/request/url.ts';
 
 const common = { allErrors: false, useDefaults: true, removeAdditional: false, strict: false, verbose: true } as const;
+
+/** The string format of URL fields a user stores (see `UrlText` in route.ts). */
+export const HTTP_URL_FORMAT = 'http-url';
 
 /** One compiler per app, so compiled schemas are released with the app. */
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const bodyAjv = new Ajv({ ...common, coerceTypes: false });
   const paramAjv = new Ajv({ ...common, coerceTypes: 'array' });
+  for (const ajv of [bodyAjv, paramAjv]) {
+    // Stored links, sounds and map sources: http(s) or relative only (domain/request/url.ts; `UrlText` in route.ts).
+    ajv.addFormat(HTTP_URL_FORMAT, isHttpOrRelativeUrl);
+  }
   return ({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : paramAjv).compile(schema as object);
 }
 
@@ -60,6 +68,9 @@ function detail(err: ErrorObject, lang: Lang): string {
     case 'maxItems': return zh ? `最多 ${String(p.limit)} 项` : `must have at most ${String(p.limit)} items`;
     case 'uniqueItems': return zh ? '不能有重复项' : 'must not contain duplicates';
     case 'pattern': return zh ? '格式不正确' : 'has the wrong format';
+    case 'format':
+      if (p.format === HTTP_URL_FORMAT) return zh ? '只能是 http(s) 地址或相对地址' : 'must be an http(s) or relative URL';
+      return zh ? '格式不正确' : 'has the wrong format';
     case 'enum': return zh ? `应为 ${(p.allowedValues as unknown[]).join(', ')} 之一` : `must be one of ${(p.allowedValues as unknown[]).join(', ')}`;
     case 'const': return zh ? `应为 ${JSON.stringify(p.allowedValue)}` : `must be ${JSON.stringify(p.allowedValue)}`;
     case 'anyOf': {

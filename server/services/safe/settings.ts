@@ -12,7 +12,7 @@ import type { Storage } from '../../db/repositories.ts';
 import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
 import { fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
-import { Code, Strict, type App } from '../../http/route.ts';
+import { Code, Strict, UrlText, type App } from '../../http/route.ts';
 import type { AlarmService } from '../../alarms/service.ts';
 import { SafeMessages } from './messages.ts';
 
@@ -158,5 +158,5 @@ export function settingsRoutes(app: App, deps: { storage: Storage; alarms: Alarm
   };
   popRoute('Popup', Strict({ popup: Type.Boolean() }), (b) => ({ popup: b.popup as boolean }));
   popRoute('Voice', Strict({ voice: Type.Boolean() }), (b) => ({ voice: b.voice as boolean }));
-  popRoute('VoiceUrl', Strict({ voiceUrl: Type.String({ maxLength: 500 }) }), (b) => ({ voiceUrl: (b.voiceUrl as string).trim() }));
+  popRoute('VoiceUrl', Strict({ voiceUrl: UrlText(500) }), (b) => ({ voiceUrl: (b.voiceUrl as string).trim() }));
 }

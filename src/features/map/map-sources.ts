@@ -5,6 +5,7 @@
  * Persisted in localStorage 'mapSources'.
  */
 import { isDisplayCrs, type DisplayCrs } from '../../../domain/geo/gcj02.ts';
+import { isHttpOrRelativeUrl } from '../../../domain/request/url.ts';
 
 /** Vector tiles come through a style URL: a style names the vector source and how to draw its layers. */
 export type MapSourceKind = 'raster' | 'style';
@@ -43,8 +44,9 @@ export function validateSource(s: Pick<UserMapSource, 'name' | 'kind' | 'url' | 
   else {
     try {
       // Template placeholders are not valid in a URL's host ({s}.tile…): test with them filled in.
-      const probe = new URL(url.replace(/\{s\}/g, 'a').replace(/\{[xyz]\}/g, '0'), 'http://relative.invalid/');
-      if (probe.protocol !== 'http:' && probe.protocol !== 'https:') problems.push('urlInvalid');
+      // Must parse, and be http(s) or relative: the rule the server applies to every stored URL.
+      new URL(url.replace(/\{s\}/g, 'a').replace(/\{[xyz]\}/g, '0'), 'http://relative.invalid/');
+      if (!isHttpOrRelativeUrl(url)) problems.push('urlInvalid');
     } catch {
       problems.push('urlInvalid');
     }
