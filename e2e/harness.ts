@@ -313,6 +313,8 @@ export function useE2E(options: ServerOptions = {}, browserArgs: readonly string
   let server: ServerHandle | undefined;
   let browser: Browser | undefined;
   let contexts: BrowserContext[] = [];
+  /** Content-Security-Policy violations seen by this test's pages: any fails the test (the server's policy must fit the console). */
+  let cspViolations: string[] = [];
 
   beforeAll(async () => {
     const [started, launched] = await Promise.allSettled([startServer(options), launchBrowser(browserArgs)]);
@@ -326,6 +328,8 @@ export function useE2E(options: ServerOptions = {}, browserArgs: readonly string
   afterEach(async (context) => {
     const open = contexts;
     contexts = [];
+    const violations = cspViolations;
+    cspViolations = [];
     if (context.task.result?.state === 'fail') {
       mkdirSync(RESULTS_DIR, { recursive: true });
       const name = slug(`${path.basename(context.task.file.name)}-${context.task.name}`);
@@ -341,6 +345,7 @@ export function useE2E(options: ServerOptions = {}, browserArgs: readonly string
       if (server) writeFileSync(path.join(RESULTS_DIR, `${name}.server.log`), server.logs());
     }
     await Promise.all(open.map((ctx) => ctx.close().catch(() => undefined)));
+    if (violations.length > 0) throw new Error(`e2e: Content-Security-Policy violations:\n${violations.join('\n')}`);
   });
 
   afterAll(async () => {
@@ -360,7 +365,21 @@ export function useE2E(options: ServerOptions = {}, browserArgs: readonly string
       if (!browser || !server) throw new Error('e2e: newPage() before the file fixture started');
       const ctx = await browser.newContext({ baseURL: server.apiUrl, viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
       contexts.push(ctx);
-      return ctx.newPage();
+      // The page reports each violation of the server's Content-Security-Policy; Chromium also logs
+      // the ones raised in workers as console errors.
+      await ctx.exposeBinding('__e2eCspViolation', (_source, text: string) => {
+        cspViolations.push(text);
+      });
+      await ctx.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (e) => {
+          void (window as unknown as { __e2eCspViolation(t: string): Promise<void> }).__e2eCspViolation(`${e.violatedDirective} blocked ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`);
+        });
+      });
+      const page = await ctx.newPage();
+      page.on('console', (message) => {
+        if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+      });
+      return page;
     },
   };
 }
