@@ -86,6 +86,14 @@ export interface RetentionRepository {
    * gps_time to continue from.
    */
   deletePositions(vehicleId: number, from: number, before: number, limit: number): Promise<BatchStep<number>>;
+  /**
+   * Deletes positions in storage order (rowid, i.e. arrival order), `limit` rows looked at per call after
+   * rowid `after`, those with gps_time and received_at before `before`; `next` is null once a row that
+   * arrived at or after `before` is reached. Rows stored together go together, so a batch empties whole
+   * table pages instead of touching one row on each of thousands (a vehicle's rows are interleaved with
+   * the fleet's). Rows stored out of arrival order are left to `deletePositions`.
+   */
+  deleteOldestPositions(after: number, before: number, limit: number): Promise<BatchStep<number>>;
   /** Deletes the vehicle's track blocks of China days < `beforeDay` (at most a few hundred rows). */
   deleteTrackBlocks(vehicleId: number, beforeDay: number): Promise<number>;
   /** Deletes the vehicle's report rollup rows of dates < `beforeDate` (`YYYY-MM-DD`). */

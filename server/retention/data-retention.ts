@@ -21,8 +21,11 @@ import type { BatchStep } from '../db/retention-types.ts';
 import { MEDIA_SEARCH_TTL_MS } from '../services/multimedia/capture.ts';
 import type { RetentionTask } from './scheduler.ts';
 
-/** Positions deleted per step (≈ 2–6 ms each on the 2-core test machine, see README "Disk sizing"). */
-export const POSITION_BATCH = 2000;
+/**
+ * Positions looked at per step: a median ≈ 1 ms step on the loaded 2-core test machine (2,000 took ≈ 8 ms,
+ * 500 no faster in total); see README "Disk sizing and retention".
+ */
+export const POSITION_BATCH = 1000;
 /** Alarms, log rows and sessions per step (an alarm delete also deletes its deal log rows by cascade). */
 export const ROW_BATCH = 1000;
 
@@ -39,8 +42,10 @@ export interface DataSweepResult {
   mediaSearches: number;
   /** Statements run. */
   steps: number;
-  /** The longest single step (ms): how long the sweep held the event loop at most. */
+  /** The longest single delete or lookup step (ms): how long the deletes held the event loop at most. */
   longestStepMs: number;
+  /** The longest single rollup computation (ms): one vehicle-day read and analysed. */
+  longestRollupMs: number;
 }
 
 /** Computes and stores the rollup of one vehicle's China day unless stored (server/services/reports); true when it computed. */
@@ -71,16 +76,18 @@ export class DataRetention implements RetentionTask {
     this.halted = false;
     const { storage, policy, clock, log } = this.options;
     const r: DataSweepResult = {
-      positions: 0, trackBlocks: 0, reportDays: 0, rollupsComputed: 0, alarms: 0, boardItems: 0, streamLog: 0, sessions: 0, mediaSearches: 0, steps: 0, longestStepMs: 0,
+      positions: 0, trackBlocks: 0, reportDays: 0, rollupsComputed: 0, alarms: 0, boardItems: 0, streamLog: 0, sessions: 0, mediaSearches: 0, steps: 0, longestStepMs: 0, longestRollupMs: 0,
     };
     const now = clock();
     const c = retentionCutoffs(now, policy);
     const retention = storage.retention;
     /** One bounded statement, timed, then a turn of the event loop for everything else. */
-    const step = async <T>(fn: () => Promise<T>): Promise<T> => {
+    const step = async <T>(fn: () => Promise<T>, rollup = false): Promise<T> => {
       const t0 = performance.now();
       const out = await fn();
-      r.longestStepMs = Math.max(r.longestStepMs, performance.now() - t0);
+      const ms = performance.now() - t0;
+      if (rollup) r.longestRollupMs = Math.max(r.longestRollupMs, ms);
+      else r.longestStepMs = Math.max(r.longestStepMs, ms);
       r.steps++;
       await tick();
       return out;
@@ -97,36 +104,51 @@ export class DataRetention implements RetentionTask {
     };
 
     if (c.positionDay !== null && c.positionBefore !== null) {
-      const outlive = rollupsOutlivePositions(policy) && this.options.rollupDay;
-      for (let v = await step(() => retention.nextVehicle('positions', 0)); v !== undefined && !this.halted; v = await step(() => retention.nextVehicle('positions', v!))) {
-        const vehicleId = v;
-        if (outlive) {
-          // Rollups first, of each day about to go that has rows (jumping from row to row through the
-          // index: a vehicle idle for weeks, or a reset clock's "2000", costs no day-by-day walk).
+      const before = c.positionBefore;
+      const vehicles = async (table: 'positions' | 'track_block', each: (vehicleId: number) => Promise<void>) => {
+        for (let v = await step(() => retention.nextVehicle(table, 0)); v !== undefined && !this.halted; v = await step(() => retention.nextVehicle(table, v!))) {
+          await each(v);
+        }
+      };
+      if (rollupsOutlivePositions(policy) && this.options.rollupDay) {
+        const rollupDay = this.options.rollupDay;
+        // Rollups first, of each day about to go that has rows (jumping from row to row through the
+        // index: a vehicle idle for weeks, or a reset clock's "2000", costs no day-by-day walk).
+        await vehicles('positions', async (vehicleId) => {
           let from = c.reportDay === null ? 0 : chinaDayStartMs(c.reportDay);
           while (!this.halted) {
             const at = from;
-            const next = await step(async () => (await storage.positions.range(vehicleId, at, c.positionBefore!, 1))[0]?.gpsTime);
+            const next = await step(async () => (await storage.positions.range(vehicleId, at, before, 1))[0]?.gpsTime);
             if (next === undefined) break;
             const day = chinaDayIndex(next);
-            if (await step(() => this.options.rollupDay!(vehicleId, day))) r.rollupsComputed++;
+            if (await step(() => rollupDay(vehicleId, day), true)) r.rollupsComputed++;
             from = chinaDayStartMs(day + 1);
           }
-        }
+        });
+      }
+      // Then in storage order: the bulk of old rows, whole pages at a time.
+      let after: number | null = 0;
+      while (after !== null && !this.halted) {
+        const at: number = after;
+        const s: BatchStep<number> = await step(() => retention.deleteOldestPositions(at, before, POSITION_BATCH));
+        r.positions += s.deleted;
+        after = s.next;
+      }
+      // Then per vehicle through its index: rows stored out of arrival order (a reset clock's old
+      // stamps that have now been stored long enough, imports); usually one seek finding none.
+      await vehicles('positions', async (vehicleId) => {
         let from: number | null = -Number.MAX_SAFE_INTEGER;
         while (from !== null && !this.halted) {
           const at: number = from;
-          const s = await step(() => retention.deletePositions(vehicleId, at, c.positionBefore!, POSITION_BATCH));
+          const s = await step(() => retention.deletePositions(vehicleId, at, before, POSITION_BATCH));
           r.positions += s.deleted;
           from = s.next;
         }
+      });
+      // Blocks of the deleted days (every vehicle with blocks, including those with no rows left).
+      await vehicles('track_block', async (vehicleId) => {
         r.trackBlocks += await step(() => retention.deleteTrackBlocks(vehicleId, c.positionDay!));
-      }
-      // Blocks of vehicles with no position left before the boundary (their rows went in an earlier sweep).
-      for (let v = await step(() => retention.nextVehicle('track_block', 0)); v !== undefined && !this.halted; v = await step(() => retention.nextVehicle('track_block', v!))) {
-        const vehicleId = v;
-        r.trackBlocks += await step(() => retention.deleteTrackBlocks(vehicleId, c.positionDay!));
-      }
+      });
     }
 
     if (c.reportDate !== null) {
@@ -153,7 +175,7 @@ export class DataRetention implements RetentionTask {
 
     const removed = r.positions + r.trackBlocks + r.reportDays + r.alarms + r.boardItems + r.streamLog + r.sessions + r.mediaSearches;
     if (removed + r.rollupsComputed > 0) {
-      log?.info({ ...r, longestStepMs: Math.round(r.longestStepMs * 10) / 10, before: { positions: c.positionDay === null ? null : chinaDateOfDay(c.positionDay) } }, 'retention sweep');
+      log?.info({ ...r, longestStepMs: Math.round(r.longestStepMs * 10) / 10, longestRollupMs: Math.round(r.longestRollupMs * 10) / 10, before: { positions: c.positionDay === null ? null : chinaDateOfDay(c.positionDay) } }, 'retention sweep');
     }
     return r;
   }

@@ -35,6 +35,24 @@ export function retentionPolicy(config: Config): RetentionPolicy {
   };
 }
 
+/**
+ * The reports' rollup engine over the same SQLite file (undefined for another backend), so the rollups
+ * of days about to go are computed and stored first.
+ */
+export function reportRollupDay(storage: Storage, clock: () => number, policy: RetentionPolicy): RollupDay | undefined {
+  const db = (storage as Partial<SqliteStorage>).db;
+  if (!db) return undefined;
+  const store = new SqliteReportStore(db);
+  const keptFrom = () => retentionCutoffs(clock(), policy).positionDay ?? -Infinity;
+  const engine = new ReportEngine(storage, store, clock, keptFrom);
+  return async (vehicleId, day) => {
+    const date = chinaDateOfDay(day);
+    if (store.cachedDays(vehicleId, date, date).has(date)) return false;
+    await engine.days([vehicleId], day, day);
+    return true;
+  };
+}
+
 export function installRetention(app: FastifyInstance, deps: { config: Config; storage: Storage; clock: () => number }): void {
   const { config, storage, clock } = deps;
   const scheduler = new RetentionScheduler({ log: app.log });
@@ -45,21 +63,7 @@ export function installRetention(app: FastifyInstance, deps: { config: Config; s
   scheduler.add({ name: 'exports', sweep: () => exportFiles.sweep() });
 
   const policy = retentionPolicy(config);
-  // The reports' rollup engine over the same SQLite file, so rollups of days about to go are computed first.
-  const db = (storage as Partial<SqliteStorage>).db;
-  let rollupDay: RollupDay | undefined;
-  if (db) {
-    const keptFrom = () => retentionCutoffs(clock(), policy).positionDay ?? -Infinity;
-    const engine = new ReportEngine(storage, new SqliteReportStore(db), clock, keptFrom);
-    const stored = new SqliteReportStore(db);
-    rollupDay = async (vehicleId, day) => {
-      const date = chinaDateOfDay(day);
-      if (stored.cachedDays(vehicleId, date, date).has(date)) return false;
-      await engine.days([vehicleId], day, day);
-      return true;
-    };
-  }
-  const data = new DataRetention({ storage, policy, clock, rollupDay, log: app.log });
+  const data = new DataRetention({ storage, policy, clock, rollupDay: reportRollupDay(storage, clock, policy), log: app.log });
   app.decorate('dataRetention', data);
   scheduler.add(data);
 

@@ -28,6 +28,18 @@ export class SqliteRetentionRepository implements RetentionRepository {
     return { deleted: changes, next: to >= before ? null : to };
   }
 
+  async deleteOldestPositions(after: number, before: number, limit: number): Promise<BatchStep<number>> {
+    const rows = this.db.prepare('SELECT rowid, received_at FROM positions WHERE rowid > ? ORDER BY rowid LIMIT ?').raw(true).all(after, limit) as [number, number][];
+    // Up to the first row that arrived at or after the boundary: everything stored after it is newer.
+    let end = rows.findIndex((r) => r[1] >= before);
+    const done = end >= 0 || rows.length < limit;
+    if (end < 0) end = rows.length;
+    if (end === 0) return { deleted: 0, next: null };
+    const last = rows[end - 1]![0];
+    const { changes } = this.db.prepare('DELETE FROM positions WHERE rowid > ? AND rowid <= ? AND gps_time < ? AND received_at < ?').run(after, last, before, before);
+    return { deleted: changes, next: done ? null : last };
+  }
+
   async deleteTrackBlocks(vehicleId: number, beforeDay: number): Promise<number> {
     return this.db.prepare('DELETE FROM track_block WHERE vehicle_id = ? AND day < ?').run(vehicleId, beforeDay).changes;
   }
