@@ -68,8 +68,11 @@ describe('a sub-tree administrator naming a company outside its subtree', () => 
     const r = await server.call('PUT', '/service-priv/company', { token: branch, lang: 'en', body: { id: made.data.id, pid: foreign.id } });
     expect(r.status).toBe(403);
     expect(r.msg).toBe('You have no access to that company');
+    const viaCompanyId = await server.call('PUT', '/service-priv/company', { token: branch, body: { id: made.data.id, companyId: foreign.id, name: '改名' } });
+    expect(viaCompanyId.status).toBe(403);
     const stored = await server.app.storage.companies.get(ALL_COMPANIES, made.data.id);
     expect(stored?.pid).toBe(own.id);
+    expect(stored?.name).toBe('本部车队');
   });
 });
 

@@ -96,6 +96,7 @@ export function companyRoutes(app: App, deps: ServiceDeps): void {
   }, async (request) => {
     const ctx = auth(request);
     const b = request.body;
+    if (b.companyId !== undefined) await narrowedScope(storage, ctx, b.companyId);
     const company = await companyInScope(ctx, b.id);
     const moving = b.pid !== undefined && b.pid !== company.pid;
     if (moving) {
