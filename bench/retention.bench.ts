@@ -131,6 +131,8 @@ async function measure(fleet: Fleet): Promise<BenchRecord[]> {
       { name: name('sweep'), metric: 'statements', value: r.steps, unit: 'steps' },
       { name: name('sweep'), metric: 'longest delete step', value: r.longestStepMs, unit: 'ms' },
       { name: name('sweep'), metric: 'longest rollup step', value: r.longestRollupMs, unit: 'ms' },
+      { name: name('sweep'), metric: 'longest delete step CPU', value: r.longestStepCpuMs, unit: 'ms' },
+      { name: name('sweep'), metric: 'longest rollup step CPU', value: r.longestRollupCpuMs, unit: 'ms' },
       { name: name('sweep'), metric: 'event loop max delay', value: h.max / 1e6, unit: 'ms' },
       { name: name('sweep'), metric: 'event loop p99 delay', value: h.percentile(99) / 1e6, unit: 'ms' },
       { name: name('sweep'), metric: 'event loop p50 delay', value: h.percentile(50) / 1e6, unit: 'ms' },
