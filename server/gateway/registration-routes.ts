@@ -5,7 +5,8 @@
  * wiped terminal can register again. API.md "JT/T 808 gateway".
  */
 import type { Lang } from '../../domain/errors/catalogue.ts';
-import type { Storage, TerminalRegistrationState } from '../db/repositories.ts';
+import type { TerminalRegistrationView } from '../../domain/vehicle/registration.ts';
+import type { Storage } from '../db/repositories.ts';
 import { auth } from '../http/auth.ts';
 import { fail, ok } from '../http/envelope.ts';
 import { requestLang } from '../http/lang.ts';
@@ -20,9 +21,7 @@ export const RegistrationMessages = {
 };
 
 /** What the calls answer: the stored state and whether the terminal is online now. */
-export interface RegistrationView extends TerminalRegistrationState {
-  readonly online: boolean;
-}
+export type RegistrationView = TerminalRegistrationView;
 
 export function deviceRegistrationRoutes(app: App, deps: { readonly storage: Storage; readonly gateway: Jt808Gateway }): void {
   const { storage, gateway } = deps;

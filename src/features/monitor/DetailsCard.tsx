@@ -6,6 +6,7 @@ import { fetchRealtime, type RealtimeRecord } from './api.ts';
 import { STATE_CSS } from './palette.ts';
 import { MONITOR_NS } from './messages.ts';
 import type { VehicleState } from '../../../domain/vehicle/state.ts';
+import { TerminalRegistration } from './TerminalRegistration.tsx';
 
 export interface DetailsCardProps {
   vehicleId: number;
@@ -74,6 +75,7 @@ export function DetailsCard({ vehicleId, following, monitored, onClose, onFollow
           {line(t('gpsTime'), time(rec.gpsTime))}
           {line(t('lastContact'), time(rec.lastContact))}
           {line(t('alarm'), rec.alarm !== 0 ? t('hasAlarm') : t('none'))}
+          <TerminalRegistration vehicleId={vehicleId} />
         </Stack>
       )}
       <Group gap="xs" mt="xs">
