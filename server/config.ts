@@ -177,7 +177,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     mediaRetentionDays: int(env, 'MEDIA_RETENTION_DAYS', 180, 0, 36_500),
     positionRetentionDays: int(env, 'POSITION_RETENTION_DAYS', 180, 0, 36_500),
     alarmRetentionDays: int(env, 'ALARM_RETENTION_DAYS', 1095, 0, 36_500),
-    logRetentionDays: int(env, 'LOG_RETENTION_DAYS', 90, 0, 36_500),
+    logRetentionDays: int(env, 'LOG_RETENTION_DAYS', 180, 0, 36_500),
     reportRetentionDays: int(env, 'REPORT_RETENTION_DAYS', 1095, 0, 36_500),
     exportRetentionMinutes: int(env, 'EXPORT_RETENTION_MINUTES', 30, 1, 7 * 24 * 60),
     ftpPort: int(env, 'FTP_PORT', 7621, 0, 65535),

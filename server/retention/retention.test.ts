@@ -76,11 +76,11 @@ describe('retention of history (positions, track blocks, rollups, alarms, raw lo
     const oldAlarm = Number(alarm.run(v1, company, now - 1100 * DAY, now - 1100 * DAY, now - 1100 * DAY).lastInsertRowid);
     const newAlarm = Number(alarm.run(v1, company, now - 1000 * DAY, now - 1000 * DAY, now - 1000 * DAY).lastInsertRowid);
     db.prepare("INSERT INTO alarm_deal_log (alarm_id, username, action, create_time) VALUES (?, 'admin', 'deal', ?)").run(oldAlarm, now - 1100 * DAY);
-    // Raw logs: 90 days of the live-video log; sessions unused for 90 days (the admin's own stays signed in).
+    // Raw logs: 180 days of the live-video log; sessions unused for 180 days (the admin's own stays signed in).
     const stream = db.prepare('INSERT INTO stream_log (user_id, vehicle_id, channel, stream, started_at) VALUES (1, ?, 1, 0, ?)');
-    stream.run(v1, now - 91 * DAY);
-    stream.run(v1, now - 89 * DAY);
-    db.prepare("INSERT INTO session (id, user_id, create_time, last_seen) VALUES ('stale', 1, ?, ?)").run(now - 100 * DAY, now - 100 * DAY);
+    stream.run(v1, now - 181 * DAY);
+    stream.run(v1, now - 179 * DAY);
+    db.prepare("INSERT INTO session (id, user_id, create_time, last_seen) VALUES ('stale', 1, ?, ?)").run(now - 200 * DAY, now - 200 * DAY);
 
     // While the sweep runs, the server keeps answering: a call issued with it finishes before it.
     let sweepEnd = 0;
