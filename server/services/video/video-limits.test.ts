@@ -70,8 +70,9 @@ describe('live-video limits on the server', () => {
     await until(() => viewers.every((v) => v.admitted()));
 
     const extra = new Viewer(adminToken, online[1]!, 1);
-    await extra.closed;
+    await until(() => extra.statuses.length > 0);
     expect(extra.states()).toEqual(['stopped:tooMany']);
+    await extra.closed;
     expect(videoMessage('tooMany', 'zh')).toBe('最多同时播放25路视频'); // what the console shows for that reason
     // The refusal opened nothing: no stream log row, no upstream for the refused vehicle.
     expect(await streamLogRows(admin.id)).toBe(logBefore + VIDEO_MAX_CHANNELS);
@@ -108,8 +109,9 @@ describe('live-video limits on the server', () => {
       await ok.close();
     }
     const refused = new Viewer(token, online[2]!, 1);
-    await refused.closed;
+    await until(() => refused.statuses.length > 0);
     expect(refused.states()).toEqual(['stopped:dailyLimit']);
+    await refused.closed;
     expect(videoMessage('dailyLimit', 'zh')).toBe('今日实时视频连接次数已达上限，请明天再试');
     expect(await streamLogRows(me.id)).toBe(2);
 
