@@ -39,9 +39,10 @@ export async function installConsole(app: FastifyInstance, consoleDir: string): 
     app.get(CONSOLE_BASE, { config: { permission: 'public' } }, (_req, reply) => reply.header('Cache-Control', 'no-cache').sendFile('index.html'));
     // sendFile refuses `..`, `.` and empty segments (403) and falls through to the not-found handler
     // (below: the shell for client routes, 404 for files) when the file does not exist.
+    // The handlers do not return the reply: a returned reply is awaited (a 'close' listener each), and
+    // a missing file passes through two of them before the shell is sent.
     app.get(`${CONSOLE_BASE}*`, { config: { permission: 'public' } }, (request, reply) => {
-      const file = (request.params as { '*': string })['*'];
-      return reply.sendFile(file);
+      reply.sendFile((request.params as { '*': string })['*']);
     });
   }
 
@@ -49,7 +50,10 @@ export async function installConsole(app: FastifyInstance, consoleDir: string): 
     const lang = requestLang(request);
     const url = request.url;
     if ((request.method === 'GET' || request.method === 'HEAD') && url.startsWith(CONSOLE_BASE) && !looksLikeFile(url)) {
-      if (built) return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+      if (built) {
+        reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+        return;
+      }
       const text = Messages.consoleNotBuilt(lang);
       return reply.type('text/html; charset=utf-8').send(`<!doctype html><meta charset="utf-8"><title>${text}</title><p>${text}</p>`);
     }
