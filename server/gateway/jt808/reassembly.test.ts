@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { decodeBody, decodeFrame, encodeFrames } from './codec.ts';
 import { FrameSplitter } from './framing.ts';
 import type { Jt808Header } from './header.ts';
-import { encodeBody, type Jt808Message } from './messages.ts';
+import { toHex } from './bytes.ts';
+import { Jt808Error } from './errors.ts';
+import { decodeMessage, encodeBody, type Jt808Message } from './messages.ts';
 import { Reassembler, ReassemblyBudget, type PushResult, type Reassembled } from './reassembly.ts';
 import { concat, Gen } from './test-support.ts';
 
@@ -166,5 +168,19 @@ describe('Reassembler', () => {
     a.clear();
     b.clear();
     expect(budget.held).toBe(0);
+  });
+});
+
+describe('0x8003 resend request layout', () => {
+  it('writes the count as a BYTE in 2013 and a WORD in 2019, and decodes back', () => {
+    const msg = { msgId: 0x8003 as const, firstSerial: 0x0102, packageIds: [2, 5] };
+    expect(toHex(encodeBody(msg, 2013))).toBe('0102020002' + '0005');
+    expect(toHex(encodeBody(msg, 2019))).toBe('01020002' + '0002' + '0005');
+    for (const version of [2013, 2019] as const) {
+      const body = encodeBody(msg, version);
+      expect(decodeMessage(0x8003, version, body, 0, body.length)).toEqual(msg);
+    }
+    // 2013 cannot carry more than 255 ids in one request.
+    expect(() => encodeBody({ ...msg, packageIds: Array.from({ length: 256 }, (_, i) => i + 1) }, 2013)).toThrow(Jt808Error);
   });
 });
