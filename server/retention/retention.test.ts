@@ -76,6 +76,15 @@ describe('retention of history (positions, track blocks, rollups, alarms, raw lo
     const oldAlarm = Number(alarm.run(v1, company, now - 1100 * DAY, now - 1100 * DAY, now - 1100 * DAY).lastInsertRowid);
     const newAlarm = Number(alarm.run(v1, company, now - 1000 * DAY, now - 1000 * DAY, now - 1000 * DAY).lastInsertRowid);
     db.prepare("INSERT INTO alarm_deal_log (alarm_id, username, action, create_time) VALUES (?, 'admin', 'deal', ?)").run(oldAlarm, now - 1100 * DAY);
+    // Stamped 2000 by a terminal with a reset clock, raised today: kept (it is not 3 years old).
+    const resetAlarm = Number(alarm.run(v1, company, Date.UTC(2000, 0, 1), Date.UTC(2000, 0, 1), now).lastInsertRowid);
+    // Safety-board items: one resolved 3 years ago goes (its log too), one still open since then stays.
+    const item = db.prepare(`INSERT INTO board_item (vehicle_id, company_id, state, risk_level, first_alarm_time, last_alarm_time, last_alarm_type, close_time, create_time, update_time)
+                             VALUES (?, ?, ?, 'high', ?, ?, 1, ?, ?, ?)`);
+    const t = now - 1100 * DAY;
+    const closedItem = Number(item.run(v1, company, 'resolved', t, t, t, t, t).lastInsertRowid);
+    const openItem = Number(item.run(v1, company, 'pending', t, t, null, t, t).lastInsertRowid);
+    db.prepare("INSERT INTO board_log (item_id, action, to_state, create_time) VALUES (?, 'resolve', 'resolved', ?)").run(closedItem, t);
     // Raw logs: 180 days of the live-video log; sessions unused for 180 days (the admin's own stays signed in).
     const stream = db.prepare('INSERT INTO stream_log (user_id, vehicle_id, channel, stream, started_at) VALUES (1, ?, 1, 0, ?)');
     stream.run(v1, now - 181 * DAY);
@@ -91,7 +100,7 @@ describe('retention of history (positions, track blocks, rollups, alarms, raw lo
     expect(answered.status).toBe(200);
     expect(callEnd).toBeLessThan(sweepEnd);
 
-    expect(r).toMatchObject({ positions: 3000 + 6000 + 10, alarms: 1, streamLog: 1, sessions: 1 });
+    expect(r).toMatchObject({ positions: 3000 + 6000 + 10, alarms: 1, boardItems: 1, streamLog: 1, sessions: 1 });
     // The old day's block, and those the rollups' reads of the other deleted days built on the way.
     expect(r.trackBlocks).toBeGreaterThanOrEqual(1);
     expect(r.rollupsComputed).toBe(3);
@@ -112,6 +121,10 @@ describe('retention of history (positions, track blocks, rollups, alarms, raw lo
     expect(count(server, 'SELECT count(*) FROM alarm WHERE id = ?', oldAlarm)).toBe(0);
     expect(count(server, 'SELECT count(*) FROM alarm_deal_log WHERE alarm_id = ?', oldAlarm)).toBe(0);
     expect(count(server, 'SELECT count(*) FROM alarm WHERE id = ?', newAlarm)).toBe(1);
+    expect(count(server, 'SELECT count(*) FROM alarm WHERE id = ?', resetAlarm)).toBe(1);
+    expect(count(server, 'SELECT count(*) FROM board_item WHERE id = ?', closedItem)).toBe(0);
+    expect(count(server, 'SELECT count(*) FROM board_log WHERE item_id = ?', closedItem)).toBe(0);
+    expect(count(server, 'SELECT count(*) FROM board_item WHERE id = ?', openItem)).toBe(1);
     expect(count(server, 'SELECT count(*) FROM stream_log')).toBe(1);
     expect(count(server, "SELECT count(*) FROM session WHERE id = 'stale'")).toBe(0);
     expect((await server.call('GET', '/service-priv/user/current', { token: admin })).status).toBe(200);
