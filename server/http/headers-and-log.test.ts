@@ -63,7 +63,7 @@ describe('security headers', () => {
     expect(directive('frame-ancestors')).toBe("frame-ancestors 'self'");
     expect(directive('base-uri')).toBe("base-uri 'self'");
     // The push, video and intercom sockets of the same host, and (no MAP_SOURCE_ORIGINS) user map sources.
-    expect(directive('connect-src')).toBe(`connect-src 'self' ws://127.0.0.1:${port} wss://127.0.0.1:${port} http: https:`);
+    expect(directive('connect-src')).toBe(`connect-src 'self' data: blob: ws://127.0.0.1:${port} wss://127.0.0.1:${port} http: https:`);
     expect(directive('img-src')).toBe("img-src 'self' blob: data: http: https:");
   });
 
@@ -73,7 +73,7 @@ describe('security headers', () => {
     expect(csp).not.toContain('evil');
     // No second script-src smuggled in, and no websocket source built from that Host.
     expect(csp.split('; ').filter((d) => d.startsWith('script-src'))).toEqual(["script-src 'self' blob: 'wasm-unsafe-eval'"]);
-    expect(csp).toContain("connect-src 'self' http: https:;");
+    expect(csp).toContain("connect-src 'self' data: blob: http: https:;");
   });
 });
 
@@ -86,7 +86,7 @@ describe('map sources in the policy', () => {
       const res = await fetch(`${server.url}/service-priv/user/current`);
       const csp = res.headers.get('content-security-policy')!;
       expect(csp).toContain("img-src 'self' blob: data: https://tiles.example.com https://*.tianditu.gov.cn:8443;");
-      expect(csp).toMatch(/connect-src 'self' ws:\/\/\S+ wss:\/\/\S+ https:\/\/tiles\.example\.com https:\/\/\*\.tianditu\.gov\.cn:8443;/);
+      expect(csp).toMatch(/connect-src 'self' data: blob: ws:\/\/\S+ wss:\/\/\S+ https:\/\/tiles\.example\.com https:\/\/\*\.tianditu\.gov\.cn:8443;/);
       expect(csp).not.toMatch(/ https:( |;|$)/);
     } finally {
       await server.close();

@@ -6,7 +6,8 @@
  *   script and no eval, so injected markup cannot run script;
  * - styles inline as well (Mantine writes its CSS variables in <style> elements);
  * - images from self, blob: and data: (canvas snapshots, the data: favicon) and the map sources;
- * - connections to self, websockets to the same host (push, video, intercom, playback) and the map
+ * - connections to self, to data: and blob: URLs (deck.gl loads its icon atlas by fetching a data: URL;
+ *   reading one leaks nothing), websockets to the same host (push, video, intercom, playback) and the map
  *   tile/style sources: `MAP_SOURCE_ORIGINS` when configured, else any http(s) origin, because users
  *   add tile and style URLs in their own browser (src/features/map/map-sources.ts) and the server
  *   cannot know them;
@@ -30,7 +31,7 @@ export function contentSecurityPolicy(request: Pick<FastifyRequest, 'headers'>, 
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' blob: data: ${mapSources}`,
     "font-src 'self' data:",
-    `connect-src 'self'${sameHostSockets} ${mapSources}`,
+    `connect-src 'self' data: blob:${sameHostSockets} ${mapSources}`,
     "media-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",
