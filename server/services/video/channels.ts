@@ -41,21 +41,9 @@ export async function deviceChannels(storage: Storage, vehicleId: number): Promi
   return { source: 'terminal', reportedTime: attributes.reportedTime, channels };
 }
 
-export interface DiscoveryStats {
-  asked: number;
-  answered: number;
-  /** Asked but no answer in time, a refusal, or the terminal went offline first. */
-  unanswered: number;
-  /** 0x1003 messages kept (answers and unsolicited ones). */
-  stored: number;
-}
-
 export class ChannelDiscovery {
-  readonly stats: DiscoveryStats = { asked: 0, answered: 0, unanswered: 0, stored: 0 };
   /** Vehicles asked and not yet settled: a terminal re-authenticating meanwhile is not asked twice. */
   private readonly asking = new Set<number>();
-  /** Settles once every started ask has (tests, shutdown). */
-  private pending: Promise<void>[] = [];
 
   constructor(
     private readonly storage: Storage,
@@ -71,16 +59,9 @@ export class ChannelDiscovery {
       await this.keep(vehicleId, message as AvAttributes);
     });
     this.gateway.onAuthenticated((vehicleId) => {
-      const p = this.askIfUnknown(vehicleId).catch((err: unknown) => this.log?.warn({ err, vehicleId }, 'channel discovery: 0x9003 failed'));
-      this.pending.push(p);
-      void p.finally(() => { this.pending = this.pending.filter((q) => q !== p); });
+      void this.askIfUnknown(vehicleId).catch((err: unknown) => this.log?.warn({ err, vehicleId }, 'channel discovery: 0x9003 failed'));
     });
     return this;
-  }
-
-  /** Waits for the asks in flight (tests). */
-  async settled(): Promise<void> {
-    while (this.pending.length > 0) await Promise.all(this.pending);
   }
 
   private async keep(vehicleId: number, m: AvAttributes): Promise<void> {
@@ -90,7 +71,6 @@ export class ChannelDiscovery {
       maxAudioChannels: m.maxAudioChannels, maxVideoChannels: m.maxVideoChannels, reportedTime: this.clock(),
     };
     await this.storage.channels.saveAttributes(row);
-    this.stats.stored++;
   }
 
   /** Asks the terminal with 0x9003 unless its answer is already kept; the 0x1003 handler stores the answer. */
@@ -98,10 +78,8 @@ export class ChannelDiscovery {
     if (this.asking.has(vehicleId) || (await this.storage.channels.attributes(vehicleId))) return;
     this.asking.add(vehicleId);
     try {
-      this.stats.asked++;
-      const outcome = await this.gateway.request(vehicleId, { msgId: 0x9003 }, 0x1003, this.timeoutMs);
-      if (outcome.kind === 'answer') this.stats.answered++;
-      else this.stats.unanswered++;
+      // The 0x1003 handler keeps the answer; without one in time the terminal is asked at its next authentication.
+      await this.gateway.request(vehicleId, { msgId: 0x9003 }, 0x1003, this.timeoutMs);
     } finally {
       this.asking.delete(vehicleId);
     }
