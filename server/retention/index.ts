@@ -15,6 +15,7 @@ import { ExportFiles } from '../services/export-jobs.ts';
 import { ReportEngine } from '../services/reports/rollup.ts';
 import { SqliteReportStore } from '../services/reports/store.ts';
 import { DataRetention, type RollupDay } from './data-retention.ts';
+import { RollupWorker } from './rollups.ts';
 import { RetentionScheduler } from './scheduler.ts';
 
 declare module 'fastify' {
@@ -36,8 +37,8 @@ export function retentionPolicy(config: Config): RetentionPolicy {
 }
 
 /**
- * The reports' rollup engine over the same SQLite file (undefined for another backend), so the rollups
- * of days about to go are computed and stored first.
+ * The reports' rollup engine on the calling thread over the same connection (undefined for another
+ * backend): what the worker (rollups.ts) does, kept for the bench's comparison.
  */
 export function reportRollupDay(storage: Storage, clock: () => number, policy: RetentionPolicy): RollupDay | undefined {
   const db = (storage as Partial<SqliteStorage>).db;
@@ -63,7 +64,10 @@ export function installRetention(app: FastifyInstance, deps: { config: Config; s
   scheduler.add({ name: 'exports', sweep: () => exportFiles.sweep() });
 
   const policy = retentionPolicy(config);
-  const data = new DataRetention({ storage, policy, clock, rollupDay: reportRollupDay(storage, clock, policy), log: app.log });
+  // Rollups of days about to go are computed in a worker thread on its own connection (SQLite only).
+  const db = (storage as Partial<SqliteStorage>).db;
+  const rollups = db ? new RollupWorker(db.name, (now) => retentionCutoffs(now, policy).positionDay ?? -Infinity) : undefined;
+  const data = new DataRetention({ storage, policy, clock, rollupDay: rollups?.rollupDay(clock), log: app.log });
   app.decorate('dataRetention', data);
   scheduler.add(data);
 
@@ -74,6 +78,7 @@ export function installRetention(app: FastifyInstance, deps: { config: Config; s
   });
   app.addHook('preClose', async () => {
     await scheduler.stop();
+    await rollups?.close();
     await exportFiles.stop();
   });
 }
