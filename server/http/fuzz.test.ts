@@ -135,6 +135,17 @@ describe('schema fuzz: every route answers 2xx/4xx, and a 4xx writes nothing', (
     return server.login(username, 'fuzz1234');
   }
 
+  /**
+   * Waits until no export job started by an earlier request is still running: a job writes its
+   * `export_file` row when it finishes, which would otherwise be blamed on whatever request is in flight.
+   */
+  async function settle(): Promise<void> {
+    const running = db().prepare("SELECT count(*) AS n FROM export_file WHERE status = 'running'");
+    for (let waited = 0; (running.get() as { n: number }).n > 0 && waited < 10_000; waited += 20) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
   async function send(req: Sent, lang: 'zh' | 'en') {
     const headers: Record<string, string> = { 'x-jwt': token, 'x-lang': lang };
     if (req.body !== undefined) headers['content-type'] = 'application/json';
@@ -170,6 +181,7 @@ describe('schema fuzz: every route answers 2xx/4xx, and a 4xx writes nothing', (
       for (let i = 0; i < RUNS && routeFailures < 3; i++) {
         const req = randomRequest(rng, route);
         const lang = rng() < 0.5 ? 'zh' : 'en';
+        await settle();
         if (totalChanges() !== snapshotChanges) {
           snapshot = fingerprint(server.app);
           snapshotChanges = totalChanges();
