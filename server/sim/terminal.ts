@@ -1,7 +1,8 @@
 /**
  * The socket side of one simulated terminal: connect, register (0x0100) unless it holds an auth
  * code (kept across connections, and handed in from the database at start like a real terminal's
- * flash: the gateway refuses a registered terminal's 0x0100 with result 3), authenticate (0x0102), send what its VehicleProgram emits, keep the link alive with
+ * flash: the gateway refuses a registered terminal's 0x0100 with result 3), authenticate (0x0102),
+ * send what its VehicleProgram emits, keep the link alive with
  * heartbeats, record positions while the link is down and re-upload them as 0x0704 type 1, and
  * reconnect with exponential backoff. It owns no timer: the simulator's single scheduler tick calls
  * `wake(now)` when `wakeAt` has come, and socket events ask it to reschedule.
