@@ -39,17 +39,15 @@ export class ObdStore {
   /** 0x0705 messages taken. */
   uploads = 0;
 
-  constructor(private readonly storage?: Storage, private readonly log?: { warn(obj: object, msg: string): void }) {}
+  constructor(private readonly storage: Storage, private readonly log?: { warn(obj: object, msg: string): void }) {}
 
   /** Loads the stored readings (a reading that arrived meanwhile is newer and kept) and starts the flush timer. */
   async start(): Promise<void> {
-    if (this.storage) {
-      for (const r of await this.storage.obd.all()) {
-        const entry = this.latest.get(r.vehicleId) ?? {};
-        const { vehicleId: _id, ...reading } = r;
-        if (!entry[r.protocol] || entry[r.protocol]!.time < r.time) entry[r.protocol] = reading;
-        this.latest.set(r.vehicleId, entry);
-      }
+    for (const r of await this.storage.obd.all()) {
+      const entry = this.latest.get(r.vehicleId) ?? {};
+      const { vehicleId: _id, ...reading } = r;
+      if (!entry[r.protocol] || entry[r.protocol]!.time < r.time) entry[r.protocol] = reading;
+      this.latest.set(r.vehicleId, entry);
     }
     this.timer ??= setInterval(() => void this.flush(), OBD_FLUSH_MS);
     this.timer.unref();
@@ -65,7 +63,7 @@ export class ObdStore {
   /** Writes the readings changed since the last flush (one transaction). */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
-      if (!this.storage || this.dirty.size === 0) return;
+      if (this.dirty.size === 0) return;
       const keys = [...this.dirty];
       this.dirty.clear();
       const rows = keys.flatMap((k) => {

@@ -1,6 +1,7 @@
 /**
  * Positioning export (trail/excel): an asynchronous job per request writes the first 50,000 points of
- * the period (TRAIL_EXPORT_MAX_POINTS, catalogue §8) to an .xlsx held in memory; the console polls
+ * the period (TRAIL_EXPORT_MAX_POINTS, catalogue §8) to an .xlsx kept under DATA_DIR/exports
+ * (services/export-jobs.ts: across restarts, for EXPORT_RETENTION_MINUTES); the console polls
  * export_status and then downloads excel_file. Jobs belong to the session's user and expire.
  */
 import { PassThrough } from 'node:stream';
