@@ -68,9 +68,9 @@ export function installRoutePolicies(app: FastifyInstance): void {
 }
 
 /*
- * Every number a route accepts has both limits (trust-boundary fuzz test): past JavaScript's exact
- * integers a value turns into a float, and SQLite answers a float OFFSET or LIMIT with an error (a 500)
- * instead of an empty page.
+ * Every number a route accepts has both limits (http/fuzz.test.ts checks): Ajv takes 1e20 or 1e308 as
+ * an integer, such a page number reaches SQLite as a float OFFSET, and SQLite answers "datatype
+ * mismatch" (a 500) instead of an empty page; past 2^53 ids and times are no longer exact either.
  */
 /** Largest record id: the largest integer a JavaScript number holds exactly. */
 export const MAX_ID = Number.MAX_SAFE_INTEGER;
