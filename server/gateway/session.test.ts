@@ -7,6 +7,7 @@ import { ALL_COMPANIES } from '../db/scope.ts';
 import type { SqliteStorage } from '../db/sqlite/storage.ts';
 import { startLiveServer, type LiveTestServer } from '../live/test-harness.ts';
 import { encodeBody, encodeFrames, MSG, RESULT, type Jt808MessageInput, type LocationInput } from './jt808/index.ts';
+import { simCanData } from '../sim/can.ts';
 import { Jt808Gateway } from './server.ts';
 import { location, TestTerminal, type PlatformReply } from './terminal-client.ts';
 
@@ -127,7 +128,7 @@ describe('sub-packages never join across connections', () => {
 });
 
 describe('an unauthenticated connection changes nothing', () => {
-  it('its reports, batches, split reports, heartbeats and photo parts are all answered result 1: no row, no live position, no alarm, no photo', async () => {
+  it('its reports, batches, split reports, heartbeats, photo parts, driver cards and CAN data are all answered result 1: no row, no live position, no alarm, no photo', async () => {
     const v = fresh();
     const store = server.app.live.store;
     const slot = store.slotOf(v.vehicleId);
@@ -137,6 +138,14 @@ describe('an unauthenticated connection changes nothing', () => {
     replies.push(await stranger.report(fake()));
     replies.push(await stranger.request({ msgId: MSG.BATCH_LOCATION, type: 0, items: [fake(), fake()] }));
     replies.push(await stranger.request({ msgId: MSG.HEARTBEAT }));
+    // Driver sign-in (0x0702) and CAN data (0x0705): their handlers never run (a handler's answer would be result 0).
+    replies.push(await stranger.request({
+      msgId: 0x0702, status: 1, time: seconds(server.clock.now()), readResult: 0, name: '冒名', certificate: '330000000000000001',
+      authority: '道路运输管理局', validUntil: '2030-12-31', idCard: '',
+    } as Jt808MessageInput));
+    const can = simCanData(v.deviceNo, 400, location({ lng: 121, lat: 31, time: seconds(server.clock.now()), speed: 50 }));
+    expect(can).not.toBeNull();
+    replies.push(await stranger.request(can!));
     const splitFirst = stranger.sendSplit({ msgId: MSG.LOCATION, ...fake() }, 12);
     const photo = { msgId: 0x0801, mediaId: 7, mediaType: 0, format: 0, eventCode: 1, channel: 1,
       location: { alarm: 0, status: 3, lat: 20.5, lng: 100.5, altitude: 0, speed: 0, direction: 0, time: seconds(server.clock.now()) },
@@ -146,7 +155,7 @@ describe('an unauthenticated connection changes nothing', () => {
     for (const serial of [splitFirst, splitFirst + 1, photoFirst, photoFirst + 1, photoFirst + 2]) {
       replies.push(...stranger.replies.filter((r) => r.replySerial === serial));
     }
-    expect(replies).toHaveLength(3 + 5);
+    expect(replies).toHaveLength(5 + 5);
     expect(replies.every((r) => r.msgId === MSG.PLATFORM_RESPONSE && r.result === RESULT.FAIL)).toBe(true);
     expect(await positionRows(v.vehicleId)).toEqual([]);
     expect(store.columns.lastContact[slot]).toBe(contactBefore);
