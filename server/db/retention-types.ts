@@ -91,9 +91,12 @@ export interface RetentionRepository {
    * rowid `after`, those with gps_time and received_at before `before`; `next` is null once a row that
    * arrived at or after `before` is reached. Rows stored together go together, so a batch empties whole
    * table pages instead of touching one row on each of thousands (a vehicle's rows are interleaved with
-   * the fleet's). Rows stored out of arrival order are left to `deletePositions`.
+   * the fleet's). Rows stored out of arrival order are left to `deletePositions`. Rowids in `keep` stay
+   * (each silent vehicle's last known position).
    */
-  deleteOldestPositions(after: number, before: number, limit: number): Promise<BatchStep<number>>;
+  deleteOldestPositions(after: number, before: number, limit: number, keep: ReadonlySet<number>): Promise<BatchStep<number>>;
+  /** The vehicle's newest position (by gps_time): its rowid and time. */
+  newestPosition(vehicleId: number): Promise<{ rowid: number; gpsTime: number } | undefined>;
   /** Deletes the vehicle's track blocks of China days < `beforeDay` (at most a few hundred rows). */
   deleteTrackBlocks(vehicleId: number, beforeDay: number): Promise<number>;
   /** Deletes the vehicle's report rollup rows of dates < `beforeDate` (`YYYY-MM-DD`). */

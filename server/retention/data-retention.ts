@@ -125,37 +125,44 @@ export class DataRetention implements RetentionTask {
           await each(v);
         }
       };
-      if (rollupsOutlivePositions(policy) && this.options.rollupDay) {
-        const rollupDay = this.options.rollupDay;
+      // A vehicle silent for longer than the retention keeps its newest row: the monitor shows where it
+      // was last seen (the live store loads it at start), not "never located".
+      const lastSeen = new Map<number, { rowid: number; gpsTime: number }>();
+      const rollupDay = rollupsOutlivePositions(policy) ? this.options.rollupDay : undefined;
+      await vehicles('positions', async (vehicleId) => {
+        const newest = await step(() => retention.newestPosition(vehicleId));
+        if (newest && newest.gpsTime < before) lastSeen.set(vehicleId, newest);
+        if (!rollupDay) return;
         // Rollups first, of each day about to go that has rows (jumping from row to row through the
         // index: a vehicle idle for weeks, or a reset clock's "2000", costs no day-by-day walk).
-        await vehicles('positions', async (vehicleId) => {
-          let from = c.reportDay === null ? 0 : chinaDayStartMs(c.reportDay);
-          while (!this.halted) {
-            const at = from;
-            const next = await step(async () => (await storage.positions.range(vehicleId, at, before, 1))[0]?.gpsTime);
-            if (next === undefined) break;
-            const day = chinaDayIndex(next);
-            if (await step(() => rollupDay(vehicleId, day), true)) r.rollupsComputed++;
-            from = chinaDayStartMs(day + 1);
-          }
-        });
-      }
+        let from = c.reportDay === null ? 0 : chinaDayStartMs(c.reportDay);
+        while (!this.halted) {
+          const at = from;
+          const next = await step(async () => (await storage.positions.range(vehicleId, at, before, 1))[0]?.gpsTime);
+          if (next === undefined) break;
+          const day = chinaDayIndex(next);
+          if (await step(() => rollupDay(vehicleId, day), true)) r.rollupsComputed++;
+          from = chinaDayStartMs(day + 1);
+        }
+      });
+      const keep = new Set([...lastSeen.values()].map((n) => n.rowid));
       // Then in storage order: the bulk of old rows, whole pages at a time.
       let after: number | null = 0;
       while (after !== null && !this.halted) {
         const at: number = after;
-        const s: BatchStep<number> = await step(() => retention.deleteOldestPositions(at, before, POSITION_BATCH));
+        const s: BatchStep<number> = await step(() => retention.deleteOldestPositions(at, before, POSITION_BATCH, keep));
         r.positions += s.deleted;
         after = s.next;
       }
       // Then per vehicle through its index: rows stored out of arrival order (a reset clock's old
       // stamps that have now been stored long enough, imports); usually one seek finding none.
       await vehicles('positions', async (vehicleId) => {
+        // Up to (not including) a silent vehicle's last known position.
+        const upTo = Math.min(before, lastSeen.get(vehicleId)?.gpsTime ?? before);
         let from: number | null = -Number.MAX_SAFE_INTEGER;
         while (from !== null && !this.halted) {
           const at: number = from;
-          const s = await step(() => retention.deletePositions(vehicleId, at, before, POSITION_BATCH));
+          const s = await step(() => retention.deletePositions(vehicleId, at, upTo, POSITION_BATCH));
           r.positions += s.deleted;
           from = s.next;
         }

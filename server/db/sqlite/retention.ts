@@ -28,7 +28,13 @@ export class SqliteRetentionRepository implements RetentionRepository {
     return { deleted: changes, next: to >= before ? null : to };
   }
 
-  async deleteOldestPositions(after: number, before: number, limit: number): Promise<BatchStep<number>> {
+  async newestPosition(vehicleId: number): Promise<{ rowid: number; gpsTime: number } | undefined> {
+    const r = this.db.prepare('SELECT rowid, gps_time FROM positions WHERE vehicle_id = ? ORDER BY gps_time DESC LIMIT 1').raw(true).get(vehicleId) as
+      [number, number] | undefined;
+    return r && { rowid: r[0], gpsTime: r[1] };
+  }
+
+  async deleteOldestPositions(after: number, before: number, limit: number, keep: ReadonlySet<number>): Promise<BatchStep<number>> {
     const rows = this.db.prepare('SELECT rowid, received_at FROM positions WHERE rowid > ? ORDER BY rowid LIMIT ?').raw(true).all(after, limit) as [number, number][];
     // Up to the first row that arrived at or after the boundary: everything stored after it is newer.
     let end = rows.findIndex((r) => r[1] >= before);
@@ -36,7 +42,10 @@ export class SqliteRetentionRepository implements RetentionRepository {
     if (end < 0) end = rows.length;
     if (end === 0) return { deleted: 0, next: null };
     const last = rows[end - 1]![0];
-    const { changes } = this.db.prepare('DELETE FROM positions WHERE rowid > ? AND rowid <= ? AND gps_time < ? AND received_at < ?').run(after, last, before, before);
+    const kept = [...keep].filter((id) => id > after && id <= last);
+    const except = kept.length === 0 ? '' : ` AND rowid NOT IN (${kept.map(() => '?').join(',')})`;
+    const { changes } = this.db.prepare(`DELETE FROM positions WHERE rowid > ? AND rowid <= ? AND gps_time < ? AND received_at < ?${except}`)
+      .run(after, last, before, before, ...kept);
     return { deleted: changes, next: done ? null : last };
   }
 
