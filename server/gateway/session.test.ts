@@ -185,6 +185,20 @@ describe('an unauthenticated connection changes nothing', () => {
   });
 });
 
+describe('one terminal, one session', () => {
+  it('an older connection (a half-open socket, or someone who once had the code) stops acting as the terminal when it authenticates anew', async () => {
+    const v = fresh();
+    const older = await connect(server.gatewayPort, v.deviceNo);
+    await older.login();
+    const newer = await connect(server.gatewayPort, v.deviceNo);
+    await newer.login();
+    expect((await older.report(real())).result).toBe(RESULT.FAIL);
+    expect((await newer.report(real())).result).toBe(RESULT.OK);
+    expect(await positionRows(v.vehicleId)).toHaveLength(1);
+    expect(server.app.live.gateway.stats.displaced).toBeGreaterThanOrEqual(1);
+  });
+});
+
 describe('lost and abandoned sub-packages', () => {
   it('asks for a lost part with 0x8003 after a short wait and stores the completed report exactly once', async () => {
     const v = fresh();
