@@ -42,7 +42,10 @@ export type {
 } from './types.ts';
 
 export interface GatewayReassemblyOptions extends Omit<ReassemblerOptions, 'budget'> {
-  /** Sub-package bytes held across all connections. @default 64 MiB */
+  /**
+   * Sub-package bytes held across all connections. @default 256 MiB (an operator's snapshot of 100
+   * vehicles × 4 cameras at ~200 KB a photo has ~80 MB in flight; each connection holds ≤ 2 MiB).
+   */
   readonly budgetBytes?: number;
   /** How often sessions look for missing sub-packages (0x8003) and abandoned messages. @default 1000 */
   readonly tickMs?: number;
@@ -69,7 +72,7 @@ export interface GatewayDeps {
 }
 
 const DEFAULT_MAX_BUFFERED = 64 * 1024;
-const DEFAULT_REASSEMBLY_BUDGET = 64 * 1024 * 1024;
+const DEFAULT_REASSEMBLY_BUDGET = 256 * 1024 * 1024;
 
 /** Where an authenticated terminal can be reached (platform → terminal messages). */
 interface Reachable extends SessionTarget {
