@@ -211,6 +211,18 @@ describe('kept across a restart, gone when expired (export files, stored-media s
     expect(count(server, 'SELECT count(*) FROM export_file WHERE id = ?', taskId)).toBe(0);
   });
 
+  it('sweeps at start: history that expired while the server was down is gone soon after it starts', async () => {
+    const now = server.clock.now();
+    const vehicle = (await server.app.storage.terminals.allVehicles())[1]!.vehicleId;
+    dbOf(server).prepare('INSERT INTO stream_log (user_id, vehicle_id, channel, stream, started_at) VALUES (1, ?, 1, 0, ?)').run(vehicle, now - 200 * DAY);
+    await server.app.storage.positions.append([...points(vehicle, now - 400 * DAY, 20, 1000), ...points(vehicle, now - 60_000, 1, 1000)]);
+    await restart();
+    for (let i = 0; i < 200 && count(server, 'SELECT count(*) FROM stream_log') > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(count(server, 'SELECT count(*) FROM stream_log')).toBe(0);
+    for (let i = 0; i < 200 && count(server, 'SELECT count(*) FROM positions WHERE vehicle_id = ?', vehicle) > 1; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(count(server, 'SELECT count(*) FROM positions WHERE vehicle_id = ?', vehicle)).toBe(1);
+  });
+
   it('fails a job the last process left running instead of leaving the user polling forever', async () => {
     await server.app.storage.exportFiles.create({
       id: '00000000-0000-4000-8000-000000000001', kind: 'track', userId: 1, status: 'running', total: 0, exported: 0, size: 0,
