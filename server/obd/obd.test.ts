@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { location, TestTerminal } from '../gateway/terminal-client.ts';
 import { startLiveServer, type LiveTestServer } from '../live/test-harness.ts';
 import { simCanData } from '../sim/can.ts';
+import { OBD_FLUSH_MS } from './index.ts';
 
 let server: LiveTestServer;
 let admin: string;
@@ -58,6 +59,12 @@ describe('vehicle CAN data (0x0705 → /service-monitor/obd/detail)', () => {
     const before = await server.call<{ reading: Record<string, unknown> }>('GET', path, { token: admin });
     expect(before.data.reading).toMatchObject({ protocol: 'j1939', speedKmh: 30 });
     await t.close();
+    // Written within OBD_FLUSH_MS without waiting for a shutdown: a crash loses at most that interval.
+    const db = (server.app.storage as unknown as { db: { prepare(sql: string): { pluck(): { get(...p: unknown[]): unknown } } } }).db;
+    const stored = () => db.prepare('SELECT count(*) FROM obd_reading WHERE vehicle_id = ?').pluck().get(d.vehicleId);
+    const until = Date.now() + OBD_FLUSH_MS + 2000;
+    while (stored() !== 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(stored()).toBe(2);
 
     const dataDir = server.config.dataDir;
     await server.close(true);
