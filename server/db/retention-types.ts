@@ -59,7 +59,8 @@ export interface ExportFileRow {
 /** Export jobs and their finished files' metadata (table `export_file`; files in DATA_DIR/exports). */
 export interface ExportFileRepository {
   create(row: ExportFileRow): Promise<void>;
-  finish(id: string, patch: { status: 'done' | 'failed'; total: number; exported: number; size: number; finishedAt: number }): Promise<void>;
+  /** Records the outcome; false when the job's row is gone (deleted over the cap while it ran). */
+  finish(id: string, patch: { status: 'done' | 'failed'; total: number; exported: number; size: number; finishedAt: number }): Promise<boolean>;
   get(kind: string, id: string): Promise<ExportFileRow | undefined>;
   /** Marks every `running` job failed (at start: the process that ran them is gone); answers how many. */
   failRunning(at: number): Promise<number>;

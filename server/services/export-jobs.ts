@@ -150,7 +150,9 @@ export class ExportJobs {
         const r = await work();
         // The file first, then the row that points at it: a crash in between leaves a running row (failed at start), never a dangling one.
         await writeFile(this.files.fileOf(job.id), r.file);
-        await storage.exportFiles.finish(job.id, { status: 'done', total: r.total, exported: r.exported, size: r.file.length, finishedAt: this.files.clock() });
+        const kept = await storage.exportFiles.finish(job.id, { status: 'done', total: r.total, exported: r.exported, size: r.file.length, finishedAt: this.files.clock() });
+        // Its row went over the cap while it ran: nothing points at the file, so it goes too.
+        if (!kept) await rm(this.files.fileOf(job.id), { force: true });
       } catch (err) {
         owner.log.error({ err }, `${this.what} failed`);
         await storage.exportFiles.finish(job.id, { status: 'failed', total: 0, exported: 0, size: 0, finishedAt: this.files.clock() }).catch(() => undefined);

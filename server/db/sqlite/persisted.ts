@@ -81,9 +81,9 @@ export class SqliteExportFileRepository implements ExportFileRepository {
       .run(r.id, r.kind, r.userId, r.status, r.total, r.exported, r.size, r.fileName[0], r.fileName[1], r.asciiName, r.createdAt, r.finishedAt);
   }
 
-  async finish(id: string, p: { status: 'done' | 'failed'; total: number; exported: number; size: number; finishedAt: number }): Promise<void> {
-    this.db.prepare('UPDATE export_file SET status = ?, total = ?, exported = ?, size = ?, finished_at = ? WHERE id = ?')
-      .run(p.status, p.total, p.exported, p.size, p.finishedAt, id);
+  async finish(id: string, p: { status: 'done' | 'failed'; total: number; exported: number; size: number; finishedAt: number }): Promise<boolean> {
+    return this.db.prepare('UPDATE export_file SET status = ?, total = ?, exported = ?, size = ?, finished_at = ? WHERE id = ?')
+      .run(p.status, p.total, p.exported, p.size, p.finishedAt, id).changes > 0;
   }
 
   async get(kind: string, id: string): Promise<ExportFileRow | undefined> {
