@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Group, Loader, Paper, ScrollArea, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { ADMIN_LEVEL } from '../../../domain/permissions/access.ts';
 import { Perm, usePerm } from '../../app/Perm.tsx';
+import { useSession } from '../../session/store.ts';
 import { useLang, useT } from '../../i18n/index.ts';
 import { privApi } from './api.ts';
 import { SYSTEM_NS } from './messages.ts';
@@ -80,6 +82,9 @@ function PrivDetailPanel({ id, tree, onTreeChanged }: { id: number; tree: Permis
   const t = useT(SYSTEM_NS);
   const lang = useLang();
   const canUpdate = usePerm(ROUTE, 'update');
+  // The catalogue (names and order of permission nodes) is global: the server lets only a super
+  // administrator change it, whatever bits a role grants, so nobody else is offered the controls.
+  const catalogueOwner = useSession().user?.userLevel === ADMIN_LEVEL;
   const [detail, setDetail] = useState<PrivDetail | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [name, setName] = useState('');
@@ -174,7 +179,7 @@ function PrivDetailPanel({ id, tree, onTreeChanged }: { id: number; tree: Permis
         <Title order={5}>
           {t('priv.detail')} · {permName(r, lang)}
         </Title>
-        <Group gap="xs">
+        {catalogueOwner && (<Group gap="xs">
           <Perm route={ROUTE} button="update">
             <Button size="xs" variant="default" loading={busy === 'up'} onClick={() => void move('up')} data-action="move-up">
               {t('priv.moveUp')}
@@ -185,7 +190,7 @@ function PrivDetailPanel({ id, tree, onTreeChanged }: { id: number; tree: Permis
               {t('priv.moveDown')}
             </Button>
           </Perm>
-        </Group>
+        </Group>)}
       </Group>
       <Table withTableBorder variant="vertical" layout="fixed">
         <Table.Tbody>
@@ -197,7 +202,12 @@ function PrivDetailPanel({ id, tree, onTreeChanged }: { id: number; tree: Permis
           ))}
         </Table.Tbody>
       </Table>
-      <Perm route={ROUTE} button="update">
+      {!catalogueOwner && canUpdate && (
+        <Text size="sm" c="dimmed" data-testid="priv-catalogue-owner">
+          {t('priv.superAdminOnly')}
+        </Text>
+      )}
+      {catalogueOwner && (<Perm route={ROUTE} button="update">
         <Group
           align="flex-start"
           gap="xs"
@@ -224,7 +234,7 @@ function PrivDetailPanel({ id, tree, onTreeChanged }: { id: number; tree: Permis
             {t('priv.rename')}
           </Button>
         </Group>
-      </Perm>
+      </Perm>)}
       <div>
         <Title order={6} mb="xs">
           {t('priv.roles')}
