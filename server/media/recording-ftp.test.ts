@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import net from 'node:net';
 import { Readable } from 'node:stream';
 import { Client, FTPError } from 'basic-ftp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -167,6 +168,36 @@ describe('RecordingFtpServer trust boundaries (issue 12 §3)', () => {
     } finally {
       for (const c of clients) c.close();
     }
+  });
+
+  it('attack: idle control connections cannot pile up before login (closed after the login bound; a capped number per address)', async () => {
+    const r = await receiver({ loginWithinMs: 300, unauthenticatedPerAddress: 2 });
+    /** A raw control connection that never logs in: everything the server says, until it closes. */
+    const idle = () => {
+      const socket = net.connect(r.port, '127.0.0.1');
+      let text = '';
+      socket.on('data', (b) => (text += b.toString()));
+      const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(text)));
+      socket.on('error', () => undefined);
+      return { socket, closed };
+    };
+    // A logged-in connection does not count against the address's waiting ones.
+    const t = task(r.server);
+    const c = await login(t.username, t.password, r.port);
+    const first = idle();
+    const second = idle();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // A third from the same address while two wait: closed at once.
+    const third = await idle().closed;
+    expect(third).toMatch(/421 Too many connections from your address/);
+    expect(r.server.stats.unauthenticatedRefused).toBe(1);
+    // The two that never log in are closed once the bound has passed.
+    expect(await first.closed).toMatch(/421 Login timed out/);
+    expect(await second.closed).toMatch(/421 Login timed out/);
+    expect(r.server.stats.loginTimeouts).toBe(2);
+    // The logged-in one is still served.
+    expect((await answer(c, 'NOOP')).code).toBe(200);
+    c.close();
   });
 
   it('attack: password guessing is throttled per address with the HTTP login\'s rule, and a blocked address is refused even with the right password', async () => {

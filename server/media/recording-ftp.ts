@@ -51,6 +51,14 @@ export interface FtpReceiverOptions {
   readonly passivePerAddress: number;
   /** Failed logins per address (the HTTP login throttle's window and count). */
   readonly throttle: ThrottleRule;
+  /**
+   * A connection not logged in this long is closed (421). ftp-srv has no pre-login bound of its own and
+   * runs with its idle timeout off (an idle control connection during a long upload is normal).
+   * @default 30_000
+   */
+  readonly loginWithinMs?: number;
+  /** Connections not yet logged in that one remote address may hold; one more is closed at once (421). @default 8 */
+  readonly unauthenticatedPerAddress?: number;
   readonly events: FtpReceiverEvents;
   readonly log?: { warn(obj: object, msg: string): void };
 }
@@ -67,6 +75,10 @@ export interface FtpStats {
   passiveRefused: number;
   /** PORT / EPRT refused: another address than the client's, or a port below 1024. */
   activeRefused: number;
+  /** Connections closed for not logging in within `loginWithinMs`. */
+  loginTimeouts: number;
+  /** Connections closed at once: their address already held `unauthenticatedPerAddress` connections not logged in. */
+  unauthenticatedRefused: number;
 }
 
 /** What the receiver reaches into ftp-srv's connection for (not in its type declarations). */
@@ -79,6 +91,7 @@ interface ConnectionInternals {
   };
   readonly connector?: { readonly type: string | false; readonly dataServer?: unknown };
   reply(code: number, message: string): Promise<unknown>;
+  close(code?: number, message?: string): Promise<unknown>;
 }
 
 /** An error's message as a client may see it: never a server path (Node's fs errors name the absolute path). */
@@ -276,7 +289,7 @@ export function newCredentials(): { username: string; password: string } {
 }
 
 export class RecordingFtpServer {
-  readonly stats: FtpStats = { logins: 0, refusedLogins: 0, filesStored: 0, bytesStored: 0, tooLarge: 0, throttledLogins: 0, passiveRefused: 0, activeRefused: 0 };
+  readonly stats: FtpStats = { logins: 0, refusedLogins: 0, filesStored: 0, bytesStored: 0, tooLarge: 0, throttledLogins: 0, passiveRefused: 0, activeRefused: 0, loginTimeouts: 0, unauthenticatedRefused: 0 };
   private srv: FtpSrv | undefined;
   private bound = 0;
   private readonly byUser = new Map<string, FtpGrant>();
@@ -371,7 +384,23 @@ export class RecordingFtpServer {
    * per-connection command handler is wrapped.
    */
   private guard(connection: ConnectionInternals): void {
+    // Before login: a bounded number per address, each for a bounded time, so that idle control
+    // connections cannot pile up (ftp-srv would keep every one forever).
+    const ip = normaliseIp(connection.ip ?? '');
+    let waiting = 0;
+    for (const [id, c] of this.live) if (!this.taskOf.has(id) && normaliseIp(c.ip ?? '') === ip) waiting++;
     this.live.set(connection.id, connection);
+    if (waiting >= (this.opts.unauthenticatedPerAddress ?? 8)) {
+      this.stats.unauthenticatedRefused++;
+      void connection.close(421, 'Too many connections from your address, try again later').catch(() => undefined);
+      return;
+    }
+    const loginTimer = setTimeout(() => {
+      if (this.taskOf.has(connection.id) || !this.live.has(connection.id)) return;
+      this.stats.loginTimeouts++;
+      void connection.close(421, 'Login timed out').catch(() => undefined);
+    }, this.opts.loginWithinMs ?? 30_000);
+    loginTimer.unref();
     const commands = connection.commands;
     const handle = commands.handle.bind(commands);
     commands.handle = (raw) => {
