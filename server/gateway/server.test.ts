@@ -24,11 +24,13 @@ describe('the JT/T 808 gateway with 200 terminals over TCP', () => {
   let admin: string;
   const terminals: TestTerminal[] = [];
   const expected = new Map<number, VehicleState>();
+  let devices0: { vehicleId: number; deviceNo: string };
 
   beforeAll(async () => {
     server = await startLiveServer({ seedVehicles: 230 });
     admin = await server.login('admin', 'admin123');
     const devices = (await deviceNumbers(server)).slice(0, 200);
+    devices0 = devices[0]!;
     const t = seconds(server.clock.now());
     await Promise.all(devices.map(async ({ vehicleId, deviceNo }, i) => {
       const terminal = await TestTerminal.connect(server.gatewayPort, deviceNo, i % 2 === 0 ? 2013 : 2019);
@@ -67,7 +69,8 @@ describe('the JT/T 808 gateway with 200 terminals over TCP', () => {
   });
 
   it('shows a reported position through realtime in WGS-84 with its speed', async () => {
-    const [vehicleId] = [...expected.keys()];
+    // The first device (i = 0: driving at 116°E); `expected` is in order of completion, not of devices.
+    const vehicleId = devices0.vehicleId;
     const r = await server.call<{ lng: number; lat: number; speed: number; stateName: string; vehiidno: string }>(
       'GET', `/service-monitor/monitor/realtime?vehicleId=${vehicleId}`, { token: admin });
     expect(r.code).toBe(200);
@@ -79,7 +82,7 @@ describe('the JT/T 808 gateway with 200 terminals over TCP', () => {
 
   it('writes the accepted positions to history in batches', async () => {
     await server.app.live.history.flush();
-    const [vehicleId] = [...expected.keys()];
+    const vehicleId = devices0.vehicleId;
     const rows = await server.app.storage.positions.range(vehicleId!, 0, Number.MAX_SAFE_INTEGER, 10);
     expect(rows).toHaveLength(1);
     expect(rows[0]?.speed).toBeCloseTo(48.5, 5);
@@ -250,6 +253,7 @@ describe('clean shutdown', () => {
     const dataDir = server.config.dataDir;
     const devices = await deviceNumbers(server);
     let acks = 0;
+    const ackedBy = new Set<number>();
     const terminals = await Promise.all(devices.map(async (d) => {
       const t = await TestTerminal.connect(server.gatewayPort, d.deviceNo);
       await t.login();
@@ -258,8 +262,14 @@ describe('clean shutdown', () => {
     const t0 = seconds(server.clock.now());
     // Fire-and-forget reports: the shutdown starts while some are still in flight.
     const pending = terminals.flatMap((t, i) => Array.from({ length: 150 }, (_, k) =>
-      t.report(location({ lng: 110 + i / 100, lat: 30, time: t0 + k * 1000 }), 3000).then((r) => { if (r.result === RESULT.OK) acks++; }, () => undefined)));
-    while (acks < 100) await new Promise((r) => setImmediate(r));
+      t.report(location({ lng: 110 + i / 100, lat: 30, time: t0 + k * 1000 }), 3000).then((r) => {
+        if (r.result === RESULT.OK) {
+          acks++;
+          ackedBy.add(i);
+        }
+      }, () => undefined)));
+    // Every terminal has an acknowledged report (the restart below expects all of them offline, not never online).
+    while (acks < 100 || ackedBy.size < terminals.length) await new Promise((r) => setImmediate(r));
     expect(server.app.live.history.stats.rowsWritten).toBe(0);
     await server.close(true);
     await Promise.all(pending);
