@@ -35,7 +35,6 @@ import type { Emission, VehicleProgram } from './vehicle.ts';
 /** Simulated terminals have four cameras (JT/T 1076 channels 1–4); other channels are refused. */
 export const SIM_CAMERA_CHANNELS = 4;
 
-/** One media streamer per process: its single 40 ms timer drives every live channel of every terminal. */
 /**
  * The 0x1003 answer to 0x9003: what a simulated terminal really streams (clip-streams.ts, fixtures/video):
  * G.711A (table 12 code 6), mono, 8 kHz (0), 8-bit A-law samples (0), 320-byte (40 ms) audio frames,
@@ -47,6 +46,7 @@ export const SIM_AV_ATTRIBUTES: AvAttributes = {
   audioOutput: true, videoEncoding: 98, maxAudioChannels: SIM_CAMERA_CHANNELS, maxVideoChannels: SIM_CAMERA_CHANNELS,
 };
 
+/** One media streamer per process: its single 40 ms timer drives every live channel of every terminal. */
 const media = new MediaStreamer();
 
 export interface SimStats {
@@ -407,6 +407,9 @@ export class Terminal {
       case PHONE_CALLBACK: // the simulated driver "answers" the callback
         this.reply(r.header, RESULT.OK);
         break;
+      case MEDIA_MSG.AV_QUERY: // 0x9003: the answer is the 0x1003 itself (JT/T 1078 has no 0x0001 for it)
+        this.send(SIM_AV_ATTRIBUTES);
+        break;
       case MEDIA_MSG.LIVE_REQUEST: {
         if (isIntercomRequest(m.dataType)) {
           handleIntercomRequest({ deviceNo: this.program.deviceNo, simLength: this.program.edition === 2019 ? 10 : 6, reply: (result) => this.reply(r.header, result) }, m);
@@ -428,9 +431,6 @@ export class Terminal {
         // Close type 1 closes audio only (a broadcast): live video of the channel goes on.
         if (m.command === LIVE_COMMAND.CLOSE && m.closeType !== 1) media.stop(this.program.deviceNo, m.channel);
         handleIntercomControl(this.program.deviceNo, m);
-        break;
-      case MEDIA_MSG.AV_QUERY: // 0x9003: the answer is the 0x1003 itself (JT/T 1078 has no 0x0001 for it)
-        this.send(SIM_AV_ATTRIBUTES);
         break;
       case MEDIA_MSG.RESOURCE_QUERY:
       case MEDIA_MSG.PLAYBACK_REQUEST:
