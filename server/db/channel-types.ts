@@ -1,5 +1,6 @@
 /** Storage contract of a device's channels (migration 15): the device record and the terminal's 0x1003. */
 
+import type { AvAttributes } from '../gateway/jt808/media-signalling.ts';
 import type { ChannelKind } from '../../domain/video/channels.ts';
 
 export type { ChannelKind };
@@ -13,21 +14,8 @@ export interface RecordedChannel {
   name: string;
 }
 
-/** A terminal's 0x1003 answer as stored. */
-export interface StoredAvAttributes {
-  vehicleId: number;
-  audioEncoding: number;
-  audioChannels: number;
-  samplingRate: number;
-  samplingBits: number;
-  audioFrameLength: number;
-  audioOutput: boolean;
-  videoEncoding: number;
-  maxAudioChannels: number;
-  maxVideoChannels: number;
-  /** Epoch ms the platform received it. */
-  reportedTime: number;
-}
+/** A terminal's 0x1003 answer as stored: the message's fields, its vehicle and when it arrived (epoch ms). */
+export type StoredAvAttributes = Omit<AvAttributes, 'msgId'> & { vehicleId: number; reportedTime: number };
 
 export interface ChannelRepository {
   /** The channels of the vehicle's device record, by channel number; [] when the record lists none. */

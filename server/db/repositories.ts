@@ -6,6 +6,7 @@
  * treats rows outside it as missing (handlers answer 404). Methods without a Scope are for
  * authentication (before a caller is known) or act on ids the handler has already resolved in scope.
  */
+import type { TerminalRegistrationView } from '../../domain/vehicle/registration.ts';
 import type { TrackData } from '../../proto/track-codec.ts';
 import type { AlarmStatsRepository } from './alarm-stats-types.ts';
 import type { AlarmRepository } from './alarm-types.ts';
@@ -216,24 +217,8 @@ export interface TerminalRegistration {
   readonly plate: string;
 }
 
-/** A vehicle's terminal registration as operators see it (migration 14). */
-export interface TerminalRegistrationState {
-  readonly vehicleId: number;
-  readonly deviceNo: string;
-  /** True while the terminal holds a valid auth code (a new 0x0100 is refused with result 3). */
-  readonly registered: boolean;
-  /** Null when the terminal never registered. */
-  readonly registerTime: number | null;
-  readonly authTime: number | null;
-  readonly unregisterTime: number | null;
-  /** Who ended the last registration: the terminal's 0x0003 or an operator's reset. */
-  readonly unregisterBy: 'terminal' | 'operator' | null;
-  readonly resetUserId: number | null;
-  /** Refused re-registrations (0x8100 result 3) since the row was created, the last one's time and address. */
-  readonly refusedCount: number;
-  readonly refusedTime: number | null;
-  readonly refusedAddress: string | null;
-}
+/** A vehicle's terminal registration as operators see it (migration 14): the console's view less the live `online`. */
+export type TerminalRegistrationState = Omit<TerminalRegistrationView, 'online'>;
 
 /** JT/T 808 terminals: registrations, auth codes, vehicle lookups by terminal number. */
 export interface TerminalRepository {
