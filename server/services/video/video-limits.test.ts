@@ -4,12 +4,11 @@
  * channel or open more connections a day than its limit, administrators included.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { VIDEO_MAX_CHANNELS, videoMessage } from '../../../domain/video/limits.ts';
-import type { MediaStatus } from '../../../proto/media-frame.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import type { LiveTestServer } from '../../live/test-harness.ts';
 import { startSimFleet, until, type SimFleet } from '../../test/sim-fleet.ts';
+import { VideoViewer } from '../../test/video-viewer.ts';
 
 let fleet: SimFleet | undefined;
 let server: LiveTestServer;
@@ -17,33 +16,8 @@ let base: string;
 let adminToken: string;
 let online: number[];
 
-/** A live-video socket over the real route; counts frames, keeps statuses. */
-class Viewer {
-  readonly statuses: MediaStatus[] = [];
-  frames = 0;
-  readonly ws: WebSocket;
-  readonly closed: Promise<number>;
-  constructor(token: string, vehicleId: number, channel: number) {
-    this.ws = new WebSocket(`${base}/ws-service/video?token=${token}&vehicleId=${vehicleId}&channel=${channel}&stream=1`);
-    this.ws.on('message', (data, isBinary) => {
-      if (isBinary) this.frames++;
-      else this.statuses.push(JSON.parse(String(data)) as MediaStatus);
-    });
-    this.ws.on('error', () => undefined);
-    this.closed = new Promise((resolve) => this.ws.on('close', (code) => resolve(code)));
-  }
-  states(): string[] {
-    return this.statuses.map((s) => (s.reason ? `${s.state}:${s.reason}` : s.state));
-  }
-  /** Admitted: the hub answered with connecting or playing. */
-  admitted(): boolean {
-    return this.statuses.some((s) => s.state !== 'stopped');
-  }
-  async close(): Promise<void> {
-    this.ws.close();
-    await this.closed;
-  }
-}
+/** A viewer of this file's server. */
+const viewer = (token: string, vehicleId: number, channel: number, stream = 1) => new VideoViewer(base, token, vehicleId, channel, stream);
 
 const streamLogRows = (userId: number) => server.app.storage.streams.countSince(userId, 0);
 
@@ -65,11 +39,11 @@ describe('live-video limits on the server', () => {
     const admin = (await server.app.storage.users.findByUsername('admin'))!;
     const logBefore = await streamLogRows(admin.id);
     // 25 tiles in however many tabs: each socket is one channel on the user's screen (one upstream here).
-    const viewers: Viewer[] = [];
-    for (let i = 0; i < VIDEO_MAX_CHANNELS; i++) viewers.push(new Viewer(adminToken, online[0]!, 1 + (i % 2)));
+    const viewers: VideoViewer[] = [];
+    for (let i = 0; i < VIDEO_MAX_CHANNELS; i++) viewers.push(viewer(adminToken, online[0]!, 1 + (i % 2)));
     await until(() => viewers.every((v) => v.admitted()));
 
-    const extra = new Viewer(adminToken, online[1]!, 1);
+    const extra = viewer(adminToken, online[1]!, 1);
     await until(() => extra.statuses.length > 0);
     expect(extra.states()).toEqual(['stopped:tooMany']);
     await extra.closed;
@@ -80,13 +54,13 @@ describe('live-video limits on the server', () => {
 
     // Another user is not held by this user's channels.
     const operator = await server.login('operator', 'operator123');
-    const other = new Viewer(operator, online[1]!, 1);
+    const other = viewer(operator, online[1]!, 1);
     await until(() => other.admitted());
     await other.close();
 
     // Closing one tile frees its place (a leak here would lock the user out for good).
     await viewers.pop()!.close();
-    const again = new Viewer(adminToken, online[1]!, 1);
+    const again = viewer(adminToken, online[1]!, 1);
     await until(() => again.admitted());
     expect(again.states()).not.toContain('stopped:tooMany');
     viewers.push(again);
@@ -104,11 +78,11 @@ describe('live-video limits on the server', () => {
     expect(set.code).toBe(200);
 
     for (let i = 0; i < 2; i++) {
-      const ok = new Viewer(token, online[2]!, 1);
+      const ok = viewer(token, online[2]!, 1);
       await until(() => ok.admitted());
       await ok.close();
     }
-    const refused = new Viewer(token, online[2]!, 1);
+    const refused = viewer(token, online[2]!, 1);
     await until(() => refused.statuses.length > 0);
     expect(refused.states()).toEqual(['stopped:dailyLimit']);
     await refused.closed;
@@ -118,7 +92,7 @@ describe('live-video limits on the server', () => {
     // Two connections racing for the last one granted today: exactly one gets it.
     const grant = await server.call('POST', '/service-priv/stream/addUserStreamTimes', { token: adminToken, body: { userId: me.id, times: 1 } });
     expect(grant.code).toBe(200);
-    const racers = [new Viewer(token, online[2]!, 1), new Viewer(token, online[2]!, 2)];
+    const racers = [viewer(token, online[2]!, 1), viewer(token, online[2]!, 2)];
     await until(() => racers.every((v) => v.admitted() || v.states().includes('stopped:dailyLimit')));
     expect(racers.filter((v) => v.admitted())).toHaveLength(1);
     for (const v of racers) await v.close();

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { describeAvc } from '../../../proto/h264.ts';
-import { decodeMediaFrame, type MediaFrame, type MediaStatus } from '../../../proto/media-frame.ts';
 import type { LiveTestServer } from '../../live/test-harness.ts';
 import { SIM_CAMERA_CHANNELS } from '../../sim/terminal.ts';
 import { startSimFleet, until, type SimFleet } from '../../test/sim-fleet.ts';
+import { VideoViewer } from '../../test/video-viewer.ts';
 import type { DeviceChannels } from './channels.ts';
 
 let fleet: SimFleet | undefined;
@@ -14,28 +13,8 @@ let adminToken: string;
 /** Vehicles whose simulated terminals are online. */
 let online: number[];
 
-/** A live-video viewer over the real websocket route. */
-class Viewer {
-  readonly frames: MediaFrame[] = [];
-  readonly statuses: MediaStatus[] = [];
-  readonly ws: WebSocket;
-  readonly closed: Promise<number>;
-  constructor(token: string, vehicleId: number, channel: number, stream = 1) {
-    this.ws = new WebSocket(`${base}/ws-service/video?token=${token}&vehicleId=${vehicleId}&channel=${channel}&stream=${stream}`);
-    this.ws.on('message', (data, isBinary) => {
-      if (isBinary) this.frames.push(decodeMediaFrame(new Uint8Array(data as Buffer)));
-      else this.statuses.push(JSON.parse(String(data)) as MediaStatus);
-    });
-    this.ws.on('error', () => undefined);
-    this.closed = new Promise((resolve) => this.ws.on('close', (code) => resolve(code)));
-  }
-  states(): string[] {
-    return this.statuses.map((s) => (s.reason ? `${s.state}:${s.reason}` : s.state));
-  }
-  close(): void {
-    this.ws.close();
-  }
-}
+/** A viewer of this file's server. */
+const viewer = (token: string, vehicleId: number, channel: number, stream = 1) => new VideoViewer(base, token, vehicleId, channel, stream);
 
 beforeAll(async () => {
   fleet = await startSimFleet(20, 7);
@@ -53,8 +32,8 @@ afterAll(async () => {
 describe('live video from a simulated terminal', () => {
   it('plays one upstream for two viewers, keeps it for the one who stays, and stops the terminal after the last leaves', async () => {
     const vehicleId = online[0]!;
-    const a = new Viewer(adminToken, vehicleId, 1);
-    const b = new Viewer(adminToken, vehicleId, 1);
+    const a = viewer(adminToken, vehicleId, 1);
+    const b = viewer(adminToken, vehicleId, 1);
     await until(() => a.frames.length >= 10 && b.frames.length >= 10);
     expect(a.states()).toEqual(['connecting', 'playing']);
     expect(a.frames[0]!.key).toBe(true);
@@ -79,7 +58,7 @@ describe('live video from a simulated terminal', () => {
     const vehicleId = online[1]!;
     await until(async () => (await server.app.storage.channels.attributes(vehicleId)) !== undefined);
     const streamsBefore = server.app.media.hub.stats.channels;
-    const v = new Viewer(adminToken, vehicleId, 9);
+    const v = viewer(adminToken, vehicleId, 9);
     await v.closed;
     expect(v.states()).toEqual(['stopped:noCamera']);
     expect(server.app.media.hub.stats.channels).toBe(streamsBefore);
@@ -88,7 +67,7 @@ describe('live video from a simulated terminal', () => {
   it('refuses a vehicle that is not online', async () => {
     const all = await server.app.storage.terminals.allVehicles();
     const silent = all.find((v) => !online.includes(v.vehicleId))!;
-    const v = new Viewer(adminToken, silent.vehicleId, 1);
+    const v = viewer(adminToken, silent.vehicleId, 1);
     await v.closed;
     expect(v.states()).toEqual(['stopped:vehicleOffline']);
   });
@@ -98,16 +77,16 @@ describe('live video from a simulated terminal', () => {
     const me = (await server.call<{ user: { id: number } }>('GET', '/service-priv/user/current', { token: operator })).data.user;
     const set = await server.call('POST', '/service-priv/stream/setStream', { token: adminToken, body: { userId: me.id, dailyLimit: 1 } });
     expect(set.code).toBe(200);
-    const first = new Viewer(operator, online[2]!, 2);
+    const first = viewer(operator, online[2]!, 2);
     await until(() => first.frames.length >= 3);
     first.close();
     await first.closed;
-    const second = new Viewer(operator, online[2]!, 2);
+    const second = viewer(operator, online[2]!, 2);
     await second.closed;
     expect(second.states()).toEqual(['stopped:dailyLimit']);
     const grant = await server.call('POST', '/service-priv/stream/addUserStreamTimes', { token: adminToken, body: { userId: me.id, times: 1 } });
     expect(grant.code).toBe(200);
-    const third = new Viewer(operator, online[2]!, 2);
+    const third = viewer(operator, online[2]!, 2);
     await until(() => third.frames.length >= 1);
     third.close();
     const log = await server.call<{ total: number; records: { userId: number; vehicleId: number; channel: number; bytes: number }[] }>(
@@ -118,7 +97,7 @@ describe('live video from a simulated terminal', () => {
 
   it('answers 403 to a user without the video page, before any upgrade', async () => {
     const safety = await server.login('safety', 'safety123');
-    const v = new Viewer(safety, online[0]!, 1);
+    const v = viewer(safety, online[0]!, 1);
     const code = await new Promise<number>((resolve) => v.ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
     expect(code).toBe(403);
   });
