@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import { ALARM_FLAGS } from '../../domain/alarms/sources.ts';
 import type { LocationReport } from '../gateway/jt808/index.ts';
 import { ALL_COMPANIES, type Scope } from '../db/scope.ts';
-import { startServer, type TestServer } from '../test/harness.ts';
+import { seededSignIns, startServer, type TestServer } from '../test/harness.ts';
 import { ALARM_REPLAY_MAX, PushHub, type AlarmMessage, type AlarmReplay, type AlarmReplaySource, type PushStore } from './hub.ts';
 import { connectPush, type PushTestClient } from './test-client.ts';
 
@@ -28,10 +28,7 @@ describe('alarm catch-up on a real server', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    admin = await server.login('admin', 'admin123');
-    branch = await server.login('branch', 'branch123');
-    const user = await server.app.storage.users.findByUsername('branch');
-    branchPath = (await server.app.storage.companies.get(ALL_COMPANIES, user!.companyId))!.path;
+    ({ admin, branch, branchPath } = await seededSignIns(server));
   });
   afterAll(async () => server.close());
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_COMPANIES } from '../db/scope.ts';
-import { startServer, type TestServer } from '../test/harness.ts';
+import { seededSignIns, startServer, type TestServer } from '../test/harness.ts';
 import { DEFAULT_PUSH_OPTIONS, PushClose } from './hub.ts';
 import { connectPush, type PushTestClient, type Received, type VehicleRecord } from './test-client.ts';
 
@@ -11,10 +10,7 @@ let branchPath: string;
 
 beforeAll(async () => {
   server = await startServer();
-  admin = await server.login('admin', 'admin123');
-  branch = await server.login('branch', 'branch123');
-  const user = await server.app.storage.users.findByUsername('branch');
-  branchPath = (await server.app.storage.companies.get(ALL_COMPANIES, user!.companyId))!.path;
+  ({ admin, branch, branchPath } = await seededSignIns(server));
 });
 afterAll(async () => server.close());
 

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import type { SqliteStorage } from '../db/sqlite/storage.ts';
+import { ALL_COMPANIES } from '../db/scope.ts';
 
 export interface Answer<T = unknown> {
   readonly status: number;
@@ -79,4 +80,13 @@ export async function startServer(overrides: Partial<Config> = {}, beforeListen?
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Signs in the seeded administrator and the sub-tree administrator `branch`; `branchPath` is the latter's company path. */
+export async function seededSignIns(server: TestServer): Promise<{ admin: string; branch: string; branchPath: string }> {
+  const admin = await server.login('admin', 'admin123');
+  const branch = await server.login('branch', 'branch123');
+  const user = await server.app.storage.users.findByUsername('branch');
+  const branchPath = (await server.app.storage.companies.get(ALL_COMPANIES, user!.companyId))!.path;
+  return { admin, branch, branchPath };
 }
