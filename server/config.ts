@@ -13,9 +13,16 @@ export interface Config {
   readonly consoleDir: string;
   /** Token lifetime; a token past half of it is replaced through the `jwt` response header. */
   readonly tokenTtlSeconds: number;
-  /** Login throttle: this many failures for one user name from one address within the window block logins. */
+  /**
+   * Login back-off (domain/session/backoff.ts): failures within the window are counted per user name
+   * and per address; past the free failures each one makes the caller wait `throttleBaseMs`, doubling
+   * up to `throttleMaxMs`. The address allows more free failures: one office NAT carries many operators.
+   */
   readonly throttleWindowMs: number;
   readonly throttleMaxFailures: number;
+  readonly throttleAddressMaxFailures: number;
+  readonly throttleBaseMs: number;
+  readonly throttleMaxMs: number;
   /** Demo data created on a new database only. */
   readonly seedVehicles: number;
   readonly seedFleetsPerBranch: number;
@@ -153,8 +160,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dataDir: path.resolve(env.DATA_DIR || path.join(REPO_ROOT, 'data')),
     consoleDir: path.resolve(env.CONSOLE_DIR || path.join(REPO_ROOT, 'dist', 'console')),
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 8 * 3600, 2, 30 * 24 * 3600),
-    throttleWindowMs: int(env, 'THROTTLE_WINDOW_MS', 10 * 60_000, 1000, 24 * 3600_000),
+    throttleWindowMs: int(env, 'THROTTLE_WINDOW_MS', 3600_000, 1000, 24 * 3600_000),
     throttleMaxFailures: int(env, 'THROTTLE_MAX_FAILURES', 5, 1, 1000),
+    throttleAddressMaxFailures: int(env, 'THROTTLE_ADDRESS_MAX_FAILURES', 20, 1, 100_000),
+    throttleBaseMs: int(env, 'THROTTLE_BASE_MS', 30_000, 1, 24 * 3600_000),
+    throttleMaxMs: int(env, 'THROTTLE_MAX_MS', 15 * 60_000, 1, 24 * 3600_000),
     seedVehicles: int(env, 'SEED_VEHICLES', 2000, 0, 1_000_000),
     seedFleetsPerBranch: int(env, 'SEED_FLEETS_PER_BRANCH', 4, 1, 1000),
     seedEnabled: bool(env, 'SEED', true),

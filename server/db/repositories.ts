@@ -97,7 +97,10 @@ export interface SessionRepository {
 }
 
 export interface LoginGuardRepository {
-  countFailures(username: string, ip: string, since: number): Promise<number>;
+  /** Failure times of one user name from any address since `since` (the per-account back-off). */
+  accountFailures(username: string, since: number): Promise<number[]>;
+  /** Failure times from one address for any user name since `since` (the per-address back-off). */
+  addressFailures(ip: string, since: number): Promise<number[]>;
   /** Records a failure and forgets failures older than `forgetBefore`. */
   recordFailure(username: string, ip: string, at: number, forgetBefore: number): Promise<void>;
   clearFailures(username: string, ip: string): Promise<void>;

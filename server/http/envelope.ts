@@ -20,6 +20,8 @@ export class AppError extends Error {
     readonly code: number,
     /** A specific message; the catalogue message for `code` when absent. */
     readonly detail?: Message,
+    /** The answer's `data` (null when absent), e.g. the seconds left of a login wait. */
+    readonly data: unknown = null,
   ) {
     super(`AppError ${code}`);
   }

@@ -12,7 +12,7 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const lang = requestLang(request);
     if (error instanceof AppError) {
-      return reply.status(error.httpStatus).send({ code: error.code, msg: error.localized(lang), data: null });
+      return reply.status(error.httpStatus).send({ code: error.code, msg: error.localized(lang), data: error.data });
     }
     if (error.validation) {
       const msg = validationMessage(error.validation as unknown as ErrorObject[], lang);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { activeModeRefusal, FailedLoginThrottle } from './ftp-guard.ts';
 
-describe('FailedLoginThrottle (the HTTP login rule, per address)', () => {
-  it('attack: password spraying: blocks an address after the allowed failures within the window, whatever user names it tries', () => {
+describe('FailedLoginThrottle (the HTTP login back-off, per address)', () => {
+  it('attack: password spraying: makes an address wait after the allowed failures, whatever user names it tries', () => {
     const t = new FailedLoginThrottle({ windowMs: 60_000, maxFailures: 3 });
     for (let i = 0; i < 3; i++) {
       expect(t.blocked('203.0.113.9', 1000 + i)).toBe(false);
@@ -12,8 +12,14 @@ describe('FailedLoginThrottle (the HTTP login rule, per address)', () => {
     // The IPv4-mapped spelling of the same address is the same address.
     expect(t.blocked('::ffff:203.0.113.9', 2000)).toBe(true);
     expect(t.blocked('203.0.113.10', 2000)).toBe(false);
-    // Failures leave the window one by one.
-    expect(t.blocked('203.0.113.9', 1000 + 60_000)).toBe(false);
+    // The first wait is 30 s from the newest failure, and it is stated.
+    expect(t.wait('203.0.113.9', 1002)).toBe(30_000);
+    expect(t.blocked('203.0.113.9', 1002 + 30_000)).toBe(false);
+    // One more failure doubles the wait.
+    t.fail('203.0.113.9', 40_000);
+    expect(t.wait('203.0.113.9', 40_000)).toBe(60_000);
+    // A quiet window forgets them all.
+    expect(t.blocked('203.0.113.9', 40_000 + 60_000)).toBe(false);
   });
 
   it('a successful login clears the address, and memory stays bounded under a spray from many addresses', () => {

@@ -2,17 +2,22 @@
  * Rules the recording FTP receiver (recording-ftp.ts) applies before ftp-srv sees a command
  * (issue 12 §3): failed logins throttled per address, active mode only back to the client itself.
  */
+import { remainingWait, type BackoffRule } from '../../domain/session/backoff.ts';
 import { normaliseIp } from '../auth/ip.ts';
 
 export interface ThrottleRule {
   /** Failures counted within this window (THROTTLE_WINDOW_MS, the HTTP login's). */
   readonly windowMs: number;
-  /** This many failures within the window block further logins from the address (THROTTLE_MAX_FAILURES). */
+  /** This many failures within the window start the waits for the address (THROTTLE_MAX_FAILURES). */
   readonly maxFailures: number;
+  /** The first wait (THROTTLE_BASE_MS, default 30 s); each further failure doubles it. */
+  readonly baseMs?: number;
+  /** The longest wait (THROTTLE_MAX_MS, default 15 min). */
+  readonly maxMs?: number;
 }
 
 /**
- * The HTTP login throttle's rule (server/services/priv/session.ts) applied per remote address: FTP user
+ * The HTTP login's progressive back-off (domain/session/backoff.ts) applied per remote address: FTP user
  * names are random and one-time per upload task, so the HTTP key (user name + address) would let a
  * guesser start afresh with every name. Kept in memory: the credentials it protects die with the
  * process too. As over HTTP, a blocked address is refused before the password is looked at, so it
@@ -20,15 +25,23 @@ export interface ThrottleRule {
  */
 export class FailedLoginThrottle {
   private readonly failures = new Map<string, number[]>();
+  private readonly rule: BackoffRule;
 
   constructor(
-    private readonly rule: ThrottleRule,
+    rule: ThrottleRule,
     /** Addresses tracked at most (a spray from many addresses must not grow memory without bound). */
     private readonly maxAddresses = 10_000,
-  ) {}
+  ) {
+    this.rule = { windowMs: rule.windowMs, freeFailures: rule.maxFailures, baseMs: rule.baseMs ?? 30_000, maxMs: rule.maxMs ?? 15 * 60_000 };
+  }
+
+  /** Milliseconds the address must still wait before its next login is looked at (0: go ahead). */
+  wait(ip: string, now: number): number {
+    return remainingWait(this.recent(normaliseIp(ip), now), now, this.rule);
+  }
 
   blocked(ip: string, now: number): boolean {
-    return this.recent(normaliseIp(ip), now).length >= this.rule.maxFailures;
+    return this.wait(ip, now) > 0;
   }
 
   fail(ip: string, now: number): void {

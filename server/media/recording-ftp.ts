@@ -342,9 +342,10 @@ export class RecordingFtpServer {
       const ip = connection.ip ?? '';
       const now = Date.now();
       // As the HTTP login: checked before the password, so a blocked address learns nothing from its guesses.
-      if (this.throttle.blocked(ip, now)) {
+      const wait = this.throttle.wait(ip, now);
+      if (wait > 0) {
         this.stats.throttledLogins++;
-        reject(new Error('Too many failed logins from your address, try again later'));
+        reject(new Error(`Too many failed logins from your address, try again in ${Math.ceil(wait / 1000)} s`));
         return;
       }
       const grant = this.byUser.get(username);

@@ -78,7 +78,7 @@ export function createRecordingUploadRuntime(config: Config, storage: Storage, g
     maxFileBytes: config.ftpMaxFileBytes,
     passivePerLogin: config.ftpPassivePerLogin,
     passivePerAddress: config.ftpPassivePerAddress,
-    throttle: { windowMs: config.throttleWindowMs, maxFailures: config.throttleMaxFailures },
+    throttle: { windowMs: config.throttleWindowMs, maxFailures: config.throttleMaxFailures, baseMs: config.throttleBaseMs, maxMs: config.throttleMaxMs },
     log,
     events: {
       onLogin(taskId) {

@@ -38,9 +38,14 @@ export class SqliteSessionRepository implements SessionRepository {
 export class SqliteLoginGuardRepository implements LoginGuardRepository {
   constructor(private readonly db: SqliteDb) {}
 
-  async countFailures(username: string, ip: string, since: number): Promise<number> {
-    return (this.db.prepare('SELECT count(*) n FROM login_failure WHERE username = ? AND ip = ? AND at >= ?')
-      .get(username, ip, since) as { n: number }).n;
+  async accountFailures(username: string, since: number): Promise<number[]> {
+    return (this.db.prepare('SELECT at FROM login_failure WHERE username = ? AND at >= ?').all(username, since) as { at: number }[]).map((r) => r.at);
+  }
+
+  // No index leads with ip (login_failure_key is username, ip, at), but rows older than the window are
+  // deleted on every failure, so the scan covers one window of failures only.
+  async addressFailures(ip: string, since: number): Promise<number[]> {
+    return (this.db.prepare('SELECT at FROM login_failure WHERE ip = ? AND at >= ?').all(ip, since) as { at: number }[]).map((r) => r.at);
   }
 
   async recordFailure(username: string, ip: string, at: number, forgetBefore: number): Promise<void> {

@@ -109,13 +109,16 @@ describe('signing in', () => {
     expect((await login(inside.username, 'secret123')).code).toBe(200);
   });
 
-  it('throttles a user name after five failures from one address, even with the right password (1005)', async () => {
+  it('makes a user name wait 30 s after five failures, even with the right password, and says so (1005)', async () => {
     const u = await createUser({});
     for (let i = 0; i < 5; i++) expect((await login(u.username, 'nope-nope')).code).toBe(1001);
     const zh = await login(u.username, 'secret123', 'zh');
     expect(zh.code).toBe(1005);
-    expect(zh.msg).toBe('登录失败次数过多，请稍后再试');
-    expect((await login(u.username, 'secret123', 'en')).msg).toBe('Too many failed logins, try again later');
+    const seconds = (zh.data as unknown as { retryAfterSeconds: number }).retryAfterSeconds;
+    expect(seconds).toBeGreaterThan(25);
+    expect(seconds).toBeLessThanOrEqual(30);
+    expect(zh.msg).toBe(`登录失败次数过多，请 ${seconds} 秒后再试`);
+    expect((await login(u.username, 'secret123', 'en')).msg).toMatch(/^Too many failed sign-ins\. Try again in (2\d|30) s\.$/);
     // Other accounts are not affected.
     expect((await login('operator', 'operator123')).code).toBe(200);
   });

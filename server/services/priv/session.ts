@@ -3,12 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { ErrorCode } from '../../../domain/errors/catalogue.ts';
+import { remainingWait, throttledMessage, waitSeconds, type BackoffRule } from '../../../domain/session/backoff.ts';
 import { dummyPasswordHash, verifyPassword } from '../../auth/passwords.ts';
 import { ipAllowed, normaliseIp } from '../../auth/ip.ts';
 import { hashTicket, newTicket } from '../../auth/tickets.ts';
 import type { User } from '../../db/types.ts';
 import { accountBlocked, auth, loadAuthContext } from '../../http/auth.ts';
-import { fail, ok } from '../../http/envelope.ts';
+import { AppError, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import { Messages } from '../../http/messages.ts';
 import { Id, Strict, Text, type App } from '../../http/route.ts';
@@ -18,6 +19,8 @@ import { sessionUser } from './views.ts';
 
 export function sessionRoutes(app: App, deps: ServiceDeps): void {
   const { storage, tokens, config } = deps;
+  const accountBackoff: BackoffRule = { windowMs: config.throttleWindowMs, freeFailures: config.throttleMaxFailures, baseMs: config.throttleBaseMs, maxMs: config.throttleMaxMs };
+  const addressBackoff: BackoffRule = { ...accountBackoff, freeFailures: config.throttleAddressMaxFailures };
 
   /** Account state checks shared by both sign-in paths, in the order of API.md. */
   function checkAccount(user: User, ip: string): void {
@@ -41,9 +44,17 @@ export function sessionRoutes(app: App, deps: ServiceDeps): void {
     const { username, password, loginType } = request.body;
     const ip = normaliseIp(request.ip);
     const now = Date.now();
-    // Counted before the password check, so a blocked caller cannot learn whether a guess was right.
-    const failures = await storage.loginGuard.countFailures(username, ip, now - config.throttleWindowMs);
-    if (failures >= config.throttleMaxFailures) throw fail.business(ErrorCode.LoginThrottled);
+    // Checked before the password, so a waiting caller cannot learn whether a guess was right; such an
+    // attempt is not a failure either (the wait is not prolonged by asking how long it is).
+    const since = now - config.throttleWindowMs;
+    const wait = Math.max(
+      remainingWait(await storage.loginGuard.accountFailures(username, since), now, accountBackoff),
+      remainingWait(await storage.loginGuard.addressFailures(ip, since), now, addressBackoff),
+    );
+    if (wait > 0) {
+      const retryAfterSeconds = waitSeconds(wait);
+      throw new AppError(ErrorCode.LoginThrottled, (lang) => throttledMessage(retryAfterSeconds, lang), { retryAfterSeconds });
+    }
 
     const found = await storage.users.findByUsername(username);
     const passwordOk = await verifyPassword(password, found?.passwordHash ?? (await dummyPasswordHash()));
