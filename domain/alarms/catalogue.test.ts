@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { ADAS_TYPES, DMS_TYPES } from './sources.ts';
 import {
+  ADAS_GROUP,
   ALARM_GROUPS,
   ALARM_TYPES,
   alarmName,
   byCode,
+  groupCodes,
   groupOf,
   isClassification,
   PLATFORM_GENERATED_CODES,
@@ -20,13 +23,37 @@ describe('the alarm type catalogue (spec §3)', () => {
     expect(codes.length).toBeLessThanOrEqual(230);
   });
 
-  it('files every type under the group its code starts with', () => {
+  it('files every type under the group its code starts with, except the ADAS codes under group 19', () => {
     for (const t of alarms) {
       expect(t.code, `${t.code} ${t.zh}`).toBeGreaterThanOrEqual(10_000);
       expect(t.code, `${t.code} ${t.zh}`).toBeLessThan(100_000);
-      expect(Math.floor(t.code / 1000), `${t.code} ${t.zh}`).toBe(t.group);
+      expect(t.group === ADAS_GROUP ? 10 : t.group, `${t.code} ${t.zh}`).toBe(Math.floor(t.code / 1000));
       expect(groupOf(t.code)).toBe(t.group);
     }
+  });
+
+  it('files every ADAS (0x64) code under the ADAS group and every DMS (0x65) code under driver status', () => {
+    expect(ADAS_TYPES.size).toBeGreaterThan(0);
+    for (const code of ADAS_TYPES.values()) expect(groupOf(code), `ADAS ${code}`).toBe(ADAS_GROUP);
+    for (const code of DMS_TYPES.values()) expect(groupOf(code), `DMS ${code}`).toBe(10);
+    // The spec's dashboard sets: the vehicle risk set is ADAS, the driver fatigue set driver status.
+    for (const code of [10006, 10007, 10017, 10016, 10012, 10008, 10009, 10010]) expect(groupOf(code), String(code)).toBe(ADAS_GROUP);
+    for (const code of [10001, 10002, 10003, 10013, 10004, 10005, 10034, 10032]) expect(groupOf(code), String(code)).toBe(10);
+    expect(alarmName(ADAS_GROUP, 'en')).toContain('ADAS');
+  });
+
+  it('matches a group filter to exactly the codes filed under the group', () => {
+    const matches = (group: number, code: number) => {
+      const c = groupCodes(group);
+      return (code >= c.from && code < c.to && !c.except.includes(code)) || c.plus.includes(code);
+    };
+    for (const group of ALARM_GROUPS.filter((g) => g !== 1)) {
+      const filed = alarms.filter((t) => matches(group, t.code)).map((t) => t.code);
+      expect(filed, `group ${group}`).toEqual(typesOfGroup(group).map((t) => t.code));
+    }
+    expect(matches(10, 10006)).toBe(false);
+    expect(matches(ADAS_GROUP, 10006)).toBe(true);
+    expect(matches(10, 10040)).toBe(true); // a code added later falls in its range
   });
 
   it('has one heading per group in group 1, whose code is the group number, in the spec order', () => {

@@ -4,12 +4,14 @@
  *
  * Code design
  * - An alarm type's code is five digits: its group number, then a three-digit serial within the
- *   group (10001 = group 10, first type; 82011 = group 82, eleventh). `group === floor(code / 1000)`.
+ *   group (10001 = group 10, first type; 82011 = group 82, eleventh). `group === floor(code / 1000)`, except ADAS (below).
  * - Group 1 "classification" holds the group headings themselves: their code IS the group number
  *   (10, 11, …, 90). That is why the spec lists "82 and 82001–82011" together: 82 is the AEB
  *   heading, 82001–82011 its types. Headings are tree nodes for the type pickers, never raised.
- * - Group 10 "driver status" is the active-safety group: the spec's two dashboard sets (driver
- *   fatigue, vehicle risk) are both in group 10, so DMS (0x65) and ADAS (0x64) types share it.
+ * - Codes 100xx are the active-safety codes: the spec's two dashboard sets (driver fatigue,
+ *   vehicle risk) are both numbered 100xx. Their GROUP differs: DMS (0x65) and driving-time types
+ *   are group 10 "driver status", ADAS (0x64) types are group 19 "vehicle risk (ADAS)" (see
+ *   `ADAS_GROUP`): the one place where `group !== floor(code / 1000)`.
  *   The codes the spec names (10001–10013, 10016, 10017, 10032–10034, 10047) are laid out so each
  *   set reads sensibly: 1–5 follow DMS types 1–5, 6–12 follow ADAS types 1–7, and 32–34 are the
  *   JT/T 808 driving-time flags (bits 2, 14, 18). 10038–10046 are reserved for further
@@ -24,7 +26,7 @@
 import type { Lang } from '../errors/catalogue.ts';
 
 /** The spec's groups, in the spec's display order. */
-export const ALARM_GROUPS = [1, 10, 11, 18, 12, 13, 14, 15, 16, 17, 59, 60, 70, 80, 81, 82, 90] as const;
+export const ALARM_GROUPS = [1, 10, 19, 11, 18, 12, 13, 14, 15, 16, 17, 59, 60, 70, 80, 81, 82, 90] as const;
 export type AlarmGroup = (typeof ALARM_GROUPS)[number];
 
 export const CLASSIFICATION_GROUP = 1;
@@ -43,6 +45,7 @@ type Row = readonly [code: number, group: AlarmGroup, zh: string, en: string | n
 const ROWS: readonly Row[] = [
   // ── 1 classification: the group headings (code = group number) ──
   [10, 1, '司机状态', 'Driver status'],
+  [19, 1, '车辆风险(ADAS)', 'Vehicle risk (ADAS)'],
   [11, 1, '运行状况', 'Running condition'],
   [18, 1, '激烈驾驶', 'Intense driving'],
   [12, 1, '超速', 'Speeding'],
@@ -59,24 +62,24 @@ const ROWS: readonly Row[] = [
   [82, 1, '自动紧急制动(AEB)', null],
   [90, 1, '交通违法', 'Traffic violations'],
 
-  // ── 10 driver status: DMS (0x65), ADAS (0x64) and driving-time alarms ──
+  // ── 10 driver status: DMS (0x65) and driving-time alarms; ADAS (0x64) codes 100xx are filed under 19 ──
   [10001, 10, '疲劳驾驶报警', 'Fatigue driving alarm'], // DMS 0x01
   [10002, 10, '接打手持电话报警', 'Handheld phone call alarm'], // DMS 0x02
   [10003, 10, '抽烟报警', 'Smoking alarm'], // DMS 0x03
   [10004, 10, '分神驾驶报警', 'Distracted driving alarm'], // DMS 0x04
   [10005, 10, '驾驶员异常报警', 'Driver abnormal alarm'], // DMS 0x05
-  [10006, 10, '前向碰撞报警', 'Forward collision warning'], // ADAS 0x01
-  [10007, 10, '车道偏离报警', 'Lane departure warning'], // ADAS 0x02
-  [10008, 10, '车距过近报警', 'Headway too close warning'], // ADAS 0x03
-  [10009, 10, '行人碰撞报警', 'Pedestrian collision warning'], // ADAS 0x04
-  [10010, 10, '频繁变道报警', 'Frequent lane change alarm'], // ADAS 0x05
-  [10011, 10, '道路标识超限报警', 'Road sign over-limit alarm'], // ADAS 0x06
-  [10012, 10, '障碍物报警', 'Obstacle alarm'], // ADAS 0x07
+  [10006, 19, '前向碰撞报警', 'Forward collision warning'], // ADAS 0x01
+  [10007, 19, '车道偏离报警', 'Lane departure warning'], // ADAS 0x02
+  [10008, 19, '车距过近报警', 'Headway too close warning'], // ADAS 0x03
+  [10009, 19, '行人碰撞报警', 'Pedestrian collision warning'], // ADAS 0x04
+  [10010, 19, '频繁变道报警', 'Frequent lane change alarm'], // ADAS 0x05
+  [10011, 19, '道路标识超限报警', 'Road sign over-limit alarm'], // ADAS 0x06
+  [10012, 19, '障碍物报警', 'Obstacle alarm'], // ADAS 0x07
   [10013, 10, '闭眼报警', 'Eyes closed alarm'],
-  [10014, 10, '道路标志识别事件', 'Road sign recognition event'], // ADAS 0x10
-  [10015, 10, 'ADAS主动抓拍事件', 'ADAS active capture event'], // ADAS 0x11
-  [10016, 10, '实线变道报警', 'Solid-line lane change alarm'],
-  [10017, 10, '低速前车碰撞报警', 'Low-speed forward collision warning'],
+  [10014, 19, '道路标志识别事件', 'Road sign recognition event'], // ADAS 0x10
+  [10015, 19, 'ADAS主动抓拍事件', 'ADAS active capture event'], // ADAS 0x11
+  [10016, 19, '实线变道报警', 'Solid-line lane change alarm'],
+  [10017, 19, '低速前车碰撞报警', 'Low-speed forward collision warning'],
   [10018, 10, 'DMS自动抓拍事件', 'DMS automatic capture event'], // DMS 0x10
   [10019, 10, '驾驶员变更事件', 'Driver change event'], // DMS 0x11
   [10020, 10, '打哈欠报警', 'Yawning alarm'],
@@ -98,7 +101,7 @@ const ROWS: readonly Row[] = [
   [10034, 10, '当天累计驾驶超时报警', 'Daily cumulative driving overtime alarm'], // 808 bit 18
   [10035, 10, '平台超时驾驶报警', 'Platform continuous driving overtime alarm'],
   [10036, 10, '夜间超时驾驶报警', 'Night driving overtime alarm'],
-  [10037, 10, '不规范变道提醒', 'Improper lane change reminder'],
+  [10037, 19, '不规范变道提醒', 'Improper lane change reminder'],
   [10047, 10, '凌晨2时至5时行车报警', 'Driving between 02:00 and 05:00 alarm'],
 
   // ── 11 running condition ──
@@ -328,15 +331,43 @@ export function byCode(code: number): AlarmType | undefined {
 }
 
 /**
- * The group a code belongs to by the code design (headings → 1, else the leading digits), or
- * undefined when that is not one of the spec's groups. Works for codes added to the database later.
+ * The ADAS (0x64) types, whose codes sit in group 10 by the code design (the spec numbers them
+ * 10006–10017) but whose group is 19 "vehicle risk (ADAS)": the spec's catalogue keeps the forward
+ * and lane alarms apart from the driver (DMS) alarms (dashboard "vehicle risk set", "driver DMS and
+ * ADAS tabs"), and an operator looking under driver status for a forward collision finds nothing.
+ */
+export const ADAS_GROUP = 19;
+
+/**
+ * The group a code belongs to: the catalogue's group for a known code (the ADAS codes → 19),
+ * else by the code design (headings → 1, else the leading digits), or undefined when that is not
+ * one of the spec's groups. Works for codes added to the database later.
  */
 export function groupOf(code: number): AlarmGroup | undefined {
   if (!Number.isInteger(code) || code < 1) return undefined;
   if (isClassification(code)) return CLASSIFICATION_GROUP;
+  const known = BY_CODE.get(code);
+  if (known !== undefined) return known.group;
   if (code < 10_000 || code >= 100_000) return undefined;
   const group = Math.floor(code / 1000);
-  return GROUP_SET.has(group) && group !== CLASSIFICATION_GROUP ? (group as AlarmGroup) : undefined;
+  return GROUP_SET.has(group) && group !== CLASSIFICATION_GROUP && group !== ADAS_GROUP ? (group as AlarmGroup) : undefined;
+}
+
+/** The codes filed outside the group their leading digits name (the ADAS codes under 19). */
+const MOVED: readonly AlarmType[] = ALARM_TYPES.filter((t) => t.group !== CLASSIFICATION_GROUP && Math.floor(t.code / 1000) !== t.group);
+
+/**
+ * Which codes a group filter matches, for a query over stored alarms: the code range of the
+ * group's leading digits without the codes filed elsewhere, plus the codes filed here from
+ * another range. (The ADAS group 19 has no range of its own: 19000–19999 is no group.)
+ */
+export function groupCodes(group: number): { from: number; to: number; except: number[]; plus: number[] } {
+  const ranged = group !== ADAS_GROUP;
+  return {
+    from: ranged ? group * 1000 : 0, to: ranged ? group * 1000 + 1000 : 0,
+    except: MOVED.filter((t) => Math.floor(t.code / 1000) === group).map((t) => t.code),
+    plus: MOVED.filter((t) => t.group === group).map((t) => t.code),
+  };
 }
 
 /** True for group headings (group 1): tree nodes, never raised as alarms. */

@@ -104,12 +104,12 @@ describe('JT/T 808 0x0200 alarm flags', () => {
 });
 
 describe('active-safety and other items', () => {
-  it('maps every ADAS type the codec decodes (1–7, 0x10, 0x11) to a driver-status code', () => {
+  it('maps every ADAS type the codec decodes (1–7, 0x10, 0x11) to an ADAS-group code', () => {
     for (const type of [1, 2, 3, 4, 5, 6, 7, 0x10, 0x11]) {
       const code = ADAS_TYPES.get(type);
       expect(code, `ADAS ${type}`).toBeDefined();
       expectAlarmCode(code!, `ADAS ${type}`);
-      expect(byCode(code!)!.group).toBe(10);
+      expect(byCode(code!)!.group).toBe(19);
     }
     expect(ADAS_TYPES.get(0x08)).toBeUndefined();
   });
@@ -184,7 +184,8 @@ describe('platform rules and dashboard sets', () => {
   it('list the dashboard sets exactly as the spec does', () => {
     expect(DRIVER_FATIGUE_SET).toEqual([10001, 10002, 10003, 10013, 10004, 10005, 10034, 10032]);
     expect(VEHICLE_RISK_SET).toEqual([10006, 10007, 10017, 10016, 10012, 10008, 10009, 10010]);
-    for (const code of [...DRIVER_FATIGUE_SET, ...VEHICLE_RISK_SET]) expect(byCode(code)!.group).toBe(10);
+    for (const code of DRIVER_FATIGUE_SET) expect(byCode(code)!.group).toBe(10);
+    for (const code of VEHICLE_RISK_SET) expect(byCode(code)!.group).toBe(19);
   });
 
   it('put fatigue and driver-behaviour types in the fatigue set and ADAS types in the risk set', () => {

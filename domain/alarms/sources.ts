@@ -295,6 +295,7 @@ export type RiskLevel = (typeof RISK_LEVELS)[number];
  */
 const GROUP_LEVEL: Readonly<Record<Exclude<AlarmGroup, 1>, RiskLevel>> = {
   10: 'medium',
+  19: 'medium',
   11: 'low',
   18: 'medium',
   12: 'medium',

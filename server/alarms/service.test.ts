@@ -64,8 +64,9 @@ describe('alarm generation across a restart', () => {
     const server = await startLiveServer({ seedVehicles: 1 });
     servers.push(server);
     const types = await server.app.storage.alarms.listTypes();
-    expect(types.length).toBe(220);
+    expect(types.length).toBe(221);
     expect(types.find((t) => t.code === 82001)).toMatchObject({ group: 82, en: null });
+    expect(types.find((t) => t.code === 10006)).toMatchObject({ group: 19 }); // ADAS under its own group
   });
 });
 

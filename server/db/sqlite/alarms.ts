@@ -1,4 +1,5 @@
 import { decidableFrom, type AlarmSource, type DealStatus, type DealType } from '../../../domain/alarms/engine.ts';
+import { groupCodes } from '../../../domain/alarms/catalogue.ts';
 import type { RiskLevel } from '../../../domain/alarms/sources.ts';
 import type {
   AlarmCatchUp, AlarmDeal, AlarmDealLogEntry, AlarmFilter, AlarmRecord, AlarmRepository, AlarmTypeRecord, CompanyAlarmSetting,
@@ -56,8 +57,19 @@ export function alarmFilterConditions(scope: Scope, f: Omit<AlarmFilter, 'typica
   inList('a.risk_level', f.riskLevels);
   inList('a.deal_status', f.dealStatuses);
   if (f.groups !== undefined && f.groups.length > 0) {
-    parts.push(`(${f.groups.map(() => '(a.alarm_type >= ? AND a.alarm_type < ?)').join(' OR ')})`);
-    for (const g of f.groups) params.push(g * 1000, g * 1000 + 1000);
+    // A group is its code range minus the codes filed elsewhere plus those filed here (the ADAS
+    // codes 100xx are group 19: domain/alarms/catalogue.ts groupCodes).
+    const ors: string[] = [];
+    for (const g of f.groups) {
+      const c = groupCodes(g);
+      ors.push(`(a.alarm_type >= ? AND a.alarm_type < ?${c.except.length > 0 ? ` AND a.alarm_type NOT IN (${placeholders(c.except.length)})` : ''})`);
+      params.push(c.from, c.to, ...c.except);
+      if (c.plus.length > 0) {
+        ors.push(`a.alarm_type IN (${placeholders(c.plus.length)})`);
+        params.push(...c.plus);
+      }
+    }
+    parts.push(`(${ors.join(' OR ')})`);
   }
   return { parts, params };
 }
