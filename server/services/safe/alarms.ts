@@ -135,12 +135,14 @@ export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
     const who = { userId: ctx.user.id, username: displayName(ctx) };
     const changed = await storage.transaction(async (tx) => {
       const logs = ids.map((id) => ({ alarmId: id, ...who, action, dealType, content, terminalResult: null, resultText: '', createTime: now }));
+      // The board reads the alarms it has not seen BEFORE they are handled: it takes only unprocessed
+      // ones, so an alarm handled here before any board read used to bypass the board, and the board's
+      // "resolved today" stayed 0 while the list showed it handled (issue 13). Read first, the alarm
+      // opens or joins its vehicle's item, which the handling below then resolves; a newer alarm of
+      // the vehicle keeps the item open.
+      await tx.board.ingest(BOARD_RISK_LEVELS, now - BOARD_WINDOW_MS);
       const done = await tx.alarms.act(ids, { deal: { dealStatus: status, dealType, dealContent: content, dealUserId: who.userId, dealUsername: who.username, dealTime: now } }, logs);
-      if (done.length > 0) {
-        // The board first reads alarms it has not seen: a newer alarm of the vehicle keeps its item open.
-        await tx.board.ingest(BOARD_RISK_LEVELS, now - BOARD_WINDOW_MS);
-        await tx.board.closeHandled(done, who, now);
-      }
+      if (done.length > 0) await tx.board.closeHandled(done, who, now);
       return done;
     });
     if (changed.length === 0) throw fail.conflict(ids.length === 1 ? SafeMessages.alreadyHandled : SafeMessages.allAlreadyHandled);

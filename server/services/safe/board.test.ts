@@ -298,6 +298,31 @@ describe('alarms handled outside the board', () => {
     expect((await board<Item>('resolved', safety, { id: followed.id, note: 'done' })).code).toBe(200);
   });
 
+  it('alarms handled on the processing page before any board read still reach the board: resolved today counts them', async () => {
+    const since = server.clock.now();
+    const before = (await board<Stat>('stat', admin, { since })).data;
+    const [v, w] = [freshVehicle(), freshVehicle()];
+    const alarmIds: number[] = [];
+    for (const x of [v, w]) {
+      const t = await terminalFor(x);
+      await report(t, EMERGENCY);
+      const list = await server.call<{ records: { id: number; vehicleId: number }[] }>('POST', '/service-safe/alarmInfo', {
+        token: safety, body: { startTime: since, endTime: server.clock.now() + HOUR, vehicleIds: [x.vehicleId], current: 1, size: 10 },
+      });
+      expect(list.code).toBe(200);
+      alarmIds.push(...list.data.records.map((r) => r.id));
+    }
+    expect(alarmIds).toHaveLength(2);
+    // Handled from the list, no board read in between (no stat, no get).
+    const handled = await server.call('PUT', '/service-safe/alarmInfo/handle_status', { token: safety, body: { ids: alarmIds, dealType: 1, dealContent: 'called the driver' } });
+    expect(handled.code).toBe(200);
+    const after = (await board<Stat>('stat', admin, { since })).data;
+    expect(after.resolved - before.resolved).toBe(2);
+    expect(after.pending - before.pending).toBe(0);
+    const closed = await itemOf(v.vehicleId, admin, ['resolved']);
+    expect(closed).toMatchObject({ state: 'resolved', handlerName: '刘安全' });
+  });
+
   it('a pending item stays open when its vehicle raised a newer alarm the board has not read yet', async () => {
     const v = freshVehicle();
     const t = await terminalFor(v);
