@@ -1,13 +1,18 @@
-/** Providers: Mantine (theme colour from the theme store), modals, notifications, i18n, router. */
+/** Providers: Mantine (theme colour from the theme store), modals, notifications, i18n, TanStack Query, router. */
 import { createTheme, MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../i18n/index.ts';
 import { PRIMARY_COLOR, useThemeName } from '../shell/theme.ts';
+import { createQueryClient } from '../kit/query.ts';
 import { router } from './router.tsx';
+
+/** Server state of every screen (src/kit/query.ts: retries only for network failures). */
+const queryClient = createQueryClient();
 
 /** Spec §9: UI size small, z-index 3000 for overlays, toasts 2000 ms. */
 export function App() {
@@ -29,7 +34,9 @@ export function App() {
       <MantineProvider theme={theme} defaultColorScheme="light">
         <ModalsProvider>
           <Notifications zIndex={3000} autoClose={2000} position="top-center" />
-          <RouterProvider router={router} />
+          <QueryClientProvider client={queryClient}>
+            <RouterProvider router={router} />
+          </QueryClientProvider>
         </ModalsProvider>
       </MantineProvider>
     </I18nextProvider>

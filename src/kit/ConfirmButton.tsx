@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { Alert, Button, Group, Modal, Text, type ButtonProps } from '@mantine/core';
-import { useT } from '../../../i18n/index.ts';
-import { SYSTEM_NS } from '../messages.ts';
-import { errorMessage } from './format.ts';
+import { useT } from '../i18n/index.ts';
+import { KIT_NS } from './messages.ts';
+import { errorText } from './errors.ts';
 
 export interface ConfirmDialogProps {
   opened: boolean;
@@ -19,7 +19,7 @@ export interface ConfirmDialogProps {
  * the server's message (e.g. 409 "the company still has vehicles"), so call the API `silent`.
  */
 export function ConfirmDialog({ opened, onClose, message, onConfirm, color = 'red' }: ConfirmDialogProps) {
-  const t = useT(SYSTEM_NS);
+  const t = useT(KIT_NS);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const run = async () => {
@@ -29,7 +29,7 @@ export function ConfirmDialog({ opened, onClose, message, onConfirm, color = 're
       await onConfirm();
       onClose();
     } catch (e) {
-      setError(errorMessage(e));
+      setError(errorText(e));
     } finally {
       setBusy(false);
     }
@@ -40,7 +40,7 @@ export function ConfirmDialog({ opened, onClose, message, onConfirm, color = 're
     onClose();
   };
   return (
-    <Modal opened={opened} onClose={close} title={t('common.confirmTitle')} centered size="sm">
+    <Modal opened={opened} onClose={close} title={t('confirmTitle')} centered size="sm">
       <Text size="sm">{message}</Text>
       {error && (
         <Alert color="red" mt="sm" role="alert" data-testid="confirm-error">
@@ -49,10 +49,10 @@ export function ConfirmDialog({ opened, onClose, message, onConfirm, color = 're
       )}
       <Group justify="flex-end" mt="md">
         <Button variant="default" onClick={close} disabled={busy}>
-          {t('common.cancel')}
+          {t('cancel')}
         </Button>
         <Button color={color} loading={busy} onClick={() => void run()} data-testid="confirm-ok">
-          {t('common.confirm')}
+          {t('confirm')}
         </Button>
       </Group>
     </Modal>

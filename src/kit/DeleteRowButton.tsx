@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { Perm } from '../../../app/Perm.tsx';
+import { Perm } from '../app/Perm.tsx';
 import { ConfirmButton } from './ConfirmButton.tsx';
 
 export interface DeleteRowButtonProps {

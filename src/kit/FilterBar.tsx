@@ -1,25 +1,28 @@
 import { useState, type ReactNode } from 'react';
 import { Button, Group, TextInput } from '@mantine/core';
-import { useT } from '../../../i18n/index.ts';
-import { Perm } from '../../../app/Perm.tsx';
-import { SYSTEM_NS } from '../messages.ts';
+import { useT } from '../i18n/index.ts';
+import { Perm } from '../app/Perm.tsx';
+import { KIT_NS } from './messages.ts';
 
 /**
- * Keyword box with search and reset; `children` are the page's actions on the right. With `route`,
- * the search button is that page's `retrieve` button (spec §2 lists it among the page's buttons).
+ * Keyword box with search and reset, then the screen's own filter inputs; `children` are the page's
+ * actions on the right. The search button is the page's `retrieve` button (spec §2 lists it among
+ * the page's buttons).
  */
-export function SearchBar({
+export function FilterBar({
   placeholder,
   onSearch,
   route,
+  filters,
   children,
 }: {
   placeholder: string;
   onSearch: (keyword: string) => void;
-  route?: string;
+  route: string;
+  filters?: ReactNode;
   children?: ReactNode;
 }) {
-  const t = useT(SYSTEM_NS);
+  const t = useT(KIT_NS);
   const [text, setText] = useState('');
   return (
     <Group justify="space-between" wrap="nowrap">
@@ -32,18 +35,13 @@ export function SearchBar({
           onSearch(text);
         }}
       >
-        <TextInput size="sm" w={240} value={text} onChange={(e) => setText(e.currentTarget.value)} placeholder={placeholder} aria-label={t('common.keyword')} />
-        {route ? (
-          <Perm route={route} button="retrieve">
-            <Button size="sm" type="submit" data-testid="search">
-              {t('common.search')}
-            </Button>
-          </Perm>
-        ) : (
+        <TextInput size="sm" w={240} value={text} onChange={(e) => setText(e.currentTarget.value)} placeholder={placeholder} aria-label={t('keyword')} />
+        {filters}
+        <Perm route={route} button="retrieve">
           <Button size="sm" type="submit" data-testid="search">
-            {t('common.search')}
+            {t('search')}
           </Button>
-        )}
+        </Perm>
         <Button
           size="sm"
           variant="default"
@@ -52,7 +50,7 @@ export function SearchBar({
             onSearch('');
           }}
         >
-          {t('common.reset')}
+          {t('reset')}
         </Button>
       </Group>
       <Group gap="xs" wrap="nowrap">

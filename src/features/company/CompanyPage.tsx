@@ -1,19 +1,15 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { Perm } from '../../app/Perm.tsx';
+import { Text } from '@mantine/core';
 import { useT } from '../../i18n/index.ts';
+import { ListPage, useInvalidate } from '../../kit/ListPage.tsx';
+import type { KitColumn } from '../../kit/ResourceTable.tsx';
 import { useCompanySelection } from '../../session/company-selection.ts';
-import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
 import { companyOptionsApi } from '../system/api.ts';
 import type { CompanyOption } from '../system/types.ts';
 import { formatTime } from '../system/ui/format.ts';
-import { ListTable, type Column } from '../system/ui/ListTable.tsx';
-import { SearchBar } from '../system/ui/SearchBar.tsx';
-import { usePagedList } from '../system/ui/usePagedList.ts';
 import { companyApi, type Company } from './api.ts';
 import { CompanyFormModal } from './CompanyFormModal.tsx';
 import { COMPANY_NS } from './messages.ts';
-import { DeleteRowButton } from '../system/ui/DeleteRowButton.tsx';
 
 const ROUTE = '/information/company';
 
@@ -26,6 +22,7 @@ export function CompanyPage() {
   const [companies, setCompanies] = useState<CompanyOption[]>([]);
   const [dialog, setDialog] = useState<Dialog>(undefined);
   const [treeToken, setTreeToken] = useState(0);
+  const invalidate = useInvalidate(ROUTE);
   // Children of the selected company; with none selected, of the user's root company.
   const parentId = companyId ?? rootCompanyId ?? undefined;
 
@@ -34,66 +31,42 @@ export function CompanyPage() {
   }, []);
   useEffect(loadCompanies, [loadCompanies]);
 
-  const list = usePagedList((q) => companyApi.page({ ...q, keyword: q.keyword || undefined, pid: parentId }), [parentId]);
-  const changed = () => {
-    list.reload();
+  // A company change also changes the tree and the pickers' options.
+  const treeChanged = () => {
     loadCompanies();
     setTreeToken((n) => n + 1);
   };
   const parentName = companies.find((c) => c.id === parentId)?.name;
 
-  const columns: Column<Company>[] = [
-    { key: 'name', title: t('name'), render: (c) => <Text size="sm" fw={500}>{c.name}</Text> },
-    { key: 'contact', title: t('contact'), render: (c) => c.contact },
-    { key: 'phone', title: t('phone'), render: (c) => c.phone },
-    { key: 'address', title: t('address'), render: (c) => c.address },
-    { key: 'children', title: t('childCount'), render: (c) => c.childCount },
-    { key: 'vehicles', title: t('vehicleCount'), render: (c) => c.vehicleCount },
-    { key: 'created', title: t('createTime'), render: (c) => formatTime(c.createTime) },
-    {
-      key: 'actions',
-      title: t('actions'),
-      render: (c) => (
-        <Group gap={4} wrap="nowrap">
-          <Perm route={ROUTE} button="update">
-            <Button size="compact-xs" variant="light" onClick={() => setDialog({ kind: 'edit', company: c })}>
-              {t('edit')}
-            </Button>
-          </Perm>
-          <DeleteRowButton
-            route={ROUTE}
-            message={t('deleteConfirm', { name: c.name })}
-            label={t('delete')}
-            deletedMessage={t('deleted')}
-            onDelete={() => companyApi.remove([c.id])}
-            onDeleted={() => changed()}
-          />
-        </Group>
-      ),
-    },
+  const columns: KitColumn<Company>[] = [
+    { key: 'name', title: t('name'), minWidth: 140, maxWidth: 280, render: (c) => <Text size="sm" fw={500}>{c.name}</Text> },
+    { key: 'contact', title: t('contact'), minWidth: 90, maxWidth: 160, render: (c) => c.contact },
+    { key: 'phone', title: t('phone'), minWidth: 110, maxWidth: 160, render: (c) => c.phone },
+    { key: 'address', title: t('address'), minWidth: 140, maxWidth: 360, render: (c) => c.address },
+    { key: 'children', title: t('childCount'), minWidth: 80, maxWidth: 110, render: (c) => c.childCount },
+    { key: 'vehicles', title: t('vehicleCount'), minWidth: 80, maxWidth: 110, render: (c) => c.vehicleCount },
+    { key: 'created', title: t('createTime'), minWidth: 130, maxWidth: 170, render: (c) => formatTime(c.createTime) },
   ];
 
   return (
-    <Group align="stretch" wrap="nowrap" gap="md" h="100%" p="md" style={{ minHeight: 480 }} data-page="information-company">
-      <Paper withBorder p="xs" w={280} style={{ flex: 'none', display: 'flex', flexDirection: 'column' }}>
-        <CompanyTreePanel refreshToken={treeToken} />
-      </Paper>
-      <Stack gap="sm" style={{ flex: 1, minWidth: 0 }}>
-        <Group justify="space-between">
-          <Title order={4}>{t('title')}</Title>
-          <Text size="sm" c="dimmed">
-            {parentId === undefined ? t('allCompanies') : t('childrenOf', { name: parentName ?? `#${parentId}` })}
-          </Text>
-        </Group>
-        <SearchBar placeholder={t('keywordPlaceholder')} onSearch={list.search} route={ROUTE}>
-          <Perm route={ROUTE} button="create">
-            <Button size="sm" onClick={() => setDialog({ kind: 'create' })}>
-              {t('create')}
-            </Button>
-          </Perm>
-        </SearchBar>
-        <ListTable list={list} columns={columns} label={t('title')} />
-      </Stack>
+    <ListPage<Company>
+      route={ROUTE}
+      pageId="information-company"
+      title={t('title')}
+      tree={{ refreshToken: treeToken }}
+      header={
+        <Text size="sm" c="dimmed">
+          {parentId === undefined ? t('allCompanies') : t('childrenOf', { name: parentName ?? `#${parentId}` })}
+        </Text>
+      }
+      searchPlaceholder={t('keywordPlaceholder')}
+      fetchPage={(q) => companyApi.page({ ...q, keyword: q.keyword || undefined, pid: parentId })}
+      scope={{ parentId }}
+      columns={columns}
+      onCreate={() => setDialog({ kind: 'create' })}
+      onEdit={(company) => setDialog({ kind: 'edit', company })}
+      remove={{ name: (c) => c.name, call: (c) => companyApi.remove([c.id]), done: treeChanged }}
+    >
       {dialog && (
         <CompanyFormModal
           company={dialog.kind === 'edit' ? dialog.company : undefined}
@@ -102,10 +75,11 @@ export function CompanyPage() {
           onClose={() => setDialog(undefined)}
           onSaved={() => {
             setDialog(undefined);
-            changed();
+            void invalidate();
+            treeChanged();
           }}
         />
       )}
-    </Group>
+    </ListPage>
   );
 }

@@ -1,0 +1,157 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MantineProvider } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { entryByKey } from '../../domain/permissions/access.ts';
+import { masksFromIds } from '../../domain/permissions/bits.ts';
+import { ApiError } from '../api/http.ts';
+import { setUser } from '../session/store.ts';
+import { ListPage } from './ListPage.tsx';
+import { createQueryClient, shouldRetry } from './query.ts';
+import type { KitColumn } from './ResourceTable.tsx';
+import type { ListQuery, Page } from './useResourceList.ts';
+
+interface Row {
+  id: number;
+  name: string;
+}
+
+const ROUTE = '/system/role';
+const ROWS: Row[] = Array.from({ length: 45 }, (_, i) => ({ id: i + 1, name: `role-${i + 1}` }));
+const columns: KitColumn<Row>[] = [{ key: 'name', title: 'Name', minWidth: 120, maxWidth: 240, render: (r) => r.name }];
+
+function serve(rows: Row[]) {
+  return vi.fn((q: ListQuery): Promise<Page<Row>> => {
+    const hits = rows.filter((r) => r.name.includes(q.keyword));
+    return Promise.resolve({ records: hits.slice((q.current - 1) * q.size, q.current * q.size), total: hits.length });
+  });
+}
+
+function signInWith(buttons: string[], userLevel = 2) {
+  const keys = ['/system', ROUTE, ...buttons.map((b) => `${ROUTE}:${b}`)];
+  act(() => setUser({ id: 9, username: 'u', realName: null, userLevel, companyId: 1, geoInverse: false, permissions: masksFromIds(keys.map((k) => entryByKey(k)?.id ?? 0)) }));
+}
+
+function renderPage(fetchPage: (q: ListQuery) => Promise<Page<Row>>, extra: { remove?: (r: Row) => Promise<unknown> } = {}) {
+  const client = createQueryClient();
+  render(
+    <MantineProvider>
+      <QueryClientProvider client={client}>
+        <ListPage<Row>
+          route={ROUTE}
+          pageId="kit-test"
+          title="Roles"
+          searchPlaceholder="name"
+          fetchPage={fetchPage}
+          columns={columns}
+          onCreate={() => undefined}
+          onEdit={() => undefined}
+          remove={extra.remove ? { name: (r) => r.name, call: extra.remove } : undefined}
+        />
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+}
+
+beforeAll(() => {
+  // mantine-datatable renders a row's cells only where the column's media query matches.
+  window.matchMedia = ((q: string) => ({ matches: true, media: q, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, onchange: null, dispatchEvent: () => false })) as typeof window.matchMedia;
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+});
+beforeEach(() => signInWith(['retrieve', 'create', 'update', 'delete']));
+afterEach(cleanup);
+
+describe('a list screen declared on the kit', () => {
+  it('shows the first server page with the total, and asks the server for page 2 when it is clicked', async () => {
+    const fetchPage = serve(ROWS);
+    renderPage(fetchPage);
+    await screen.findByText('role-1');
+    expect(screen.queryByText('role-21')).toBeNull();
+    expect(screen.getByText('第 1–20 条 · 共 45 条')).toBeTruthy();
+    expect(fetchPage).toHaveBeenLastCalledWith({ current: 1, size: 20, keyword: '' });
+
+    fireEvent.click(screen.getByRole('button', { name: '2' }));
+    await screen.findByText('role-21');
+    expect(fetchPage).toHaveBeenLastCalledWith({ current: 2, size: 20, keyword: '' });
+  });
+
+  it('searches by keyword from page 1', async () => {
+    const fetchPage = serve(ROWS);
+    renderPage(fetchPage);
+    await screen.findByText('role-1');
+    fireEvent.change(screen.getByLabelText('关键字'), { target: { value: ' role-4 ' } });
+    fireEvent.click(screen.getByTestId('search'));
+    await screen.findByText('第 1–7 条 · 共 7 条');
+    expect(fetchPage).toHaveBeenLastCalledWith({ current: 1, size: 20, keyword: 'role-4' });
+  });
+
+  it('marks header cells with their minimum widths and pins the action column at the end', async () => {
+    renderPage(serve(ROWS));
+    await screen.findByText('role-1');
+    const nameHeader = document.querySelector('thead th[data-accessor="name"]') as HTMLElement;
+    expect(nameHeader.getAttribute('data-min-width')).toBe('120');
+    expect(nameHeader.style.minWidth).toBe('120px');
+    expect(nameHeader.style.maxWidth).toBe('240px');
+    const headers = [...document.querySelectorAll('thead th')];
+    const last = headers[headers.length - 1] as HTMLElement;
+    expect(last.getAttribute('data-accessor')).toBe('__actions');
+    expect(last.textContent).toBe('操作');
+    expect(last.getAttribute('data-min-width')).toBe('160');
+  });
+
+  it('shows only the buttons whose permission bits the user holds', async () => {
+    signInWith(['update']);
+    renderPage(serve(ROWS), { remove: () => Promise.resolve() });
+    const row = (await screen.findByText('role-1')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('修改').closest('button')?.getAttribute('data-perm')).toBe(`${ROUTE}:update`);
+    expect(within(row).queryByText('删除')).toBeNull();
+    expect(screen.queryByText('新增')).toBeNull();
+    expect(screen.queryByTestId('search')).toBeNull();
+  });
+
+  it('deletes after the confirm and reloads the page from the server', async () => {
+    const rows = [...ROWS];
+    const fetchPage = serve(rows);
+    const remove = vi.fn((r: Row) => {
+      rows.splice(rows.findIndex((x) => x.id === r.id), 1);
+      return Promise.resolve();
+    });
+    renderPage(fetchPage, { remove });
+    const row = (await screen.findByText('role-1')).closest('tr') as HTMLElement;
+    fireEvent.click(within(row).getByText('删除'));
+    expect(await screen.findByText('确定要删除「role-1」吗？此操作不可恢复。')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('confirm-ok'));
+    await screen.findByText('第 1–20 条 · 共 44 条');
+    expect(remove).toHaveBeenCalledTimes(1);
+    expect(screen.queryByText('role-1')).toBeNull();
+  });
+
+  it('says the list is empty, in Chinese', async () => {
+    renderPage(serve([]));
+    expect(await screen.findByText('暂无数据')).toBeTruthy();
+  });
+
+  it('shows a refused call once with the server\'s message and a retry, without retrying it itself', async () => {
+    const fetchPage = vi.fn(() => Promise.reject(new ApiError(403, '暂无该权限！')));
+    renderPage(fetchPage);
+    const alert = await screen.findByTestId('list-error');
+    expect(alert.textContent).toContain('加载失败：暂无该权限！');
+    expect(fetchPage).toHaveBeenCalledTimes(1);
+    fireEvent.click(within(alert).getByText('重试'));
+    await waitFor(() => expect(fetchPage).toHaveBeenCalledTimes(2));
+  });
+});
+
+describe('the retry rule', () => {
+  it('retries a network failure up to three times and never an answer from the server', () => {
+    expect(shouldRetry(0, new ApiError(1100, '网络异常，请检查网络'))).toBe(true);
+    expect(shouldRetry(3, new ApiError(1100, '网络异常，请检查网络'))).toBe(false);
+    expect(shouldRetry(0, new ApiError(400, '参数错误'))).toBe(false);
+    expect(shouldRetry(0, new ApiError(500, '服务器错误'))).toBe(false);
+  });
+});
