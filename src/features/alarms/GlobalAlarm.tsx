@@ -9,8 +9,14 @@
  * - the user's own settings (findUserAlarmPopSettingDetail, read once per session): whether pop-ups
  *   open and tones sound for this user.
  * Every alarm still counts in the counter; clicking it shows the newest alarm whatever the settings.
+ *
+ * Placement (src/shell/layers.ts): the counter, the missed-alarms note and the "enable sound" control
+ * sit in the header (`headerSlot`), free of map controls; the pop-up docks in the shell's aside column
+ * (`onDockedChange` opens it), so it takes page space instead of covering page controls, and open
+ * drawers, dialogs and their overlays lie above it and keep their clicks.
  */
-import { ActionIcon, Badge, Button, CloseButton, Group, Indicator, Modal, Paper, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, AppShell, Badge, Button, CloseButton, Group, Indicator, Modal, Paper, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
+import { createPortal } from 'react-dom';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { alarmName, PLATFORM_GENERATED_CODES } from '../../../domain/alarms/catalogue.ts';
 import { DealStatus } from '../../../domain/alarms/engine.ts';
@@ -28,7 +34,7 @@ import { formatPlace, formatTime, playbackHref, riskColor } from './format.ts';
 import { HandleForm } from './HandleForm.tsx';
 import { ALARMS_NS } from './messages.ts';
 import { createSnapshotStore } from './snapshot-store.ts';
-import { playAlarmTone } from './sound.ts';
+import { playAlarmTone, probeSound, unlockSound, useSoundBlocked } from './sound.ts';
 import { TtsForm } from './TtsForm.tsx';
 import { mediaApi, type SnapResult } from '../media-reports/api.ts';
 import { SnapDialog } from '../media-reports/SnapDialog.tsx';
@@ -82,11 +88,18 @@ function popSettingOf(userId: number): Promise<PopSetting> {
   return p;
 }
 
-export function GlobalAlarm() {
+export interface GlobalAlarmProps {
+  /** Header element the counter and the sound control are portalled into (null until mounted). */
+  headerSlot: HTMLElement | null;
+  /** Whether the pop-up wants the shell's aside column. */
+  onDockedChange: (docked: boolean) => void;
+}
+
+export function GlobalAlarm(props: GlobalAlarmProps) {
   const access = useAccess();
   const userId = useSession().user?.id;
   if (userId === undefined || !globalAreaShows(access, AREA)) return null;
-  return <AlarmArea key={userId} userId={userId} />;
+  return <AlarmArea key={userId} userId={userId} {...props} />;
 }
 
 type Dialog =
@@ -94,7 +107,7 @@ type Dialog =
   | { kind: 'snap'; alarm: AlarmItem; started: Promise<SnapResult> }
   | null;
 
-function AlarmArea({ userId }: { userId: number }) {
+function AlarmArea({ userId, headerSlot, onDockedChange }: { userId: number } & GlobalAlarmProps) {
   const t = useT(ALARMS_NS);
   const voiceT = useT(VOICE_NS);
   const lang = useLang();
@@ -150,17 +163,30 @@ function AlarmArea({ userId }: { userId: number }) {
 
   const shownVehicle = (snapshot?.popup[0] ?? (shownByUser ? snapshot?.recent[0] : undefined))?.vehicleId;
   const online = useVehicleOnline(streamRef, shownVehicle);
+  const soundBlocked = useSoundBlocked();
+
+  // Ask the browser early whether it holds sound back, so the control shows before the first alarm.
+  useEffect(() => {
+    if (setting?.voice) probeSound();
+  }, [setting]);
+
+  const shownNow = (snapshot?.popup[0] ?? (shownByUser ? snapshot?.recent[0] : undefined)) ?? undefined;
+  const docked = shownNow !== undefined && (shownByUser || ((setting?.popup ?? false) && shownNow.id !== dismissed));
+  useEffect(() => {
+    onDockedChange(docked);
+  }, [docked, onDockedChange]);
+  useEffect(() => () => onDockedChange(false), [onDockedChange]);
 
   if (!snapshot) return null;
   const unread = snapshot.unread;
   const voice = setting ? (setting.voice ? 'on' : 'off') : 'unknown';
-  const popupOn = setting?.popup ?? false;
   const linked = snapshot.popup[0];
   const list = linked === undefined && shownByUser ? snapshot.recent : snapshot.popup;
   const listCount = linked === undefined && shownByUser ? snapshot.counts.alarms : snapshot.popupCount;
   const newest = list[0];
   const newestId = newest?.id ?? null;
-  const open = newest !== undefined && (shownByUser || (popupOn && newest.id !== dismissed));
+  // the same decision as `docked` above (it runs before the early return, for the effect)
+  const open = docked && newest !== undefined;
 
   const hide = () => {
     setDismissed(newestId);
@@ -173,9 +199,9 @@ function AlarmArea({ userId }: { userId: number }) {
 
   // Alarms the reconnect catch-up could not bring back (more than the server replays): say so, and where they are.
   const missedNote = snapshot.missed > 0 && (
-    <Paper withBorder p={6} w={open ? undefined : 420} data-testid="alarm-missed" data-missed={snapshot.missed}>
+    <Paper withBorder p={6} maw={open ? undefined : 360} data-testid="alarm-missed" data-missed={snapshot.missed}>
       <Group gap={6} wrap="nowrap">
-        <Text size="xs" c="orange">{t(snapshot.missedCapped ? 'popup.missedAtLeast' : 'popup.missed', { count: snapshot.missed })}</Text>
+        <Text size="xs" c="orange" lineClamp={open ? undefined : 2}>{t(snapshot.missedCapped ? 'popup.missedAtLeast' : 'popup.missed', { count: snapshot.missed })}</Text>
         {access.canSeeRoute(PROCESSING) && (
           <Button size="compact-xs" variant="subtle" onClick={() => void navigateHref(PROCESSING)} data-testid="alarm-missed-open">{t('popup.processing')}</Button>
         )}
@@ -232,56 +258,70 @@ function AlarmArea({ userId }: { userId: number }) {
 
   return (
     <>
-      <div style={{ position: 'fixed', right: 16, bottom: 16, zIndex: 400, display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: 8 }}>
-        {open && (
-          <Paper shadow="lg" withBorder p="sm" w={420} data-testid="alarm-popup" data-voice={voice} data-alarm-id={newest.id} data-online={online === undefined ? 'unknown' : String(online)}>
-            <Stack gap={6}>
-              <Group justify="space-between" wrap="nowrap">
-                <Text fw={700} c="red">{t('popup.title')}</Text>
-                <Group gap={4}>
-                  <Button size="compact-xs" variant="subtle" onClick={hide} data-testid="alarm-popup-hide">{t('popup.hide')}</Button>
-                  <CloseButton aria-label={t('popup.close')} onClick={close} data-testid="alarm-popup-close" />
+      {open && (
+        <AppShell.Aside p="xs" data-testid="alarm-dock">
+          <AppShell.Section grow component={ScrollArea}>
+            <Paper withBorder p="sm" data-testid="alarm-popup" data-voice={voice} data-alarm-id={newest.id} data-online={online === undefined ? 'unknown' : String(online)}>
+              <Stack gap={6}>
+                <Group justify="space-between" wrap="nowrap">
+                  <Text fw={700} c="red">{t('popup.title')}</Text>
+                  <Group gap={4}>
+                    <Button size="compact-xs" variant="subtle" onClick={hide} data-testid="alarm-popup-hide">{t('popup.hide')}</Button>
+                    <CloseButton aria-label={t('popup.close')} onClick={close} data-testid="alarm-popup-close" />
+                  </Group>
                 </Group>
-              </Group>
-              <Group gap={8} wrap="nowrap">
-                {/* Plate and name in one text: a page-wide text search for a plate (other pages' search boxes,
-                    their e2e tests) must not find the pop-up's copy of it. */}
-                <Text fw={700} data-testid="alarm-popup-title" data-plate={newest.vehiidno} data-alarm-type={newest.alarmType}>
-                  {`${newest.vehiidno} · ${alarmName(newest.alarmType, lang)}`}
-                </Text>
-                <Badge color={riskColor(newest.riskLevel)} data-testid="alarm-popup-risk">{t(`risk.${newest.riskLevel}`, { defaultValue: newest.riskLevel })}</Badge>
-              </Group>
-              <Text size="sm" data-testid="alarm-popup-time">{t('field.time')}: {formatTime(newest.gpsTime)}</Text>
-              <Text size="sm" data-testid="alarm-popup-place">{t('field.place')}: {formatPlace(newest.lng, newest.lat)}</Text>
-              <Text size="sm" data-testid="alarm-popup-speed">{t('field.speed')}: {t('speedValue', { speed: newest.speed })}</Text>
-              {buttons(newest)}
-              {list.slice(1, 1 + MORE_SHOWN).map(row)}
-              {listCount > 1 + MORE_SHOWN && <Text size="xs" c="dimmed">{t('popup.more', { count: listCount - 1 - MORE_SHOWN })}</Text>}
-              {missedNote}
-            </Stack>
-          </Paper>
-        )}
-        {!open && missedNote}
-        <Tooltip label={t('popup.unread', { count: unread })}>
-          <Indicator label={unread} size={18} disabled={unread === 0} color="red">
-            <ActionIcon
-              size="lg"
-              radius="xl"
-              variant="filled"
-              color={unread > 0 ? 'red' : 'gray'}
-              aria-label={t('popup.show')}
-              onClick={() => setShownByUser(true)}
-              data-testid="alarm-counter"
-              data-unread={unread}
-              data-voice={voice}
-              data-tones={tones}
-              data-popup={setting ? (setting.popup ? 'on' : 'off') : 'unknown'}
-            >
-              !
-            </ActionIcon>
-          </Indicator>
-        </Tooltip>
-      </div>
+                <Group gap={8} wrap="nowrap">
+                  {/* Plate and name in one text: a page-wide text search for a plate (other pages' search boxes,
+                      their e2e tests) must not find the pop-up's copy of it. */}
+                  <Text fw={700} data-testid="alarm-popup-title" data-plate={newest.vehiidno} data-alarm-type={newest.alarmType}>
+                    {`${newest.vehiidno} · ${alarmName(newest.alarmType, lang)}`}
+                  </Text>
+                  <Badge color={riskColor(newest.riskLevel)} data-testid="alarm-popup-risk">{t(`risk.${newest.riskLevel}`, { defaultValue: newest.riskLevel })}</Badge>
+                </Group>
+                <Text size="sm" data-testid="alarm-popup-time">{t('field.time')}: {formatTime(newest.gpsTime)}</Text>
+                <Text size="sm" data-testid="alarm-popup-place">{t('field.place')}: {formatPlace(newest.lng, newest.lat)}</Text>
+                <Text size="sm" data-testid="alarm-popup-speed">{t('field.speed')}: {t('speedValue', { speed: newest.speed })}</Text>
+                {buttons(newest)}
+                {list.slice(1, 1 + MORE_SHOWN).map(row)}
+                {listCount > 1 + MORE_SHOWN && <Text size="xs" c="dimmed">{t('popup.more', { count: listCount - 1 - MORE_SHOWN })}</Text>}
+                {missedNote}
+              </Stack>
+            </Paper>
+          </AppShell.Section>
+        </AppShell.Aside>
+      )}
+      {headerSlot && createPortal(
+        <Group gap={6} wrap="nowrap">
+          {soundBlocked && voice === 'on' && (
+            <Tooltip label={t('popup.soundBlocked')}>
+              <Button size="compact-sm" variant="light" color="orange" onClick={() => void unlockSound()} data-testid="alarm-sound-unlock">
+                {t('popup.enableSound')}
+              </Button>
+            </Tooltip>
+          )}
+          {!open && missedNote}
+          <Tooltip label={t('popup.unread', { count: unread })}>
+            <Indicator label={unread} size={18} disabled={unread === 0} color="red">
+              <ActionIcon
+                size="lg"
+                radius="xl"
+                variant="filled"
+                color={unread > 0 ? 'red' : 'gray'}
+                aria-label={t('popup.show')}
+                onClick={() => setShownByUser(true)}
+                data-testid="alarm-counter"
+                data-unread={unread}
+                data-voice={voice}
+                data-tones={tones}
+                data-popup={setting ? (setting.popup ? 'on' : 'off') : 'unknown'}
+              >
+                !
+              </ActionIcon>
+            </Indicator>
+          </Tooltip>
+        </Group>,
+        headerSlot,
+      )}
       <Modal opened={dialog?.kind === 'tts'} onClose={() => setDialog(null)} title={t('tts.title')}>
         {dialog?.kind === 'tts' && <TtsForm vehicleId={dialog.alarm.vehicleId} alarmId={dialog.alarm.id} />}
       </Modal>

@@ -10,6 +10,8 @@ registerMessages(ALARMS_NS, {
       vehicleOffline: '车辆不在线，无法向终端下发',
       unread: '未读报警 {{count}}',
       counterLabel: '报警',
+      enableSound: '开启声音',
+      soundBlocked: '浏览器在页面被点击前不播放报警声音：点此开启',
       close: '关闭',
       hide: '收起',
       show: '展开报警',
@@ -71,6 +73,8 @@ registerMessages(ALARMS_NS, {
       missed_one: '{{count}} more alarm raised while disconnected could not be brought back here; see Alarm processing',
       missedAtLeast: 'At least {{count}} more alarms raised while disconnected could not be brought back here; see Alarm processing',
     },
+      enableSound: 'Enable sound',
+      soundBlocked: 'The browser plays no alarm sound until the page is clicked: click to enable it',
     field: {
       plate: 'Plate', alarmName: 'Alarm type', time: 'Alarm time', place: 'Place', speed: 'Speed', risk: 'Risk level', company: 'Company',
       status: 'Processing state', dealType: 'Handling action', dealContent: 'Handling note', dealUser: 'Handled by', dealTime: 'Handled at', count: 'Count',
