@@ -96,6 +96,46 @@ describe('safety board', () => {
     await row.waitFor({ state: 'detached', timeout: 10_000 });
   });
 
+  test('handling the alarm from the processing list resolves its board item: the open board’s resolved count rises without a reload', async () => {
+    const board = await e2e.newPage();
+    await login(board, ACCOUNTS.safety.username, ACCOUNTS.safety.password);
+    await openBoard(board);
+    const v = (await vehiclesById(e2e.server))[2]!;
+    await raiseEmergency(v);
+    const row = board.locator(`[data-testid=board-row][data-vehicle-id="${v.vehicleId}"]`);
+    await row.waitFor({ timeout: 20_000 });
+    const resolvedBefore = await statValue(board, 'resolved');
+
+    // The same console in a second window (the same signed-in session) handles the alarm from the list.
+    const token = await e2e.server.token(ACCOUNTS.safety);
+    const now = Date.now();
+    const found = await e2e.server.api<{ records: { id: number; alarmType: number }[] }>('/service-safe/alarmInfo', {
+      token, body: { current: 1, size: 10, startTime: now - 86_400_000, endTime: now + 60_000, vehicleIds: [v.vehicleId] },
+    });
+    const alarmId = found.data.records.find((a) => a.alarmType === 17001)!.id;
+    const list = await board.context().newPage();
+    await list.goto(consolePath('/safeManagement/alarmProcessingPage'));
+    await list.getByTestId('alarm-search').click();
+    const alarmRow = list.locator(`[data-testid=alarm-row][data-alarm-id="${alarmId}"]`);
+    await alarmRow.waitFor({ timeout: 15_000 });
+    await alarmRow.getByTestId('alarm-row-detail').click();
+    await list.getByTestId('alarm-confirm').click();
+    // The dialog names what is being handled.
+    expect(await list.getByTestId('handle-subject').textContent()).toBe(`${v.vehiidno} · 紧急报警`);
+    await list.getByTestId('handle-content').fill('已联系司机，误触紧急按钮');
+    await list.getByTestId('handle-submit').click();
+    // Plain words, not a protocol status; the form closes.
+    const said = list.getByTestId('handle-result');
+    await said.waitFor({ timeout: 15_000 });
+    expect(await said.textContent()).toMatch(/^已处理/);
+    expect(await said.textContent()).not.toContain('终端应答');
+    await list.getByTestId('handle-form').waitFor({ state: 'detached', timeout: 5_000 });
+
+    // The board window was not reloaded: its card and its list follow.
+    await board.locator(`[data-testid=board-stat-resolved][data-value="${resolvedBefore + 1}"]`).waitFor({ timeout: 10_000 });
+    await row.waitFor({ state: 'detached', timeout: 10_000 });
+  });
+
   test('a user without the resolve bit can follow but has no resolve button', async () => {
     // Registry ids: 17 /safeManagement, 21 safetyBoardPage, 23 :follow, 24 :upload, 25 :unpush (no 22 :resolve).
     await createUserWithRole(e2e.server, { name: 'board follower', permissionIds: [17, 21, 23, 24, 25] }, { username: 'boardfollower', password: 'follow123', realName: '赵跟进' });

@@ -22,6 +22,7 @@ import {
 } from './api.ts';
 import { formatPlace, formatTime, fromLocalInput, rangeProblem, riskColor, todayRange, toLocalInput } from './format.ts';
 import { HandleForm } from './HandleForm.tsx';
+import { onAlarmsHandled } from './handled.ts';
 import { ALARMS_NS } from './messages.ts';
 import { VehicleMultiSelect } from './VehicleMultiSelect.tsx';
 
@@ -155,6 +156,15 @@ export function AlarmProcessingPage() {
       bump();
     },
     [bump, loadPage],
+  );
+
+  // Handled elsewhere (the pop-up, the safety board, another window): the rows shown take the new state.
+  useEffect(
+    () => onAlarmsHandled((ids) => {
+      const shown = ids.filter((id) => results.current.rows.some((x) => x.id === id && x.dealStatus === 0));
+      if (shown.length > 0) void refresh(shown);
+    }),
+    [refresh],
   );
 
   const r = results.current;
@@ -387,7 +397,15 @@ function AlarmDetail({ alarm: a, onChanged }: { alarm: Alarm; onChanged: () => v
           </Button>
         </Perm>
       </Group>
-      {confirming && <HandleForm alarmId={a.id} onDone={onChanged} />}
+      {confirming && (
+        <HandleForm
+          alarm={a}
+          onDone={() => {
+            setConfirming(false);
+            onChanged();
+          }}
+        />
+      )}
       <Text fw={600}>{t('page.log')}</Text>
       {log === null ? null : log.length === 0 ? (
         <Text size="sm" c="dimmed">{t('page.logEmpty')}</Text>

@@ -1,27 +1,33 @@
 /**
- * Confirming an alarm with a handling action (confirmAlarmAndReplyDevice): the action, a note, and
- * the terminal's answer once sent. Used by the pop-up's quick "handle" and the processing page.
+ * Confirming an alarm with a handling action (confirmAlarmAndReplyDevice): names the vehicle and the
+ * alarm, asks for the action and a note, and on success says in plain words what happened (a
+ * notification, `handledOutcome`) and hands back to the caller, which closes the form (issue 13).
+ * Used by the pop-up's quick "handle" and the processing page.
  */
-import { Alert, Button, Select, Stack, Textarea } from '@mantine/core';
+import { Alert, Button, Select, Stack, Text, Textarea } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { alarmName } from '../../../domain/alarms/catalogue.ts';
 import { DEAL_TYPES, DealType } from '../../../domain/alarms/engine.ts';
 import { isApiError } from '../../api/http.ts';
-import { useT } from '../../i18n/index.ts';
+import { useLang, useT } from '../../i18n/index.ts';
 import { confirmAlarm, type TerminalAnswer } from './api.ts';
+import { handledOutcome } from './format.ts';
 import { ALARMS_NS } from './messages.ts';
 
 export interface HandleFormProps {
-  alarmId: number;
-  /** Called once the server answered (the alarm is handled whatever the terminal said). */
+  alarm: { id: number; vehiidno: string; alarmType: number };
+  /** Called once the server answered (the alarm is handled whatever the terminal said): close the form. */
   onDone?: (answer: TerminalAnswer) => void;
 }
 
-export function HandleForm({ alarmId, onDone }: HandleFormProps) {
+export function HandleForm({ alarm, onDone }: HandleFormProps) {
   const t = useT(ALARMS_NS);
+  const lang = useLang();
+  const alarmId = alarm.id;
   const [dealType, setDealType] = useState<string>(String(DealType.RiskRelease));
   const [content, setContent] = useState('');
   const [busy, setBusy] = useState(false);
-  const [answer, setAnswer] = useState<TerminalAnswer | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
 
   const submit = async () => {
@@ -29,7 +35,11 @@ export function HandleForm({ alarmId, onDone }: HandleFormProps) {
     setFailed(null);
     try {
       const a = await confirmAlarm(alarmId, Number(dealType), content);
-      setAnswer(a);
+      const subject = t('handle.subject', { plate: alarm.vehiidno, alarm: alarmName(alarm.alarmType, lang) });
+      notifications.show({
+        color: 'green', title: subject,
+        message: <span data-testid="handle-result">{t(`handle.outcome.${handledOutcome(a.terminalResult)}`, { result: a.terminalResultText })}</span>,
+      });
       onDone?.(a);
     } catch (e) {
       setFailed(isApiError(e) ? e.msg : t('page.processFailed'));
@@ -40,6 +50,9 @@ export function HandleForm({ alarmId, onDone }: HandleFormProps) {
 
   return (
     <Stack gap="sm" data-testid="handle-form">
+      <Text fw={600} data-testid="handle-subject">
+        {t('handle.subject', { plate: alarm.vehiidno, alarm: alarmName(alarm.alarmType, lang) })}
+      </Text>
       <Select
         label={t('handle.action')}
         data={DEAL_TYPES.map((d) => ({ value: String(d), label: t(`dealType.${d}`) }))}
@@ -50,14 +63,9 @@ export function HandleForm({ alarmId, onDone }: HandleFormProps) {
         data-testid="handle-action"
       />
       <Textarea label={t('handle.content')} value={content} onChange={(e) => setContent(e.currentTarget.value)} maxLength={500} data-testid="handle-content" />
-      <Button onClick={() => void submit()} loading={busy} disabled={answer !== null} data-testid="handle-submit">
+      <Button onClick={() => void submit()} loading={busy} data-testid="handle-submit">
         {t('handle.submit')}
       </Button>
-      {answer && (
-        <Alert color="green" data-testid="handle-result">
-          {answer.terminalResultText ? t('handle.done', { result: answer.terminalResultText }) : t('handle.noTerminal')}
-        </Alert>
-      )}
       {failed && (
         <Alert color="red" data-testid="handle-error">
           {failed}

@@ -1,5 +1,6 @@
 /** The safety-alarm calls (server/API.md "Safety alarms"). */
 import { http } from '../../api/http.ts';
+import { announceAlarmsHandled } from './handled.ts';
 
 export interface Alarm {
   id: number; alarmType: number; alarmName: string; alarmGroup: number; source: string; vehicleId: number; vehiidno: string; devidno: string;
@@ -36,14 +37,25 @@ export const fetchAlarm = (id: number) => http.get<Alarm>(`/service-safe/alarmIn
 
 export const fetchDealLog = (alarmId: number) => http.get<DealLogEntry[]>('/service-command/command_record/findAlarmDealLog', { alarmId }, { noCompanyId: true });
 
-export const confirmAlarm = (alarmId: number, dealType: number, dealContent: string) =>
-  http.get<TerminalAnswer>('/service-command/command/confirmAlarmAndReplyDevice', { alarmId, dealType, dealContent }, { noCompanyId: true });
+// Every handling call announces itself once the server accepted it, so the list, the pop-up and the
+// safety board agree without a reload whichever of them handled the alarm (handled.ts).
+export const confirmAlarm = async (alarmId: number, dealType: number, dealContent: string) => {
+  const a = await http.get<TerminalAnswer>('/service-command/command/confirmAlarmAndReplyDevice', { alarmId, dealType, dealContent }, { noCompanyId: true });
+  announceAlarmsHandled([alarmId]);
+  return a;
+};
 
-export const invalidAlarm = (alarmId: number, dealContent: string) =>
-  http.get<TerminalAnswer>('/service-command/command/invalidAlarmAndReplyDevice', { alarmId, dealContent }, { noCompanyId: true });
+export const invalidAlarm = async (alarmId: number, dealContent: string) => {
+  const a = await http.get<TerminalAnswer>('/service-command/command/invalidAlarmAndReplyDevice', { alarmId, dealContent }, { noCompanyId: true });
+  announceAlarmsHandled([alarmId]);
+  return a;
+};
 
-export const handleAlarms = (ids: number[], dealType: number, dealContent: string) =>
-  http.put<{ updated: number; skipped: number }>('/service-safe/alarmInfo/handle_status', { ids, dealType, dealContent }, { noCompanyId: true, silent: true });
+export const handleAlarms = async (ids: number[], dealType: number, dealContent: string) => {
+  const r = await http.put<{ updated: number; skipped: number }>('/service-safe/alarmInfo/handle_status', { ids, dealType, dealContent }, { noCompanyId: true, silent: true });
+  announceAlarmsHandled(ids);
+  return r;
+};
 
 export const markTypical = (ids: number[], typical: boolean) =>
   http.post<{ updated: number }>('/service-safe/alarmInfo/typical', { ids, typical }, { noCompanyId: true });

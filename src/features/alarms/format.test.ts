@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPlace, fromLocalInput, playbackHref, PLAYBACK_MARGIN_MS, rangeProblem, todayRange, toLocalInput } from './format.ts';
+import { formatPlace, handledOutcome, fromLocalInput, playbackHref, PLAYBACK_MARGIN_MS, rangeProblem, todayRange, toLocalInput } from './format.ts';
 
 const NOW = new Date(2026, 10, 22, 19, 0, 0).getTime();
 
@@ -38,5 +38,16 @@ describe('alarm helpers', () => {
   it('shows a place as longitude and latitude, or a dash without a fix', () => {
     expect(formatPlace(121.5, 31.2)).toBe('121.50000, 31.20000');
     expect(formatPlace(NaN, 31)).toBe('—');
+  });
+});
+
+describe('the handling outcome in plain words', () => {
+  it('says the terminal confirmed only when it answered 0, and names offline, silence and nothing to send apart', () => {
+    expect(handledOutcome(0)).toBe('confirmed');
+    expect([1, 2, 3].map(handledOutcome)).toEqual(['refused', 'refused', 'refused']);
+    expect(handledOutcome(-1)).toBe('offline');
+    expect(handledOutcome(-2)).toBe('noReply');
+    expect(handledOutcome(-3)).toBe('notNeeded');
+    expect(handledOutcome(null)).toBe('plain');
   });
 });

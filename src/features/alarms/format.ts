@@ -60,3 +60,20 @@ export function fromLocalInput(text: string): number {
 export function riskColor(level: string): string {
   return level === 'high' ? 'red' : level === 'medium' ? 'orange' : level === 'low' ? 'yellow' : 'gray';
 }
+
+/**
+ * What a handling did, in plain words: the message key (`handle.outcome.<key>`) for the terminal
+ * result code of confirmAlarmAndReplyDevice (server/services/safe/messages.ts: 0–3 the terminal's
+ * answer, -1 offline, -2 no reply, -3 nothing to send). The operator learns that the alarm IS
+ * handled and what the driver's terminal knows, not a protocol status ("终端应答：该报警无需下发终端").
+ */
+export function handledOutcome(result: number | null): 'plain' | 'confirmed' | 'refused' | 'offline' | 'noReply' | 'notNeeded' {
+  switch (result) {
+    case 0: return 'confirmed';
+    case 1: case 2: case 3: return 'refused';
+    case -1: return 'offline';
+    case -2: return 'noReply';
+    case -3: return 'notNeeded';
+    default: return 'plain';
+  }
+}

@@ -39,9 +39,19 @@ registerMessages(ALARMS_NS, {
     tts: {
       title: '语音提醒（TTS）', text: '下发内容', textRequired: '请输入下发内容', send: '下发', sent: '终端应答：{{result}}',
       types: { tts: '语音播报', urgent: '紧急', display: '终端显示', advertising: '广告屏' },
+      preset: '常用语', presetPlaceholder: '选择常用语填入下发内容',
+      phrases: {
+        slowDown: '您已超速，请减速慢行', rest: '您已连续驾驶较长时间，请尽快停车休息', seatbelt: '请系好安全带',
+        phone: '请勿在驾驶中使用手机', distance: '请保持安全车距', callCentre: '请尽快与调度中心联系',
+      },
     },
     handle: {
       title: '处理报警', action: '处理方式', content: '处理内容', submit: '确认', done: '已处理。终端应答：{{result}}', noTerminal: '已处理',
+      subject: '{{plate}} · {{alarm}}',
+      outcome: {
+        plain: '已处理', confirmed: '已处理，终端已确认', refused: '已处理；终端未能确认（{{result}}）',
+        offline: '已处理；车辆不在线，终端未收到通知', noReply: '已处理；已通知终端，但终端没有回应', notNeeded: '已处理；该报警类型无需通知终端',
+      },
     },
     page: {
       all: '全部',
@@ -63,6 +73,8 @@ registerMessages(ALARMS_NS, {
       vehicleOffline: 'The vehicle is offline: nothing can be sent to its terminal',
       unread: '{{count}} unread alarms', unread_one: '{{count}} unread alarm',
       counterLabel: 'Alarms',
+      enableSound: 'Enable sound',
+      soundBlocked: 'The browser plays no alarm sound until the page is clicked: click to enable it',
       close: 'Close',
       hide: 'Hide',
       show: 'Show alarms',
@@ -73,8 +85,6 @@ registerMessages(ALARMS_NS, {
       missed_one: '{{count}} more alarm raised while disconnected could not be brought back here; see Alarm processing',
       missedAtLeast: 'At least {{count}} more alarms raised while disconnected could not be brought back here; see Alarm processing',
     },
-      enableSound: 'Enable sound',
-      soundBlocked: 'The browser plays no alarm sound until the page is clicked: click to enable it',
     field: {
       plate: 'Plate', alarmName: 'Alarm type', time: 'Alarm time', place: 'Place', speed: 'Speed', risk: 'Risk level', company: 'Company',
       status: 'Processing state', dealType: 'Handling action', dealContent: 'Handling note', dealUser: 'Handled by', dealTime: 'Handled at', count: 'Count',
@@ -94,9 +104,21 @@ registerMessages(ALARMS_NS, {
     tts: {
       title: 'TTS reminder', text: 'Text to send', textRequired: 'Enter the text to send', send: 'Send', sent: 'Terminal answer: {{result}}',
       types: { tts: 'Speak (TTS)', urgent: 'Urgent', display: 'Terminal display', advertising: 'Advertising screen' },
+      preset: 'Common phrases', presetPlaceholder: 'Pick a phrase to fill in the text',
+      phrases: {
+        slowDown: 'You are speeding, please slow down', rest: 'You have been driving for a long time, please stop and rest soon',
+        seatbelt: 'Please fasten your seat belt', phone: 'Please do not use your phone while driving',
+        distance: 'Please keep a safe distance', callCentre: 'Please contact the dispatch centre as soon as possible',
+      },
     },
     handle: {
       title: 'Handle alarm', action: 'Handling action', content: 'Handling note', submit: 'Confirm', done: 'Handled. Terminal answer: {{result}}', noTerminal: 'Handled',
+      subject: '{{plate}} · {{alarm}}',
+      outcome: {
+        plain: 'Handled', confirmed: 'Handled, and the terminal confirmed it', refused: 'Handled; the terminal could not confirm it ({{result}})',
+        offline: 'Handled; the vehicle is offline, so its terminal was not told', noReply: 'Handled; the terminal was told but did not answer',
+        notNeeded: 'Handled; this type of alarm needs no message to the terminal',
+      },
     },
     page: {
       all: 'All',

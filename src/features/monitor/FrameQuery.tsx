@@ -13,7 +13,6 @@ import { rectangleFromDrag, type Bounds } from './rectangle.ts';
 import { STATE_CSS } from './palette.ts';
 import { MONITOR_NS } from './messages.ts';
 import type { VehicleState } from '../../../domain/vehicle/state.ts';
-import { LAYERS } from '../../shell/layers.ts';
 
 export interface FrameDrawProps {
   map: () => MapHandle | null;
@@ -59,7 +58,7 @@ export function FrameDraw({ map, onDone, onRectangle }: FrameDrawProps) {
     <div
       data-testid="frame-draw"
       tabIndex={-1}
-      style={{ position: 'absolute', inset: 0, cursor: 'crosshair', zIndex: LAYERS.mapMenu, touchAction: 'none' }}
+      style={{ position: 'absolute', inset: 0, cursor: 'crosshair', zIndex: 2, touchAction: 'none' }}
       onKeyDown={(e) => {
         if (e.key === 'Escape') onDone(null);
       }}

@@ -10,6 +10,7 @@ import { isApiError } from '../../api/http.ts';
 import { Perm } from '../../app/Perm.tsx';
 import { useT } from '../../i18n/index.ts';
 import { formatTime, fromLocalInput, riskColor, toLocalInput } from '../alarms/format.ts';
+import { announceAlarmsHandled } from '../alarms/handled.ts';
 import { fetchBoardDetail, runBoardAction, type BoardDetail } from './api.ts';
 import { formProblem, NOTE_REQUIRED, stateColor } from './form.ts';
 import { BOARD_NS } from './messages.ts';
@@ -86,10 +87,12 @@ export function BoardDetailView({ id, version, onChanged }: { id: number; versio
           action={form}
           itemId={i.id}
           onCancel={() => setForm(null)}
-          onDone={() => {
+          onDone={(closedAlarms) => {
             setForm(null);
             setReload((n) => n + 1);
             onChanged();
+            // Resolve / unpush handle the item's unprocessed alarms: the processing list refreshes them.
+            if (closedAlarms > 0) announceAlarmsHandled(detail.alarms.filter((a) => a.dealStatus === 0).map((a) => a.id));
           }}
         />
       )}
@@ -146,7 +149,7 @@ export function BoardDetailView({ id, version, onChanged }: { id: number; versio
   );
 }
 
-function ActionForm({ action, itemId, onCancel, onDone }: { action: BoardAction; itemId: number; onCancel: () => void; onDone: () => void }) {
+function ActionForm({ action, itemId, onCancel, onDone }: { action: BoardAction; itemId: number; onCancel: () => void; onDone: (closedAlarms: number) => void }) {
   const t = useT(BOARD_NS);
   const [note, setNote] = useState('');
   const [next, setNext] = useState(() => toLocalInput(Date.now() + 3_600_000));
@@ -169,7 +172,7 @@ function ActionForm({ action, itemId, onCancel, onDone }: { action: BoardAction;
         note: note.trim() || undefined, nextFollowTime, muteMinutes: action === 'unpush' ? Number(mute) : undefined,
       });
       notifications.show({ color: 'green', message: t(`done.${action}`, { count: r.closedAlarms }) });
-      onDone();
+      onDone(r.closedAlarms);
     } catch (e) {
       const failed = t(`failed.${action}`);
       setProblem(isApiError(e) ? `${failed}: ${e.msg}` : failed);

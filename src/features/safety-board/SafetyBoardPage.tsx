@@ -11,6 +11,7 @@ import { formatTime, riskColor } from '../alarms/format.ts';
 import { VehicleMultiSelect } from '../alarms/VehicleMultiSelect.tsx';
 import { useT } from '../../i18n/index.ts';
 import { acquireLiveStream } from '../../live/stream/session-stream.ts';
+import { onAlarmsHandled } from '../alarms/handled.ts';
 import { fetchBoard, fetchBoardStat, searchCompanies, type BoardPage, type BoardStat, type CompanyOption } from './api.ts';
 import { BoardDetailView } from './BoardDetail.tsx';
 import { bringsBoardAlarm, stateColor } from './form.ts';
@@ -83,6 +84,17 @@ export function SafetyBoardPage() {
     const stream = acquireLiveStream();
     let newest: number | null | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const refreshSoon = () => {
+      if (timer !== undefined) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        setTick((n) => n + 1);
+        setDetailVersion((v) => v + 1);
+      }, LIVE_REFRESH_MS);
+    };
+    // A handling on the processing list or the pop-up may resolve a pending item (server: the board
+    // reads the alarm before it is handled) and always changes its alarms: reload (issue 13).
+    const offHandled = onAlarmsHandled(refreshSoon);
     const off = stream.onAlarmLists((snap) => {
       const id = snap.recent[0]?.id ?? null;
       if (id === newest) return;
@@ -91,15 +103,11 @@ export function SafetyBoardPage() {
       const seen = newest ?? null;
       newest = id;
       if (!bringsBoardAlarm(snap.recent, seen)) return;
-      if (timer !== undefined) return;
-      timer = setTimeout(() => {
-        timer = undefined;
-        setTick((n) => n + 1);
-        setDetailVersion((v) => v + 1);
-      }, LIVE_REFRESH_MS);
+      refreshSoon();
     });
     return () => {
       if (timer !== undefined) clearTimeout(timer);
+      offHandled();
       off();
       stream.dispose();
     };
