@@ -7,9 +7,10 @@ import { RouterProvider } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../i18n/index.ts';
-import { PRIMARY_COLOR, useThemeName } from '../shell/theme.ts';
+import { colorSchemeOf, PRIMARY_COLOR, useThemeName } from '../shell/theme.ts';
 import { createQueryClient } from '../kit/query.ts';
 import { router } from './router.tsx';
+import { LAYERS } from '../shell/layers.ts';
 
 /** Server state of every screen (src/kit/query.ts: retries only for network failures). */
 const queryClient = createQueryClient();
@@ -31,9 +32,9 @@ export function App() {
   );
   return (
     <I18nextProvider i18n={i18n}>
-      <MantineProvider theme={theme} defaultColorScheme="light">
+      <MantineProvider theme={theme} defaultColorScheme="light" forceColorScheme={colorSchemeOf(name)}>
         <ModalsProvider>
-          <Notifications zIndex={3000} autoClose={2000} position="top-center" />
+          <Notifications zIndex={LAYERS.notification} autoClose={2000} position="top-center" />
           <QueryClientProvider client={queryClient}>
             <RouterProvider router={router} />
           </QueryClientProvider>

@@ -1,4 +1,4 @@
-import { ActionIcon, Button, ColorSwatch, Group, Menu, Text, useMantineTheme } from '@mantine/core';
+import { ActionIcon, Button, ColorSwatch, Group, Menu, Text, useMantineTheme, type MantineTheme } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { loginPathFor } from '../../domain/session/login-type.ts';
 import { http } from '../api/http.ts';
@@ -7,7 +7,11 @@ import { setLanguage, useLang, useT } from '../i18n/index.ts';
 import { clearSignOutState, displayName, session, useSession } from '../session/store.ts';
 import { currentAppPath } from '../session/unauthorized.ts';
 import { resetTabs } from './tabs.ts';
-import { PRIMARY_COLOR, setTheme, THEMES, useThemeName } from './theme.ts';
+import { PRIMARY_COLOR, setTheme, THEMES, useThemeName, type ThemeName } from './theme.ts';
+
+function swatch(theme: MantineTheme, name: ThemeName): string {
+  return (name === 'dark' ? theme.colors.dark[7] : theme.colors[PRIMARY_COLOR[name]]?.[6]) ?? '';
+}
 
 /** Language toggle: Chinese ↔ English, stored in localStorage 'lang'. */
 export function LanguageSwitch() {
@@ -27,7 +31,7 @@ export function LanguageSwitch() {
   );
 }
 
-/** Theme menu: purple (default), green, blue; stored in sessionStorage 'theme'. */
+/** Theme menu: purple (default), green, blue, dark; stored in sessionStorage 'theme'. */
 export function ThemeSwitch() {
   const t = useT();
   const theme = useMantineTheme();
@@ -36,7 +40,7 @@ export function ThemeSwitch() {
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
         <ActionIcon variant="subtle" size="lg" aria-label={t('shell.theme')} title={t('shell.theme')} data-testid="theme-switch" data-theme={current}>
-          <ColorSwatch color={theme.colors[PRIMARY_COLOR[current]]?.[6] ?? ''} size={18} />
+          <ColorSwatch color={swatch(theme, current)} size={18} />
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
@@ -44,7 +48,7 @@ export function ThemeSwitch() {
           <Menu.Item
             key={name}
             data-testid={`theme-option-${name}`}
-            leftSection={<ColorSwatch color={theme.colors[PRIMARY_COLOR[name]]?.[6] ?? ''} size={14} />}
+            leftSection={<ColorSwatch color={swatch(theme, name)} size={14} />}
             onClick={() => setTheme(name)}
             fw={name === current ? 700 : undefined}
           >

@@ -7,7 +7,7 @@
 import { AppShell, Burger, Group, ScrollArea, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Outlet, useRouterState } from '@tanstack/react-router';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { appRouteFor } from '../app/route-table.ts';
 import { GlobalAlarm } from '../features/alarms/GlobalAlarm.tsx';
 import { menuTitle, useLang, useT } from '../i18n/index.ts';
@@ -23,6 +23,9 @@ export default function Shell() {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const access = useAccess();
   const lang = useLang();
+  // The alarm area puts its counter into the header slot and docks its pop-up in the aside column (src/shell/layers.ts).
+  const [alarmSlot, setAlarmSlot] = useState<HTMLDivElement | null>(null);
+  const [alarmDocked, setAlarmDocked] = useState(false);
 
   useEffect(() => {
     if (appRouteFor(pathname) && access.canSeeRoute(pathname)) openTab(pathname);
@@ -36,9 +39,10 @@ export default function Shell() {
     <AppShell
       header={{ height: 56 }}
       navbar={{ width: 248, breakpoint: 'sm', collapsed: { mobile: !navOpened, desktop: !navOpened } }}
+      aside={{ width: { base: 340, xl: 420 }, breakpoint: 'sm', collapsed: { mobile: !alarmDocked, desktop: !alarmDocked } }}
       padding={0}
     >
-      <GlobalAlarm />
+      <GlobalAlarm headerSlot={alarmSlot} onDockedChange={setAlarmDocked} />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
@@ -47,7 +51,10 @@ export default function Shell() {
               {t('product')}
             </Title>
           </Group>
-          <HeaderActions />
+          <Group gap="sm" wrap="nowrap">
+            <div ref={setAlarmSlot} style={{ display: 'contents' }} data-testid="header-alarm-slot" />
+            <HeaderActions />
+          </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar aria-label={t('shell.menu')}>

@@ -9,6 +9,7 @@ import { companySelection, useCompanySelection } from '../../session/company-sel
 import { fetchTreeChildren, searchTree, type TreeSearchHit } from './api.ts';
 import { Caret, NodeIcon } from './icons.tsx';
 import { COMPANY_TREE_NS } from './messages.ts';
+import { LAYERS } from '../../shell/layers.ts';
 
 /** Spec §5: at most 500 companies, vehicles or drivers at once. */
 export const DEFAULT_MAX_CHECKED = 500;
@@ -408,7 +409,7 @@ function TreeSearch({ onPick }: { onPick: (hit: TreeSearchHit) => Promise<void> 
         rightSection={query ? <CloseButton size="xs" aria-label={t('clear')} onClick={() => setQuery('')} /> : null}
       />
       {open && query.trim() && (
-        <Paper withBorder shadow="md" pos="absolute" top="100%" left={0} right={0} style={{ zIndex: 20 }} mt={2}>
+        <Paper withBorder shadow="md" pos="absolute" top="100%" left={0} right={0} style={{ zIndex: LAYERS.panelDropdown }} mt={2}>
           <ScrollArea.Autosize mah={260}>
             {current === undefined && (
               <Text size="xs" c="dimmed" p="xs">

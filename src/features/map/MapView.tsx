@@ -20,6 +20,8 @@ import { activeSource, BUNDLED_ID, displayCrsOf } from './map-sources.ts';
 import { mapSourceStore, useMapSources } from './map-source-store.ts';
 import { loadPlaces, placeLabelLayer, type Place } from './place-labels.ts';
 import { MAP_NS } from './messages.ts';
+import { LAYERS } from '../../shell/layers.ts';
+import { useThemeName } from '../../shell/theme.ts';
 
 // After `vite build` maplibre cannot find its worker next to its own chunk: point it at the emitted file.
 maplibregl.setWorkerUrl(workerUrl);
@@ -91,12 +93,15 @@ export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChang
   const settings = useMapSources();
   const crs = displayCrsOf(settings);
   const crsRef = useRef(crs);
+  const dark = useThemeName() === 'dark';
+  const darkRef = useRef(dark);
   const [zoom, setZoom] = useState(INITIAL_ZOOM);
   const [places, setPlaces] = useState<Place[]>([]);
   const [failed, setFailed] = useState(false);
   const callbacks = useRef({ onClick, onContextMenu, onViewChange });
   useLayoutEffect(() => {
     crsRef.current = crs;
+    darkRef.current = dark;
     callbacks.current = { onClick, onContextMenu, onViewChange };
   });
 
@@ -108,7 +113,7 @@ export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChang
     try {
       map = new maplibregl.Map({
         container,
-        style: styleFor(activeSource(mapSourceStore.get())),
+        style: styleFor(activeSource(mapSourceStore.get()), darkRef.current),
         center: CHINA_CENTER,
         zoom: INITIAL_ZOOM,
         attributionControl: { compact: true },
@@ -163,14 +168,14 @@ export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChang
   }, []);
 
   // Switch the basemap when the active source changes (the overlay survives style swaps).
-  const styleKey = settings.activeId + JSON.stringify(activeSource(settings) ?? null);
+  const styleKey = `${settings.activeId}${JSON.stringify(activeSource(settings) ?? null)}${dark ? ':dark' : ''}`;
   const appliedStyleKey = useRef(styleKey);
   useEffect(() => {
     const map = mapRef.current;
     if (!map || appliedStyleKey.current === styleKey) return;
     appliedStyleKey.current = styleKey;
-    map.setStyle(styleFor(activeSource(mapSourceStore.get())));
-  }, [styleKey]);
+    map.setStyle(styleFor(activeSource(mapSourceStore.get()), dark));
+  }, [styleKey, dark]);
 
   // Hand the layers to deck.gl: basemap labels, then the caller's layers, then the hot feed.
   const lang = currentLang();
@@ -179,10 +184,10 @@ export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChang
   useEffect(() => {
     const overlay = overlayRef.current;
     if (!overlay) return;
-    const own = bundled && places.length > 0 ? [placeLabelLayer(places, zoom, lang, crs)] : [];
+    const own = bundled && places.length > 0 ? [placeLabelLayer(places, zoom, lang, crs, dark)] : [];
     baseLayers.current = [...own, ...layers.filter((l): l is Layer => Boolean(l))];
     overlay.setProps({ layers: [...baseLayers.current, ...(feed?.layers() ?? [])] });
-  }, [layers, places, zoom, lang, crs, bundled, feed]);
+  }, [layers, places, zoom, lang, crs, bundled, feed, dark]);
   useEffect(() => {
     if (!feed) return;
     return feed.subscribe(() => overlayRef.current?.setProps({ layers: [...baseLayers.current, ...feed.layers()] }));
@@ -236,8 +241,10 @@ export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChang
   );
 
   return (
-    <div style={{ position: 'relative', width: '100%', height: '100%' }} data-testid="map-view" data-crs={crs}>
-      <div ref={containerRef} style={{ position: 'absolute', inset: 0 }} />
+    <div style={{ position: 'relative', width: '100%', height: '100%' }} data-testid="map-view" data-crs={crs} data-basemap-variant={dark ? 'dark' : 'light'}>
+      {/* Its own stacking context: deck.gl's canvas and maplibre's controls (z-index 2 inside) stay
+          under every panel the page lays over the map (src/shell/layers.ts). */}
+      <div ref={containerRef} style={{ position: 'absolute', inset: 0, zIndex: LAYERS.map, isolation: 'isolate' }} />
       {failed ? <div role="alert">{i18n.t('mapFailed', { ns: MAP_NS })}</div> : null}
       {children}
     </div>

@@ -13,12 +13,25 @@ export const BASEMAP_COLORS = {
   border: '#8d7b6b',
 } as const;
 
+/** The dark console theme's variant of the same basemap: only the paint colours differ. */
+export const BASEMAP_COLORS_DARK = {
+  water: '#141a22',
+  land: '#262a31',
+  province: '#4a4f58',
+  border: '#7d8590',
+} as const;
+
+function colors(dark: boolean): Readonly<Record<keyof typeof BASEMAP_COLORS, string>> {
+  return dark ? BASEMAP_COLORS_DARK : BASEMAP_COLORS;
+}
+
 /** URL of a bundled basemap file, under Vite's base (/bcmp-web/). */
 export function basemapUrl(file: string): string {
   return `${import.meta.env.BASE_URL}basemap/${file}`;
 }
 
-export function bundledStyle(): StyleSpecification {
+export function bundledStyle(dark = false): StyleSpecification {
+  const c = colors(dark);
   return {
     version: 8,
     sources: {
@@ -27,41 +40,44 @@ export function bundledStyle(): StyleSpecification {
       provinces: { type: 'geojson', data: basemapUrl('provinces.json'), tolerance: 0.5 },
     },
     layers: [
-      { id: 'water', type: 'background', paint: { 'background-color': BASEMAP_COLORS.water } },
-      { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': BASEMAP_COLORS.land } },
+      { id: 'water', type: 'background', paint: { 'background-color': c.water } },
+      { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': c.land } },
       {
         id: 'province-line',
         type: 'line',
         source: 'provinces',
-        paint: { 'line-color': BASEMAP_COLORS.province, 'line-width': ['interpolate', ['linear'], ['zoom'], 3, 0.5, 8, 1.5] },
+        paint: { 'line-color': c.province, 'line-width': ['interpolate', ['linear'], ['zoom'], 3, 0.5, 8, 1.5] },
       },
       {
         id: 'country-border',
         type: 'line',
         source: 'borders',
-        paint: { 'line-color': BASEMAP_COLORS.border, 'line-width': ['interpolate', ['linear'], ['zoom'], 2, 0.7, 8, 2] },
+        paint: { 'line-color': c.border, 'line-width': ['interpolate', ['linear'], ['zoom'], 2, 0.7, 8, 2] },
       },
     ],
   };
 }
 
 /** A style for a user raster source over the water colour. */
-export function userRasterStyle(source: UserMapSource): StyleSpecification {
+export function userRasterStyle(source: UserMapSource, dark = false): StyleSpecification {
   return {
     version: 8,
     sources: {
       user: { type: 'raster', tiles: expandSubdomains(source.url), tileSize: source.tileSize ?? 256, attribution: source.attribution ?? '' },
     },
     layers: [
-      { id: 'water', type: 'background', paint: { 'background-color': BASEMAP_COLORS.water } },
+      { id: 'water', type: 'background', paint: { 'background-color': colors(dark).water } },
       { id: 'user-raster', type: 'raster', source: 'user' },
     ],
   };
 }
 
-/** What to pass to `map.setStyle`: an object, or a style URL for 'style' sources. */
-export function styleFor(source: UserMapSource | undefined): StyleSpecification | string {
-  if (!source) return bundledStyle();
+/**
+ * What to pass to `map.setStyle`: an object, or a style URL for 'style' sources. `dark` (the dark
+ * console theme) repaints the bundled basemap; a user's own tiles keep their colours.
+ */
+export function styleFor(source: UserMapSource | undefined, dark = false): StyleSpecification | string {
+  if (!source) return bundledStyle(dark);
   if (source.kind === 'style') return source.url;
-  return userRasterStyle(source);
+  return userRasterStyle(source, dark);
 }

@@ -47,7 +47,8 @@ export function placeVisible(p: Place, zoom: number): boolean {
   return p.rank === 1 ? zoom >= 4.5 : zoom >= 6;
 }
 
-export function placeLabelLayer(places: readonly Place[], zoom: number, lang: 'zh' | 'en', crs: DisplayCrs): TextLayer<Place> {
+/** `dark`: light text with a dark outline over the dark basemap variant. */
+export function placeLabelLayer(places: readonly Place[], zoom: number, lang: 'zh' | 'en', crs: DisplayCrs, dark = false): TextLayer<Place> {
   const shown = places.filter((p) => placeVisible(p, zoom));
   return new TextLayer<Place>({
     id: 'basemap-place-labels',
@@ -55,13 +56,13 @@ export function placeLabelLayer(places: readonly Place[], zoom: number, lang: 'z
     getPosition: (p) => toDisplay(crs, p.position[0], p.position[1]),
     getText: (p) => (lang === 'en' ? p.en : p.zh),
     getSize: (p) => (p.kind === 'province' ? 13 : p.rank === 1 ? 13 : 11),
-    getColor: (p) => (p.kind === 'province' ? [120, 100, 85, 200] : [50, 50, 50, 255]),
+    getColor: (p) => (dark ? (p.kind === 'province' ? [170, 160, 150, 200] : [225, 225, 225, 255]) : p.kind === 'province' ? [120, 100, 85, 200] : [50, 50, 50, 255]),
     fontFamily: FONT,
     characterSet: 'auto',
     outlineWidth: 2,
-    outlineColor: [255, 255, 255, 220],
+    outlineColor: dark ? [20, 22, 28, 220] : [255, 255, 255, 220],
     fontSettings: { sdf: true },
     getPixelOffset: (p) => (p.kind === 'city' ? [0, -10] : [0, 0]),
-    updateTriggers: { getText: lang, getPosition: crs },
+    updateTriggers: { getText: lang, getPosition: crs, getColor: dark },
   });
 }

@@ -13,6 +13,7 @@ import { rectangleFromDrag, type Bounds } from './rectangle.ts';
 import { STATE_CSS } from './palette.ts';
 import { MONITOR_NS } from './messages.ts';
 import type { VehicleState } from '../../../domain/vehicle/state.ts';
+import { LAYERS } from '../../shell/layers.ts';
 
 export interface FrameDrawProps {
   map: () => MapHandle | null;
@@ -58,7 +59,7 @@ export function FrameDraw({ map, onDone, onRectangle }: FrameDrawProps) {
     <div
       data-testid="frame-draw"
       tabIndex={-1}
-      style={{ position: 'absolute', inset: 0, cursor: 'crosshair', zIndex: 2, touchAction: 'none' }}
+      style={{ position: 'absolute', inset: 0, cursor: 'crosshair', zIndex: LAYERS.mapMenu, touchAction: 'none' }}
       onKeyDown={(e) => {
         if (e.key === 'Escape') onDone(null);
       }}

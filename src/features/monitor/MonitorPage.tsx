@@ -28,6 +28,7 @@ import { MONITOR_NS } from './messages.ts';
 
 const EMPTY_PANEL: PanelSnapshot = { counts: null, connection: 'connecting', attempt: 0, listVersion: 0, listLength: 0, frames: 0, vehicleCount: 0 };
 const noop = () => () => undefined;
+import { LAYERS } from '../../shell/layers.ts';
 const EMPTY_SET: ReadonlySet<number> = new Set();
 
 const VEHICLE_LAYERS = new Set(['monitor-vehicles', 'monitor-headings']);
@@ -189,7 +190,7 @@ export function MonitorPage() {
       </Paper>
       <div style={{ flex: 1, position: 'relative', minWidth: 0 }}>
         <MapView ref={mapRef} feed={feed} onClick={onClick} onContextMenu={onContextMenu} onViewChange={onViewChange}>
-          <Group gap="xs" style={{ position: 'absolute', top: 8, left: 8, zIndex: 3 }}>
+          <Group gap="xs" style={{ position: 'absolute', top: 8, left: 8, zIndex: LAYERS.mapPanel }}>
             <ConnectionBadge connection={panel.connection} attempt={panel.attempt} />
             <Tooltip label={t('frameHint')}>
               <Button size="xs" variant={drawing ? 'filled' : 'default'} onClick={() => setDrawing((d) => !d)} data-testid="frame-query">
@@ -212,7 +213,7 @@ export function MonitorPage() {
               }}
             />
           ) : null}
-          <Stack gap="xs" style={{ position: 'absolute', top: 8, right: 8, zIndex: 1 }}>
+          <Stack gap="xs" style={{ position: 'absolute', top: 8, right: 8, zIndex: LAYERS.mapPanel }}>
             {focused >= 0 ? (
               <DetailsCard
                 vehicleId={focused}

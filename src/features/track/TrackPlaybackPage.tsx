@@ -27,6 +27,7 @@ import { TRACK_NS } from './messages.ts';
 import { alarmRuns, PlaybackController, type PanelSnapshot } from './playback-controller.ts';
 import { EventList, PointTable } from './PointTable.tsx';
 import { SpeedChart } from './SpeedChart.tsx';
+import { LAYERS } from '../../shell/layers.ts';
 
 const noop = () => () => undefined;
 const EMPTY_PANEL: PanelSnapshot = { version: 0, tracks: [], active: -1, loading: false, counts: { stops: 0, drift: 0, alarms: 0, gaps: 0 }, stopMinutes: 3, following: false };
@@ -251,7 +252,7 @@ export function TrackPlaybackPage() {
               if (time !== undefined) controller?.seek(time);
             }}
           >
-            <Group gap="xs" style={{ position: 'absolute', top: 8, left: 8, zIndex: 3 }}>
+            <Group gap="xs" style={{ position: 'absolute', top: 8, left: 8, zIndex: LAYERS.mapPanel }}>
               <MapSourcesButton />
             </Group>
           </MapView>

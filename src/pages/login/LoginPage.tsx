@@ -1,17 +1,20 @@
 import { Alert, Button, Checkbox, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useRouterState } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
+import { ErrorCode } from '../../../domain/errors/catalogue.ts';
 import type { LoginType } from '../../../domain/session/login-type.ts';
-import { isApiError } from '../../api/http.ts';
+import { useCountdown } from '../../features/login/countdown.ts';
 import { completeLogin, passwordLogin } from '../../features/login/login.ts';
 import { useT } from '../../i18n/index.ts';
+import { problemOf, useProblemText, type Problem } from '../../i18n/problem.ts';
 import { rememberedUsername, setRememberedUsername } from '../../session/store.ts';
 import { LoginLayout } from './LoginLayout.tsx';
 
 /**
  * The login form shared by every login route; the variant only changes the title and the stored
- * login type. Server failures (用户名或密码错误, account expired…) show inline in the caller's
- * language (the server localises by x-lang). Remember-me stores the user name only.
+ * login type. Server failures (用户名或密码错误, account expired…) show inline and follow a language
+ * switch (kept as code + data, see i18n/problem.ts). A back-off wait (1005) counts down and keeps the
+ * submit button disabled until it is over. Remember-me stores the user name only.
  */
 export default function LoginPage({ loginType }: { loginType: LoginType }) {
   const t = useT();
@@ -21,8 +24,15 @@ export default function LoginPage({ loginType }: { loginType: LoginType }) {
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(remembered !== null);
   const [touched, setTouched] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
   const [busy, setBusy] = useState(false);
+  const wait = useCountdown();
+  const waiting = wait.left > 0;
+  // The wait is stated as it counts down; once over, its message has nothing left to say.
+  const throttled = problem !== null && 'code' in problem && problem.code === ErrorCode.LoginThrottled
+    && typeof (problem.data as { retryAfterSeconds?: unknown } | null | undefined)?.retryAfterSeconds === 'number';
+  const shown = throttled ? (waiting ? { ...problem, data: { retryAfterSeconds: wait.left } } : null) : problem;
+  const error = useProblemText(shown);
 
   const userMissing = touched && !username.trim();
   const passwordMissing = touched && !password;
@@ -30,7 +40,7 @@ export default function LoginPage({ loginType }: { loginType: LoginType }) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
-    setError(null);
+    setProblem(null);
     if (!username.trim() || !password) return;
     setBusy(true);
     try {
@@ -38,7 +48,10 @@ export default function LoginPage({ loginType }: { loginType: LoginType }) {
       setRememberedUsername(remember ? username.trim() : null);
       await completeLogin(answer, loginType, search['redirect']);
     } catch (err) {
-      setError(isApiError(err) ? err.msg : err instanceof Error ? err.message : String(err));
+      const p = problemOf(err);
+      const seconds = 'data' in p ? (p.data as { retryAfterSeconds?: unknown } | null | undefined)?.retryAfterSeconds : undefined;
+      wait.start(typeof seconds === 'number' ? seconds : 0);
+      setProblem(p);
       setBusy(false);
     }
   };
@@ -78,7 +91,7 @@ export default function LoginPage({ loginType }: { loginType: LoginType }) {
             onChange={(e) => setRemember(e.currentTarget.checked)}
             data-testid="login-remember"
           />
-          <Button type="submit" loading={busy} fullWidth data-testid="login-submit">
+          <Button type="submit" loading={busy} disabled={waiting} fullWidth data-testid="login-submit">
             {t('login.submit')}
           </Button>
         </Stack>

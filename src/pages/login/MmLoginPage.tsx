@@ -1,10 +1,10 @@
 import { Alert, Anchor, Loader, Stack, Text } from '@mantine/core';
 import { useRouterState } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
-import { isApiError } from '../../api/http.ts';
 import { navigateHref } from '../../app/navigate.ts';
 import { completeLogin, ticketLogin } from '../../features/login/login.ts';
 import { useT } from '../../i18n/index.ts';
+import { problemOf, useProblemText, type Problem } from '../../i18n/problem.ts';
 import { LoginLayout } from './LoginLayout.tsx';
 
 /**
@@ -15,7 +15,8 @@ export default function MmLoginPage() {
   const t = useT();
   const search = useRouterState({ select: (s) => s.location.search as Record<string, unknown> });
   const ticket = typeof search['ticket'] === 'string' ? search['ticket'].trim() : '';
-  const [error, setError] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const error = useProblemText(problem);
   const started = useRef(false);
 
   useEffect(() => {
@@ -24,7 +25,7 @@ export default function MmLoginPage() {
     started.current = true;
     ticketLogin(ticket)
       .then((answer) => completeLogin(answer, 'mm', search['redirect']))
-      .catch((err: unknown) => setError(isApiError(err) ? err.msg : String(err)));
+      .catch((err: unknown) => setProblem(problemOf(err)));
   }, [ticket, search]);
 
   return (

@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { Box, Button, LoadingOverlay, Stack, Table, Text } from '@mantine/core';
 import { useT } from '../../../i18n/index.ts';
 import { ONLINE_CONTROL_NS } from './messages.ts';
+import { LAYERS } from '../../../shell/layers.ts';
 
 export interface ReportColumn<T> {
   key: string;
@@ -55,7 +56,7 @@ export function VirtualTable<T>({
 
   return (
     <Box pos="relative" style={{ flex: 1, minHeight: 160, display: 'flex', flexDirection: 'column' }}>
-      <LoadingOverlay visible={loading} zIndex={5} overlayProps={{ blur: 1 }} loaderProps={{ size: 'sm' }} />
+      <LoadingOverlay visible={loading} zIndex={LAYERS.tableOverlay} overlayProps={{ blur: 1 }} loaderProps={{ size: 'sm' }} />
       <div ref={scrollRef} style={{ flex: 1, minHeight: 0, overflow: 'auto' }} data-testid="report-scroll">
         <Table striped highlightOnHover withTableBorder stickyHeader aria-label={label} aria-busy={loading} aria-rowcount={rows.length + 1}>
           <Table.Thead>
