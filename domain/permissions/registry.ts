@@ -330,4 +330,9 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 302, pid: 291, type: 2, key: '/global/alarm:trackPlayback', zh: '轨迹回放', en: 'Track playback' },
   { id: 303, pid: 290, type: 1, key: '/global/rightMenu', zh: '右键菜单', en: 'Right-click menu' },
   { id: 304, pid: 303, type: 2, key: '/global/rightMenu:menu808', zh: '808指令菜单', en: '808 command menu' },
+  // Issue 13: the device-type screen's buttons (the catalogue names the screen without them; appended, never renumbered).
+  { id: 305, pid: 54, type: 2, key: '/information/deviceType:create', zh: '新增', en: 'Add' },
+  { id: 306, pid: 54, type: 2, key: '/information/deviceType:update', zh: '修改', en: 'Edit' },
+  { id: 307, pid: 54, type: 2, key: '/information/deviceType:delete', zh: '删除', en: 'Delete' },
+  { id: 308, pid: 54, type: 2, key: '/information/deviceType:export', zh: '导出', en: 'Export' },
 ];

@@ -17,6 +17,7 @@ import { MEDIA_MIGRATION, MEDIA_RETENTION_MIGRATION } from './migration-media.ts
 import { PERSISTENCE_MIGRATION, RETENTION_MIGRATION } from './migration-retention.ts';
 import { TERMINAL_REGISTRATION_MIGRATION } from './migration-terminal-registration.ts';
 import { DEVICE_CHANNELS_MIGRATION } from './migration-device-channels.ts';
+import { DEVICE_TYPES_MIGRATION } from './migration-device-types.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -238,6 +239,8 @@ const MIGRATIONS: readonly Migration[] = [
   // Issue 12 §5 (kept across restarts; retention indexes): versions 16 and 17.
   PERSISTENCE_MIGRATION,
   RETENTION_MIGRATION,
+  // Issue 13 (device types, the first resource on server/resources/): version 18.
+  DEVICE_TYPES_MIGRATION,
 ];
 
 /** Applies pending migrations in one transaction each; answers the versions applied now. */

@@ -17,6 +17,7 @@ import type { RecordingUploadRepository } from './recording-upload-types.ts';
 import type { MediaRepository } from './media-types.ts';
 import type { ExportFileRepository, MediaSearchRepository, ObdRepository, RetentionRepository } from './retention-types.ts';
 import type { ChannelRepository } from './channel-types.ts';
+import type { DeviceTypeRepository } from './device-type-types.ts';
 import type { Scope } from './scope.ts';
 import type {
   Company, CompanyInput, CompanyUsage, Line, Page, PageRequest, PermissionRow, Role, Session, User,
@@ -282,6 +283,8 @@ export interface Repositories {
   readonly retention: RetentionRepository;
   /** Issue 12 §4 (migration 15): a device's channels from its record and its terminal's 0x1003. */
   readonly channels: ChannelRepository;
+  /** Issue 13 (migration 18): device types per company, the first resource of server/resources/. */
+  readonly deviceTypes: DeviceTypeRepository;
 }
 
 export interface Storage extends Repositories {

@@ -60,7 +60,8 @@ export function accountBlocked(user: Pick<User, 'status' | 'expireTime'>, now = 
   return user.status !== 1 || (user.expireTime !== null && user.expireTime <= now);
 }
 
-function permits(ctx: AuthContext, key: string): boolean {
+/** Whether the caller holds a registry key (administrators: always); the auth hook's check, also for per-call bits. */
+export function permits(ctx: AuthContext, key: string): boolean {
   if (ctx.isAdmin) return true;
   const entry = entryByKey(key);
   if (!entry) return false;

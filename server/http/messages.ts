@@ -20,7 +20,7 @@ export const Messages = {
   newRootAdminOnly: pair('只有管理员可以创建顶级公司', 'Only an administrator can create a top-level company'),
   catalogueSuperAdminOnly: pair('只有超级管理员可以修改权限目录', 'Only a super administrator can change the permission catalogue'),
   roleInUse: (count: number): Message => pair(`该角色仍分配给 ${count} 个用户，不能删除`, `The role is still assigned to ${count} user(s) and cannot be deleted`),
-  companyInUse: (name: string, usage: { children: number; vehicles: number; users: number; roles: number; lines: number }): Message => (lang) => {
+  companyInUse: (name: string, usage: { children: number; vehicles: number; users: number; roles: number; lines: number; deviceTypes?: number }): Message => (lang) => {
     const parts: string[] = [];
     const add = (n: number, zh: string, en: string) => {
       if (n > 0) parts.push(lang === 'zh' ? `${n} 个${zh}` : `${n} ${en}`);
@@ -30,6 +30,7 @@ export const Messages = {
     add(usage.users, '用户', 'users');
     add(usage.roles, '角色', 'roles');
     add(usage.lines, '线路', 'lines');
+    add(usage.deviceTypes ?? 0, '设备类型', 'device types');
     return lang === 'zh' ? `公司「${name}」下还有${parts.join('、')}，不能删除` : `Company "${name}" still has ${parts.join(', ')} and cannot be deleted`;
   },
   allPermissions: pair('全部权限', 'All permissions'),

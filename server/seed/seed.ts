@@ -40,6 +40,12 @@ function subtreeIds(prefix: string): number[] {
   return PERMISSION_REGISTRY.filter((e) => e.key === prefix || e.key.startsWith(`${prefix}/`) || e.key.startsWith(`${prefix}:`)).map((e) => e.id);
 }
 
+const DEMO_DEVICE_TYPES = [
+  { devTypeName: 'FLEETSIM-808 (2013)', protocol: 2013, makerId: 'SIMFL', model: 'FLEETSIM-808', remark: '模拟终端，JT/T 808-2013 + JT/T 1078' },
+  { devTypeName: 'FLEETSIM-808 (2019)', protocol: 2019, makerId: 'SIMFL', model: 'FLEETSIM-808', remark: '模拟终端，JT/T 808-2019 + JT/T 1078' },
+  { devTypeName: 'T1 测试终端', protocol: 2013, makerId: 'TEST', model: 'T1', remark: '网关测试用 TCP 终端（server/gateway/terminal-client.ts）' },
+] as const;
+
 export async function seedDemoData(storage: Storage, opts: SeedOptions): Promise<void> {
   const random = prng(20260101);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
@@ -105,6 +111,10 @@ export async function seedDemoData(storage: Storage, opts: SeedOptions): Promise
       ...ids(['/system', '/system/user', '/system/user:create', '/system/user:update', '/system/user:retrieve']),
       ...subtreeIds('/system/role'), ...ids(['/information']), ...subtreeIds('/information/company'),
     ]);
+
+    // The terminal models that really connect to a demo server: the simulator registers as maker SIMFL,
+    // model FLEETSIM-808 in both editions (server/sim/terminal.ts), the test terminal as TEST / T1.
+    for (const t of DEMO_DEVICE_TYPES) await tx.deviceTypes.create({ ...t, companyId: root.id });
 
     const base = { phone: '', email: '', status: 1, expireTime: null, allowedIps: '', geoInverse: false };
     const [adminHash, operatorHash, safetyHash, branchHash] = hashes as [string, string, string, string];

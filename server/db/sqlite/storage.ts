@@ -16,6 +16,7 @@ import { SqliteRecordingUploadRepository } from './recording-uploads.ts';
 import { SqliteExportFileRepository, SqliteMediaSearchRepository, SqliteObdRepository } from './persisted.ts';
 import { SqliteRetentionRepository } from './retention.ts';
 import { SqliteChannelRepository } from './channels.ts';
+import { SqliteDeviceTypeRepository } from './device-types.ts';
 import { SqliteTerminalRepository } from './terminals.ts';
 import { SqliteTrackRepository } from './tracks.ts';
 import { SqliteUserRepository } from './users.ts';
@@ -44,6 +45,7 @@ export class SqliteStorage implements Storage {
   readonly exportFiles: SqliteExportFileRepository;
   readonly retention: SqliteRetentionRepository;
   readonly channels: SqliteChannelRepository;
+  readonly deviceTypes: SqliteDeviceTypeRepository;
   /** Tail of the transaction queue: one transaction at a time on the single connection. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -70,6 +72,7 @@ export class SqliteStorage implements Storage {
     this.exportFiles = new SqliteExportFileRepository(db);
     this.retention = new SqliteRetentionRepository(db);
     this.channels = new SqliteChannelRepository(db);
+    this.deviceTypes = new SqliteDeviceTypeRepository(db);
   }
 
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {

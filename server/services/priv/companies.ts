@@ -6,7 +6,8 @@ import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
 import { fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import { Messages } from '../../http/messages.ts';
-import { Id, IdList, MAX_ID, Name, PageFields, Strict, Text, type App } from '../../http/route.ts';
+import { MAX_ID, Name, Strict, Text, type App } from '../../http/route.ts';
+import { registerResource, type ResourceDeclaration } from '../../resources/resource.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { companyViews } from './views.ts';
 
@@ -24,14 +25,76 @@ function trimmed(b: Partial<CompanyInput>): Partial<CompanyInput> {
   };
 }
 
+type ParentCheck = (ctx: AuthContext, id: number) => Promise<Company>;
+
+/** Companies on the resource layer (server/resources/): page, detail, create, update (with move) and delete keep the paths and answers of API.md. */
+function companyResource(parentInScope: ParentCheck): ResourceDeclaration<Company> {
+  const Pid = Type.Integer({ minimum: 0, maximum: MAX_ID });
+  return {
+    name: 'company',
+    store: (repos) => ({
+      get: (scope, id) => repos.companies.get(scope, id),
+      page: (scope, req) => repos.companies.page(scope, req),
+      create: async (input) => {
+        const pid = input.pid as number;
+        const t = input as Partial<CompanyInput>;
+        const created = await repos.companies.create(pid === 0 ? null : pid, {
+          name: t.name ?? '', contact: t.contact ?? '', phone: t.phone ?? '', address: t.address ?? '', remark: t.remark ?? '',
+        });
+        return created.id;
+      },
+      update: async (id, patch) => {
+        await repos.companies.update(id, trimmed(patch as Partial<CompanyInput>));
+        if (patch.moveTo !== undefined) await repos.companies.move(id, patch.moveTo as number | null);
+      },
+      delete: (company) => repos.companies.delete(company.id),
+    }),
+    view: companyViews,
+    page: { method: 'GET', url: '/service-priv/company/page', permission: '/information/company', filters: { keyword: Type.Optional(Text(64)), pid: Type.Optional(Pid) } },
+    detail: { method: 'GET', url: '/service-priv/company/:id', permission: '/information/company' },
+    create: { method: 'POST', url: '/service-priv/company', permission: '/information/company:create', fields: { ...CompanyFields, pid: Pid, name: Name(64) } },
+    update: { method: 'PUT', url: '/service-priv/company', permission: '/information/company:update', fields: { ...CompanyFields, pid: Type.Optional(Pid), name: Type.Optional(Name(64)) } },
+    delete: { method: 'DELETE', url: '/service-priv/company', permission: '/information/company:delete' },
+    hooks: {
+      async prepareCreate({ ctx, storage }, b) {
+        // The selected company (`companyId`, which the console adds to every call) and the parent must both
+        // lie in the caller's subtree: a foreign one is refused with 403, never quietly replaced by another.
+        if (b.companyId !== undefined) await narrowedScope(storage, ctx, b.companyId as number);
+        if (b.pid === 0 && !ctx.isAdmin) throw fail.forbidden(Messages.newRootAdminOnly);
+        if (b.pid !== 0) await parentInScope(ctx, b.pid as number);
+        return { ...trimmed(b as Partial<CompanyInput>), pid: b.pid };
+      },
+      async prepareUpdate({ ctx, storage }, company, b) {
+        if (b.companyId !== undefined) await narrowedScope(storage, ctx, b.companyId as number);
+        const pid = b.pid as number | undefined;
+        const moving = pid !== undefined && pid !== company.pid;
+        if (moving) {
+          if (!ctx.isAdmin && !ctx.scope.all && company.id === ctx.scope.rootId) throw fail.forbidden(Messages.ownRootCompany);
+          if (pid === 0) {
+            if (!ctx.isAdmin) throw fail.forbidden(Messages.newRootAdminOnly);
+          } else {
+            const parent = await storage.companies.get(ALL_COMPANIES, pid);
+            if (parent && parent.path.startsWith(company.path)) throw fail.badRequest(Messages.moveIntoOwnSubtree);
+            await parentInScope(ctx, pid);
+          }
+        }
+        return { ...trimmed(b as Partial<CompanyInput>), ...(moving ? { moveTo: pid === 0 ? null : pid } : {}) };
+      },
+      async prepareDelete({ ctx }, companies) {
+        for (const company of companies) if (!ctx.scope.all && company.id === ctx.scope.rootId) throw fail.forbidden(Messages.ownRootCompany);
+        // Deepest first, so deleting a parent together with its children succeeds; anything still in use rolls all back.
+        return [...companies].sort((a, b) => b.path.length - a.path.length);
+      },
+      async checkDelete(tx, c) {
+        const usage = { ...(await tx.companies.usage(c.id)), deviceTypes: await tx.deviceTypes.countOfCompany(c.id) };
+        if (usage.children + usage.vehicles + usage.users + usage.roles + usage.lines + usage.deviceTypes > 0) throw fail.conflict(Messages.companyInUse(c.name, usage));
+      },
+    },
+  };
+}
+
 export function companyRoutes(app: App, deps: ServiceDeps): void {
   const { storage } = deps;
-
-  async function companyInScope(ctx: AuthContext, id: number): Promise<Company> {
-    const company = await storage.companies.get(ctx.scope, id);
-    if (!company) throw fail.notFound(Messages.notFound);
-    return company;
-  }
 
   /**
    * A parent company the caller names: 403 with the out-of-scope message when it lies outside the
@@ -45,97 +108,10 @@ export function companyRoutes(app: App, deps: ServiceDeps): void {
     return company;
   }
 
-  async function view(company: Company) {
-    return (await companyViews(storage, [company]))[0];
-  }
-
   app.get('/service-priv/company/tree', { config: { permission: 'session' }, schema: { querystring: Strict({}) } }, async (request) => {
     const views = await companyViews(storage, await storage.companies.listAll(auth(request).scope));
     return ok(views.map(({ id, pid, name, childCount, vehicleCount }) => ({ id, pid, name, childCount, vehicleCount })), requestLang(request));
   });
 
-  app.get('/service-priv/company/page', {
-    config: { permission: '/information/company' },
-    schema: { querystring: Strict({ ...PageFields, keyword: Type.Optional(Text(64)), pid: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ID })) }) },
-  }, async (request) => {
-    const q = request.query;
-    const scope = await narrowedScope(storage, auth(request), q.companyId);
-    const keyword = q.keyword?.trim();
-    const page = await storage.companies.page(scope, {
-      current: q.current, size: q.size, ...(keyword ? { keyword } : {}), ...(q.pid !== undefined ? { pid: q.pid } : {}),
-    });
-    return ok({ ...page, records: await companyViews(storage, page.records) }, requestLang(request));
-  });
-
-  app.get('/service-priv/company/:id', {
-    config: { permission: '/information/company' },
-    schema: { params: Type.Object({ id: Id }), querystring: Strict({}) },
-  }, async (request) => ok(await view(await companyInScope(auth(request), request.params.id)), requestLang(request)));
-
-  app.post('/service-priv/company', {
-    config: { permission: '/information/company:create' },
-    schema: { body: Strict({ ...CompanyFields, pid: Type.Integer({ minimum: 0, maximum: MAX_ID }), name: Name(64) }) },
-  }, async (request) => {
-    const ctx = auth(request);
-    const b = request.body;
-    // The selected company (`companyId`, which the console adds to every call) and the parent must both
-    // lie in the caller's subtree: a foreign one is refused with 403, never quietly replaced by another.
-    if (b.companyId !== undefined) await narrowedScope(storage, ctx, b.companyId);
-    if (b.pid === 0 && !ctx.isAdmin) throw fail.forbidden(Messages.newRootAdminOnly);
-    if (b.pid !== 0) await parentInScope(ctx, b.pid);
-    const t = trimmed(b);
-    const created = await storage.transaction((tx) => tx.companies.create(b.pid === 0 ? null : b.pid, {
-      name: t.name ?? '', contact: t.contact ?? '', phone: t.phone ?? '', address: t.address ?? '', remark: t.remark ?? '',
-    }));
-    return ok(await view(created), requestLang(request));
-  });
-
-  app.put('/service-priv/company', {
-    config: { permission: '/information/company:update' },
-    schema: { body: Strict({ ...CompanyFields, id: Id, pid: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ID })), name: Type.Optional(Name(64)) }) },
-  }, async (request) => {
-    const ctx = auth(request);
-    const b = request.body;
-    if (b.companyId !== undefined) await narrowedScope(storage, ctx, b.companyId);
-    const company = await companyInScope(ctx, b.id);
-    const moving = b.pid !== undefined && b.pid !== company.pid;
-    if (moving) {
-      if (!ctx.isAdmin && !ctx.scope.all && company.id === ctx.scope.rootId) throw fail.forbidden(Messages.ownRootCompany);
-      if (b.pid === 0) {
-        if (!ctx.isAdmin) throw fail.forbidden(Messages.newRootAdminOnly);
-      } else {
-        const parent = await storage.companies.get(ALL_COMPANIES, b.pid as number);
-        if (parent && parent.path.startsWith(company.path)) throw fail.badRequest(Messages.moveIntoOwnSubtree);
-        await parentInScope(ctx, b.pid as number);
-      }
-    }
-    await storage.transaction(async (tx) => {
-      await tx.companies.update(company.id, trimmed(b));
-      if (moving) await tx.companies.move(company.id, b.pid === 0 ? null : (b.pid as number));
-    });
-    return ok(await view(await companyInScope(ctx, company.id)), requestLang(request));
-  });
-
-  app.delete('/service-priv/company', {
-    config: { permission: '/information/company:delete' },
-    schema: { querystring: Strict({ ids: IdList }) },
-  }, async (request) => {
-    const ctx = auth(request);
-    const companies: Company[] = [];
-    for (const id of request.query.ids) {
-      const company = await companyInScope(ctx, id);
-      if (!ctx.scope.all && company.id === ctx.scope.rootId) throw fail.forbidden(Messages.ownRootCompany);
-      companies.push(company);
-    }
-    // Deepest first, so deleting a parent together with its children succeeds; anything still in use rolls all back.
-    companies.sort((a, b) => b.path.length - a.path.length);
-    await storage.transaction(async (tx) => {
-      for (const c of companies) {
-        const usage = await tx.companies.usage(c.id);
-        if (usage.children + usage.vehicles + usage.users + usage.roles + usage.lines > 0) throw fail.conflict(Messages.companyInUse(c.name, usage));
-        await tx.companies.delete(c.id);
-      }
-    });
-    return ok({ deleted: companies.length }, requestLang(request));
-  });
+  registerResource(app, storage, companyResource(parentInScope));
 }

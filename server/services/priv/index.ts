@@ -1,4 +1,6 @@
 import type { App } from '../../http/route.ts';
+import { deviceTypeResource } from '../../resources/device-types.ts';
+import { registerResource } from '../../resources/resource.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { companyRoutes } from './companies.ts';
 import { permissionRoutes } from './permissions.ts';
@@ -15,4 +17,6 @@ export function privRoutes(app: App, deps: ServiceDeps): void {
   permissionRoutes(app, deps);
   companyRoutes(app, deps);
   treeRoutes(app, deps);
+  // Issue 13: declared resources (server/resources/).
+  registerResource(app, deps.storage, deviceTypeResource);
 }

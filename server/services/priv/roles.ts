@@ -6,7 +6,8 @@ import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
 import { fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import { Messages } from '../../http/messages.ts';
-import { Id, IdList, Name, PageFields, Strict, Text, type App } from '../../http/route.ts';
+import { Id, Name, Strict, Text, type App } from '../../http/route.ts';
+import { registerResource, type ResourceDeclaration } from '../../resources/resource.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { checkGrantable } from './grants.ts';
 
@@ -15,6 +16,44 @@ const PermissionIds = Type.Array(Id, { maxItems: 2000, uniqueItems: true });
 export function rolePermissionsView(role: Role) {
   return { roleId: role.id, permissionIds: role.permissionIds, permissions: masksFromIds(role.permissionIds) };
 }
+
+/** Roles on the resource layer (server/resources/): page, create, update and delete keep the paths and answers of API.md. */
+export const roleResource: ResourceDeclaration<Role> = {
+  name: 'role',
+  store: (repos) => ({
+    get: (scope, id) => repos.roles.get(scope, id),
+    page: (scope, req) => repos.roles.page(scope, req),
+    create: (input) => repos.roles.create(
+      { name: input.name as string, companyId: input.companyId as number, remark: input.remark as string },
+      input.permissionIds as number[],
+    ),
+    update: (id, patch) => repos.roles.update(id, { name: patch.name as string | undefined, remark: patch.remark as string | undefined }),
+    delete: (role) => repos.roles.delete(role.id),
+  }),
+  page: { method: 'GET', url: '/service-priv/role/page', permission: '/system/role', filters: { keyword: Type.Optional(Text(64)) } },
+  create: {
+    method: 'POST', url: '/service-priv/role', permission: '/system/role:create',
+    fields: { name: Name(32), remark: Type.Optional(Text(200)), permissionIds: Type.Optional(PermissionIds) },
+  },
+  update: { method: 'PUT', url: '/service-priv/role', permission: '/system/role:update', fields: { name: Type.Optional(Name(32)), remark: Type.Optional(Text(200)) } },
+  delete: { method: 'DELETE', url: '/service-priv/role', permission: '/system/role:delete' },
+  hooks: {
+    async prepareCreate({ ctx, storage }, b) {
+      const companyId = (b.companyId as number | undefined) ?? ctx.user.companyId;
+      await narrowedScope(storage, ctx, companyId);
+      const permissionIds = (b.permissionIds as number[] | undefined) ?? [];
+      await checkGrantable(storage, ctx, 'permissionIds', permissionIds);
+      return { name: (b.name as string).trim(), companyId, remark: (b.remark as string | undefined)?.trim() ?? '', permissionIds };
+    },
+    async prepareUpdate(_call, _role, b) {
+      return { name: (b.name as string | undefined)?.trim(), remark: (b.remark as string | undefined)?.trim() };
+    },
+    async checkDelete(tx, role) {
+      const users = await tx.roles.userCount(role.id);
+      if (users > 0) throw fail.conflict(Messages.roleInUse(users));
+    },
+  },
+};
 
 export function roleRoutes(app: App, deps: ServiceDeps): void {
   const { storage } = deps;
@@ -25,61 +64,11 @@ export function roleRoutes(app: App, deps: ServiceDeps): void {
     return role;
   }
 
-  app.get('/service-priv/role/page', {
-    config: { permission: '/system/role' },
-    schema: { querystring: Strict({ ...PageFields, keyword: Type.Optional(Text(64)) }) },
-  }, async (request) => {
-    const q = request.query;
-    const scope = await narrowedScope(storage, auth(request), q.companyId);
-    const keyword = q.keyword?.trim();
-    return ok(await storage.roles.page(scope, { current: q.current, size: q.size, ...(keyword ? { keyword } : {}) }), requestLang(request));
-  });
+  registerResource(app, storage, roleResource);
 
   app.get('/service-priv/role/list', { config: { permission: 'session' }, schema: { querystring: Strict({}) } }, async (request) => {
     // Pickers offer every role the caller can assign, whatever company is selected in the tree.
     return ok(await storage.roles.list(auth(request).scope), requestLang(request));
-  });
-
-  app.post('/service-priv/role', {
-    config: { permission: '/system/role:create' },
-    schema: { body: Strict({ name: Name(32), remark: Type.Optional(Text(200)), permissionIds: Type.Optional(PermissionIds) }) },
-  }, async (request) => {
-    const ctx = auth(request);
-    const b = request.body;
-    const companyId = b.companyId ?? ctx.user.companyId;
-    await narrowedScope(storage, ctx, companyId);
-    const permissionIds = b.permissionIds ?? [];
-    await checkGrantable(storage, ctx, 'permissionIds', permissionIds);
-    const id = await storage.transaction((tx) => tx.roles.create({ name: b.name.trim(), companyId, remark: b.remark?.trim() ?? '' }, permissionIds));
-    return ok(await storage.roles.get(ctx.scope, id), requestLang(request));
-  });
-
-  app.put('/service-priv/role', {
-    config: { permission: '/system/role:update' },
-    schema: { body: Strict({ id: Id, name: Type.Optional(Name(32)), remark: Type.Optional(Text(200)) }) },
-  }, async (request) => {
-    const ctx = auth(request);
-    const b = request.body;
-    const role = await roleInScope(ctx, b.id);
-    await storage.transaction((tx) => tx.roles.update(role.id, { name: b.name?.trim(), remark: b.remark?.trim() }));
-    return ok(await storage.roles.get(ctx.scope, role.id), requestLang(request));
-  });
-
-  app.delete('/service-priv/role', {
-    config: { permission: '/system/role:delete' },
-    schema: { querystring: Strict({ ids: IdList }) },
-  }, async (request) => {
-    const ctx = auth(request);
-    const ids = request.query.ids;
-    for (const id of ids) await roleInScope(ctx, id);
-    await storage.transaction(async (tx) => {
-      for (const id of ids) {
-        const users = await tx.roles.userCount(id);
-        if (users > 0) throw fail.conflict(Messages.roleInUse(users));
-        await tx.roles.delete(id);
-      }
-    });
-    return ok({ deleted: ids.length }, requestLang(request));
   });
 
   app.get('/service-priv/role/role_permissions', {
@@ -97,7 +86,10 @@ export function roleRoutes(app: App, deps: ServiceDeps): void {
     const ctx = auth(request);
     const role = await roleInScope(ctx, request.body.roleId);
     await checkGrantable(storage, ctx, 'permissionIds', request.body.permissionIds, role.permissionIds);
-    await storage.transaction((tx) => tx.roles.setPermissions(role.id, request.body.permissionIds));
+    await app.resourceWrites.writeThrough(storage, { resource: 'role', operation: 'update', userId: ctx.user.id, sessionId: ctx.sessionId }, async (tx) => {
+      await tx.roles.setPermissions(role.id, request.body.permissionIds);
+      return { ids: [role.id], result: undefined };
+    });
     const updated = await roleInScope(ctx, role.id);
     return ok(rolePermissionsView(updated), requestLang(request));
   });

@@ -1,0 +1,397 @@
+/**
+ * The resource layer (issue 13, design in ./CONTEXT.md): a company-scoped table declared once —
+ * operations with the spec's paths and methods, the TypeBox schemas, a permission per operation, the
+ * repository, and the resource's own rules as hooks — and registered as ordinary Fastify routes.
+ * Every route still goes through `installRoutePolicies` (a missing permission fails at start-up) and
+ * answers the same envelope and errors as a hand-written one. Every write passes through `writeThrough`.
+ */
+import { Type, type TProperties, type TSchema } from '@fastify/type-provider-typebox';
+import type { Lang } from '../../domain/errors/catalogue.ts';
+import type { Repositories, Storage } from '../db/repositories.ts';
+import type { Scope } from '../db/scope.ts';
+import type { Page, PageRequest } from '../db/types.ts';
+import { auth, narrowedScope, permits, type AuthContext } from '../http/auth.ts';
+import { AppError, fail, ok } from '../http/envelope.ts';
+import { requestLang } from '../http/lang.ts';
+import { Messages, type Message } from '../http/messages.ts';
+import { Id, IdList, PageFields, Strict, type App, type RoutePermission } from '../http/route.ts';
+import { sendXlsx, xlsxBuffer, type SheetColumn } from '../services/reports/excel.ts';
+import { ExportJobs } from '../services/export-jobs.ts';
+import { readImportRows, type ImportColumn } from './import.ts';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Where one operation answers and who may call it. GET and DELETE read their input from the query, POST and PUT from the body. */
+export interface Endpoint {
+  readonly method: Method;
+  /** Full path; a `:id` segment makes `detail` read the id from the path. */
+  readonly url: string;
+  /** A registry key, 'session' or 'public': required (a route without one fails at start-up). */
+  readonly permission: RoutePermission;
+}
+
+/** A request's fields after validation (the schema has checked them; declarations read what they declared). */
+export type Fields = Readonly<Record<string, unknown>>;
+
+/** The repository the layer reads and writes; a declaration adapts its storage interface to it. */
+export interface ResourceStore<R> {
+  get(scope: Scope, id: number): Promise<R | undefined>;
+  page(scope: Scope, req: PageRequest & Fields): Promise<Page<R>>;
+  create(input: Fields): Promise<number>;
+  update(id: number, patch: Fields, record: R): Promise<void>;
+  delete(record: R): Promise<void>;
+}
+
+/** What hooks see of the call. */
+export interface CallContext {
+  readonly ctx: AuthContext;
+  readonly lang: Lang;
+  readonly storage: Storage;
+}
+
+/**
+ * The resource's own rules. `prepare*` run before the transaction (reads, scope and reference checks,
+ * normalisation; never inside it: scrypt and the like must not hold it open) and answer the fields to
+ * write; `check*` run inside the transaction on its repositories (uniqueness, in use), so a batch or an
+ * import is refused as a whole.
+ */
+export interface ResourceHooks<R> {
+  prepareCreate?(call: CallContext, body: Fields): Promise<Fields>;
+  prepareUpdate?(call: CallContext, record: R, body: Fields): Promise<Fields>;
+  /** May reorder (companies: deepest first) or refuse (403) the records to delete. */
+  prepareDelete?(call: CallContext, records: R[]): Promise<R[]>;
+  checkWrite?(tx: Repositories, input: Fields, record: R | undefined, call: CallContext): Promise<void>;
+  checkDelete?(tx: Repositories, record: R, call: CallContext): Promise<void>;
+}
+
+export interface ExportDeclaration<R> {
+  readonly start: Endpoint;
+  readonly status: Endpoint;
+  readonly file: Endpoint;
+  readonly columns: readonly SheetColumn<R>[];
+  /** Rows of one export at most; the status names the cap when the filter matched more. */
+  readonly cap: number;
+  readonly list: (repos: Repositories, scope: Scope, filters: Fields, limit: number) => Promise<{ total: number; records: R[] }>;
+  readonly fileName: readonly [zh: string, en: string];
+  readonly asciiName: string;
+}
+
+export interface ImportDeclaration {
+  readonly endpoint: Endpoint;
+  /** Sheet columns in order; each header may be written in Chinese or English. */
+  readonly columns: readonly ImportColumn[];
+  readonly maxRows: number;
+}
+
+export interface ResourceDeclaration<R extends { readonly id: number }> {
+  /** Names the resource in write events (the audit trail's key) and export jobs. */
+  readonly name: string;
+  readonly store: (repos: Repositories) => ResourceStore<R>;
+  /** Shapes answers from records (all of a page at once); the records as stored when absent. */
+  readonly view?: (repos: Repositories, records: R[]) => Promise<unknown[]>;
+  readonly page?: Endpoint & { readonly filters: TProperties };
+  readonly detail?: Endpoint;
+  readonly create?: Endpoint & { readonly fields: TProperties };
+  readonly update?: Endpoint & { readonly fields: TProperties };
+  /**
+   * One call for both: with `id` it updates, without it creates (the spec's `save`). The route's
+   * `permission` admits the caller to the screen; the create or update bit is then checked per call.
+   */
+  readonly save?: Endpoint & { readonly fields: TProperties; readonly createPermission: RoutePermission; readonly updatePermission: RoutePermission };
+  readonly delete?: Endpoint;
+  readonly export?: ExportDeclaration<R>;
+  readonly import?: ImportDeclaration;
+  readonly hooks?: ResourceHooks<R>;
+  /** A record outside the caller's scope reads as missing: this message (404) when set. */
+  readonly notFound?: Message;
+}
+
+// ── the one place every write passes ──
+
+export interface WriteEvent {
+  readonly resource: string;
+  readonly operation: 'create' | 'update' | 'delete' | 'import';
+  readonly userId: number;
+  readonly sessionId: string;
+  readonly ids: readonly number[];
+}
+
+/** Runs inside the write's transaction, after the write: what it writes commits or rolls back with it (the audit trail of issue 19 goes here). */
+export type WriteHook = (tx: Repositories, event: WriteEvent) => Promise<void>;
+
+/** The write hooks of one app. Empty today: nothing is recorded until the audit trail registers. */
+export class ResourceWrites {
+  private readonly hooks: WriteHook[] = [];
+
+  onWrite(hook: WriteHook): void {
+    this.hooks.push(hook);
+  }
+
+  /** Every resource write: `fn` writes through `tx` and answers the ids it wrote; the hooks follow in the same transaction. */
+  async writeThrough<T>(storage: Storage, event: Omit<WriteEvent, 'ids'>, fn: (tx: Repositories) => Promise<{ ids: readonly number[]; result: T }>): Promise<T> {
+    return storage.transaction(async (tx) => {
+      const { ids, result } = await fn(tx);
+      for (const hook of this.hooks) await hook(tx, { ...event, ids });
+      return result;
+    });
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The write hook point of every resource declared on server/resources/. */
+    resourceWrites: ResourceWrites;
+  }
+}
+
+function writesOf(app: App): ResourceWrites {
+  if (!app.hasDecorator('resourceWrites')) app.decorate('resourceWrites', new ResourceWrites());
+  return app.resourceWrites;
+}
+
+// ── registration ──
+
+const inQuery = (m: Method) => m === 'GET' || m === 'DELETE';
+
+/** String filters are trimmed and dropped when empty, so `keyword=` and `keyword=%20` mean no filter. */
+function cleanFilters(q: Fields, names: readonly string[]): Fields {
+  const out: Record<string, unknown> = {};
+  for (const name of names) {
+    const v = typeof q[name] === 'string' ? (q[name] as string).trim() : q[name];
+    if (v !== undefined && v !== '') out[name] = v;
+  }
+  return out;
+}
+
+/**
+ * Registers the declared operations as routes. Throws (at start-up) for an operation without a
+ * permission, as `installRoutePolicies` does for any route, naming the resource and operation.
+ */
+export function registerResource<R extends { readonly id: number }>(app: App, storage: Storage, decl: ResourceDeclaration<R>): void {
+  const writes = writesOf(app);
+  const store = decl.store(storage);
+  const notFound = decl.notFound ?? Messages.notFound;
+  const hooks = decl.hooks ?? {};
+  const views = async (records: R[]) => (decl.view ? decl.view(storage, records) : records);
+  const viewOne = async (record: R) => (await views([record]))[0];
+
+  for (const [op, e] of Object.entries({ page: decl.page, detail: decl.detail, create: decl.create, update: decl.update, save: decl.save, delete: decl.delete, import: decl.import?.endpoint, exportStart: decl.export?.start, exportStatus: decl.export?.status, exportFile: decl.export?.file })) {
+    if (e && !e.permission) throw new Error(`resource ${decl.name}: ${op} (${e.method} ${e.url}) declares no permission`);
+  }
+  if (decl.save && (!decl.save.createPermission || !decl.save.updatePermission)) throw new Error(`resource ${decl.name}: save declares no create or update permission`);
+
+  const call = (request: Parameters<typeof requestLang>[0]): CallContext => ({ ctx: auth(request), lang: requestLang(request), storage });
+  const inScope = async (scope: Scope, id: number): Promise<R> => {
+    const record = await store.get(scope, id);
+    if (!record) throw fail.notFound(notFound);
+    return record;
+  };
+  const input = (schema: TSchema, m: Method) => (inQuery(m) ? { querystring: schema } : { body: schema });
+  const partOf = (request: { query: unknown; body: unknown }, m: Method) => (inQuery(m) ? request.query : request.body) as Fields;
+
+  async function create(c: CallContext, body: Fields, operation: 'create' | 'import' = 'create'): Promise<number> {
+    const fields = hooks.prepareCreate ? await hooks.prepareCreate(c, body) : body;
+    return writes.writeThrough(storage, { resource: decl.name, operation, userId: c.ctx.user.id, sessionId: c.ctx.sessionId }, async (tx) => {
+      await hooks.checkWrite?.(tx, fields, undefined, c);
+      const id = await decl.store(tx).create(fields);
+      return { ids: [id], result: id };
+    });
+  }
+
+  async function update(c: CallContext, id: number, body: Fields): Promise<void> {
+    const record = await inScope(c.ctx.scope, id);
+    const fields = hooks.prepareUpdate ? await hooks.prepareUpdate(c, record, body) : body;
+    await writes.writeThrough(storage, { resource: decl.name, operation: 'update', userId: c.ctx.user.id, sessionId: c.ctx.sessionId }, async (tx) => {
+      await hooks.checkWrite?.(tx, fields, record, c);
+      await decl.store(tx).update(record.id, fields, record);
+      return { ids: [record.id], result: undefined };
+    });
+  }
+
+  if (decl.page) {
+    const p = decl.page;
+    const names = Object.keys(p.filters);
+    app.route({
+      method: p.method, url: p.url, config: { permission: p.permission },
+      schema: input(Strict({ ...PageFields, ...p.filters }), p.method),
+      handler: async (request) => {
+        const q = partOf(request, p.method);
+        const scope = await narrowedScope(storage, auth(request), q.companyId as number | undefined);
+        const page = await store.page(scope, { current: q.current as number, size: q.size as number, ...cleanFilters(q, names) });
+        return ok({ ...page, records: await views(page.records) }, requestLang(request));
+      },
+    });
+  }
+
+  if (decl.detail) {
+    const d = decl.detail;
+    const byPath = d.url.includes(':id');
+    app.route({
+      method: d.method, url: d.url, config: { permission: d.permission },
+      schema: byPath ? { params: Type.Object({ id: Id }), querystring: Strict({}) } : input(Strict({ id: Id }), d.method),
+      handler: async (request) => {
+        const id = (byPath ? (request.params as { id: number }).id : partOf(request, d.method).id) as number;
+        return ok(await viewOne(await inScope(auth(request).scope, id)), requestLang(request));
+      },
+    });
+  }
+
+  if (decl.create) {
+    const e = decl.create;
+    app.route({
+      method: e.method, url: e.url, config: { permission: e.permission }, schema: input(Strict(e.fields), e.method),
+      handler: async (request) => {
+        const c = call(request);
+        const id = await create(c, partOf(request, e.method));
+        return ok(await viewOne(await inScope(c.ctx.scope, id)), c.lang);
+      },
+    });
+  }
+
+  if (decl.update) {
+    const e = decl.update;
+    app.route({
+      method: e.method, url: e.url, config: { permission: e.permission }, schema: input(Strict({ ...e.fields, id: Id }), e.method),
+      handler: async (request) => {
+        const c = call(request);
+        const body = partOf(request, e.method);
+        await update(c, body.id as number, body);
+        return ok(await viewOne(await inScope(c.ctx.scope, body.id as number)), c.lang);
+      },
+    });
+  }
+
+  if (decl.save) {
+    const e = decl.save;
+    app.route({
+      method: e.method, url: e.url, config: { permission: e.permission }, schema: input(Strict({ ...e.fields, id: Type.Optional(Id) }), e.method),
+      handler: async (request) => {
+        const c = call(request);
+        const body = partOf(request, e.method);
+        let id = body.id as number | undefined;
+        if (!permits(c.ctx, id === undefined ? e.createPermission : e.updatePermission)) throw fail.forbidden();
+        if (id === undefined) id = await create(c, body);
+        else await update(c, id, body);
+        return ok(await viewOne(await inScope(c.ctx.scope, id)), c.lang);
+      },
+    });
+  }
+
+  if (decl.delete) {
+    const e = decl.delete;
+    app.route({
+      method: e.method, url: e.url, config: { permission: e.permission }, schema: input(Strict({ ids: IdList }), e.method),
+      handler: async (request) => {
+        const c = call(request);
+        const ids = partOf(request, e.method).ids as number[];
+        let records: R[] = [];
+        for (const id of ids) records.push(await inScope(c.ctx.scope, id));
+        if (hooks.prepareDelete) records = await hooks.prepareDelete(c, records);
+        await writes.writeThrough(storage, { resource: decl.name, operation: 'delete', userId: c.ctx.user.id, sessionId: c.ctx.sessionId }, async (tx) => {
+          const repo = decl.store(tx);
+          for (const record of records) {
+            await hooks.checkDelete?.(tx, record, c);
+            await repo.delete(record);
+          }
+          return { ids: records.map((r) => r.id), result: undefined };
+        });
+        return ok({ deleted: records.length }, c.lang);
+      },
+    });
+  }
+
+  if (decl.import) {
+    const imp = decl.import;
+    const e = imp.endpoint;
+    app.route({
+      method: e.method, url: e.url, config: { permission: e.permission },
+      // The .xlsx travels base64-encoded in JSON (the console reads the picked file): every route keeps a JSON schema the fuzz and trust-boundary tests drive.
+      bodyLimit: 8 * 1024 * 1024,
+      schema: { body: Strict({ file: Type.String({ minLength: 1, maxLength: 6 * 1024 * 1024, pattern: '^[A-Za-z0-9+/=\\s]*$' }) }) },
+      handler: async (request) => {
+        const c = call(request);
+        const body = request.body as { file: string; companyId?: number };
+        const rows = await readImportRows(Buffer.from(body.file, 'base64'), imp.columns, imp.maxRows);
+        // Every row is prepared (and refused with its row number) before anything is written.
+        const prepared: { row: number; fields: Fields }[] = [];
+        for (const r of rows) {
+          const fields = { ...r.fields, ...(body.companyId === undefined ? {} : { companyId: body.companyId }) };
+          prepared.push({ row: r.row, fields: hooks.prepareCreate ? await rowError(r.row, () => hooks.prepareCreate!(c, fields)) : fields });
+        }
+        const ids = await writes.writeThrough(storage, { resource: decl.name, operation: 'import', userId: c.ctx.user.id, sessionId: c.ctx.sessionId }, async (tx) => {
+          const repo = decl.store(tx);
+          const created: number[] = [];
+          for (const p of prepared) {
+            await rowError(p.row, () => hooks.checkWrite?.(tx, p.fields, undefined, c) ?? Promise.resolve());
+            created.push(await repo.create(p.fields));
+          }
+          return { ids: created, result: created };
+        });
+        return ok({ imported: ids.length, ids }, c.lang);
+      },
+    });
+  }
+
+  if (decl.export) {
+    const x = decl.export;
+    const jobs = new ExportJobs(app.exportFiles, `resource:${decl.name}`, {
+      notFound: ResourceMessages.taskNotFound, failed: ResourceMessages.exportFailed, notDone: ResourceMessages.taskNotDone,
+    }, `${decl.name} export`);
+    const filterNames = Object.keys(decl.page?.filters ?? {});
+    app.route({
+      method: x.start.method, url: x.start.url, config: { permission: x.start.permission },
+      schema: input(Strict(decl.page?.filters ?? {}), x.start.method),
+      handler: async (request) => {
+        const c = call(request);
+        const q = partOf(request, x.start.method);
+        const scope = await narrowedScope(storage, c.ctx, q.companyId as number | undefined);
+        const filters = cleanFilters(q, filterNames);
+        const job = await jobs.start({ userId: c.ctx.user.id, fileName: x.fileName, asciiName: x.asciiName, log: request.log }, async () => {
+          const { total, records } = await x.list(storage, scope, filters, x.cap);
+          return { total, exported: records.length, file: await xlsxBuffer(x.asciiName, x.columns, records, c.lang) };
+        });
+        return ok({ taskId: job.id }, c.lang);
+      },
+    });
+    const TaskQuery = Strict({ taskId: Type.String({ minLength: 1, maxLength: 64 }) });
+    app.route({
+      method: x.status.method, url: x.status.url, config: { permission: x.status.permission }, schema: input(TaskQuery, x.status.method),
+      handler: async (request) => {
+        const c = call(request);
+        const job = await jobs.own(c.ctx.user.id, partOf(request, x.status.method).taskId as string);
+        const message = job.status === 'failed' ? ResourceMessages.exportFailed(c.lang) : job.total > x.cap ? ResourceMessages.firstOnly(x.cap)(c.lang) : undefined;
+        return ok({ status: job.status, total: job.total, exported: job.exported, ...(message === undefined ? {} : { message }) }, c.lang);
+      },
+    });
+    app.route({
+      method: x.file.method, url: x.file.url, config: { permission: x.file.permission }, schema: input(TaskQuery, x.file.method),
+      handler: async (request, reply) => {
+        const f = await jobs.file(auth(request).user.id, partOf(request, x.file.method).taskId as string, requestLang(request));
+        return sendXlsx(reply, f.body, f.name, f.asciiName);
+      },
+    });
+  }
+}
+
+/** Runs a row's check; its error names the row (the message keeps its field). */
+async function rowError<T>(row: number, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof AppError) {
+      const e = err;
+      throw new AppError(e.code, (lang) => ResourceMessages.row(row, e.localized(lang))(lang));
+    }
+    throw err;
+  }
+}
+
+const pair = (zh: string, en: string): Message => (lang) => (lang === 'zh' ? zh : en);
+
+export const ResourceMessages = {
+  row: (row: number, detail: string): Message => pair(`第 ${row} 行：${detail}`, `Row ${row}: ${detail}`),
+  taskNotFound: pair('导出任务不存在或已过期', 'The export task does not exist or has expired'),
+  exportFailed: pair('导出失败，请重试', 'The export failed; please try again'),
+  taskNotDone: pair('导出尚未完成', 'The export is not finished yet'),
+  firstOnly: (cap: number): Message => pair(`仅导出前 ${cap} 条，请缩小查询范围`, `Only the first ${cap} rows were exported; narrow the query`),
+} as const;
