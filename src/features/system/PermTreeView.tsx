@@ -18,6 +18,8 @@ export interface PermTreeViewProps {
   /** Opened branches; the caller may keep them to offer "expand all". */
   expanded: ReadonlySet<number>;
   onExpandedChange: (next: ReadonlySet<number>) => void;
+  /** Show each record's id and slot/bit (administrators, on demand); names only otherwise. */
+  showIds?: boolean;
 }
 
 /** Localised name of a permission record: the English name in English when there is one. */
@@ -29,7 +31,7 @@ export function permName(r: Pick<PermissionRecord, 'name' | 'nameEn'>, lang: str
  * The permission registry as a tree rooted at 'all permissions' (id 0). ~300 nodes: rendered
  * directly, collapsed by default below the first level.
  */
-export function PermTreeView({ tree, mode, visible, expanded, onExpandedChange }: PermTreeViewProps) {
+export function PermTreeView({ tree, mode, visible, expanded, onExpandedChange, showIds = false }: PermTreeViewProps) {
   const t = useT(SYSTEM_NS);
   const lang = useLang();
   const toggleOpen = (id: number) => {
@@ -59,7 +61,7 @@ export function PermTreeView({ tree, mode, visible, expanded, onExpandedChange }
         </UnstyledButton>
       </Group>
       {tree.roots.map((n) => (
-        <PermBranch key={n.record.id} node={n} depth={1} tree={tree} mode={mode} visible={visible} expanded={expanded} toggleOpen={toggleOpen} lang={lang} />
+        <PermBranch key={n.record.id} node={n} depth={1} tree={tree} mode={mode} visible={visible} expanded={expanded} toggleOpen={toggleOpen} lang={lang} showIds={showIds} />
       ))}
       {visible && visible.size === 0 && (
         <Text size="sm" c="dimmed" p="xs">
@@ -79,9 +81,13 @@ interface BranchProps {
   expanded: ReadonlySet<number>;
   toggleOpen: (id: number) => void;
   lang: string;
+  showIds: boolean;
 }
 
-const PermBranch = memo(function PermBranch({ node, depth, tree, mode, visible, expanded, toggleOpen, lang }: BranchProps) {
+/** The hidden /global node holds console-wide rights (the alarm pop-up): its name alone explains nothing. */
+const GLOBAL_KEY = '/global';
+
+const PermBranch = memo(function PermBranch({ node, depth, tree, mode, visible, expanded, toggleOpen, lang, showIds }: BranchProps) {
   const t = useT(SYSTEM_NS);
   const r = node.record;
   if (visible && !visible.has(r.id)) return null;
@@ -130,13 +136,20 @@ const PermBranch = memo(function PermBranch({ node, depth, tree, mode, visible, 
         <Badge size="xs" variant="outline" color={r.type === 1 ? 'blue' : 'orange'} style={{ flex: 'none' }}>
           {t(`priv.types.${r.type}`)}
         </Badge>
-        <Text size="xs" c="dimmed" ff="monospace" style={{ flex: 'none' }} title={`${t('priv.slot')} / ${t('priv.bit')}`}>
-          #{r.id} · {slotBitLabel(r.id)}
-        </Text>
+        {showIds && (
+          <Text size="xs" c="dimmed" ff="monospace" style={{ flex: 'none' }} title={`${t('priv.slot')} / ${t('priv.bit')}`} data-testid="perm-ids">
+            #{r.id} · {slotBitLabel(r.id)}
+          </Text>
+        )}
       </Group>
+      {r.routeKey === GLOBAL_KEY && (
+        <Text size="xs" c="dimmed" pl={depth * 16 + 22} pb={2} data-testid="perm-global-hint">
+          {t('priv.globalHint')}
+        </Text>
+      )}
       {open &&
         node.children.map((c) => (
-          <PermBranch key={c.record.id} node={c} depth={depth + 1} tree={tree} mode={mode} visible={visible} expanded={expanded} toggleOpen={toggleOpen} lang={lang} />
+          <PermBranch key={c.record.id} node={c} depth={depth + 1} tree={tree} mode={mode} visible={visible} expanded={expanded} toggleOpen={toggleOpen} lang={lang} showIds={showIds} />
         ))}
     </>
   );

@@ -60,7 +60,7 @@ export function PrivilegePage() {
           {!tree && !treeError && <Loader size="sm" aria-label={t('common.loading')} />}
           {tree && (
             <ScrollArea style={{ flex: 1 }} type="auto">
-              <PermTreeView tree={tree} visible={visible} expanded={expanded} onExpandedChange={setExpanded} mode={{ kind: 'select', selectedId, onSelect: setSelectedId }} />
+              <PermTreeView tree={tree} visible={visible} expanded={expanded} onExpandedChange={setExpanded} mode={{ kind: 'select', selectedId, onSelect: setSelectedId }} showIds />
             </ScrollArea>
           )}
         </Stack>

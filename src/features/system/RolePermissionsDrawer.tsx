@@ -1,7 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Drawer, Group, Loader, ScrollArea, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Drawer, Group, Loader, Modal, ScrollArea, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useT } from '../../i18n/index.ts';
+import { missingAlarmPopup } from '../../../domain/permissions/alarm-popup.ts';
+import type { RegistryEntry } from '../../../domain/permissions/registry.ts';
+import { useLang, useT } from '../../i18n/index.ts';
 import { useAccess } from '../../session/store.ts';
 import { privApi, roleApi } from './api.ts';
 import { SYSTEM_NS } from './messages.ts';
@@ -15,7 +17,8 @@ type Loaded = { tree: PermissionTree<PermissionRecord>; initial: ReadonlySet<num
 /**
  * The grant of one role as a checkbox tree of the registry (GET /permissions), saved with
  * POST /role/role_permissions. A non-administrator can only grant what it holds itself (the
- * server refuses the rest with 403), so those boxes are disabled here.
+ * server refuses the rest with 403), so those boxes are disabled here. Names only; an administrator
+ * can show ids. Saving a monitoring or safety role without the /global alarm pop-up asks first.
  */
 export function RolePermissionsDrawer({ role, canSave, onClose, onSaved }: { role: Role; canSave: boolean; onClose: () => void; onSaved: () => void }) {
   const t = useT(SYSTEM_NS);
@@ -27,6 +30,9 @@ export function RolePermissionsDrawer({ role, canSave, onClose, onSaved }: { rol
   const [keyword, setKeyword] = useState('');
   const [saving, setSaving] = useState(false);
   const [attempt, setAttempt] = useState(0);
+  const [showIds, setShowIds] = useState(false);
+  const [popupWarning, setPopupWarning] = useState<RegistryEntry[] | undefined>(undefined);
+  const lang = useLang();
 
   useEffect(() => {
     let stale = false;
@@ -49,6 +55,7 @@ export function RolePermissionsDrawer({ role, canSave, onClose, onSaved }: { rol
   const dirty = loaded !== undefined && !sameSet(loaded.initial, granted);
 
   const save = async () => {
+    setPopupWarning(undefined);
     setSaving(true);
     try {
       await roleApi.savePermissions(role.id, [...granted].sort((a, b) => a - b));
@@ -79,6 +86,7 @@ export function RolePermissionsDrawer({ role, canSave, onClose, onSaved }: { rol
       {loaded && (
         <Stack gap="xs" h="calc(100vh - 110px)">
           <Group gap="xs" wrap="nowrap">
+            {access.isAdmin && <Switch size="xs" label={t('role.showIds')} checked={showIds} onChange={(e) => setShowIds(e.currentTarget.checked)} data-testid="perm-show-ids" />}
             <TextInput size="xs" style={{ flex: 1 }} placeholder={t('priv.searchPlaceholder')} aria-label={t('priv.searchPlaceholder')} value={keyword} onChange={(e) => setKeyword(e.currentTarget.value)} />
             <Button size="xs" variant="default" onClick={() => setExpanded(new Set(loaded.tree.allIds()))}>
               {t('role.expandAll')}
@@ -93,6 +101,7 @@ export function RolePermissionsDrawer({ role, canSave, onClose, onSaved }: { rol
               visible={visible}
               expanded={expanded}
               onExpandedChange={setExpanded}
+              showIds={showIds}
               mode={{
                 kind: 'check',
                 granted,
@@ -111,7 +120,17 @@ export function RolePermissionsDrawer({ role, canSave, onClose, onSaved }: { rol
                 {t('common.close')}
               </Button>
               {canSave && (
-                <Button onClick={() => void save()} loading={saving} disabled={!dirty} data-testid="perm-save" data-perm="/system/role:update">
+                <Button
+                  onClick={() => {
+                    const groups = missingAlarmPopup(granted);
+                    if (groups.length > 0) setPopupWarning(groups);
+                    else void save();
+                  }}
+                  loading={saving}
+                  disabled={!dirty}
+                  data-testid="perm-save"
+                  data-perm="/system/role:update"
+                >
                   {t('common.save')}
                 </Button>
               )}
@@ -119,6 +138,17 @@ export function RolePermissionsDrawer({ role, canSave, onClose, onSaved }: { rol
           </Group>
         </Stack>
       )}
+      <Modal opened={popupWarning !== undefined} onClose={() => setPopupWarning(undefined)} title={t('role.popupTitle')} centered size="md" data-testid="popup-warning">
+        <Text size="sm">{t('role.popupWarn', { groups: (popupWarning ?? []).map((g) => (lang === 'en' ? g.en : g.zh)).join('、') })}</Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setPopupWarning(undefined)}>
+            {t('role.popupBack')}
+          </Button>
+          <Button color="orange" onClick={() => void save()} data-testid="popup-save-anyway">
+            {t('role.popupSaveAnyway')}
+          </Button>
+        </Group>
+      </Modal>
     </Drawer>
   );
 }
