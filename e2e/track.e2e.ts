@@ -126,6 +126,50 @@ describe('track playback', () => {
     expect(track.time[index + 1] ?? Infinity).toBeGreaterThan(await timeShown(page));
   });
 
+  test('yesterday’s quick range replays the showcase vehicle: stops with start, end, duration and address, a legend, tables that keep the map’s height', async () => {
+    const [showcase] = await backfilled();
+    const page = await e2e.newPage();
+    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    await page.goto(consolePath('/monitor/trackPlaybackPage'));
+    await page.getByTestId('track-playback-page').waitFor({ timeout: 30_000 });
+    // Before any query the clock shows no time (it used to show 1970-01-01).
+    expect(await page.getByTestId('track-playback-page').textContent()).not.toContain('1970');
+    // The stop threshold says what it is and in which unit.
+    expect(await page.getByTestId('track-playback-page').textContent()).toContain('停车阈值');
+
+    await page.getByRole('textbox', { name: '搜索公司、车辆或线路' }).fill(showcase!.plate);
+    await page.getByText(showcase!.plate, { exact: true }).last().waitFor({ timeout: 10_000 });
+    await page.getByRole('textbox', { name: '搜索公司、车辆或线路' }).press('Enter');
+    await expect.poll(() => page.getByTestId('track-vehicle').getAttribute('data-vehicle-id'), { timeout: 10_000 }).toBe(String(showcase!.vehicleId));
+    await page.getByTestId('track-quick-yesterday').click();
+    await page.getByTestId('point-count').waitFor({ timeout: 30_000 });
+
+    // The form shows yesterday 00:00 → 23:59, and the page lists what the rule module finds in it.
+    const midnight = new Date();
+    midnight.setHours(0, 0, 0, 0);
+    const start = midnight.getTime() - DAY;
+    expect(await page.getByTestId('track-start').inputValue()).toBe(local(start));
+    expect(await page.getByTestId('track-end').inputValue()).toBe(local(midnight.getTime() - 1000));
+    const expected = analyzeTrack(await trackOf(showcase!.vehicleId, start, midnight.getTime() - 1000));
+    expect(expected.stops.length).toBeGreaterThanOrEqual(1);
+    expect(await count(page, 'stop-count')).toBe(expected.stops.length);
+    expect(await page.getByTestId('track-legend').textContent()).toContain('停车点');
+
+    const mapBox = page.locator('.maplibregl-map').first();
+    const mapHeight = (await mapBox.boundingBox())!.height;
+    await page.getByRole('tab', { name: /停车点/ }).click();
+    const stop = page.getByTestId('stop-list-row').first();
+    await stop.waitFor({ timeout: 5_000 });
+    expect(await stop.getByTestId('stop-start').textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(await stop.getByTestId('stop-end').textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(await stop.getByTestId('stop-duration').textContent()).toMatch(/分/);
+    await expect.poll(() => stop.getByTestId('stop-address').textContent(), { timeout: 10_000 }).not.toBe('解析中…');
+    expect((await stop.getByTestId('stop-address').textContent())!.length).toBeGreaterThan(1);
+    // Switching to a short list does not give the map the table's height.
+    await page.getByRole('tab', { name: /断续/ }).click();
+    expect((await mapBox.boundingBox())!.height).toBe(mapHeight);
+  });
+
   test('exporting the shown track downloads a workbook', async () => {
     const [showcase] = await backfilled();
     const endTime = Date.now();

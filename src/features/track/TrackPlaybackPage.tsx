@@ -22,16 +22,20 @@ import { useDisplayCrs } from '../map/map-source-store.ts';
 import { AddressCache } from './address-cache.ts';
 import { geocode } from './api.ts';
 import { ExportButton } from './ExportButton.tsx';
-import { formatTime, fromLocalInput, toLocalInput } from './format.ts';
+import { formatTime, fromLocalInput, QUICK_RANGES, quickRange, toLocalInput, type QuickRange } from './format.ts';
 import { TRACK_NS } from './messages.ts';
 import { alarmRuns, PlaybackController, type PanelSnapshot } from './playback-controller.ts';
 import { EventList, PointTable } from './PointTable.tsx';
+import { StopTable } from './StopTable.tsx';
+import { TrackLegend } from './TrackLegend.tsx';
 import { SpeedChart } from './SpeedChart.tsx';
 import { LAYERS } from '../../shell/layers.ts';
 
 const noop = () => () => undefined;
 const EMPTY_PANEL: PanelSnapshot = { version: 0, tracks: [], active: -1, loading: false, counts: { stops: 0, drift: 0, alarms: 0, gaps: 0 }, stopMinutes: 3, following: false };
 const EMPTY_CLOCK: ClockState = { start: 0, end: 0, time: 0, playing: false, speed: 'normal' };
+/** Height of the tables under the chart (header + ~7 rows), the same on every tab. */
+const TABLE_AREA = 210;
 
 function todayStart(): number {
   const d = new Date();
@@ -47,7 +51,8 @@ function TimeLabel({ controller }: { controller: PlaybackController }) {
       controller.onFrame((t) => {
         const el = ref.current;
         if (!el) return;
-        el.textContent = formatTime(t);
+        // No track yet, the clock stands at 0: show nothing rather than "1970-01-01 08:00:00".
+        el.textContent = t > 0 ? formatTime(t) : '';
         el.dataset.time = String(Math.round(t));
       }),
     [controller],
@@ -165,7 +170,6 @@ export function TrackPlaybackPage() {
     if (!activeTrack || !active) return null;
     const tr = activeTrack;
     return {
-      stops: active.stops.map((s) => ({ time: tr.time[s.from]!, label: t('stopRow', { from: formatTime(tr.time[s.from]!), minutes: s.minutes.toFixed(1) }) })),
       alarms: alarmRuns(tr).map((i) => ({ time: tr.time[i]!, label: t('alarmRow', { time: formatTime(tr.time[i]!), word: tr.alarm[i]!.toString(16) }) })),
       drift: Array.from(tr.drift, (i) => ({ time: tr.time[i]!, label: t('driftRow', { time: formatTime(tr.time[i]!) }) })),
       gaps: tr.gaps.map((g) => ({ time: tr.time[g.from]!, label: t('gapRow', { time: formatTime(tr.time[g.from]!), km: g.km.toFixed(1) }) })),
@@ -182,6 +186,25 @@ export function TrackPlaybackPage() {
           </Text>
           <TextInput size="xs" type="datetime-local" label={t('start')} value={startText} onChange={(e) => setStartText(e.currentTarget.value)} data-testid="track-start" />
           <TextInput size="xs" type="datetime-local" label={t('end')} value={endText} onChange={(e) => setEndText(e.currentTarget.value)} data-testid="track-end" />
+          <Group gap={4} grow>
+            {QUICK_RANGES.map((k: QuickRange) => (
+              <Button
+                key={k}
+                size="compact-xs"
+                variant="light"
+                data-testid={`track-quick-${k}`}
+                onClick={() => {
+                  // A quick range fills the period and, with a vehicle picked, queries at once.
+                  const r = quickRange(k, Date.now());
+                  setStartText(toLocalInput(r.start));
+                  setEndText(toLocalInput(r.end));
+                  if (vehicle) void load(vehicle.id, r.start, r.end);
+                }}
+              >
+                {t(`quick.${k}`)}
+              </Button>
+            ))}
+          </Group>
           <Button
             size="xs"
             loading={panel.loading}
@@ -255,6 +278,11 @@ export function TrackPlaybackPage() {
             <Group gap="xs" style={{ position: 'absolute', top: 8, left: 8, zIndex: LAYERS.mapPanel }}>
               <MapSourcesButton />
             </Group>
+            {panel.tracks.length > 0 ? (
+              <div style={{ position: 'absolute', bottom: 28, left: 8, zIndex: LAYERS.mapPanel }}>
+                <TrackLegend tracks={panel.tracks} />
+              </div>
+            ) : null}
           </MapView>
         </div>
         <Paper withBorder radius={0} p={6} data-testid="playback-panel">
@@ -279,18 +307,26 @@ export function TrackPlaybackPage() {
             />
             <Switch size="xs" label={t('follow')} checked={panel.following} onChange={(e) => controller?.setFollow(e.currentTarget.checked)} data-testid="follow" />
             {controller ? <TimeLabel controller={controller} /> : null}
-            <Tooltip label={t('stopMinutes')}>
-              <NumberInput
-                size="xs"
-                w={90}
-                min={0}
-                max={1440}
-                value={panel.stopMinutes}
-                onChange={(v) => void controller?.setStopMinutes(Number(v))}
-                aria-label={t('stopMinutes')}
-                data-testid="stop-minutes"
-              />
-            </Tooltip>
+            <Group gap={4} wrap="nowrap">
+              <Text size="xs" component="label" htmlFor="track-stop-minutes" style={{ whiteSpace: 'nowrap' }}>
+                {t('stopThreshold')}
+              </Text>
+              <Tooltip label={t('stopMinutes')}>
+                <NumberInput
+                  id="track-stop-minutes"
+                  size="xs"
+                  w={100}
+                  min={0}
+                  max={1440}
+                  value={panel.stopMinutes}
+                  onChange={(v) => void controller?.setStopMinutes(Number(v))}
+                  rightSection={<Text size="xs" c="dimmed">{t('minutesUnit')}</Text>}
+                  rightSectionWidth={36}
+                  aria-label={t('stopMinutes')}
+                  data-testid="stop-minutes"
+                />
+              </Tooltip>
+            </Group>
             {activeTrack ? (
               <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                 {t('mileage', { km: activeTrack.mileageKm.toFixed(1) })}
@@ -319,19 +355,21 @@ export function TrackPlaybackPage() {
                   {t('gaps')} <span data-testid="gap-count">{panel.counts.gaps}</span>
                 </Tabs.Tab>
               </Tabs.List>
-              <Tabs.Panel value="points">
-                <PointTable track={activeTrack} addresses={addresses} onSeek={seek} onFrame={onFrame} currentTime={currentTime} height={180} />
+              {/* Every tab is the same height (the point table's header + rows), so switching tabs
+                  never resizes the map above it. */}
+              <Tabs.Panel value="points" h={TABLE_AREA} data-testid="track-tab-panel">
+                <PointTable track={activeTrack} addresses={addresses} onSeek={seek} onFrame={onFrame} currentTime={currentTime} height={TABLE_AREA - 24} />
               </Tabs.Panel>
-              <Tabs.Panel value="stops">
-                <EventList rows={lists.stops} testId="stop-list" onSeek={seek} empty={t('none')} />
+              <Tabs.Panel value="stops" h={TABLE_AREA} style={{ overflow: 'auto' }} data-testid="track-tab-panel">
+                <StopTable track={activeTrack} stops={active?.stops ?? []} addresses={addresses} onSeek={seek} empty={t('none')} />
               </Tabs.Panel>
-              <Tabs.Panel value="alarms">
+              <Tabs.Panel value="alarms" h={TABLE_AREA} style={{ overflow: 'auto' }} data-testid="track-tab-panel">
                 <EventList rows={lists.alarms} testId="alarm-list" onSeek={seek} empty={t('none')} />
               </Tabs.Panel>
-              <Tabs.Panel value="drift">
+              <Tabs.Panel value="drift" h={TABLE_AREA} style={{ overflow: 'auto' }} data-testid="track-tab-panel">
                 <EventList rows={lists.drift} testId="drift-list" onSeek={seek} empty={t('none')} />
               </Tabs.Panel>
-              <Tabs.Panel value="gaps">
+              <Tabs.Panel value="gaps" h={TABLE_AREA} style={{ overflow: 'auto' }} data-testid="track-tab-panel">
                 <EventList rows={lists.gaps} testId="gap-list" onSeek={seek} empty={t('none')} />
               </Tabs.Panel>
             </Tabs>
