@@ -135,6 +135,41 @@ describe('live monitoring', () => {
     expect(Math.abs(direct.data.total - body.total)).toBeLessThanOrEqual(Math.ceil(body.total * 0.05));
   });
 
+  test('a vehicle found by plate on the vehicle tab gets a TTS from its right-click menu, and the terminal answers', async () => {
+    // An online vehicle, as the server knows it (the simulated fleet keeps its terminals connected).
+    const token = await e2e.server.token(ACCOUNTS.admin);
+    const world = { minLng: 70, minLat: 0, maxLng: 140, maxLat: 60 };
+    type Rec = { vehicleId: number; vehiidno: string; state: number };
+    const online = async () =>
+      (await e2e.server.api<{ records: Rec[] }>('/service-monitor/monitor/searchFrameVehicles', { token, body: world })).data.records.find((r) => r.state >= 2);
+    // The simulated terminals log in over the first seconds.
+    await expect.poll(online, { timeout: 30_000, interval: 500 }).toBeDefined();
+    const v = await online();
+    const page = await openMonitor();
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=vehicle-list]')?.getAttribute('data-length')) === n, FLEET, { timeout: 30_000 });
+
+    // Search on the 车辆 tab; picking the hit opens its card and scrolls the list to its row.
+    const search = page.getByTestId('vehicle-search');
+    await search.fill(v!.vehiidno);
+    await page.getByRole('option', { name: v!.vehiidno, exact: true }).click();
+    await expect.poll(() => page.getByTestId('details-plate').textContent(), { timeout: 10_000 }).toBe(v!.vehiidno);
+    const row = page.locator(`[data-testid=vehicle-row][data-vehicle-id="${v!.vehicleId}"]`);
+    await row.waitFor({ timeout: 5_000 });
+
+    // Right-click the row: the vehicle menu; TTS with a preset phrase goes to the terminal, which answers.
+    await row.click({ button: 'right' });
+    await page.locator(`[data-testid=vehicle-menu][data-vehicle-id="${v!.vehicleId}"]`).waitFor();
+    await page.getByTestId('menu-tts').click();
+    await page.getByTestId('tts-form').waitFor();
+    await page.getByTestId('tts-preset').click();
+    await page.getByRole('option', { name: '请系好安全带' }).click();
+    expect(await page.getByTestId('tts-text').inputValue()).toBe('请系好安全带');
+    const sent = page.waitForRequest((r) => r.url().includes('/service-command/command/startTts'));
+    await page.getByTestId('tts-send').click();
+    expect((await sent).postDataJSON()).toMatchObject({ vehicleId: v!.vehicleId, text: '请系好安全带' });
+    await expect.poll(() => page.getByTestId('tts-result').textContent(), { timeout: 15_000 }).toContain('终端应答');
+  });
+
   test('the console reconnects and resyncs after the server restarts', async () => {
     const page = await openMonitor();
     await page.waitForFunction((n) => Number(document.querySelector('[data-testid=vehicle-list]')?.getAttribute('data-length')) === n, FLEET, { timeout: 30_000 });

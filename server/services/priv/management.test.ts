@@ -44,6 +44,9 @@ describe('the permission guard', () => {
     expect(r.msg).toBe('Access denied');
     expect(server.count('user')).toBe(before);
     expect(own.code).toBe(200);
+    // Addresses are on for a user created without the setting (issue 13).
+    const listed = await server.call<Page<{ id: number; geoInverse: boolean }>>('GET', '/service-priv/user/page?size=500', { token: branch });
+    expect(listed.data.records.find((u) => u.id === created.data.id)?.geoInverse).toBe(true);
   });
 
   it('answers 403 to a monitor-only operator opening the user list', async () => {

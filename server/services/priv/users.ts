@@ -87,7 +87,8 @@ export function userRoutes(app: App, deps: ServiceDeps): void {
       return tx.users.create({
         username: b.username, passwordHash, realName: b.realName?.trim() ?? '', userLevel: b.userLevel, companyId,
         phone: b.phone ?? '', email: b.email ?? '', status: b.status ?? 1, expireTime: b.expireTime ?? null,
-        allowedIps: allowedIps ?? '', geoInverse: b.geoInverse ?? false,
+        // Addresses on by default for new users (issue 13); the setting turns the geocoder calls off.
+        allowedIps: allowedIps ?? '', geoInverse: b.geoInverse ?? true,
       }, b.roleIds ?? []);
     });
     return ok(await storage.users.getById(id), lang);

@@ -38,6 +38,7 @@ import { playAlarmTone, probeSound, unlockSound, useSoundBlocked } from './sound
 import { TtsForm } from './TtsForm.tsx';
 import { mediaApi, type SnapResult } from '../media-reports/api.ts';
 import { SnapDialog } from '../media-reports/SnapDialog.tsx';
+import { AddressText } from '../monitor/AddressText.tsx';
 import { ObdPanel } from './ObdPanel.tsx';
 import { PhoneForm } from './PhoneForm.tsx';
 import { playReminder } from './reminder.ts';
@@ -280,6 +281,7 @@ function AlarmArea({ userId, headerSlot, onDockedChange }: { userId: number } & 
                 </Group>
                 <Text size="sm" data-testid="alarm-popup-time">{t('field.time')}: {formatTime(newest.gpsTime)}</Text>
                 <Text size="sm" data-testid="alarm-popup-place">{t('field.place')}: {formatPlace(newest.lng, newest.lat)}</Text>
+                <AddressText lng={newest.lng} lat={newest.lat} testId="alarm-popup-address" />
                 <Text size="sm" data-testid="alarm-popup-speed">{t('field.speed')}: {t('speedValue', { speed: newest.speed })}</Text>
                 {buttons(newest)}
                 {list.slice(1, 1 + MORE_SHOWN).map(row)}

@@ -9,7 +9,7 @@ import { callBack } from './voice-api.ts';
 import { VOICE_NS } from './voice-messages.ts';
 
 
-export function PhoneForm({ vehicleId, alarmId }: { vehicleId: number; alarmId: number }) {
+export function PhoneForm({ vehicleId, alarmId }: { vehicleId: number; alarmId?: number }) {
   const t = useT(VOICE_NS);
   // The operator's own number is the usual one to be called on.
   const own = (useSession().user as { phone?: string } | null)?.phone ?? '';

@@ -1,5 +1,8 @@
-/** The pop-up's TTS reminder: text and flags → startTts (0x8300), then the terminal's answer. */
-import { Alert, Button, Checkbox, Group, Stack, Textarea } from '@mantine/core';
+/**
+ * TTS / text to a terminal: text (typed or a preset phrase) and flags → startTts (0x8300), then the
+ * terminal's answer. Used by the alarm pop-up (linked to the alarm) and the monitor's vehicle menu (no alarm).
+ */
+import { Alert, Button, Checkbox, Group, Select, Stack, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { isApiError } from '../../api/http.ts';
 import { useT } from '../../i18n/index.ts';
@@ -7,8 +10,10 @@ import { startTts, type TtsType } from './api.ts';
 import { ALARMS_NS } from './messages.ts';
 
 const TYPES: readonly TtsType[] = ['tts', 'urgent', 'display', 'advertising'];
+/** Phrases an operator sends most (messages `tts.phrases.*`); picking one fills the text, which stays editable. */
+const PHRASES = ['slowDown', 'rest', 'seatbelt', 'phone', 'distance', 'callCentre'] as const;
 
-export function TtsForm({ vehicleId, alarmId }: { vehicleId: number; alarmId: number }) {
+export function TtsForm({ vehicleId, alarmId }: { vehicleId: number; alarmId?: number }) {
   const t = useT(ALARMS_NS);
   const [text, setText] = useState('');
   const [types, setTypes] = useState<string[]>(['tts']);
@@ -34,6 +39,15 @@ export function TtsForm({ vehicleId, alarmId }: { vehicleId: number; alarmId: nu
 
   return (
     <Stack gap="sm" data-testid="tts-form">
+      <Select
+        label={t('tts.preset')}
+        placeholder={t('tts.presetPlaceholder')}
+        data={PHRASES.map((k) => ({ value: k, label: t(`tts.phrases.${k}`) }))}
+        value={null}
+        onChange={(k) => k && setText(t(`tts.phrases.${k}`))}
+        comboboxProps={{ withinPortal: false }}
+        data-testid="tts-preset"
+      />
       <Textarea label={t('tts.text')} value={text} onChange={(e) => setText(e.currentTarget.value)} maxLength={1000} autosize minRows={2} data-testid="tts-text" />
       <Checkbox.Group value={types} onChange={(v) => setTypes(v.length ? v : ['tts'])}>
         <Group gap="md">

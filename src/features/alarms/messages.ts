@@ -44,6 +44,11 @@ registerMessages(ALARMS_NS, {
         slowDown: '您已超速，请减速慢行', rest: '您已连续驾驶较长时间，请尽快停车休息', seatbelt: '请系好安全带',
         phone: '请勿在驾驶中使用手机', distance: '请保持安全车距', callCentre: '请尽快与调度中心联系',
       },
+      preset: '常用语', presetPlaceholder: '选择常用语填入下发内容',
+      phrases: {
+        slowDown: '您已超速，请减速慢行', rest: '您已连续驾驶较长时间，请尽快停车休息', seatbelt: '请系好安全带',
+        phone: '请勿在驾驶中使用手机', distance: '请保持安全车距', callCentre: '请尽快与调度中心联系',
+      },
     },
     handle: {
       title: '处理报警', action: '处理方式', content: '处理内容', submit: '确认', done: '已处理。终端应答：{{result}}', noTerminal: '已处理',
@@ -104,6 +109,12 @@ registerMessages(ALARMS_NS, {
     tts: {
       title: 'TTS reminder', text: 'Text to send', textRequired: 'Enter the text to send', send: 'Send', sent: 'Terminal answer: {{result}}',
       types: { tts: 'Speak (TTS)', urgent: 'Urgent', display: 'Terminal display', advertising: 'Advertising screen' },
+      preset: 'Common phrases', presetPlaceholder: 'Pick a phrase to fill in the text',
+      phrases: {
+        slowDown: 'You are speeding, please slow down', rest: 'You have been driving for a long time, please stop and rest soon',
+        seatbelt: 'Please fasten your seat belt', phone: 'Please do not use your phone while driving',
+        distance: 'Please keep a safe distance', callCentre: 'Please contact the dispatch centre as soon as possible',
+      },
       preset: 'Common phrases', presetPlaceholder: 'Pick a phrase to fill in the text',
       phrases: {
         slowDown: 'You are speeding, please slow down', rest: 'You have been driving for a long time, please stop and rest soon',

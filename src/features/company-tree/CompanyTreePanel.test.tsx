@@ -6,6 +6,7 @@ import type { TreeNode } from '../../../domain/company/tree-node.ts';
 import { companySelection } from '../../session/company-selection.ts';
 import { CompanyTreePanel } from './CompanyTreePanel.tsx';
 import type { TreeSearchHit } from './api.ts';
+import { OnlineCounts } from './online-counts.ts';
 
 // The server's tree, as treeStruct would answer it: root C_1 > branch C_2 > fleet C_3 > V_30, V_31;
 // C_1 also holds line L_7 with V_70.
@@ -75,6 +76,26 @@ describe('the company tree panel', () => {
     expect(row('L_7')).not.toBeNull();
     expect(row('C_3')).toBeNull();
     expect(fetched).toEqual(['', 'C_1']);
+  });
+
+  it('shows online / total on the company rows on screen when given online counts (monitor)', async () => {
+    const asked: number[] = [];
+    const online: Record<number, number> = { 1: 2, 2: 0 };
+    const counts = new OnlineCounts((companyId) => {
+      asked.push(companyId);
+      return Promise.resolve({ online: online[companyId] ?? 0, total: 99 });
+    });
+    renderPanel({ onlineCounts: counts });
+    await waitFor(() => expect(row('C_2')?.querySelector('[data-testid=node-count]')?.textContent).toBe('0 / 2'));
+    expect(row('C_1')?.querySelector('[data-testid=node-count]')?.textContent).toBe('2 / 3');
+    // Only companies are asked, each once (the line and the vehicles are not).
+    expect(asked.sort()).toEqual([1, 2]);
+  });
+
+  it('shows the total alone without online counts', async () => {
+    renderPanel();
+    await waitFor(() => expect(row('C_2')).not.toBeNull());
+    expect(row('C_1')?.querySelector('[data-testid=node-count]')?.textContent).toBe('3');
   });
 
   it('loads a branch’s children only when it is expanded, and hides them again on collapse', async () => {

@@ -9,6 +9,7 @@ import { companySelection, useCompanySelection } from '../../session/company-sel
 import { fetchTreeChildren, searchTree, type TreeSearchHit } from './api.ts';
 import { Caret, NodeIcon } from './icons.tsx';
 import { COMPANY_TREE_NS } from './messages.ts';
+import { REFRESH_MS, type OnlineCounts } from './online-counts.ts';
 import { LAYERS } from '../../shell/layers.ts';
 
 /** Spec §5: at most 500 companies, vehicles or drivers at once. */
@@ -35,7 +36,11 @@ export interface CompanyTreePanelProps {
   height?: number | string;
   /** Change it to reload the roots and every open branch (after a company was created, moved or deleted). */
   refreshToken?: number;
+  /** Show "online / total" on company nodes (the monitor), asked for the rows on screen. */
+  onlineCounts?: OnlineCounts;
 }
+
+const NO_COUNTS = { subscribe: () => () => undefined, getVersion: () => 0 };
 
 /**
  * The company tree (spec §2): lazy children from treeStruct, server-side search that opens the path
@@ -53,6 +58,7 @@ export function CompanyTreePanel({
   maxChecked = DEFAULT_MAX_CHECKED,
   height = '100%',
   refreshToken,
+  onlineCounts,
 }: CompanyTreePanelProps) {
   const t = useT(COMPANY_TREE_NS);
   const [tree] = useState(() => new LazyTree());
@@ -173,6 +179,23 @@ export function CompanyTreePanel({
 
   const checkable_ = checkable ? new Set(checkableTypes) : undefined;
 
+  // Online counts of the company rows on screen (after each render that may have moved them).
+  const countsVersion = useSyncExternalStore(onlineCounts?.subscribe ?? NO_COUNTS.subscribe, onlineCounts?.getVersion ?? NO_COUNTS.getVersion);
+  const visibleCompanies = virtualizer
+    .getVirtualItems()
+    .map((item) => tree.node(rows[item.index]?.id ?? ''))
+    .filter((n): n is TreeNode => n?.nodeType === 'C')
+    .map((n) => n.companyId)
+    .join(',');
+  useEffect(() => {
+    if (!onlineCounts || !visibleCompanies) return;
+    const ids = visibleCompanies.split(',').map(Number);
+    onlineCounts.want(ids);
+    // Vehicles go on and offline: the rows in view are asked again when their answers got old.
+    const timer = setInterval(() => onlineCounts.want(ids), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [onlineCounts, visibleCompanies]);
+
   // Arrow keys move between rows (the rows are virtual, so scroll first, then focus the new row).
   const onTreeKey = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
@@ -226,6 +249,8 @@ export function CompanyTreePanel({
                 selected={selectedId === row.id}
                 tabbable={selectedId === undefined ? item.index === 0 : selectedId === row.id}
                 checked={checkable_?.has(node.nodeType) ? checkedSet.has(row.id) : undefined}
+                online={node.nodeType === 'C' ? onlineCounts?.get(node.companyId)?.online : undefined}
+                countsVersion={countsVersion}
                 onToggle={toggle}
                 onRetry={load}
                 onSelect={select}
@@ -258,13 +283,16 @@ interface TreeRowProps {
   tabbable: boolean;
   /** undefined: no checkbox on this row. */
   checked: boolean | undefined;
+  /** Online vehicles of a company's subtree, when asked for (monitor). */
+  online?: number | undefined;
+  countsVersion?: number;
   onToggle: (id: string) => void;
   onRetry: (id: string) => Promise<void>;
   onSelect: (node: TreeNode) => void;
   onCheck: (id: string) => void;
 }
 
-const TreeRow = memo(function TreeRow({ node, depth, top, expanded, loading, failed, selected, tabbable, checked, onToggle, onRetry, onSelect, onCheck }: TreeRowProps) {
+const TreeRow = memo(function TreeRow({ node, depth, top, expanded, loading, failed, selected, tabbable, checked, online, onToggle, onRetry, onSelect, onCheck }: TreeRowProps) {
   const t = useT(COMPANY_TREE_NS);
   const style: CSSProperties = {
     position: 'absolute',
@@ -333,8 +361,15 @@ const TreeRow = memo(function TreeRow({ node, depth, top, expanded, loading, fai
         {node.name}
       </Text>
       {node.nodeType === 'C' && node.vehicleCount !== undefined && (
-        <Badge size="xs" variant="light" color="gray" style={{ flex: 'none' }} title={t('vehicles', { count: node.vehicleCount })}>
-          {node.vehicleCount}
+        <Badge
+          size="xs"
+          variant="light"
+          color={online ? 'green' : 'gray'}
+          style={{ flex: 'none' }}
+          title={online === undefined ? t('vehicles', { count: node.vehicleCount }) : t('onlineOfTotal', { online, count: node.vehicleCount })}
+          data-testid="node-count"
+        >
+          {online === undefined ? node.vehicleCount : `${online} / ${node.vehicleCount}`}
         </Badge>
       )}
       {node.nodeType === 'V' && node.deviceNo && (

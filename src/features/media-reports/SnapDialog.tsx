@@ -13,7 +13,7 @@ import { PhotoViewer } from './PhotoViewer.tsx';
  * The request starts from the user's click (`started`), not from a mount effect: the modal may mount its
  * content twice, and each start makes the terminal take real photos.
  */
-export function SnapDialog({ vehicleId, alarmId, started }: { vehicleId: number; alarmId: number; started?: Promise<SnapResult> }) {
+export function SnapDialog({ vehicleId, alarmId, started }: { vehicleId: number; alarmId?: number; started?: Promise<SnapResult> }) {
   const t = useT(MEDIA_NS);
   const [job, setJob] = useState(() => ({ attempt: 0, request: started ?? mediaApi.photoSnap(vehicleId, alarmId) }));
   const attempt = job.attempt;

@@ -40,8 +40,8 @@ export const mediaApi = {
     http.export(`${REPORT_PATH[kind]}/export`, { ...q }, { method: 'POST' }),
   /** The snapshot report's own snapshot (permission of the report page). Failures are shown by the caller. */
   snap: (vehicleId: number, channels?: number[]) => http.post<SnapResult>('/service-command/command/snapMedia', { vehicleId, channels }, { silent: true }),
-  /** The alarm pop-up's snapshot, linked to the alarm. */
-  photoSnap: (vehicleId: number, alarmId: number) => http.post<SnapResult>('/service-command/command/photoSnap', { vehicleId, alarmId }, { silent: true, noCompanyId: true }),
+  /** The alarm pop-up's snapshot, linked to the alarm; the vehicle menu's (no alarm) under the same bit. */
+  photoSnap: (vehicleId: number, alarmId?: number) => http.post<SnapResult>('/service-command/command/photoSnap', { vehicleId, alarmId }, { silent: true, noCompanyId: true }),
   /** The terminal's stored photos (0x8802); failures are shown by the caller. */
   searchDevice: (vehicleId: number, q: { channel?: number; startTime?: number; endTime?: number }) =>
     http.post<StoredSearch>('/service-command/command/searchDeviceMedia', { vehicleId, ...q }, { silent: true }),

@@ -5,8 +5,11 @@ import { useT } from '../../i18n/index.ts';
 import { fetchRealtime, type RealtimeRecord } from './api.ts';
 import { STATE_CSS } from './palette.ts';
 import { MONITOR_NS } from './messages.ts';
-import type { VehicleState } from '../../../domain/vehicle/state.ts';
+import { isOnline, type VehicleState } from '../../../domain/vehicle/state.ts';
 import { TerminalRegistration } from './TerminalRegistration.tsx';
+import { useAddress } from './address.ts';
+import { VehicleMenuButton } from './ContextMenu.tsx';
+import type { VehicleCommand } from './vehicle-commands.ts';
 
 export interface DetailsCardProps {
   vehicleId: number;
@@ -15,13 +18,16 @@ export interface DetailsCardProps {
   onClose: () => void;
   onFollow: (follow: boolean) => void;
   onMonitor: () => void;
+  /** Online as the live stream knows it (undefined: not known yet). */
+  online?: boolean | undefined;
+  onCommand?: (kind: VehicleCommand) => void;
 }
 
 function time(ms: number | null): string {
   return ms === null ? '–' : new Date(ms).toLocaleString();
 }
 
-export function DetailsCard({ vehicleId, following, monitored, onClose, onFollow, onMonitor }: DetailsCardProps) {
+export function DetailsCard({ vehicleId, following, monitored, onClose, onFollow, onMonitor, online, onCommand }: DetailsCardProps) {
   const t = useT(MONITOR_NS);
   const [loaded, setLoaded] = useState<{ id: number; rec: RealtimeRecord | null; failed: boolean } | null>(null);
   useEffect(() => {
@@ -36,6 +42,7 @@ export function DetailsCard({ vehicleId, following, monitored, onClose, onFollow
   }, [vehicleId]);
   const current = loaded?.id === vehicleId ? loaded : null;
   const rec = current?.rec ?? null;
+  const address = useAddress(rec?.lng, rec?.lat);
   const line = (label: string, value: string) => (
     <Group gap="xs" wrap="nowrap" justify="space-between">
       <Text size="xs" c="dimmed">
@@ -49,7 +56,7 @@ export function DetailsCard({ vehicleId, following, monitored, onClose, onFollow
   return (
     <Paper shadow="md" p="sm" w={280} withBorder data-testid="details-card">
       <Group justify="space-between" mb={4}>
-        <Text fw={600}>{rec?.vehiidno ?? t('details')}</Text>
+        <Text fw={600} data-testid="details-plate">{rec?.vehiidno ?? t('details')}</Text>
         <CloseButton onClick={onClose} aria-label={t('close')} />
       </Group>
       {!current ? (
@@ -72,6 +79,16 @@ export function DetailsCard({ vehicleId, following, monitored, onClose, onFollow
           {line(t('direction'), `${rec.direction}°`)}
           {line(t('altitude'), t('metres', { v: rec.altitude }))}
           {line(t('position'), rec.lng === null || rec.lat === null ? t('noPosition') : `${rec.lng.toFixed(6)}, ${rec.lat.toFixed(6)}`)}
+          {address !== null && (
+            <Group gap="xs" wrap="nowrap" justify="space-between" data-testid="details-address">
+              <Text size="xs" c="dimmed" style={{ flex: 'none' }}>
+                {t('address')}
+              </Text>
+              <Text size="xs" ta="right">
+                {address ?? t('loading')}
+              </Text>
+            </Group>
+          )}
           {line(t('gpsTime'), time(rec.gpsTime))}
           {line(t('lastContact'), time(rec.lastContact))}
           {line(t('alarm'), rec.alarm !== 0 ? t('hasAlarm') : t('none'))}
@@ -85,6 +102,7 @@ export function DetailsCard({ vehicleId, following, monitored, onClose, onFollow
         <Button size="xs" variant="light" onClick={onMonitor}>
           {monitored ? t('menu.unmonitor') : t('menu.monitor')}
         </Button>
+        {onCommand && <VehicleMenuButton online={online ?? (rec ? isOnline(rec.state as VehicleState) : undefined)} onCommand={onCommand} />}
       </Group>
     </Paper>
   );

@@ -10,6 +10,7 @@ import { notifications } from '@mantine/notifications';
 import type { PickingInfo } from '@deck.gl/core';
 import { formatNodeId, parseNodeId } from '../../../domain/company/tree-node.ts';
 import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
+import { OnlineCounts } from '../company-tree/online-counts.ts';
 import { useT } from '../../i18n/index.ts';
 import { INITIAL_ZOOM, MapView, type MapHandle, type MapViewState } from '../map/MapView.tsx';
 import { MapSourcesButton } from '../map/MapSourcesPanel.tsx';
@@ -24,11 +25,14 @@ import { MonitorController, type PanelSnapshot, type StateTab } from './monitor-
 import { MONITOR_MAX } from './selection.ts';
 import { StateTabs } from './StateTabs.tsx';
 import { VehicleList } from './VehicleList.tsx';
+import { VehicleSearch } from './VehicleSearch.tsx';
+import { useVehicleCommands } from './VehicleCommands.tsx';
+import type { VehicleCommand } from './vehicle-commands.ts';
 import { MONITOR_NS } from './messages.ts';
+import { LAYERS } from '../../shell/layers.ts';
 
 const EMPTY_PANEL: PanelSnapshot = { counts: null, connection: 'connecting', attempt: 0, listVersion: 0, listLength: 0, frames: 0, vehicleCount: 0 };
 const noop = () => () => undefined;
-import { LAYERS } from '../../shell/layers.ts';
 const EMPTY_SET: ReadonlySet<number> = new Set();
 
 const VEHICLE_LAYERS = new Set(['monitor-vehicles', 'monitor-headings']);
@@ -43,6 +47,11 @@ export function MonitorPage() {
   useEffect(() => {
     const c = new MonitorController(openLiveSource());
     c.panTo = (lng, lat) => mapRef.current?.map?.easeTo({ center: [lng, lat], duration: 800 });
+    // Street zoom at least: the plate labels show from zoom 14.
+    c.flyTo = (lng, lat) => {
+      const map = mapRef.current?.map;
+      map?.flyTo({ center: [lng, lat], zoom: Math.max(map.getZoom(), 14), essential: true });
+    };
     // The map may have loaded before the controller existed: start from its current zoom.
     c.setZoom(mapRef.current?.viewState()?.zoom ?? INITIAL_ZOOM);
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the controller owns workers, so it is created in an effect
@@ -75,15 +84,22 @@ export function MonitorPage() {
     [controller, showLimit],
   );
 
+  /** Choosing a vehicle anywhere (list, tree, search, map): focus it, open its card, fly to it. */
   const open = useCallback(
     (id: number) => {
       setFocused(id);
-      controller?.focus(id);
-      const p = controller?.positionOf(id);
-      const map = mapRef.current?.map;
-      if (p && map) map.flyTo({ center: p, zoom: Math.max(map.getZoom(), 13), essential: true });
+      controller?.choose(id);
     },
     [controller],
+  );
+
+  const { run: runOn, dialogs: commandDialogs } = useVehicleCommands();
+  const runCommand = useCallback(
+    (kind: VehicleCommand, vehicleId: number) => {
+      if (!controller) return;
+      void controller.plateOf(vehicleId).then((plate) => runOn(kind, { vehicleId, plate: plate || `#${vehicleId}` }));
+    },
+    [controller, runOn],
   );
 
   const follow = useCallback(
@@ -112,23 +128,23 @@ export function MonitorPage() {
         });
       } else if (VEHICLE_LAYERS.has(info.layer.id)) {
         const id = controller.fleet.idAt(info.index);
-        if (id >= 0) {
-          setFocused(id);
-          controller.focus(id);
-        }
+        if (id >= 0) open(id);
       }
     },
-    [controller],
+    [controller, open],
   );
 
   const onContextMenu = useCallback(
     (e: { x: number; y: number; lngLat: [number, number]; picked: PickingInfo | null }) => {
       if (!controller || !e.picked?.layer || !VEHICLE_LAYERS.has(e.picked.layer.id)) return;
       const id = controller.fleet.idAt(e.picked.index);
-      if (id >= 0) setMenu({ x: e.x, y: e.y, vehicleId: id, lngLat: e.lngLat });
+      // The map answers canvas coordinates; the menu is placed in the viewport.
+      const box = mapRef.current?.map?.getContainer().getBoundingClientRect();
+      if (id >= 0) setMenu({ x: e.x + (box?.left ?? 0), y: e.y + (box?.top ?? 0), vehicleId: id, lngLat: e.lngLat });
     },
     [controller],
   );
+  const onListMenu = useCallback((vehicleId: number, x: number, y: number) => setMenu({ x, y, vehicleId }), []);
 
   // Tree check boxes ↔ monitoring selection (vehicle nodes 'V_<id>').
   const treeChecked = useMemo(() => new Set([...selected].map((id) => formatNodeId('V', id))), [selected]);
@@ -144,6 +160,8 @@ export function MonitorPage() {
     [controller, showLimit],
   );
 
+  const [onlineCounts] = useState(() => new OnlineCounts());
+
   const feed = useMemo(() => (controller ? { subscribe: controller.subscribeLayers, layers: controller.layers } : undefined), [controller]);
 
   return (
@@ -156,6 +174,7 @@ export function MonitorPage() {
           </Tabs.List>
           <Tabs.Panel value="vehicles" style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
             <Stack gap={6} p="xs">
+              <VehicleSearch onPick={open} />
               <StateTabs tab={tab} onTab={onTab} live={panel.counts} />
               <Group justify="space-between">
                 <Text size="xs" c={limitHit ? 'red' : 'dimmed'} data-testid="monitored-count">
@@ -180,11 +199,24 @@ export function MonitorPage() {
                 focused={focused}
                 onToggle={toggle}
                 onOpen={open}
+                onMenu={onListMenu}
               />
             ) : null}
           </Tabs.Panel>
           <Tabs.Panel value="companies" style={{ flex: 1, minHeight: 0 }}>
-            <CompanyTreePanel checkable checkableTypes={['V']} checked={treeChecked} onCheckedChange={onTreeChecked} maxChecked={MONITOR_MAX} />
+            <CompanyTreePanel
+              onSelect={(node) => {
+                // A vehicle node (clicked or picked from the search) is chosen like anywhere else.
+                const p = parseNodeId(node.id);
+                if (p?.nodeType === 'V') open(p.id);
+              }}
+              onlineCounts={onlineCounts}
+              checkable
+              checkableTypes={['V']}
+              checked={treeChecked}
+              onCheckedChange={onTreeChecked}
+              maxChecked={MONITOR_MAX}
+            />
           </Tabs.Panel>
         </Tabs>
       </Paper>
@@ -225,6 +257,8 @@ export function MonitorPage() {
                 }}
                 onFollow={(f) => follow(f ? focused : -1)}
                 onMonitor={() => toggle(focused)}
+                online={controller?.isOnline(focused)}
+                onCommand={(kind) => runCommand(kind, focused)}
               />
             ) : null}
             {frame ? <FrameResult result={frame} onClose={() => setFrame(null)} onOpen={open} /> : null}
@@ -233,16 +267,24 @@ export function MonitorPage() {
             <VehicleContextMenu
               menu={menu}
               monitored={selected.has(menu.vehicleId)}
+              online={controller?.isOnline(menu.vehicleId)}
+              onCommand={(kind) => runCommand(kind, menu.vehicleId)}
               onClose={() => setMenu(null)}
               onDetails={() => open(menu.vehicleId)}
               onFollow={() => follow(menu.vehicleId)}
               onMonitor={() => toggle(menu.vehicleId)}
-              onCopy={() => {
-                void navigator.clipboard?.writeText(`${menu.lngLat[0].toFixed(6)},${menu.lngLat[1].toFixed(6)}`);
-                notifications.show({ autoClose: 2000, message: t('copied') });
-              }}
+              onCopy={
+                menu.lngLat
+                  ? () => {
+                      const [lng, lat] = menu.lngLat!;
+                      void navigator.clipboard?.writeText(`${lng.toFixed(6)},${lat.toFixed(6)}`);
+                      notifications.show({ autoClose: 2000, message: t('copied') });
+                    }
+                  : undefined
+              }
             />
           ) : null}
+          {commandDialogs}
         </MapView>
       </div>
     </Group>

@@ -3,7 +3,7 @@
  * each visible row asks the worker's directory for its plate (batched per render), so only the
  * ~30 rows on screen ever exist as objects.
  */
-import { memo, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Checkbox, Group, Text, UnstyledButton } from '@mantine/core';
 import { useT } from '../../i18n/index.ts';
@@ -23,13 +23,21 @@ export interface VehicleListProps {
   focused: number;
   onToggle: (vehicleId: number) => void;
   onOpen: (vehicleId: number) => void;
+  /** Right-click on a row: the vehicle menu at the viewport point. */
+  onMenu?: (vehicleId: number, x: number, y: number) => void;
 }
 
-export function VehicleList({ controller, version, length, selected, focused, onToggle, onOpen }: VehicleListProps) {
+export function VehicleList({ controller, version, length, selected, focused, onToggle, onOpen, onMenu }: VehicleListProps) {
   const t = useT(MONITOR_NS);
   const scrollRef = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read only in this component
   const virtualizer = useVirtualizer({ count: length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
+  // A vehicle chosen elsewhere (search, tree, map) scrolls into view, so its row can be right-clicked.
+  useEffect(() => {
+    if (focused < 0) return;
+    const row = controller.rowOf(focused);
+    if (row >= 0) virtualizer.scrollToIndex(row, { align: 'center' });
+  }, [focused, controller, virtualizer]);
   if (length === 0) {
     return (
       <Text size="sm" c="dimmed" p="sm" data-testid="vehicle-list-empty">
@@ -55,6 +63,7 @@ export function VehicleList({ controller, version, length, selected, focused, on
               version={version}
               onToggle={onToggle}
               onOpen={onOpen}
+              onMenu={onMenu}
               stateLabel={(s) => t(`state.${s}`)}
             />
           );
@@ -74,10 +83,11 @@ interface RowProps {
   version: number;
   onToggle: (id: number) => void;
   onOpen: (id: number) => void;
+  onMenu: ((id: number, x: number, y: number) => void) | undefined;
   stateLabel: (s: number) => string;
 }
 
-const Row = memo(function Row({ top, id, plate, state, checked, focused, onToggle, onOpen, stateLabel }: RowProps) {
+const Row = memo(function Row({ top, id, plate, state, checked, focused, onToggle, onOpen, onMenu, stateLabel }: RowProps) {
   return (
     <Group
       gap={6}
@@ -85,6 +95,14 @@ const Row = memo(function Row({ top, id, plate, state, checked, focused, onToggl
       px="xs"
       data-testid="vehicle-row"
       data-vehicle-id={id}
+      onContextMenu={
+        onMenu
+          ? (e) => {
+              e.preventDefault();
+              onMenu(id, e.clientX, e.clientY);
+            }
+          : undefined
+      }
       style={{
         position: 'absolute',
         top,

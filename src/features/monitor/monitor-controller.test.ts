@@ -106,6 +106,35 @@ describe('MonitorController', () => {
     expect(source.dispose).toHaveBeenCalled();
   });
 
+  it('choosing a vehicle (search, tree, list, map) focuses it and flies the map to where it is now', () => {
+    const { source, emit } = fakeSource();
+    const c = new MonitorController(source, { clusters: false, schedule: (cb) => cb() });
+    const f = frame([VehicleState.Driving, VehicleState.Offline]);
+    f.positions.set([116.3, 39.9, 121.47, 31.23]);
+    emit(f);
+    const flights: [number, number][] = [];
+    c.flyTo = (lng, lat) => flights.push([lng, lat]);
+    expect(c.choose(11)).toBe(true);
+    expect(flights).toHaveLength(1);
+    expect(flights[0]![0]).toBeCloseTo(121.47, 4);
+    expect(flights[0]![1]).toBeCloseTo(31.23, 4);
+    // The focused vehicle gets the red ring of the highlight layer.
+    const ring = c.layers().find((l) => l.id === 'monitor-highlight');
+    expect((ring?.props as { data: number[] }).data).toEqual([1]);
+    expect(c.isOnline(11)).toBe(false);
+    expect(c.isOnline(10)).toBe(true);
+    // A vehicle the stream does not know yet: no flight, the card still opens.
+    expect(c.choose(99)).toBe(false);
+    expect(flights).toHaveLength(1);
+    expect(c.isOnline(99)).toBeUndefined();
+  });
+
+  it('answers a plate from the directory for the menu', async () => {
+    const { source } = fakeSource();
+    const c = new MonitorController(source, { clusters: false, schedule: (cb) => cb() });
+    expect(await c.plateOf(12)).toBe('京A12');
+  });
+
   it('shows the stream connection state and live counts', () => {
     const { source, emit } = fakeSource();
     const c = new MonitorController(source, { clusters: false, schedule: (cb) => cb() });

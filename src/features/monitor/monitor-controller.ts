@@ -89,6 +89,8 @@ export class MonitorController {
   private focusId = -1;
   private unsubscribe: (() => void) | null = null;
   panTo: ((lng: number, lat: number) => void) | undefined;
+  /** Flies the map to a chosen vehicle (display position). */
+  flyTo: ((lng: number, lat: number) => void) | undefined;
   private pending: LiveFrame | null = null;
   private scheduled = false;
   private readonly schedule: (cb: () => void) => void;
@@ -248,6 +250,13 @@ export class MonitorController {
     return row < this.panel.listLength ? (this.list[row] as number) : -1;
   }
 
+  /** Row of a vehicle in the current tab's list, or -1 (scrolls the list to a chosen vehicle). */
+  rowOf(vehicleId: number): number {
+    const n = this.panel.listLength;
+    for (let r = 0; r < n; r++) if (this.list[r] === vehicleId) return r;
+    return -1;
+  }
+
   /** Current state of a vehicle (for the row badge), or -1 when unknown. */
   stateOf(vehicleId: number): number {
     const i = this.fleet.indexOf(vehicleId);
@@ -297,6 +306,31 @@ export class MonitorController {
     this.focusId = vehicleId;
     this.refreshHighlights();
     this.emitLayers();
+  }
+
+  /**
+   * A vehicle was chosen (list, tree, search, map): it becomes the focused one (its card opens) and
+   * the map flies to it. Answers false when the fleet has no position for it (the card still opens).
+   */
+  choose(vehicleId: number): boolean {
+    this.focus(vehicleId);
+    const p = this.positionOf(vehicleId);
+    if (p) this.flyTo?.(p[0], p[1]);
+    return p !== undefined;
+  }
+
+  /** Online as the stream knows it now; undefined while the vehicle is not in the fleet yet. */
+  isOnline(vehicleId: number): boolean | undefined {
+    const s = this.stateOf(vehicleId);
+    return s < 0 ? undefined : s >= VehicleState.Driving;
+  }
+
+  /** Plate of one vehicle (directory cache, else one worker lookup); '' when unknown. */
+  async plateOf(vehicleId: number): Promise<string> {
+    const cached = this.directoryCache.get(vehicleId);
+    if (cached) return cached.plate;
+    const [e] = await this.source.directory([vehicleId]).catch(() => []);
+    return e?.plate ?? '';
   }
 
   /** Display position of a vehicle now (for flyTo from the list), or undefined. */

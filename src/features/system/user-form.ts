@@ -66,7 +66,8 @@ export function emptyUserForm(companyId: number | null, userLevel: number): User
     status: 1,
     expireTime: '',
     allowedIps: '',
-    geoInverse: false,
+    // Addresses are shown by default (issue 13).
+    geoInverse: true,
   };
 }
 
