@@ -1,7 +1,8 @@
 /** The company form's checks (mirroring the server's limits) and body. Pure. */
+import { COMPANY_LIMITS } from '../../../domain/management/limits.ts';
 import type { CompanyInput } from './api.ts';
 
-export const LIMITS = { name: 64, contact: 32, phone: 20, address: 200, remark: 200 } as const;
+export const LIMITS = COMPANY_LIMITS;
 
 export interface CompanyFormValues {
   pid: number | null;
