@@ -1,0 +1,66 @@
+/**
+ * The kit's tables at three screen sizes (issue 13): no column below its minimum width, none above
+ * its maximum (the filler column takes what is left at 3840 px), and the pinned action column
+ * always inside the viewport, at 1280×720 too where the table scrolls sideways.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
+
+const e2e = useE2E();
+
+const SIZES = [
+  { width: 1280, height: 720 },
+  { width: 1920, height: 1080 },
+  { width: 3840, height: 2160 },
+] as const;
+
+const SCREENS = [
+  { route: '/system/user', page: 'system-user' },
+  { route: '/system/role', page: 'system-role' },
+  { route: '/information/company', page: 'information-company' },
+] as const;
+
+interface Measured {
+  key: string;
+  width: number;
+  min: number;
+  max: number;
+}
+
+function measure(page: Page): Promise<{ columns: Measured[]; actions: { left: number; right: number; viewport: number } | undefined }> {
+  return page.evaluate(() => {
+    const columns = [...document.querySelectorAll<HTMLElement>('th[data-min-width]')].map((th) => ({
+      key: th.getAttribute('data-accessor') ?? '',
+      width: th.getBoundingClientRect().width,
+      min: Number(th.getAttribute('data-min-width')),
+      max: parseFloat(th.style.maxWidth) || Infinity,
+    }));
+    const a = document.querySelector<HTMLElement>('th[data-accessor="__actions"]')?.getBoundingClientRect();
+    return { columns, actions: a && { left: a.left, right: a.right, viewport: window.innerWidth } };
+  });
+}
+
+describe('kit tables keep their columns between min and max width', () => {
+  for (const size of SIZES) {
+    test(`at ${size.width}×${size.height} the user, role and company lists keep every column in bounds and the actions in view`, async () => {
+      const page = await e2e.newPage();
+      await page.setViewportSize(size);
+      await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+      for (const s of SCREENS) {
+        await page.goto(consolePath(s.route));
+        await page.locator(`[data-page="${s.page}"] tbody tr[data-row-id]`).first().waitFor();
+        const { columns, actions } = await measure(page);
+        expect(columns.length, `${s.route}: columns marked`).toBeGreaterThan(3);
+        for (const c of columns) {
+          expect(c.width + 0.5, `${s.route} ${c.key} at ${size.width}: ${c.width} ≥ ${c.min}`).toBeGreaterThanOrEqual(c.min);
+          expect(c.width - 0.5, `${s.route} ${c.key} at ${size.width}: ${c.width} ≤ ${c.max}`).toBeLessThanOrEqual(c.max);
+        }
+        expect(actions, `${s.route}: action column`).toBeDefined();
+        expect(actions!.right, `${s.route}: actions inside the viewport`).toBeLessThanOrEqual(actions!.viewport + 0.5);
+        // The row's first action is really clickable where it is drawn (pinned, not scrolled away).
+        await page.locator(`[data-page="${s.page}"] tbody tr[data-row-id]`).first().locator('[data-perm$=":update"]').first().click({ trial: true });
+      }
+    });
+  }
+});
