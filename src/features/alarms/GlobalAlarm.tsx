@@ -303,7 +303,8 @@ function AlarmArea({ userId, headerSlot, onDockedChange }: { userId: number } & 
           )}
           {!open && missedNote}
           <Tooltip label={t('popup.unread', { count: unread })}>
-            <Indicator label={unread} size={18} disabled={unread === 0} color="red">
+            {/* The count badge overlaps the button corner: it must let that corner's clicks through to the button. */}
+            <Indicator label={unread} size={18} disabled={unread === 0} color="red" styles={{ indicator: { pointerEvents: 'none' } }}>
               <ActionIcon
                 size="lg"
                 radius="xl"

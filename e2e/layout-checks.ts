@@ -1,0 +1,125 @@
+/**
+ * Layout checks for any screen (issue 13, "the kit"): run inside the page, they report what an
+ * operator would hit, so a test can assert an empty list.
+ *
+ * - coveredControls: every visible, enabled control (buttons, links, inputs, tabs, map zoom
+ *   buttons) must be what `document.elementFromPoint` finds at its centre and at its corners (inset
+ *   3 px, more on rounded controls), or inside it. Parts scrolled out of a scroll container are left out (reachable by
+ *   scrolling, not covered). While a drawer or dialog is open, only the controls in dialogs, menus
+ *   and notifications count: the overlay is meant to cover the page under it.
+ * - narrowColumns: a table header cell with `data-min-width` narrower than that width.
+ */
+import type { Page } from 'playwright-core';
+
+export interface CoveredControl {
+  /** Short description of the control: tag, test id or text. */
+  control: string;
+  /** The viewport point that missed it. */
+  at: [number, number];
+  /** What is on top there instead. */
+  hit: string;
+}
+
+export interface NarrowColumn {
+  column: string;
+  width: number;
+  minWidth: number;
+}
+
+/** Controls covered by something else (empty when every control takes its own clicks). */
+export function coveredControls(page: Page): Promise<CoveredControl[]> {
+  return page.evaluate(() => {
+    const SELECTOR = 'button, a[href], input:not([type=hidden]), select, textarea, [role=button], [role=tab], [role=menuitem], [role=checkbox]';
+    const describe = (el: Element | null): string => {
+      if (!el) return 'nothing';
+      const id = el.getAttribute('data-testid') ?? el.closest('[data-testid]')?.getAttribute('data-testid');
+      const text = (el.textContent ?? '').trim().slice(0, 24);
+      return `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? '.' + el.className.split(' ')[0] : ''}${id ? `[${id}]` : ''}${text ? ` "${text}"` : ''}`;
+    };
+    const visibleBox = (el: Element): DOMRect | null => {
+      const r = el.getBoundingClientRect();
+      let left = Math.max(r.left, 0);
+      let top = Math.max(r.top, 0);
+      let right = Math.min(r.right, window.innerWidth);
+      let bottom = Math.min(r.bottom, window.innerHeight);
+      // clip by every scrolling or clipping ancestor: a part scrolled away is not "covered"
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        const s = getComputedStyle(p);
+        if (s.overflowX !== 'visible' || s.overflowY !== 'visible') {
+          const c = p.getBoundingClientRect();
+          left = Math.max(left, c.left);
+          top = Math.max(top, c.top);
+          right = Math.min(right, c.right);
+          bottom = Math.min(bottom, c.bottom);
+        }
+      }
+      return right - left >= 4 && bottom - top >= 4 ? new DOMRect(left, top, right - left, bottom - top) : null;
+    };
+    const shown = (el: Element): boolean => {
+      const s = getComputedStyle(el);
+      if (s.visibility === 'hidden' || s.display === 'none' || s.pointerEvents === 'none' || Number(s.opacity) === 0) return false;
+      if (el.closest('[aria-hidden=true], [inert], [hidden]')) return false;
+      for (let p: Element | null = el; p; p = p.parentElement) if (Number(getComputedStyle(p).opacity) === 0) return false;
+      return true;
+    };
+    const enabled = (el: Element) => !(el as HTMLButtonElement).disabled && el.getAttribute('aria-disabled') !== 'true' && !el.closest('fieldset:disabled');
+    const dialogs = [...document.querySelectorAll('[role=dialog][aria-modal=true]')].filter((d) => visibleBox(d) !== null);
+    const inScope = (el: Element) =>
+      dialogs.length === 0 || dialogs.some((d) => d.contains(el)) || el.closest('[role=menu], [role=listbox], .mantine-Notifications-root') !== null;
+    const owns = (control: Element, hit: Element | null): boolean => {
+      if (!hit) return false;
+      if (control === hit || control.contains(hit)) return true;
+      // an input's own sections (clear button, chevron) sit inside its Mantine wrapper, over its edge
+      const wrapper = control.closest('.mantine-Input-wrapper');
+      if (control.matches('input, textarea, select') && wrapper?.contains(hit)) return true;
+      // a label forwards its clicks to its control
+      const label = hit.closest('label');
+      return label !== null && (label.contains(control) || (control.id !== '' && label.htmlFor === control.id));
+    };
+    const out: { control: string; at: [number, number]; hit: string }[] = [];
+    for (const el of document.querySelectorAll(SELECTOR)) {
+      if (!inScope(el) || !enabled(el) || !shown(el)) continue;
+      const box = visibleBox(el);
+      if (!box) continue;
+      // Corners inset by 3 px, and further on rounded controls: a round button's box corner is not
+      // part of it (hit testing follows border-radius); 0.3 × radius lies inside the curve.
+      const r = getComputedStyle(el).borderTopLeftRadius;
+      const radius = r.endsWith('%') ? (parseFloat(r) / 100) * Math.min(box.width, box.height) : parseFloat(r) || 0;
+      const inset = Math.min(Math.max(3, 0.3 * radius), box.width / 2, box.height / 2);
+      const points: [number, number][] = [
+        [box.left + box.width / 2, box.top + box.height / 2],
+        [box.left + inset, box.top + inset],
+        [box.right - inset, box.top + inset],
+        [box.left + inset, box.bottom - inset],
+        [box.right - inset, box.bottom - inset],
+      ];
+      for (const [x, y] of points) {
+        const hit = document.elementFromPoint(x, y);
+        if (!owns(el, hit)) {
+          out.push({ control: describe(el), at: [Math.round(x), Math.round(y)], hit: describe(hit) });
+          break;
+        }
+      }
+    }
+    return out;
+  });
+}
+
+/** Header cells narrower than their `data-min-width` (empty when every column keeps its minimum). */
+export function narrowColumns(page: Page): Promise<NarrowColumn[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('th[data-min-width]')]
+      .filter((th) => th.getBoundingClientRect().height > 0)
+      .map((th) => ({
+        column: (th.textContent ?? '').trim() || (th.getAttribute('data-testid') ?? '?'),
+        width: Math.round(th.getBoundingClientRect().width * 10) / 10,
+        minWidth: Number(th.getAttribute('data-min-width')),
+      }))
+      .filter((c) => c.width + 0.5 < c.minWidth),
+  );
+}
+
+/** Both checks; a test asserts `{ covered: [], narrow: [] }` and sees every offender when it fails. */
+export async function layoutProblems(page: Page): Promise<{ covered: CoveredControl[]; narrow: NarrowColumn[] }> {
+  return { covered: await coveredControls(page), narrow: await narrowColumns(page) };
+}

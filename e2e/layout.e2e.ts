@@ -1,0 +1,131 @@
+/**
+ * Layout at three screen sizes (issue 13, "the kit"): with the alarm pop-up showing, no control is
+ * covered and no column is narrower than its minimum on the monitor page, the video wall and the
+ * recordings page; with the alarm drawer open its 确认 takes a normal (not forced) click; twenty
+ * open tabs stay on one line and every one can be reached.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, test } from 'vitest';
+import { PERMISSION_REGISTRY } from '../domain/permissions/registry.ts';
+import { location, TestTerminal } from '../server/gateway/terminal-client.ts';
+import { ACCOUNTS, consolePath, gatewayPort, login, realtimeVehicles, routeOf, useE2E } from './harness.ts';
+import { layoutProblems } from './layout-checks.ts';
+
+// A small scene: 20 seeded vehicles, no simulated fleet (its random alarms would race the scripted one).
+const e2e = useE2E({ seedVehicles: 20, env: { SIM_VEHICLES: '0', GATEWAY_PORT: '0', MEDIA_PORT: '0' } });
+const OVERSPEED_BIT = 1 << 1;
+const PROCESSING = '/safeManagement/alarmProcessingPage';
+const terminals: TestTerminal[] = [];
+
+afterAll(async () => {
+  await Promise.all(terminals.map((t) => t.close()));
+});
+
+/** A scripted terminal of the rank-th seeded vehicle raises an overspeed alarm; returns its plate. */
+async function raiseAlarm(rank: number): Promise<string> {
+  const v = (await realtimeVehicles(e2e.server)).sort((a, b) => b.vehicleId - a.vehicleId)[rank];
+  if (!v) throw new Error('no vehicle');
+  const t = await TestTerminal.connect(gatewayPort(e2e.server), v.deviceNo);
+  terminals.push(t);
+  await t.login();
+  const now = Math.floor(Date.now() / 1000) * 1000;
+  await t.report(location({ lng: 121.5, lat: 31.2, time: now - 2000, speed: 40, alarm: 0 }));
+  await t.report(location({ lng: 121.50012, lat: 31.20034, time: now - 1000, speed: 95, alarm: OVERSPEED_BIT }));
+  return v.vehiidno;
+}
+
+/** In-app navigation (no reload, so the pop-up keeps showing): the router follows history's popstate. */
+async function go(page: Page, path: string): Promise<void> {
+  await page.evaluate((href) => {
+    history.pushState(null, '', href);
+    dispatchEvent(new PopStateEvent('popstate', { state: null }));
+  }, consolePath(path));
+  await page.waitForURL((u) => routeOf(u.href) === path);
+}
+
+async function expectClean(page: Page, where: string): Promise<void> {
+  // let transitions (drawer slide-in, aside width) settle before reading positions
+  await page.waitForTimeout(400);
+  expect({ where, ...(await layoutProblems(page)) }).toEqual({ where, covered: [], narrow: [] });
+}
+
+const SIZES = [
+  { width: 1280, height: 720 },
+  { width: 1920, height: 1080 },
+  { width: 3840, height: 2160 },
+] as const;
+
+describe('layout checks', () => {
+  SIZES.forEach((size, i) => {
+    test(`at ${size.width}×${size.height} nothing covers a control with the alarm pop-up showing, and the alarm drawer's 确认 takes its click`, async () => {
+      const page = await e2e.newPage();
+      await page.setViewportSize(size);
+      await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+      await page.locator('[data-testid=alarm-counter][data-popup=on]').waitFor({ timeout: 20_000 });
+      await go(page, '/monitor/index');
+      await page.locator('.maplibregl-ctrl-zoom-in').waitFor({ timeout: 20_000 });
+      const plate = await raiseAlarm(i);
+      await page.locator(`[data-testid=alarm-popup-title][data-plate="${plate}"]`).waitFor({ timeout: 20_000 });
+      await expectClean(page, 'monitor');
+      // The zoom buttons take their clicks with the pop-up showing.
+      await page.locator('.maplibregl-ctrl-zoom-out').click();
+
+      await go(page, '/monitor/videoMonitor');
+      await page.getByTestId('alarm-popup').waitFor();
+      await expectClean(page, 'video wall');
+
+      await go(page, '/monitor/mediaRemoteExtraction');
+      await page.getByTestId('alarm-popup').waitFor();
+      await expectClean(page, 'recordings');
+
+      await go(page, PROCESSING);
+      await page.getByTestId('alarm-search').click();
+      const row = page.locator('[data-testid=alarm-row]').filter({ hasText: plate }).first();
+      await row.waitFor({ timeout: 15_000 });
+      await row.getByTestId('alarm-row-detail').click();
+      await page.getByTestId('alarm-confirm').click();
+      await page.getByTestId('handle-action').click();
+      await page.getByRole('option', { name: '风险解除' }).click();
+      await expectClean(page, 'alarm drawer');
+      // Playwright's normal click: it fails when something else (the pop-up) would receive it.
+      await page.getByTestId('handle-submit').click({ timeout: 5_000 });
+      await page.getByTestId('alarm-popup').waitFor();
+      await page.close();
+    });
+  });
+
+  test('twenty open tabs stay on one line and every tab can be reached and opened', async () => {
+    const page = await e2e.newPage();
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    const routes = PERMISSION_REGISTRY.filter(
+      (e) => e.type === 1 && e.pid !== 0 && !e.flags?.length && !e.key.startsWith('/monitor') && !PERMISSION_REGISTRY.some((c) => c.pid === e.id && c.type === 1),
+    )
+      .map((e) => e.key)
+      .slice(0, 20);
+    expect(routes).toHaveLength(20);
+    for (const r of routes) {
+      await go(page, r);
+      // the shell opens a tab once the route has rendered (its lazy page loaded)
+      await page.getByTestId(`tab-${r}`).waitFor({ timeout: 15_000 });
+    }
+    const bar = page.getByTestId('tabs-bar');
+    const tabs = bar.locator('[role=tab]');
+    const openPaths = () => page.locator('[data-testid^="tab-/"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!.slice(4)));
+    await expect.poll(openPaths).toEqual(routes);
+    // one line: the strip is as tall as one tab row, not a column of one-character labels
+    expect((await bar.boundingBox())!.height).toBeLessThan(48);
+    await page.getByTestId('tabs-scroll-left').waitFor();
+    for (const r of routes) {
+      // a normal click scrolls the strip to the tab and fails if anything covers it
+      await page.getByTestId(`tab-${r}`).getByRole('tab').click();
+      await page.waitForURL((u) => routeOf(u.href) === r);
+    }
+    await expectClean(page, 'tabs');
+    // the 21st closes the least recently used tab instead of growing the strip
+    await go(page, '/monitor/index');
+    await expect.poll(() => tabs.count()).toBe(20);
+    expect(await page.getByTestId(`tab-${routes[0]}`).count()).toBe(0);
+    await page.close();
+  });
+});
