@@ -53,7 +53,9 @@ export function MonitorPage() {
       map?.flyTo({ center: [lng, lat], zoom: Math.max(map.getZoom(), 14), essential: true });
     };
     // The map may have loaded before the controller existed: start from its current zoom.
-    c.setZoom(mapRef.current?.viewState()?.zoom ?? INITIAL_ZOOM);
+    const view = mapRef.current?.viewState();
+    if (view) c.setView(view);
+    else c.setZoom(INITIAL_ZOOM);
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the controller owns workers, so it is created in an effect
     setController(c);
     return () => c.dispose();
@@ -115,7 +117,7 @@ export function MonitorPage() {
     controller?.setTab(k);
   };
 
-  const onViewChange = useCallback((v: MapViewState) => controller?.setZoom(v.zoom), [controller]);
+  const onViewChange = useCallback((v: MapViewState) => controller?.setView(v), [controller]);
 
   const onClick = useCallback(
     (info: PickingInfo) => {

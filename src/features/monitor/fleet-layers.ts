@@ -104,6 +104,11 @@ export class FleetLayers {
     return [this.positions[2 * index] as number, this.positions[2 * index + 1] as number];
   }
 
+  /** True when the vehicle at a layer index is folded into a cluster (not drawn). */
+  hiddenAt(index: number): boolean {
+    return this.scales[index] === 0;
+  }
+
   stateAt(index: number): number {
     return this.states[index] as number;
   }

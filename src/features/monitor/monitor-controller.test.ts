@@ -129,6 +129,31 @@ describe('MonitorController', () => {
     expect(c.isOnline(99)).toBeUndefined();
   });
 
+  it('labels plates of the vehicles in view from street zoom on, after their plates arrived', async () => {
+    const { source, emit, directoryCalls } = fakeSource();
+    let clock = 0;
+    const c = new MonitorController(source, { clusters: false, schedule: (cb) => cb(), now: () => clock });
+    const f = frame([2, 3, 2]);
+    f.positions.set([116.30, 39.90, 116.31, 39.91, 121.47, 31.23]); // the third is in Shanghai, out of view
+    emit(f);
+    const beijing = { west: 116.2, south: 39.8, east: 116.4, north: 40.0 };
+    c.setView({ ...beijing, zoom: 12 });
+    expect(c.labelledIds()).toEqual([]);
+    expect(directoryCalls).toEqual([]); // below street zoom nothing is even asked
+    c.setView({ ...beijing, zoom: 15 });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(directoryCalls).toEqual([[10, 11]]);
+    clock = 1000; // the next panel refresh picks up the plates
+    const g = frame([2, 3, 2]);
+    g.positions.set(f.positions);
+    emit(g);
+    expect(c.labelledIds()).toEqual([10, 11]);
+    const layer = c.layers().find((l) => l.id === 'monitor-plates');
+    expect(layer?.props.visible).toBe(true);
+    c.setView({ ...beijing, zoom: 13 });
+    expect(c.labelledIds()).toEqual([]);
+  });
+
   it('answers a plate from the directory for the menu', async () => {
     const { source } = fakeSource();
     const c = new MonitorController(source, { clusters: false, schedule: (cb) => cb() });

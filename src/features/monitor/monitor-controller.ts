@@ -6,7 +6,8 @@
  * The vehicle list reads ids from here and plates lazily from the worker's directory, only for
  * the rows on screen, so React never holds per-vehicle objects for the fleet.
  */
-import { ScatterplotLayer } from '@deck.gl/layers';
+import { ScatterplotLayer, TextLayer } from '@deck.gl/layers';
+import { CollisionFilterExtension } from '@deck.gl/extensions';
 import type { Layer } from '@deck.gl/core';
 import { VehicleState } from '../../../domain/vehicle/state.ts';
 import type { DisplayCrs } from '../../../domain/geo/gcj02.ts';
@@ -55,6 +56,20 @@ export interface PanelSnapshot {
 export const PANEL_INTERVAL_MS = 500;
 const FOLLOW_INTERVAL_MS = 1000;
 const DIRECTORY_CACHE_MAX = 5000;
+/** Plate labels from street zoom on (spec: labels beside vehicles when streets are readable). */
+export const LABEL_MIN_ZOOM = 14;
+/** Most labels considered at once: at zoom ≥ 14 a screen holds a few streets, rarely more vehicles. */
+export const LABEL_MAX = 600;
+/** One collision filter for the labels layer (deck.gl extensions are compared by reference). */
+const COLLISION = [new CollisionFilterExtension()];
+
+export interface ViewBounds {
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+  zoom: number;
+}
 
 export interface MonitorControllerOptions {
   /** Injected in tests and the benchmark (a worker-less clock and no cluster worker). */
@@ -85,6 +100,10 @@ export class MonitorController {
   private readonly pendingDirectory = new Set<number>();
   private currentLayers: Layer[] = [];
   private highlightIdx: number[] = [];
+  private view: ViewBounds | null = null;
+  /** Layer indices of the vehicles labelled now (in view, not folded into a cluster, plate known). */
+  private labelIdx: number[] = [];
+  private labelVersion = 0;
   private followId = -1;
   private focusId = -1;
   private unsubscribe: (() => void) | null = null;
@@ -135,7 +154,7 @@ export class MonitorController {
   getPanel = (): PanelSnapshot => this.panel;
 
   private emitLayers(): void {
-    this.currentLayers = [...this.fleet.layers(), this.highlightLayer()];
+    this.currentLayers = [...this.fleet.layers(), this.labelLayer(), this.highlightLayer()];
     for (const l of this.layerListeners) l();
   }
 
@@ -184,9 +203,12 @@ export class MonitorController {
     this.source.release(frame);
     const views = this.fleet.views();
     this.cluster?.offer(views.positions, views.count);
-    this.emitLayers();
     const t = this.now();
-    if (t - this.lastPanelAt >= PANEL_INTERVAL_MS) {
+    const panelDue = t - this.lastPanelAt >= PANEL_INTERVAL_MS;
+    // Labels first: this frame's layers already carry the refreshed set.
+    if (panelDue) this.refreshLabels();
+    this.emitLayers();
+    if (panelDue) {
       this.lastPanelAt = t;
       this.listDirty = true;
       this.refreshHighlights();
@@ -216,6 +238,73 @@ export class MonitorController {
     this.fleet.setZoom(zoom);
     this.cluster?.setZoom(zoom);
     this.emitLayers();
+  }
+
+  /** The map moved: zoom for clusters and arrows, bounds for the plate labels. */
+  setView(view: ViewBounds): void {
+    this.view = view;
+    this.fleet.setZoom(view.zoom);
+    this.cluster?.setZoom(view.zoom);
+    this.refreshLabels();
+    this.emitLayers();
+  }
+
+  /**
+   * Which vehicles get a plate label: at ≤ 2 Hz (and on map moves), not per frame — one pass over
+   * positions in view, capped at LABEL_MAX; plates not known yet are asked in one directory call
+   * and appear at the next refresh. Overlaps are left to the GPU collision filter.
+   */
+  private refreshLabels(): void {
+    const v = this.view;
+    const before = this.labelIdx.length;
+    if (!v || v.zoom < LABEL_MIN_ZOOM) {
+      this.labelIdx = [];
+      if (before) this.labelVersion++;
+      return;
+    }
+    const { ids, positions, count } = this.fleet.views();
+    const out: number[] = [];
+    for (let i = 0; i < count && out.length < LABEL_MAX; i++) {
+      const x = positions[2 * i] as number;
+      const y = positions[2 * i + 1] as number;
+      if (x < v.west || x > v.east || y < v.south || y > v.north || this.fleet.hiddenAt(i)) continue;
+      const id = ids[i] as number;
+      if (this.directoryCache.has(id)) out.push(i);
+      else this.requestDirectory(id);
+    }
+    this.labelIdx = out;
+    this.labelVersion++;
+  }
+
+  /** Vehicle ids labelled now (tests and the benchmark). */
+  labelledIds(): number[] {
+    return this.labelIdx.map((i) => this.fleet.idAt(i));
+  }
+
+  private labelLayer(): Layer {
+    const fleet = this.fleet;
+    const cache = this.directoryCache;
+    return new TextLayer<number>({
+      id: 'monitor-plates',
+      data: this.labelIdx,
+      getPosition: (i: number) => fleet.positionAt(i),
+      getText: (i: number) => cache.get(fleet.idAt(i))?.plate ?? '',
+      getSize: 12,
+      getColor: [20, 20, 20, 255],
+      getPixelOffset: [12, 0],
+      getTextAnchor: 'start',
+      getAlignmentBaseline: 'center',
+      background: true,
+      getBackgroundColor: [255, 255, 255, 220],
+      backgroundPadding: [3, 1],
+      characterSet: 'auto',
+      fontFamily: 'system-ui, "PingFang SC", "Microsoft YaHei", sans-serif',
+      visible: this.labelIdx.length > 0,
+      extensions: COLLISION,
+      // Focused and monitored vehicles keep their labels when labels collide.
+      getCollisionPriority: (i: number) => (fleet.idAt(i) === this.focusId ? 2 : this.selection.get().has(fleet.idAt(i)) ? 1 : 0),
+      updateTriggers: { getPosition: this.panel.frames, getText: this.labelVersion, getCollisionPriority: [this.focusId, this.labelVersion] },
+    } as never) as Layer;
   }
 
   setDisplayCrs(crs: DisplayCrs): void {
