@@ -9,6 +9,7 @@
  */
 import type { FastifyBaseLogger, FastifyInstance, FastifySchema, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import { Type, type TypeBoxTypeProvider, type TProperties } from '@fastify/type-provider-typebox';
+import { LIST_LIMITS } from '../../domain/management/limits.ts';
 import { entryByKey } from '../../domain/permissions/access.ts';
 import { HTTP_URL_FORMAT } from './validation.ts';
 
@@ -100,10 +101,10 @@ export function Strict<T extends TProperties>(properties: T) {
 
 export const PageFields = {
   current: Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 }),
-  size: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),
+  size: Type.Integer({ minimum: 1, maximum: LIST_LIMITS.pageSizeMax, default: LIST_LIMITS.pageSizeDefault }),
 };
 
-export const IdList = Type.Array(Id, { minItems: 1, maxItems: 500, uniqueItems: true });
+export const IdList = Type.Array(Id, { minItems: 1, maxItems: LIST_LIMITS.batchMax, uniqueItems: true });
 /** Free text with a length limit, trimmed by the handler. */
 export const Text = (max: number, min = 0) => Type.String({ minLength: min, maxLength: max });
 /**

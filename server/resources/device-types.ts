@@ -6,6 +6,7 @@
  */
 import { Type } from '@fastify/type-provider-typebox';
 import { DEVICE_TYPE_LIMITS as L, registrationFieldTooWide, type DeviceProtocol } from '../../domain/device-type/limits.ts';
+import { LIST_LIMITS } from '../../domain/management/limits.ts';
 import { FieldMessage } from '../../domain/errors/catalogue.ts';
 import type { DeviceType } from '../db/device-type-types.ts';
 import { narrowedScope } from '../http/auth.ts';
@@ -61,7 +62,7 @@ export const deviceTypeResource: ResourceDeclaration<DeviceType> = {
     }),
     delete: (record) => repos.deviceTypes.delete(record.id),
   }),
-  page: { method: 'GET', url: '/service-priv/devtype/search', permission: page, filters: { keyword: Type.Optional(Text(64)), protocol: Type.Optional(Protocol) } },
+  page: { method: 'GET', url: '/service-priv/devtype/search', permission: page, filters: { keyword: Type.Optional(Text(LIST_LIMITS.keywordMax)), protocol: Type.Optional(Protocol) } },
   save: {
     method: 'POST', url: '/service-priv/devtype/save', permission: page,
     createPermission: `${page}:create`, updatePermission: `${page}:update`, fields,

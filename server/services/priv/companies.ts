@@ -1,5 +1,6 @@
 /** Company management (/information/company) and the flat company tree, scoped to the caller's subtree. */
 import { Type } from '@fastify/type-provider-typebox';
+import { COMPANY_LIMITS, COMPANY_PHONE_PATTERN, LIST_LIMITS } from '../../../domain/management/limits.ts';
 import { ALL_COMPANIES, pathInScope } from '../../db/scope.ts';
 import type { Company, CompanyInput } from '../../db/types.ts';
 import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
@@ -11,12 +12,12 @@ import { registerResource, type ResourceDeclaration } from '../../resources/reso
 import type { ServiceDeps } from '../deps.ts';
 import { companyViews } from './views.ts';
 
-const Phone = Type.String({ pattern: '^[0-9+\\- ]{0,20}$' });
+const Phone = Type.String({ pattern: COMPANY_PHONE_PATTERN });
 const CompanyFields = {
-  contact: Type.Optional(Text(32)),
+  contact: Type.Optional(Text(COMPANY_LIMITS.contact)),
   phone: Type.Optional(Phone),
-  address: Type.Optional(Text(200)),
-  remark: Type.Optional(Text(200)),
+  address: Type.Optional(Text(COMPANY_LIMITS.address)),
+  remark: Type.Optional(Text(COMPANY_LIMITS.remark)),
 };
 
 function trimmed(b: Partial<CompanyInput>): Partial<CompanyInput> {
@@ -50,10 +51,10 @@ function companyResource(parentInScope: ParentCheck): ResourceDeclaration<Compan
       delete: (company) => repos.companies.delete(company.id),
     }),
     view: companyViews,
-    page: { method: 'GET', url: '/service-priv/company/page', permission: '/information/company', filters: { keyword: Type.Optional(Text(64)), pid: Type.Optional(Pid) } },
+    page: { method: 'GET', url: '/service-priv/company/page', permission: '/information/company', filters: { keyword: Type.Optional(Text(LIST_LIMITS.keywordMax)), pid: Type.Optional(Pid) } },
     detail: { method: 'GET', url: '/service-priv/company/:id', permission: '/information/company' },
-    create: { method: 'POST', url: '/service-priv/company', permission: '/information/company:create', fields: { ...CompanyFields, pid: Pid, name: Name(64) } },
-    update: { method: 'PUT', url: '/service-priv/company', permission: '/information/company:update', fields: { ...CompanyFields, pid: Type.Optional(Pid), name: Type.Optional(Name(64)) } },
+    create: { method: 'POST', url: '/service-priv/company', permission: '/information/company:create', fields: { ...CompanyFields, pid: Pid, name: Name(COMPANY_LIMITS.name) } },
+    update: { method: 'PUT', url: '/service-priv/company', permission: '/information/company:update', fields: { ...CompanyFields, pid: Type.Optional(Pid), name: Type.Optional(Name(COMPANY_LIMITS.name)) } },
     delete: { method: 'DELETE', url: '/service-priv/company', permission: '/information/company:delete' },
     hooks: {
       async prepareCreate({ ctx, storage }, b) {

@@ -1,5 +1,6 @@
 /** Role management (/system/role) and role permissions, scoped to the caller's company subtree. */
 import { Type } from '@fastify/type-provider-typebox';
+import { LIST_LIMITS, ROLE_LIMITS } from '../../../domain/management/limits.ts';
 import { masksFromIds } from '../../../domain/permissions/bits.ts';
 import type { Role } from '../../db/types.ts';
 import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
@@ -30,12 +31,12 @@ export const roleResource: ResourceDeclaration<Role> = {
     update: (id, patch) => repos.roles.update(id, { name: patch.name as string | undefined, remark: patch.remark as string | undefined }),
     delete: (role) => repos.roles.delete(role.id),
   }),
-  page: { method: 'GET', url: '/service-priv/role/page', permission: '/system/role', filters: { keyword: Type.Optional(Text(64)) } },
+  page: { method: 'GET', url: '/service-priv/role/page', permission: '/system/role', filters: { keyword: Type.Optional(Text(LIST_LIMITS.keywordMax)) } },
   create: {
     method: 'POST', url: '/service-priv/role', permission: '/system/role:create',
-    fields: { name: Name(32), remark: Type.Optional(Text(200)), permissionIds: Type.Optional(PermissionIds) },
+    fields: { name: Name(ROLE_LIMITS.name), remark: Type.Optional(Text(ROLE_LIMITS.remark)), permissionIds: Type.Optional(PermissionIds) },
   },
-  update: { method: 'PUT', url: '/service-priv/role', permission: '/system/role:update', fields: { name: Type.Optional(Name(32)), remark: Type.Optional(Text(200)) } },
+  update: { method: 'PUT', url: '/service-priv/role', permission: '/system/role:update', fields: { name: Type.Optional(Name(ROLE_LIMITS.name)), remark: Type.Optional(Text(ROLE_LIMITS.remark)) } },
   delete: { method: 'DELETE', url: '/service-priv/role', permission: '/system/role:delete' },
   hooks: {
     async prepareCreate({ ctx, storage }, b) {
