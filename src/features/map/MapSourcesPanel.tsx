@@ -1,11 +1,12 @@
 /**
- * Map source settings: pick the bundled basemap or a user source, add raster XYZ or style URLs with
- * their CRS (GCJ-02 for AMap/Tencent-style tiles), remove them. Persisted in localStorage.
+ * Map source settings: the bundled offline basemap first, then common public basemaps as presets
+ * (marked "needs internet"), then the user's own sources; a custom raster XYZ or style URL (http(s)
+ * only) with its CRS (GCJ-02 for AMap/Tencent-style tiles) can still be added. Persisted in localStorage.
  */
 import { useState } from 'react';
 import { ActionIcon, Badge, Button, Group, Modal, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { useT } from '../../i18n/index.ts';
-import { BUNDLED_ID, validateSource, type MapSourceKind, type UserMapSource } from './map-sources.ts';
+import { BUNDLED_ID, PRESETS, validateSource, withPreset, type MapSourceKind, type UserMapSource } from './map-sources.ts';
 import { mapSourceStore, useMapSources } from './map-source-store.ts';
 import { MAP_NS } from './messages.ts';
 import type { DisplayCrs } from '../../../domain/geo/gcj02.ts';
@@ -47,7 +48,7 @@ export function MapSourcesPanel() {
   const [tileSize, setTileSize] = useState('256');
   const [problems, setProblems] = useState<string[]>([]);
 
-  const use = (id: string) => mapSourceStore.set({ ...settings, activeId: id });
+  const choose = (id: string) => mapSourceStore.set({ ...settings, activeId: id });
   const remove = (id: string) =>
     mapSourceStore.set({
       activeId: settings.activeId === id ? BUNDLED_ID : settings.activeId,
@@ -65,12 +66,17 @@ export function MapSourcesPanel() {
     setUrl('');
   };
 
-  const row = (id: string, label: string, detail: string) => (
-    <Group key={id} justify="space-between" wrap="nowrap">
+  const row = (id: string, label: string, detail: string, online = true, onUse = () => choose(id)) => (
+    <Group key={id} justify="space-between" wrap="nowrap" data-testid="map-source" data-source-id={id}>
       <Stack gap={0} style={{ minWidth: 0 }}>
-        <Text size="sm" fw={500}>
-          {label}
-        </Text>
+        <Group gap={6} wrap="nowrap">
+          <Text size="sm" fw={500}>
+            {label}
+          </Text>
+          <Badge size="xs" variant="light" color={online ? 'orange' : 'green'}>
+            {online ? t('needsInternet') : t('offline')}
+          </Badge>
+        </Group>
         <Text size="xs" c="dimmed" truncate>
           {detail}
         </Text>
@@ -79,11 +85,11 @@ export function MapSourcesPanel() {
         {settings.activeId === id ? (
           <Badge>{t('inUse')}</Badge>
         ) : (
-          <Button size="xs" variant="light" onClick={() => use(id)}>
+          <Button size="xs" variant="light" onClick={onUse} data-testid="map-source-use">
             {t('use')}
           </Button>
         )}
-        {id !== BUNDLED_ID ? (
+        {id !== BUNDLED_ID && settings.sources.some((s) => s.id === id) ? (
           <Button size="xs" variant="subtle" color="red" onClick={() => remove(id)}>
             {t('remove')}
           </Button>
@@ -94,8 +100,17 @@ export function MapSourcesPanel() {
 
   return (
     <Stack>
-      {row(BUNDLED_ID, t('bundled'), 'WGS-84')}
-      {settings.sources.map((s) => row(s.id, s.name, `${s.crs === 'gcj02' ? 'GCJ-02' : 'WGS-84'} · ${s.url}`))}
+      {row(BUNDLED_ID, t('bundled'), 'WGS-84', false)}
+      <Text fw={600} size="sm" mt="xs">
+        {t('presets')}
+      </Text>
+      {PRESETS.map((p) => row(p.id, t(p.nameKey), `${p.crs === 'gcj02' ? 'GCJ-02' : 'WGS-84'} · ${p.kind === 'style' ? t('kindStyle') : t('kindRaster')}`, true, () => mapSourceStore.set(withPreset(settings, p.id))))}
+      {settings.sources.some((s) => !s.id.startsWith('preset-')) && (
+        <Text fw={600} size="sm" mt="xs">
+          {t('ownSources')}
+        </Text>
+      )}
+      {settings.sources.filter((s) => !s.id.startsWith('preset-')).map((s) => row(s.id, s.name, `${s.crs === 'gcj02' ? 'GCJ-02' : 'WGS-84'} · ${s.url}`))}
       <Text fw={600} size="sm" mt="md">
         {t('addSource')}
       </Text>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUNDLED_ID, displayCrsOf, expandSubdomains, parseSettings, validateSource } from './map-sources.ts';
+import { BUNDLED_ID, displayCrsOf, expandSubdomains, parseSettings, PRESETS, validateSource, withPreset } from './map-sources.ts';
 
 // The URLs below are what an administrator types for their own tile servers (reserved .test hosts):
 // they are validated here and never fetched. The default basemap is bundled (basemap-style.test.ts).
@@ -38,5 +38,17 @@ describe('map sources', () => {
 
   it('expands {s} into three hosts', () => {
     expect(expandSubdomains('https://{s}.t/{z}/{x}/{y}')).toEqual(['https://a.t/{z}/{x}/{y}', 'https://b.t/{z}/{x}/{y}', 'https://c.t/{z}/{x}/{y}']);
+  });
+
+  it('offers presets that pass the same URL rule as a typed source, and choosing one keeps it with its CRS', () => {
+    for (const p of PRESETS) expect(validateSource(p), p.id).toEqual([]);
+    const amap = withPreset({ activeId: BUNDLED_ID, sources: [] }, 'preset-amap');
+    expect(amap.activeId).toBe('preset-amap');
+    expect(displayCrsOf(amap)).toBe('gcj02'); // vehicles drawn shifted onto AMap's tiles
+    // Choosing it again does not add a second copy; the choice survives a reload.
+    const again = withPreset(amap, 'preset-amap');
+    expect(again.sources).toHaveLength(1);
+    expect(parseSettings(JSON.stringify(again)).activeId).toBe('preset-amap');
+    expect(withPreset(amap, 'preset-unknown')).toBe(amap);
   });
 });

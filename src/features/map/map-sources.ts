@@ -29,6 +29,28 @@ export interface MapSourceSettings {
 }
 
 export const BUNDLED_ID = 'bundled';
+
+/**
+ * Common public basemaps offered as one click (they need internet; the bundled one does not). Each
+ * becomes a user source with its preset id when chosen, so the CRS and URL are never typed by hand.
+ */
+export const PRESETS: readonly (UserMapSource & { nameKey: string })[] = [
+  { id: 'preset-osm', nameKey: 'preset.osm', name: 'OpenStreetMap', kind: 'raster', url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', crs: 'wgs84', tileSize: 256, attribution: '© OpenStreetMap contributors' },
+  { id: 'preset-openfreemap', nameKey: 'preset.openfreemap', name: 'OpenFreeMap Liberty', kind: 'style', url: 'https://tiles.openfreemap.org/styles/liberty', crs: 'wgs84' },
+  { id: 'preset-carto', nameKey: 'preset.carto', name: 'CARTO Positron', kind: 'style', url: 'https://basemaps.cartocdn.com/gl/positron-gl-style/style.json', crs: 'wgs84' },
+  { id: 'preset-amap', nameKey: 'preset.amap', name: '高德地图', kind: 'raster', url: 'https://webrd01.is.autonavi.com/appmaptile?lang=zh_cn&size=1&scale=1&style=8&x={x}&y={y}&z={z}', crs: 'gcj02', tileSize: 256, attribution: '© AutoNavi' },
+  { id: 'preset-esri-imagery', nameKey: 'preset.esriImagery', name: 'Esri World Imagery', kind: 'raster', url: 'https://server.arcgisonline.com/ArcGIS/rest/services/World_Imagery/MapServer/tile/{z}/{y}/{x}', crs: 'wgs84', tileSize: 256, attribution: '© Esri' },
+];
+
+/** Settings with a preset chosen: added to the sources once (kept for the next visit), made active. */
+export function withPreset(settings: MapSourceSettings, presetId: string): MapSourceSettings {
+  const preset = PRESETS.find((p) => p.id === presetId);
+  if (!preset) return settings;
+  const { nameKey: _nameKey, ...source } = preset;
+  void _nameKey;
+  const sources = settings.sources.some((s) => s.id === presetId) ? settings.sources : [...settings.sources, source];
+  return { activeId: presetId, sources };
+}
 export const STORAGE_KEY = 'mapSources';
 export const DEFAULT_SETTINGS: MapSourceSettings = { activeId: BUNDLED_ID, sources: [] };
 

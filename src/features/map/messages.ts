@@ -7,6 +7,11 @@ registerMessages(MAP_NS, {
   zh: {
     sources: '地图源',
     bundled: '内置离线底图',
+    presets: '常用底图',
+    ownSources: '自定义地图源',
+    needsInternet: '需联网',
+    offline: '离线可用',
+    preset: { osm: 'OpenStreetMap 标准地图', openfreemap: 'OpenFreeMap 矢量地图', carto: 'CARTO 浅色地图', amap: '高德地图', esriImagery: 'Esri 卫星影像' },
     addSource: '添加地图源',
     name: '名称',
     kind: '类型',
@@ -36,6 +41,11 @@ registerMessages(MAP_NS, {
   en: {
     sources: 'Map sources',
     bundled: 'Bundled offline basemap',
+    presets: 'Common basemaps',
+    ownSources: 'Your map sources',
+    needsInternet: 'Needs internet',
+    offline: 'Works offline',
+    preset: { osm: 'OpenStreetMap standard', openfreemap: 'OpenFreeMap vector map', carto: 'CARTO Positron (light)', amap: 'AMap (Gaode)', esriImagery: 'Esri satellite imagery' },
     addSource: 'Add a map source',
     name: 'Name',
     kind: 'Type',
