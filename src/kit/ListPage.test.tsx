@@ -11,6 +11,7 @@ import { ListPage } from './ListPage.tsx';
 import { createQueryClient, shouldRetry } from './query.ts';
 import type { KitColumn } from './ResourceTable.tsx';
 import type { ListQuery, Page } from './useResourceList.ts';
+import { stubBrowserApis } from './test-dom.ts';
 
 interface Row {
   id: number;
@@ -54,15 +55,8 @@ function renderPage(fetchPage: (q: ListQuery) => Promise<Page<Row>>, extra: { re
   );
 }
 
-beforeAll(() => {
-  // mantine-datatable renders a row's cells only where the column's media query matches.
-  window.matchMedia = ((q: string) => ({ matches: true, media: q, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, onchange: null, dispatchEvent: () => false })) as typeof window.matchMedia;
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-});
+beforeAll(stubBrowserApis);
+
 beforeEach(() => signInWith(['retrieve', 'create', 'update', 'delete']));
 afterEach(cleanup);
 

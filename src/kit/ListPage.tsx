@@ -37,8 +37,11 @@ export interface ListScreen<T extends { id: number }> {
   toolbar?: ReactNode;
   /** 修改 behind the `update` bit. */
   onEdit?: (row: T) => void;
-  /** 删除 behind the `delete` bit, after a confirm naming the row; the list refreshes after. */
-  remove?: { name: (row: T) => string; call: (row: T) => Promise<unknown>; done?: () => void };
+  /**
+   * 删除 behind the `delete` bit, after a confirm naming the row (`message` replaces the kit's
+   * question when the screen has more to say); the list refreshes after.
+   */
+  remove?: { name: (row: T) => string; message?: (row: T) => string; call: (row: T) => Promise<unknown>; done?: () => void };
   /** Row actions before 修改 (each behind its own `<Perm>`). */
   rowActions?: (row: T) => ReactNode;
   /** Width of the pinned action column, px. @default 160 */
@@ -75,7 +78,7 @@ export function ListPage<T extends { id: number }>(screen: ListScreen<T>) {
       {remove && (
         <DeleteRowButton
           route={route}
-          message={t('deleteConfirm', { name: remove.name(row) })}
+          message={remove.message?.(row) ?? t('deleteConfirm', { name: remove.name(row) })}
           label={t('delete')}
           deletedMessage={t('deleted')}
           onDelete={() => remove.call(row)}

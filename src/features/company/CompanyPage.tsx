@@ -65,7 +65,7 @@ export function CompanyPage() {
       columns={columns}
       onCreate={() => setDialog({ kind: 'create' })}
       onEdit={(company) => setDialog({ kind: 'edit', company })}
-      remove={{ name: (c) => c.name, call: (c) => companyApi.remove([c.id]), done: treeChanged }}
+      remove={{ name: (c) => c.name, message: (c) => t('deleteConfirm', { name: c.name }), call: (c) => companyApi.remove([c.id]), done: treeChanged }}
     >
       {dialog && (
         <CompanyFormModal

@@ -5,20 +5,13 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROLE_LIMITS } from '../../../domain/management/limits.ts';
 import { ApiError } from '../../api/http.ts';
 import { RoleFormModal } from './RoleFormModal.tsx';
+import { stubBrowserApis } from '../../kit/test-dom.ts';
 
 const create = vi.fn();
 vi.mock('./api.ts', () => ({ roleApi: { create: (...a: unknown[]) => create(...a) as unknown, update: vi.fn() } }));
 
-beforeAll(() => {
-  window.matchMedia ??= ((q: string) => ({ matches: false, media: q, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, onchange: null, dispatchEvent: () => false })) as typeof window.matchMedia;
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-  // The autosizing Textarea listens for web-font loads, which jsdom does not have.
-  if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { value: { addEventListener() {}, removeEventListener() {} } });
-});
+beforeAll(stubBrowserApis);
+
 afterEach(() => {
   cleanup();
   create.mockReset();

@@ -7,6 +7,7 @@ import { PERMISSION_REGISTRY } from '../../../domain/permissions/registry.ts';
 import { setUser } from '../../session/store.ts';
 import { RolePermissionsDrawer } from './RolePermissionsDrawer.tsx';
 import type { PermissionRecord, Role } from './types.ts';
+import { stubBrowserApis } from '../../kit/test-dom.ts';
 
 const savePermissions = vi.fn((roleId: number, permissionIds: number[]) => Promise.resolve({ roleId, permissionIds }));
 let current: number[] = [];
@@ -37,14 +38,8 @@ function open() {
   return screen.findByTestId('perm-tree');
 }
 
-beforeAll(() => {
-  window.matchMedia ??= ((q: string) => ({ matches: false, media: q, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, onchange: null, dispatchEvent: () => false })) as typeof window.matchMedia;
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-});
+beforeAll(stubBrowserApis);
+
 afterEach(() => {
   cleanup();
   savePermissions.mockClear();
