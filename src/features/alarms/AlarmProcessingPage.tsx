@@ -42,9 +42,17 @@ interface Filters {
   end: string;
 }
 
+/** Opened from the monitor's vehicle menu (alarm history): `?vehicleId=&plate=` filters to that vehicle. */
+function vehicleFromUrl(): { vehicleId: number; plate: string } | null {
+  const q = new URLSearchParams(globalThis.location?.search ?? '');
+  const vehicleId = Number(q.get('vehicleId'));
+  return Number.isSafeInteger(vehicleId) && vehicleId > 0 ? { vehicleId, plate: q.get('plate') || `#${vehicleId}` } : null;
+}
+
 function initialFilters(): Filters {
   const { start, end } = todayRange(Date.now());
-  return { vehicleIds: [], group: null, types: [], risks: [], statuses: [], typical: 'any', start: toLocalInput(start), end: toLocalInput(end) };
+  const v = vehicleFromUrl();
+  return { vehicleIds: v ? [String(v.vehicleId)] : [], group: null, types: [], risks: [], statuses: [], typical: 'any', start: toLocalInput(start), end: toLocalInput(end) };
 }
 
 /** The loaded rows live here, outside React state: up to 5000 records, rendered ~30 at a time. */
@@ -67,6 +75,10 @@ export function AlarmProcessingPage() {
   const t = useT(ALARMS_NS);
   const lang = useLang();
   const [filters, setFilters] = useState<Filters>(initialFilters);
+  const [initialVehicle] = useState(() => {
+    const v = vehicleFromUrl();
+    return v ? [v] : undefined;
+  });
   const [types, setTypes] = useState<AlarmTypeEntry[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const results = useRef(new ResultSet());
@@ -195,6 +207,7 @@ export function AlarmProcessingPage() {
           label={t('page.vehicles')}
           placeholder={t('page.vehiclesPlaceholder')}
           value={filters.vehicleIds}
+          initialOptions={initialVehicle}
           onChange={(v) => set('vehicleIds', v)}
           testId="filter-vehicles"
         />

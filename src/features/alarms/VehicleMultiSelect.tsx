@@ -6,15 +6,17 @@ import { MultiSelect } from '@mantine/core';
 import { useState } from 'react';
 import { searchVehicles, type VehicleOption } from './api.ts';
 
-export function VehicleMultiSelect({ label, placeholder, value, onChange, testId }: {
+export function VehicleMultiSelect({ label, placeholder, value, initialOptions, onChange, testId }: {
   label: string;
   placeholder: string;
   /** Vehicle ids as strings (MultiSelect values). */
   value: string[];
+  /** Options known up front (a vehicle the page was opened for), so a preset value shows its plate. */
+  initialOptions?: VehicleOption[];
   onChange(ids: string[]): void;
   testId?: string;
 }) {
-  const [options, setOptions] = useState<VehicleOption[]>([]);
+  const [options, setOptions] = useState<VehicleOption[]>(initialOptions ?? []);
   return (
     <MultiSelect
       label={label}
