@@ -10,6 +10,7 @@ import { PERMISSION_REGISTRY } from '../domain/permissions/registry.ts';
 import { location, TestTerminal } from '../server/gateway/terminal-client.ts';
 import { ACCOUNTS, consolePath, gatewayPort, login, realtimeVehicles, routeOf, useE2E } from './harness.ts';
 import { layoutProblems } from './layout-checks.ts';
+import { samplePixels } from './pixels.ts';
 
 // A small scene: 20 seeded vehicles, no simulated fleet (its random alarms would race the scripted one).
 const e2e = useE2E({ seedVehicles: 20, env: { SIM_VEHICLES: '0', GATEWAY_PORT: '0', MEDIA_PORT: '0' } });
@@ -92,6 +93,48 @@ describe('layout checks', () => {
       await page.getByTestId('alarm-popup').waitFor();
       await page.close();
     });
+  });
+
+  test('after a reload the header offers 开启声音 until a click lets alarm sound play; the dark theme darkens the console and the basemap', async () => {
+    const page = await e2e.newPage();
+    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    await go(page, '/monitor/index');
+    const map = page.getByTestId('map-view');
+    await page.locator('.maplibregl-ctrl-zoom-in').waitFor({ timeout: 20_000 });
+    const light = await samplePixels(map);
+    // Desktop Chrome holds an AudioContext suspended until the page has had a click (after every reload);
+    // headless Chromium lets it run, so the reload installs that policy in the page.
+    await page.addInitScript(() => {
+      let clicked = false;
+      addEventListener('pointerdown', () => (clicked = true), { capture: true });
+      const Real = window.AudioContext;
+      window.AudioContext = class extends Real {
+        constructor(options?: AudioContextOptions) {
+          super(options);
+          void super.suspend();
+        }
+        override resume(): Promise<void> {
+          return clicked ? super.resume() : Promise.resolve();
+        }
+      };
+    });
+    await page.reload();
+    const unlock = page.getByTestId('alarm-sound-unlock');
+    await unlock.waitFor({ timeout: 20_000 });
+    expect(await unlock.textContent()).toBe('开启声音');
+    await unlock.click();
+    await unlock.waitFor({ state: 'detached', timeout: 5_000 });
+
+    await page.getByTestId('theme-switch').click();
+    await page.getByTestId('theme-option-dark').click();
+    expect(await page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'))).toBe('dark');
+    await page.locator('[data-testid=map-view][data-basemap-variant=dark]').waitFor();
+    const body = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const [r, g, b] = (body.match(/\d+/g) ?? []).map(Number);
+    expect((r ?? 255) + (g ?? 255) + (b ?? 255)).toBeLessThan(200);
+    // the basemap repaints dark (same bundled data, dark paint)
+    await expect.poll(async () => (await samplePixels(map)).mean, { timeout: 10_000 }).toBeLessThan(light.mean / 2);
+    await page.close();
   });
 
   test('twenty open tabs stay on one line and every tab can be reached and opened', async () => {
