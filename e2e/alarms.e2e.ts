@@ -5,7 +5,9 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, test } from 'vitest';
+import { encodeBody, encodeFrames, type Jt808MessageInput } from '../server/gateway/jt808/index.ts';
 import { location, TestTerminal } from '../server/gateway/terminal-client.ts';
+import { cameraCommand } from '../server/sim/camera.ts';
 import { ACCOUNTS, consolePath, createUserWithRole, gatewayPort, login, type RealtimeVehicle, realtimeVehicles, useE2E } from './harness.ts';
 
 // No simulated fleet: simulated vehicles raise random ADAS/overspeed alarms that would race the scripted
@@ -266,5 +268,73 @@ describe('safety alarms', () => {
     expect(await log.getByTestId('alarm-log-user').textContent()).toBe('平台联动');
     expect(await log.textContent()).toContain('联动语音播报');
     expect(await log.textContent()).toContain('终端应答成功');
+  });
+
+  test('an alarm’s detail shows its evidence: the photo the terminal took for it, a map at the place, the address, and live video / track buttons', async () => {
+    const v = await freeVehicle(4);
+    const t = await TestTerminal.connect(gatewayPort(e2e.server), v.deviceNo);
+    terminals.push(t);
+    await t.login();
+    // The scripted terminal answers a snapshot (0x8801) with the simulator's camera (fixtures/video/photo-ch*.jpg).
+    let serial = 40_000;
+    const link = {
+      deviceNo: v.deviceNo, edition: 2013 as const,
+      send: (m: Jt808MessageInput) => {
+        const body = encodeBody(m);
+        if (body.length <= 1023) t.send(m);
+        else for (const f of encodeFrames({ msgId: m.msgId, phone: v.deviceNo, serial: serial++, version: 2013 }, body)) t.raw(f);
+      },
+    };
+    let seen = 0;
+    const poll = setInterval(() => {
+      for (; seen < t.commands.length; seen++) {
+        const c = t.commands[seen]!;
+        if (c.message.msgId !== 0x8801) continue;
+        const header = { msgId: 0x8801, serial: c.serial, bodyLength: 0, encryption: 0, subpackage: false, version: 2013 as const, protocolVersion: 0, phone: v.deviceNo, packageTotal: 0, packageIndex: 0 };
+        cameraCommand(link, header, c.message, Date.now());
+      }
+    }, 10);
+    void t.closed.then(() => clearInterval(poll));
+    const now = Math.floor(Date.now() / 1000) * 1000;
+    expect((await t.report(location({ lng: 121.5, lat: 31.2, time: now - 2000, speed: 40, alarm: 0 }))).result).toBe(0);
+    expect((await t.report(location({ lng: 121.50012, lat: 31.20034, time: now - 1000, speed: 95, alarm: OVERSPEED_BIT }))).result).toBe(0);
+    const admin = await e2e.server.token(ACCOUNTS.admin);
+    let alarmId: number | undefined;
+    await expect.poll(async () => (alarmId = await alarmIdOf(admin, v.vehicleId)), { timeout: 10_000 }).toBeDefined();
+    // A photo taken for the alarm (what the pop-up's snapshot button does) lands in the alarm-media report.
+    const snap = await e2e.server.api<{ items: unknown[] }>('/service-command/command/photoSnap', { token: admin, body: { vehicleId: v.vehicleId, alarmId, channels: [1] } });
+    expect(snap.code).toBe(200);
+    expect(snap.data.items.length).toBeGreaterThanOrEqual(1);
+
+    // Addresses follow the user's reverse-geocoding setting (on for new users; the seeded admin has it off).
+    const on = await e2e.server.api('/service-priv/user', { method: 'PUT', token: admin, body: { id: 1, geoInverse: true } });
+    expect(on.code).toBe(200);
+
+    const page = await e2e.newPage();
+    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    await openProcessing(page, alarmId!);
+    const listed = page.locator(`[data-testid=alarm-row][data-alarm-id="${alarmId}"]`);
+    // The list shows the place in words, not only coordinates.
+    expect(await listed.getByTestId('alarm-row-place').textContent()).toContain('上海');
+    await listed.getByTestId('alarm-row-detail').click();
+    const evidence = page.getByTestId('alarm-evidence');
+    await page.locator('[data-testid=alarm-evidence][data-state=ready]').waitFor({ timeout: 15_000 });
+    expect(Number(await evidence.getAttribute('data-photos'))).toBeGreaterThanOrEqual(1);
+    // The photo itself renders (a real JPEG through the authenticated route).
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('[data-testid=alarm-evidence] img[data-testid=media-photo]');
+      return img !== null && img.complete && img.naturalWidth > 0;
+    }, undefined, { timeout: 20_000 });
+    // A map at the alarm's place, with its canvas.
+    const map = evidence.getByTestId('evidence-map');
+    expect(Number(await map.getAttribute('data-lng'))).toBeCloseTo(121.50012, 4);
+    await map.locator('canvas').first().waitFor({ timeout: 15_000 });
+    expect(await evidence.getByTestId('evidence-address').textContent()).toContain('上海');
+    // The track button opens playback around the alarm's moment (± 5 minutes).
+    await evidence.getByTestId('evidence-track').click();
+    await page.waitForURL((u) => u.pathname.endsWith('/monitor/trackPlaybackPage'));
+    const q = new URL(page.url()).searchParams;
+    expect(Number(q.get('vehicleId'))).toBe(v.vehicleId);
+    expect(Number(q.get('endTime')) - Number(q.get('startTime'))).toBeLessThanOrEqual(10 * 60_000);
   });
 });

@@ -232,7 +232,7 @@ export function aggregateRoutes(app: App, { storage, clock }: AggregateDeps): vo
     const { f, cell, scope } = await cellQuery(request, await narrowedScope(storage, auth(request), request.body.companyId));
     const { records } = await storage.alarmStats.alarms(scope, f, cell, 0, ALARM_QUERY_CAP);
     const name = lang === 'zh' ? '报警明细' : 'Alarm details';
-    return sendXlsx(reply, await alarmWorkbook(records, lang), name, 'alarm_details');
+    return sendXlsx(reply, await alarmWorkbook(records, lang, auth(request).user.geoInverse), name, 'alarm_details');
   });
 
   // ── the dashboard's drive-behaviour sets (spec §9) ──
@@ -265,10 +265,11 @@ export function aggregateRoutes(app: App, { storage, clock }: AggregateDeps): vo
     checkPeriod(b.startTime, b.endTime);
     const scope = await narrowedScope(storage, auth(request), b.companyId);
     const filter = { ...toFilter(b), groups: b.alarmGroups, typical: b.typical };
+    const withAddress = auth(request).user.geoInverse;
     const day = new Date(b.startTime + 8 * 3_600_000).toISOString().slice(0, 10).replaceAll('-', '');
     const job = await jobs.start({ userId: auth(request).user.id, fileName: [`报警处理_${day}`, `alarms_${day}`], asciiName: `alarms_${day}`, log: request.log }, async () => {
       const { total, records } = await storage.alarms.query(scope, filter, 0, ALARM_QUERY_CAP);
-      return { total, exported: records.length, file: await alarmWorkbook(records, lang) };
+      return { total, exported: records.length, file: await alarmWorkbook(records, lang, withAddress) };
     });
     return ok({ taskId: job.id }, lang);
   });

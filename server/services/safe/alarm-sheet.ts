@@ -8,6 +8,7 @@ import type { Lang } from '../../../domain/errors/catalogue.ts';
 import type { AlarmRecord } from '../../db/alarm-types.ts';
 import { xlsxBuffer, type SheetColumn } from '../reports/excel.ts';
 import { chinaTimeText } from '../track/common.ts';
+import { address } from '../track/geocoder.ts';
 
 type Row = AlarmRecord & { readonly driverCert?: string; readonly driverName?: string };
 type Labels = Readonly<Record<string, readonly [zh: string, en: string]>>;
@@ -24,7 +25,14 @@ export const label = (labels: Labels, key: string | number | null, lang: Lang): 
 
 const time = (ms: number | null) => (ms === null ? '' : chinaTimeText(ms));
 
-export function alarmColumns(lang: Lang): SheetColumn<Row>[] {
+/** The place of an alarm in words ('' without a fix: 0,0 or not finite). */
+export function alarmAddress(a: Pick<AlarmRecord, 'lng' | 'lat'>, lang: Lang): string {
+  if (!Number.isFinite(a.lng) || !Number.isFinite(a.lat) || (a.lng === 0 && a.lat === 0)) return '';
+  return address(a.lng, a.lat, lang);
+}
+
+/** `withAddress`: the user's `geoInverse` setting adds the place in words after the coordinates. */
+export function alarmColumns(lang: Lang, withAddress = false): SheetColumn<Row>[] {
   return [
     { header: ['车牌号', 'Plate'], width: 14, value: (a) => a.vehiidno },
     { header: ['终端号', 'Terminal'], width: 14, value: (a) => a.deviceNo },
@@ -39,6 +47,7 @@ export function alarmColumns(lang: Lang): SheetColumn<Row>[] {
     { header: ['速度(km/h)', 'Speed (km/h)'], width: 12, value: (a) => a.speed },
     { header: ['经度', 'Longitude'], width: 12, value: (a) => a.lng },
     { header: ['纬度', 'Latitude'], width: 12, value: (a) => a.lat },
+    ...(withAddress ? [{ header: ['地址', 'Address'] as const, width: 30, value: (a: Row) => alarmAddress(a, lang) }] : []),
     { header: ['驾驶员', 'Driver'], width: 14, value: (a) => a.driverName ?? '' },
     { header: ['处理状态', 'Processing state'], width: 14, value: (a) => label(DEAL_STATUS_LABELS, a.dealStatus, lang) },
     { header: ['处理方式', 'Handling'], width: 12, value: (a) => label(DEAL_TYPE_LABELS, a.dealType, lang) },
@@ -49,6 +58,6 @@ export function alarmColumns(lang: Lang): SheetColumn<Row>[] {
   ];
 }
 
-export function alarmWorkbook(rows: readonly Row[], lang: Lang): Promise<Buffer> {
-  return xlsxBuffer(lang === 'zh' ? '报警' : 'Alarms', alarmColumns(lang), rows, lang);
+export function alarmWorkbook(rows: readonly Row[], lang: Lang, withAddress = false): Promise<Buffer> {
+  return xlsxBuffer(lang === 'zh' ? '报警' : 'Alarms', alarmColumns(lang, withAddress), rows, lang);
 }

@@ -18,6 +18,7 @@ import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
 import { AppError, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import { Code, EpochMs, Id, IdList, PageFields, Strict, Text, type App } from '../../http/route.ts';
+import { alarmAddress } from './alarm-sheet.ts';
 import { RiskLevelField } from './settings.ts';
 import { SafeMessages, TERMINAL_NO_REPLY, TERMINAL_NOT_APPLICABLE, TERMINAL_OFFLINE, terminalResultText } from './messages.ts';
 
@@ -42,8 +43,14 @@ const DealTypeField = Type.Union(DEAL_TYPES.map((t) => Type.Literal(t)));
 export const TEXT_FLAGS = { urgent: 1 << 0, display: 1 << 2, tts: 1 << 3, advertising: 1 << 4 } as const;
 const TextTypeField = Type.Union(Object.keys(TEXT_FLAGS).map((k) => Type.Literal(k as keyof typeof TEXT_FLAGS)));
 
-export function alarmView(a: AlarmRecord, lang: Lang) {
+/**
+ * An alarm as the console sees it. `withAddress` (the user's `geoInverse` setting, on by default for
+ * new users) adds the place from the offline reverse geocoder (≈ 35 µs a position, so a 500-row page
+ * costs ≈ 20 ms); '' when the alarm has no fix.
+ */
+export function alarmView(a: AlarmRecord, lang: Lang, withAddress = false) {
   return {
+    address: withAddress ? alarmAddress(a, lang) : undefined,
     id: a.id, alarmType: a.alarmType, alarmName: alarmName(a.alarmType, lang), alarmGroup: groupOf(a.alarmType) ?? null, source: a.source,
     vehicleId: a.vehicleId, vehiidno: a.vehiidno, devidno: a.deviceNo, companyId: a.companyId, companyName: a.companyName, channelId: a.channelId,
     gpsTime: a.startTime, startTime: a.startTime, endTime: a.endTime, lastTime: a.lastTime, count: a.count, lng: a.lng, lat: a.lat, speed: a.speed,
@@ -108,7 +115,7 @@ export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
     }, offset, limit);
     const capped = total > ALARM_QUERY_CAP;
     const data = {
-      records: records.map((r) => alarmView(r, lang)), total: Math.min(total, ALARM_QUERY_CAP), current: b.current, size: b.size,
+      records: records.map((r) => alarmView(r, lang, auth(request).user.geoInverse)), total: Math.min(total, ALARM_QUERY_CAP), current: b.current, size: b.size,
       capped, matched: total,
     };
     if (!capped) return ok(data, lang);
@@ -122,7 +129,7 @@ export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
     const lang = requestLang(request);
     const a = await storage.alarms.get(auth(request).scope, request.params.id);
     if (!a) throw fail.notFound(SafeMessages.alarmNotFound);
-    return ok(alarmView(a, lang), lang);
+    return ok(alarmView(a, lang, auth(request).user.geoInverse), lang);
   });
 
   /**

@@ -7,13 +7,13 @@ import type { TestTerminal } from '../../gateway/terminal-client.ts';
 import { location } from '../../gateway/terminal-client.ts';
 import { startLiveServer, type LiveTestServer } from '../../live/test-harness.ts';
 import { connectPush, type PushTestClient } from '../../push/test-client.ts';
-import { createUserWithRole } from '../../test/users.ts';
+import { createUserWithRole, TEST_PASSWORD } from '../../test/users.ts';
 import { ScriptedFleet } from '../../test/scripted-fleet.ts';
 
 interface AlarmView {
   id: number; alarmType: number; alarmName: string; vehicleId: number; vehiidno: string; devidno: string; companyId: number; source: string;
   startTime: number; endTime: number | null; lastTime: number; count: number; riskLevel: string; dealStatus: number; dealType: number | null;
-  dealContent: string; dealUserId: number | null; dealUsername: string; dealTime: number | null; typical: boolean; speed: number;
+  dealContent: string; dealUserId: number | null; dealUsername: string; dealTime: number | null; typical: boolean; speed: number; address?: string;
 }
 interface AlarmPage { records: AlarmView[]; total: number; capped: boolean; matched: number }
 interface LogView { action: string; userId: number | null; username: string; dealType: number | null; content: string; terminalResult: number | null; terminalResultText: string; createTime: number }
@@ -535,5 +535,26 @@ describe('alarm types and user settings', () => {
   it('refuses company settings for a company outside the caller’s subtree', async () => {
     const r = await server.call('POST', '/service-safe/companysetting/doCompanyAlarmSettingEnableStatus', { token: eastSafety, body: { companyId: 1, alarmTypes: [12001], enabled: false } });
     expect(r.status).toBe(403);
+  });
+});
+
+describe('alarm addresses', () => {
+  it('the list and the detail name the place in words for a user with reverse geocoding on, and leave it out when it is off', async () => {
+    const v = freshVehicle();
+    const t = await terminalFor(v);
+    await report(t, bit(1), { speed: 95, lng: 121.5, lat: 31.2 });
+    const [off] = await alarmsOf(v.vehicleId, viewer);
+    expect(off!.address).toBeUndefined();
+
+    const user = (await server.app.storage.users.findByUsername('viewer'))!;
+    const on = await server.call('PUT', '/service-priv/user', { token: admin, body: { id: user.id, geoInverse: true } });
+    expect(on.code).toBe(200);
+    const token = await server.login('viewer', TEST_PASSWORD);
+    const [listed] = await alarmsOf(v.vehicleId, token);
+    expect(listed!.address).toMatch(/^上海市.+附近$/);
+    const detail = await server.call<AlarmView>('GET', `/service-safe/alarmInfo/${listed!.id}`, { token });
+    expect(detail.data.address).toBe(listed!.address);
+    const en = await server.call<AlarmView>('GET', `/service-safe/alarmInfo/${listed!.id}`, { token, lang: 'en' });
+    expect(en.data.address).toMatch(/Shanghai/);
   });
 });

@@ -21,6 +21,7 @@ import {
   type Alarm, type AlarmQuery, type AlarmTypeEntry, type DealLogEntry,
 } from './api.ts';
 import { formatPlace, formatTime, fromLocalInput, rangeProblem, riskColor, todayRange, toLocalInput } from './format.ts';
+import { AlarmEvidence } from './AlarmEvidence.tsx';
 import { HandleForm } from './HandleForm.tsx';
 import { onAlarmsHandled } from './handled.ts';
 import { ALARMS_NS } from './messages.ts';
@@ -29,7 +30,20 @@ import { VehicleMultiSelect } from './VehicleMultiSelect.tsx';
 const ROUTE = '/safeManagement/alarmProcessingPage';
 const PAGE_SIZE = 500;
 const ROW_HEIGHT = 34;
-const COLUMNS = '32px 110px 1.4fr 80px 150px 170px 80px 50px 110px 70px 90px 90px 70px';
+/**
+ * Column widths (issue 13): each column lies between its minimum and maximum, so at 1280 px the type
+ * column is never crushed (the table scrolls sideways instead) and at 3840 px it does not grow to
+ * 2,500 px. The last column (详情) is pinned to the right edge. `data-min-width` on the header cells
+ * lets the layout checks assert the minimum.
+ */
+const COLUMN_WIDTHS = [
+  ['check', 32, 32], ['plate', 100, 150], ['alarmName', 140, 280], ['risk', 72, 96], ['time', 150, 170], ['place', 180, 360], ['speed', 76, 100],
+  ['count', 50, 64], ['status', 90, 120], ['typical', 64, 84], ['dealType', 84, 120], ['dealUser', 84, 140], ['action', 72, 84],
+] as const;
+const COLUMNS = COLUMN_WIDTHS.map(([, min, max]) => `minmax(${min}px, ${max}px)`).join(' ');
+const TABLE_MIN_WIDTH = COLUMN_WIDTHS.reduce((w, [, min]) => w + min, 0);
+const MIN_WIDTH = Object.fromEntries(COLUMN_WIDTHS.map(([k, min]) => [k, min])) as Record<(typeof COLUMN_WIDTHS)[number][0], number>;
+const PINNED = { position: 'sticky', right: 0, background: 'var(--mantine-color-body)', boxShadow: '-4px 0 4px -4px rgba(0,0,0,0.25)', zIndex: 1 } as const;
 
 interface Filters {
   vehicleIds: string[];
@@ -259,7 +273,11 @@ export function AlarmProcessingPage() {
           </Perm>
         </Group>
       </Group>
-      <div style={{ display: 'grid', gridTemplateColumns: COLUMNS, fontWeight: 600, fontSize: 13, borderBottom: '1px solid var(--mantine-color-default-border)', padding: '4px 0' }}>
+      <div ref={scrollRef} style={{ flex: 1, minHeight: 240, overflow: 'auto' }} data-testid="alarm-table" data-length={count} data-version={version}>
+      <div
+        data-testid="alarm-table-header"
+        style={{ display: 'grid', gridTemplateColumns: COLUMNS, minWidth: TABLE_MIN_WIDTH, fontWeight: 600, fontSize: 13, borderBottom: '1px solid var(--mantine-color-default-border)', padding: '4px 0', position: 'sticky', top: 0, zIndex: 2, background: 'var(--mantine-color-body)' }}
+      >
         <Checkbox
           size="xs"
           aria-label="all"
@@ -267,13 +285,13 @@ export function AlarmProcessingPage() {
           indeterminate={selected.size > 0 && selected.size < count}
           onChange={() => setSelected(selected.size === count ? new Set() : new Set(r.rows.map((x) => x.id)))}
         />
-        <span>{t('field.plate')}</span><span>{t('field.alarmName')}</span><span>{t('field.risk')}</span><span>{t('field.time')}</span>
-        <span>{t('field.place')}</span><span>{t('field.speed')}</span><span>{t('field.count')}</span><span>{t('field.status')}</span>
-        <span>{t('field.typical')}</span><span>{t('field.dealType')}</span><span>{t('field.dealUser')}</span><span>{t('page.action')}</span>
+        {(['plate', 'alarmName', 'risk', 'time', 'place', 'speed', 'count', 'status', 'typical', 'dealType', 'dealUser'] as const).map((k) => (
+          <span key={k} data-min-width={MIN_WIDTH[k]} data-column={k} style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{t(`field.${k}`)}</span>
+        ))}
+        <span data-min-width={MIN_WIDTH.action} data-column="action" style={PINNED}>{t('page.action')}</span>
       </div>
-      <div ref={scrollRef} style={{ flex: 1, minHeight: 240, overflow: 'auto' }} data-testid="alarm-table" data-length={count} data-version={version}>
         {searched && count === 0 && !r.loading && <Text c="dimmed" size="sm" p="sm" data-testid="alarm-empty">{t('page.empty')}</Text>}
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: TABLE_MIN_WIDTH }}>
           {items.map((item) => {
             const a = r.rows[item.index];
             if (!a) return null;
@@ -287,17 +305,17 @@ export function AlarmProcessingPage() {
               >
                 <Checkbox size="xs" aria-label={String(a.id)} checked={selected.has(a.id)} onChange={() => toggle(a.id)} />
                 <span>{a.vehiidno}</span>
-                <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{alarmName(a.alarmType, lang)}</span>
+                <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={alarmName(a.alarmType, lang)}>{alarmName(a.alarmType, lang)}</span>
                 <span><Badge size="xs" color={riskColor(a.riskLevel)}>{t(`risk.${a.riskLevel}`, { defaultValue: a.riskLevel })}</Badge></span>
                 <span>{formatTime(a.startTime)}</span>
-                <span>{formatPlace(a.lng, a.lat)}</span>
+                <span style={{ overflow: 'hidden', textOverflow: 'ellipsis' }} title={formatPlace(a.lng, a.lat)} data-testid="alarm-row-place">{a.address || formatPlace(a.lng, a.lat)}</span>
                 <span>{t('speedValue', { speed: a.speed })}</span>
                 <span>{a.count}</span>
                 <span data-testid="alarm-row-status">{t(`status.${a.dealStatus}`)}</span>
                 <span>{a.typical ? t('page.yes') : t('page.no')}</span>
                 <span>{a.dealType ? t(`dealType.${a.dealType}`) : '—'}</span>
                 <span data-testid="alarm-row-user">{a.dealUsername || '—'}</span>
-                <span><Button size="compact-xs" variant="light" onClick={() => setDetailId(a.id)} data-testid="alarm-row-detail">{t('page.detail')}</Button></span>
+                <span style={PINNED}><Button size="compact-xs" variant="light" onClick={() => setDetailId(a.id)} data-testid="alarm-row-detail">{t('page.detail')}</Button></span>
               </div>
             );
           })}
@@ -419,6 +437,7 @@ function AlarmDetail({ alarm: a, onChanged }: { alarm: Alarm; onChanged: () => v
           }}
         />
       )}
+      <AlarmEvidence alarm={a} />
       <Text fw={600}>{t('page.log')}</Text>
       {log === null ? null : log.length === 0 ? (
         <Text size="sm" c="dimmed">{t('page.logEmpty')}</Text>

@@ -1,5 +1,6 @@
 /** The safety-alarm calls (server/API.md "Safety alarms"). */
 import { http } from '../../api/http.ts';
+import { evidenceWindow } from './format.ts';
 import { announceAlarmsHandled } from './handled.ts';
 
 export interface Alarm {
@@ -7,6 +8,8 @@ export interface Alarm {
   companyId: number; companyName: string; channelId: number; gpsTime: number; startTime: number; endTime: number | null; lastTime: number;
   count: number; lng: number; lat: number; speed: number; riskLevel: string; dealStatus: number; dealType: number | null; dealContent: string;
   dealUserId: number | null; dealUsername: string; dealTime: number | null; typical: boolean; createTime: number;
+  /** The place in words (server geocoder), present when the user's reverse geocoding setting is on. */
+  address?: string;
 }
 
 export interface AlarmTypeEntry { alarmType: number; alarmName: string; nameZh: string; nameEn: string | null; group: number; isGroup: boolean }
@@ -66,6 +69,19 @@ export const startTts = (vehicleId: number, text: string, types: TtsType[], alar
   http.post<{ vehicleId: number; flags: number; result: number; resultText: string }>(
     '/service-command/command/startTts', { vehicleId, text, types, alarmId }, { noCompanyId: true },
   );
+
+/** A photo or clip the media report holds for an alarm (server/API.md "Multimedia"). */
+export interface AlarmMediaItem {
+  id: number; vehicleId: number; channel: number; mediaType: number; captureTime: number; alarmId: number | null; url: string;
+}
+
+/** The alarm's evidence: the media report's rows linked to this alarm (its own call and right). */
+export async function fetchAlarmMedia(alarm: Alarm): Promise<AlarmMediaItem[]> {
+  const page = await http.post<{ records: AlarmMediaItem[] }>('/service-report/media/alarmMedia', {
+    current: 1, size: 50, ...evidenceWindow(alarm), vehicleIds: [alarm.vehicleId], alarmIds: [alarm.id],
+  }, { noCompanyId: true, silent: true });
+  return page.records;
+}
 
 export interface VehicleOption { vehicleId: number; plate: string }
 

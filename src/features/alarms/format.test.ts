@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPlace, handledOutcome, fromLocalInput, playbackHref, PLAYBACK_MARGIN_MS, rangeProblem, todayRange, toLocalInput } from './format.ts';
+import { EVIDENCE_TRACK_MARGIN_MS, evidenceTrackHref, evidenceWindow, formatPlace, handledOutcome, fromLocalInput, playbackHref, PLAYBACK_MARGIN_MS, rangeProblem, todayRange, toLocalInput } from './format.ts';
 
 const NOW = new Date(2026, 10, 22, 19, 0, 0).getTime();
 
@@ -49,5 +49,24 @@ describe('the handling outcome in plain words', () => {
     expect(handledOutcome(-2)).toBe('noReply');
     expect(handledOutcome(-3)).toBe('notNeeded');
     expect(handledOutcome(null)).toBe('plain');
+  });
+});
+
+describe('alarm evidence links', () => {
+  it('opens the track 5 minutes either side of the alarm, never ending in the future', () => {
+    const alarm = { vehicleId: 7, vehiidno: '沪A1', gpsTime: NOW - 60 * 60_000 };
+    const q = new URLSearchParams(evidenceTrackHref(alarm, NOW).split('?')[1]);
+    expect(Number(q.get('startTime'))).toBe(alarm.gpsTime - EVIDENCE_TRACK_MARGIN_MS);
+    expect(Number(q.get('endTime'))).toBe(alarm.gpsTime + EVIDENCE_TRACK_MARGIN_MS);
+    const fresh = { ...alarm, gpsTime: NOW - 60_000 };
+    expect(Number(new URLSearchParams(evidenceTrackHref(fresh, NOW).split('?')[1]).get('endTime'))).toBe(NOW);
+  });
+
+  it('asks the media report from 10 minutes before the alarm to an hour after it last occurred', () => {
+    const w = evidenceWindow({ startTime: NOW, lastTime: NOW + 5 * 60_000, endTime: null });
+    expect(w).toEqual({ startTime: NOW - 10 * 60_000, endTime: NOW + 65 * 60_000 });
+    // An alarm held for 40 days stays within the report's 31-day limit.
+    const long = evidenceWindow({ startTime: NOW, lastTime: NOW, endTime: NOW + 40 * 86_400_000 });
+    expect(long.endTime - long.startTime).toBeLessThan(31 * 86_400_000);
   });
 });

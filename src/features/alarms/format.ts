@@ -27,6 +27,33 @@ export function playbackHref(alarm: { vehicleId: number; vehiidno: string; gpsTi
   return `/monitor/trackPlaybackPage?${q.toString()}`;
 }
 
+/** Track playback from an alarm's evidence: the moment itself, 5 minutes either side (issue 13). */
+export const EVIDENCE_TRACK_MARGIN_MS = 5 * 60_000;
+
+/** The playback URL around an alarm's moment (± 5 min); the end never lies in the future. */
+export function evidenceTrackHref(alarm: { vehicleId: number; vehiidno: string; gpsTime: number }, now: number): string {
+  const startTime = alarm.gpsTime - EVIDENCE_TRACK_MARGIN_MS;
+  const endTime = Math.min(alarm.gpsTime + EVIDENCE_TRACK_MARGIN_MS, Math.max(now, alarm.gpsTime + 60_000));
+  const q = new URLSearchParams({ vehicleId: String(alarm.vehicleId), startTime: String(startTime), endTime: String(endTime), plate: alarm.vehiidno });
+  return `/monitor/trackPlaybackPage?${q.toString()}`;
+}
+
+/** The vehicle's live video (every camera), as the pop-up's multi-live button opens it. */
+export function liveVideoHref(alarm: { vehicleId: number; vehiidno: string }): string {
+  return `/monitor/videoMonitor?vehicleId=${alarm.vehicleId}&plate=${encodeURIComponent(alarm.vehiidno)}`;
+}
+
+/**
+ * The capture window in which the media report is asked for an alarm's evidence: from 10 minutes
+ * before the alarm to an hour after it last occurred (photos and clips arrive after the alarm,
+ * uploaded by the terminal), within the report's 31-day limit.
+ */
+export function evidenceWindow(alarm: { startTime: number; lastTime: number; endTime: number | null }): { startTime: number; endTime: number } {
+  const startTime = alarm.startTime - 10 * 60_000;
+  const last = Math.max(alarm.lastTime, alarm.endTime ?? 0, alarm.startTime);
+  return { startTime, endTime: Math.min(last + 3_600_000, startTime + 31 * 86_400_000 - 1) };
+}
+
 /** Why a query range is refused before calling (spec §5: the last 3 months only), or null. */
 export function rangeProblem(startTime: number, endTime: number, now: number): 'tooOld' | 'badRange' | null {
   if (!Number.isFinite(startTime) || !Number.isFinite(endTime) || startTime > endTime) return 'badRange';

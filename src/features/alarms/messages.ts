@@ -24,7 +24,7 @@ registerMessages(ALARMS_NS, {
     field: {
       plate: '车牌号', alarmName: '报警类型', time: '报警时间', place: '位置', speed: '速度', risk: '风险等级', company: '所属公司',
       status: '处理状态', dealType: '处理方式', dealContent: '处理内容', dealUser: '处理人', dealTime: '处理时间', count: '次数',
-      typical: '典型报警', endTime: '结束时间', device: '终端号', source: '来源',
+      typical: '典型报警', endTime: '结束时间', device: '终端号', source: '来源', address: '地址',
     },
     speedValue: '{{speed}} km/h',
     risk: { high: '高风险', medium: '中风险', low: '低风险', ordinary: '一般' },
@@ -44,11 +44,11 @@ registerMessages(ALARMS_NS, {
         slowDown: '您已超速，请减速慢行', rest: '您已连续驾驶较长时间，请尽快停车休息', seatbelt: '请系好安全带',
         phone: '请勿在驾驶中使用手机', distance: '请保持安全车距', callCentre: '请尽快与调度中心联系',
       },
-      preset: '常用语', presetPlaceholder: '选择常用语填入下发内容',
-      phrases: {
-        slowDown: '您已超速，请减速慢行', rest: '您已连续驾驶较长时间，请尽快停车休息', seatbelt: '请系好安全带',
-        phone: '请勿在驾驶中使用手机', distance: '请保持安全车距', callCentre: '请尽快与调度中心联系',
-      },
+    },
+    evidence: {
+      title: '报警证据', loading: '加载中…', none: '该报警暂无照片或视频', denied: '无报警多媒体查看权限，无法显示照片和视频',
+      failed: '报警证据加载失败', clipFailed: '视频加载失败', platform: '平台生成的报警，没有终端上传的照片或视频',
+      channel: '通道{{n}}', noFix: '报警时没有定位', live: '实时视频', track: '报警前后5分钟轨迹',
     },
     handle: {
       title: '处理报警', action: '处理方式', content: '处理内容', submit: '确认', done: '已处理。终端应答：{{result}}', noTerminal: '已处理',
@@ -85,7 +85,7 @@ registerMessages(ALARMS_NS, {
       show: 'Show alarms',
       empty: 'No new alarms',
       more: '{{count}} more alarms', more_one: '{{count}} more alarm',
-      processing: 'Alarm processing',
+      processing: 'Alarm handling',
       missed: '{{count}} more alarms raised while disconnected could not be brought back here; see Alarm processing',
       missed_one: '{{count}} more alarm raised while disconnected could not be brought back here; see Alarm processing',
       missedAtLeast: 'At least {{count}} more alarms raised while disconnected could not be brought back here; see Alarm processing',
@@ -93,7 +93,7 @@ registerMessages(ALARMS_NS, {
     field: {
       plate: 'Plate', alarmName: 'Alarm type', time: 'Alarm time', place: 'Place', speed: 'Speed', risk: 'Risk level', company: 'Company',
       status: 'Processing state', dealType: 'Handling action', dealContent: 'Handling note', dealUser: 'Handled by', dealTime: 'Handled at', count: 'Count',
-      typical: 'Typical', endTime: 'End time', device: 'Terminal', source: 'Source',
+      typical: 'Typical', endTime: 'End time', device: 'Terminal', source: 'Source', address: 'Address',
     },
     speedValue: '{{speed}} km/h',
     risk: { high: 'High', medium: 'Medium', low: 'Low', ordinary: 'Ordinary' },
@@ -101,8 +101,8 @@ registerMessages(ALARMS_NS, {
     dealType: { 1: 'Risk release', 2: 'Risk tracking', 3: 'Risk escalation', 4: 'No risk' },
     source: { bit: 'Terminal alarm bit', adas: 'ADAS', dms: 'DMS', platform: 'Platform' },
     button: {
-      phoneReminder: 'Phone reminder', musicReminder: 'Sound reminder', live: 'Live video', multiLive: 'Multichannel video', talk: 'Intercom',
-      photoSnap: 'Snapshot', ttsReminder: 'TTS reminder', audioReminder: 'Audio reminder', obd: 'OBD', obdLargeVehicle: 'Large-vehicle OBD',
+      phoneReminder: 'Phone reminder', musicReminder: 'Alarm sound', live: 'Live video', multiLive: 'Multichannel video', talk: 'Talk',
+      photoSnap: 'Snapshot', ttsReminder: 'TTS reminder', audioReminder: 'Audio reminder', obd: 'OBD', obdLargeVehicle: 'Heavy-vehicle OBD',
       trackPlayback: 'Track playback', handle: 'Handle',
     },
     notBuilt: '"{{name}}" is not available yet.',
@@ -115,12 +115,11 @@ registerMessages(ALARMS_NS, {
         seatbelt: 'Please fasten your seat belt', phone: 'Please do not use your phone while driving',
         distance: 'Please keep a safe distance', callCentre: 'Please contact the dispatch centre as soon as possible',
       },
-      preset: 'Common phrases', presetPlaceholder: 'Pick a phrase to fill in the text',
-      phrases: {
-        slowDown: 'You are speeding, please slow down', rest: 'You have been driving for a long time, please stop and rest soon',
-        seatbelt: 'Please fasten your seat belt', phone: 'Please do not use your phone while driving',
-        distance: 'Please keep a safe distance', callCentre: 'Please contact the dispatch centre as soon as possible',
-      },
+    },
+    evidence: {
+      title: 'Evidence', loading: 'Loading…', none: 'No photo or clip for this alarm yet', denied: 'You may not view alarm media, so photos and clips are not shown',
+      failed: 'The evidence could not be loaded', clipFailed: 'The clip could not be loaded', platform: 'Raised by the platform: the terminal sent no photo or clip',
+      channel: 'Channel {{n}}', noFix: 'No position at the time of the alarm', live: 'Live video', track: 'Track ± 5 min',
     },
     handle: {
       title: 'Handle alarm', action: 'Handling action', content: 'Handling note', submit: 'Confirm', done: 'Handled. Terminal answer: {{result}}', noTerminal: 'Handled',
