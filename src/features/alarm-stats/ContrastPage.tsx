@@ -3,7 +3,7 @@
  * company), or two companies (same period). Rows line up by key (`contrast` of domain/alarms/stats.ts;
  * days by position), with the change and its percentage; the chart draws A and B together.
  */
-import { Alert, Badge, Button, Group, Loader, SegmentedControl, Select, Stack, Tabs, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, SegmentedControl, Select, Stack, Tabs, Text } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { contrast, STATS_DIMENSIONS, type ContrastRow, type StatsDimension } from '../../../domain/alarms/stats.ts';
 import { http } from '../../api/http.ts';
@@ -13,7 +13,8 @@ import { fetchStats, type StatsFilter, type StatsResult, type StatsRow } from '.
 import { rowKey, rowLabel } from './dimension.ts';
 import { ALARM_STATS_NS } from './messages.ts';
 import { StatsChart } from './StatsChart.tsx';
-import { formFilter, initialForm, lastDays, StatsFilters, type FilterForm } from './StatsFilters.tsx';
+import { PeriodPicker } from '../../kit/period-picker/index.ts';
+import { formFilter, initialForm, lastDays, STATS_QUICK, StatsFilters, type FilterForm } from './StatsFilters.tsx';
 import { StatsTable, type StatsColumn } from './StatsTable.tsx';
 
 type Mode = 'periods' | 'companies';
@@ -116,15 +117,17 @@ export function ContrastPage() {
         />
         {mode === 'periods' ? (
           <>
-            <TextInput type="datetime-local" label={`${t('contrast.periodA')} ${t('filter.start')}`} value={form.start} onChange={(e) => setForm({ ...form, start: e.currentTarget.value })} data-testid="contrast-a-start" />
-            <TextInput type="datetime-local" label={`${t('contrast.periodA')} ${t('filter.end')}`} value={form.end} onChange={(e) => setForm({ ...form, end: e.currentTarget.value })} data-testid="contrast-a-end" />
-            <TextInput type="datetime-local" label={`${t('contrast.periodB')} ${t('filter.start')}`} value={periodB.start} onChange={(e) => setPeriodB({ ...periodB, start: e.currentTarget.value })} data-testid="contrast-b-start" />
-            <TextInput type="datetime-local" label={`${t('contrast.periodB')} ${t('filter.end')}`} value={periodB.end} onChange={(e) => setPeriodB({ ...periodB, end: e.currentTarget.value })} data-testid="contrast-b-end" />
+            <PeriodPicker value={form} onChange={(p) => setForm({ ...form, ...p })} quick={STATS_QUICK} showProblem={false}
+              labels={{ start: `${t('contrast.periodA')} ${t('filter.start')}`, end: `${t('contrast.periodA')} ${t('filter.end')}` }}
+              testIds={{ start: 'contrast-a-start', end: 'contrast-a-end', quick: 'contrast-a-quick' }} />
+            <PeriodPicker value={periodB} onChange={setPeriodB} quick={STATS_QUICK} showProblem={false}
+              labels={{ start: `${t('contrast.periodB')} ${t('filter.start')}`, end: `${t('contrast.periodB')} ${t('filter.end')}` }}
+              testIds={{ start: 'contrast-b-start', end: 'contrast-b-end', quick: 'contrast-b-quick' }} />
           </>
         ) : (
           <>
-            <TextInput type="datetime-local" label={t('filter.start')} value={form.start} onChange={(e) => setForm({ ...form, start: e.currentTarget.value })} />
-            <TextInput type="datetime-local" label={t('filter.end')} value={form.end} onChange={(e) => setForm({ ...form, end: e.currentTarget.value })} />
+            <PeriodPicker value={form} onChange={(p) => setForm({ ...form, ...p })} quick={STATS_QUICK} showProblem={false}
+              labels={{ start: t('filter.start'), end: t('filter.end') }} />
             <Select label={t('contrast.companyA')} searchable w={180} data={companies.map((c) => ({ value: String(c.id), label: c.name }))} value={companyA} onChange={setCompanyA} data-testid="contrast-company-a" />
             <Select label={t('contrast.companyB')} searchable w={180} data={companies.map((c) => ({ value: String(c.id), label: c.name }))} value={companyB} onChange={setCompanyB} data-testid="contrast-company-b" />
           </>

@@ -2,18 +2,22 @@
  * The statistics filters: period, alarm group and types, risk level, processing state, vehicles.
  * The company comes from the shell's company selection (the request client adds it).
  */
-import { Group, MultiSelect, Select, TextInput } from '@mantine/core';
+import { Group, MultiSelect, Select } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { DEAL_STATUSES } from '../../../domain/alarms/engine.ts';
 import { RISK_LEVELS } from '../../../domain/alarms/sources.ts';
 import { statsPeriodProblem, type StatsPeriodProblem } from '../../../domain/alarms/stats.ts';
 import { useT } from '../../i18n/index.ts';
+import { PeriodPicker, type QuickRange } from '../../kit/period-picker/index.ts';
 import { fetchAlarmTypes, type AlarmTypeEntry } from '../alarms/api.ts';
 import { fromLocalInput, toLocalInput } from '../alarms/format.ts';
 import { ALARMS_NS } from '../alarms/messages.ts';
 import { VehicleMultiSelect } from '../alarms/VehicleMultiSelect.tsx';
 import type { StatsFilter } from './api.ts';
 import { ALARM_STATS_NS } from './messages.ts';
+
+/** Quick ranges of the statistics screens: days for the duty review, months for the monthly report. */
+export const STATS_QUICK: readonly QuickRange[] = ['today', 'yesterday', 'last7Days', 'thisMonth', 'lastMonth'];
 
 export interface FilterForm {
   start: string;
@@ -73,8 +77,9 @@ export function StatsFilters({ value, onChange, period = true }: { value: Filter
     <Group gap="sm" align="flex-end" wrap="wrap">
       {period && (
         <>
-          <TextInput type="datetime-local" label={t('filter.start')} value={value.start} onChange={(e) => set('start', e.currentTarget.value)} data-testid="stats-start" />
-          <TextInput type="datetime-local" label={t('filter.end')} value={value.end} onChange={(e) => set('end', e.currentTarget.value)} data-testid="stats-end" />
+          {/* The screen states its own period problem (statsPeriodProblem) below the filters. */}
+          <PeriodPicker value={value} onChange={(p) => onChange({ ...value, ...p })} quick={STATS_QUICK} showProblem={false}
+            labels={{ start: t('filter.start'), end: t('filter.end') }} testIds={{ start: 'stats-start', end: 'stats-end', quick: 'stats-quick' }} />
         </>
       )}
       <Select

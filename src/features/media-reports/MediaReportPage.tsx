@@ -1,9 +1,10 @@
-import { Alert, Button, Center, Group, Loader, Modal, MultiSelect, Pagination, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Center, Group, Loader, Modal, MultiSelect, Pagination, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { checkMediaPeriod, DEFAULT_SNAP_CHANNELS, defaultMediaDates, MEDIA_REPORT_MAX_DAYS, mediaPeriodOfDates } from '../../../domain/media/media.ts';
 import { isApiError, saveBlob } from '../../api/http.ts';
 import { useT } from '../../i18n/index.ts';
+import { PeriodPicker } from '../../kit/period-picker/index.ts';
 import { useCompanySelection } from '../../session/company-selection.ts';
 import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
 import { vehicleIdsOf } from '../reports/online-control/period.ts';
@@ -148,10 +149,10 @@ export function MediaReportPage({ kind }: { kind: ReportKind }) {
             search();
           }}
         >
-          <TextInput type="date" size="sm" label={t('filter.startDate')} value={dates.startDate} error={problem !== null}
-            onChange={(e) => { const startDate = e.currentTarget.value; setDates((d) => ({ ...d, startDate })); }} data-testid="start-date" />
-          <TextInput type="date" size="sm" label={t('filter.endDate')} value={dates.endDate} error={problem !== null}
-            onChange={(e) => { const endDate = e.currentTarget.value; setDates((d) => ({ ...d, endDate })); }} data-testid="end-date" />
+          {/* The screen states its own period problem (its span limit) below. */}
+          <PeriodPicker mode="date" value={{ start: dates.startDate, end: dates.endDate }} quick={['today', 'yesterday', 'last3Days', 'last7Days']} showProblem={false}
+            onChange={(p) => setDates((d) => ({ ...d, startDate: p.start, endDate: p.end }))}
+            labels={{ start: t('filter.startDate'), end: t('filter.endDate') }} testIds={{ start: 'start-date', end: 'end-date', quick: 'quick-range' }} />
           <MultiSelect size="sm" w={220} label={t('filter.channels')} placeholder={channels.length === 0 ? t('filter.allChannels') : undefined} clearable
             data={DEFAULT_SNAP_CHANNELS.map((n) => ({ value: String(n), label: t('channel', { n }) }))} value={channels} onChange={setChannels} data-testid="channels" />
           {kind === 'snap' && (

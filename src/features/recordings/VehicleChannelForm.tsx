@@ -6,10 +6,11 @@
  * `-vehicle`, `-channel`, `-start`, `-end`.
  */
 import { useCallback, useState, type ReactNode } from 'react';
-import { Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Paper, Select, Stack, Text } from '@mantine/core';
 import { parseNodeId, type TreeNode } from '../../../domain/company/tree-node.ts';
 import { noCameraMessage } from '../../../domain/video/channels.ts';
 import { useLang, useT } from '../../i18n/index.ts';
+import { PeriodPicker } from '../../kit/period-picker/index.ts';
 import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
 import { toLocalInput } from '../track/format.ts';
 import { fetchChannels, type DeviceChannel, type DeviceChannels } from '../video/api.ts';
@@ -95,8 +96,9 @@ export function VehicleChannelForm({ prefix, fields, allChannels, children }: {
             {missing}
           </Text>
         )}
-        <TextInput size="xs" type="datetime-local" label={t('start')} value={start} onChange={(e) => onStart(e.currentTarget.value)} data-testid={`${prefix}-start`} />
-        <TextInput size="xs" type="datetime-local" label={t('end')} value={end} onChange={(e) => onEnd(e.currentTarget.value)} data-testid={`${prefix}-end`} />
+        <PeriodPicker size="xs" vertical value={{ start, end }} quick={['today', 'yesterday', 'last3Days']} showProblem={false}
+          onChange={(p) => { if (p.start !== start) onStart(p.start); if (p.end !== end) onEnd(p.end); }}
+          labels={{ start: t('start'), end: t('end') }} testIds={{ start: `${prefix}-start`, end: `${prefix}-end`, quick: `${prefix}-quick` }} />
         {children}
       </Stack>
     </Paper>

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useT } from '../../../i18n/index.ts';
+import { PeriodPicker } from '../../../kit/period-picker/index.ts';
 import { companySelection, useCompanySelection } from '../../../session/company-selection.ts';
 import { CompanyTreePanel } from '../../company-tree/CompanyTreePanel.tsx';
 import { companyOptionsApi } from '../../system/api.ts';
@@ -109,29 +110,15 @@ export function ReportFrame({
             search();
           }}
         >
-          <TextInput
-            type="date"
-            size="sm"
-            label={t('filter.startDate')}
-            value={draft.startDate}
-            onChange={(e) => {
-              const startDate = e.currentTarget.value;
-              setDraft((d) => ({ ...d, startDate }));
-            }}
-            error={problem !== null}
-            data-testid="start-date"
-          />
-          <TextInput
-            type="date"
-            size="sm"
-            label={t('filter.endDate')}
-            value={draft.endDate}
-            onChange={(e) => {
-              const endDate = e.currentTarget.value;
-              setDraft((d) => ({ ...d, endDate }));
-            }}
-            error={problem !== null}
-            data-testid="end-date"
+          {/* The frame states its own period problem (checkPeriod, REPORT_MAX_DAYS) below. */}
+          <PeriodPicker
+            mode="date"
+            value={{ start: draft.startDate, end: draft.endDate }}
+            onChange={(p) => setDraft((d) => ({ ...d, startDate: p.start, endDate: p.end }))}
+            quick={['yesterday', 'last3Days', 'last7Days', 'thisMonth', 'lastMonth']}
+            showProblem={false}
+            labels={{ start: t('filter.startDate'), end: t('filter.endDate') }}
+            testIds={{ start: 'start-date', end: 'end-date', quick: 'quick-range' }}
           />
           <Button size="sm" type="submit" disabled={problem !== null} data-testid="search">
             {t('filter.search')}
