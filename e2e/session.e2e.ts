@@ -15,12 +15,15 @@ describe('session', () => {
     await page.getByTestId('login-error').getByText('用户名或密码错误').waitFor();
     expect(routeOf(page.url())).toBe('/login');
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    // Switching the language re-renders the message that is already shown (issue 13).
+    await page.getByTestId('lang-switch').click();
+    await page.getByTestId('login-error').getByText('Wrong user name or password').waitFor();
 
     // The stored language decides the message's language.
     await page.evaluate(() => localStorage.setItem('lang', 'en'));
     await page.reload();
     await submitLogin(page, ACCOUNTS.admin.username, 'still-not-the-password');
-    await page.getByTestId('login-error').getByText('User name or password error').waitFor();
+    await page.getByTestId('login-error').getByText('Wrong user name or password').waitFor();
     expect(routeOf(page.url())).toBe('/login');
   });
 

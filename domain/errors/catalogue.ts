@@ -55,12 +55,12 @@ const MESSAGES: Record<number, readonly [zh: string, en: string]> = {
   503: ['服务不可用', 'Service unavailable'],
   504: ['网关超时', 'Gateway timeout'],
   505: ['HTTP版本不受支持', 'HTTP version not supported'],
-  1001: ['用户名或密码错误', 'User name or password error'],
-  1002: ['账号已过期，请联系管理员', 'Account expired, contact the administrator'],
-  1003: ['账号无效，请重新登录', 'Account invalid, log in again'],
-  1004: ['登录地点受限，请联系管理员', 'Login location limited, contact the administrator'],
-  1005: ['登录失败次数过多，请稍后再试', 'Too many failed logins, try again later'],
-  1006: ['登录凭证无效或已过期', 'Login ticket invalid or expired'],
+  1001: ['用户名或密码错误', 'Wrong user name or password'],
+  1002: ['账号已过期，请联系管理员', 'Account expired. Contact your administrator.'],
+  1003: ['账号无效，请重新登录', 'This account is disabled. Contact your administrator.'],
+  1004: ['登录地点受限，请联系管理员', 'Sign-in is not allowed from this location. Contact your administrator.'],
+  1005: ['登录失败次数过多，请稍后再试', 'Too many failed sign-ins. Try again later.'],
+  1006: ['登录凭证无效或已过期', 'This sign-in link is invalid or has expired'],
   1100: ['网络异常，请检查网络', 'Network error, check the network'],
 };
 

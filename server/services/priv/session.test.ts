@@ -68,7 +68,7 @@ describe('signing in', () => {
 
   it.each([
     ['zh', '用户名或密码错误'],
-    ['en', 'User name or password error'],
+    ['en', 'Wrong user name or password'],
   ] as const)('refuses a wrong password with code 1001 in %s', async (lang, msg) => {
     const r = await login('admin', 'wrong-password', lang);
     expect(r.status).toBe(200);
@@ -88,7 +88,7 @@ describe('signing in', () => {
     expect(zh.code).toBe(1002);
     expect(zh.msg).toBe('账号已过期，请联系管理员');
     const en = await login(u.username, 'secret123', 'en');
-    expect(en.msg).toBe('Account expired, contact the administrator');
+    expect(en.msg).toBe('Account expired. Contact your administrator.');
   });
 
   it('refuses a disabled account with code 1003 in both languages', async () => {
@@ -96,7 +96,7 @@ describe('signing in', () => {
     const zh = await login(u.username, 'secret123', 'zh');
     expect(zh.code).toBe(1003);
     expect(zh.msg).toBe('账号无效，请重新登录');
-    expect((await login(u.username, 'secret123', 'en')).msg).toBe('Account invalid, log in again');
+    expect((await login(u.username, 'secret123', 'en')).msg).toBe('This account is disabled. Contact your administrator.');
   });
 
   it('refuses a caller outside the allowed address ranges with code 1004 and admits one inside', async () => {
@@ -104,7 +104,7 @@ describe('signing in', () => {
     const zh = await login(outside.username, 'secret123', 'zh');
     expect(zh.code).toBe(1004);
     expect(zh.msg).toBe('登录地点受限，请联系管理员');
-    expect((await login(outside.username, 'secret123', 'en')).msg).toBe('Login location limited, contact the administrator');
+    expect((await login(outside.username, 'secret123', 'en')).msg).toBe('Sign-in is not allowed from this location. Contact your administrator.');
     const inside = await createUser({ allowedIps: '10.0.0.1,127.0.0.0/8' });
     expect((await login(inside.username, 'secret123')).code).toBe(200);
   });
@@ -211,7 +211,7 @@ describe('passwordless login', () => {
     expect(first.data.user.username).toBe('operator');
     const again = await server.call('POST', '/service-priv/mmLogin', { body: { ticket: issued.data.ticket }, lang: 'en' });
     expect(again.code).toBe(1006);
-    expect(again.msg).toBe('Login ticket invalid or expired');
+    expect(again.msg).toBe('This sign-in link is invalid or has expired');
   });
 
   it('refuses an expired or unknown ticket with 1006', async () => {

@@ -40,7 +40,7 @@ describe('the login page', () => {
     await signIn();
     expect(screen.getByTestId('login-error').textContent).toBe('用户名或密码错误');
     act(() => fireEvent.click(screen.getByTestId('lang-switch')));
-    expect(screen.getByTestId('login-error').textContent).toBe('User name or password error');
+    expect(screen.getByTestId('login-error').textContent).toBe('Wrong user name or password');
   });
 
   it('re-renders a validation message in the new language', async () => {
