@@ -41,7 +41,7 @@ registerMessages(APPRAISAL_NS, {
     },
   },
   en: {
-    title: { report: 'Appraisal report', setting: 'Appraisal settings' },
+    title: { report: 'Scorecard report', setting: 'Scoring settings' },
     month: 'Assessment month',
     keyword: 'Plate',
     search: 'Search',

@@ -81,9 +81,9 @@ registerMessages(ONLINE_CONTROL_NS, {
   },
   en: {
     title: {
-      dataQualifiedRate: 'Data qualified rate',
-      driftRateDetail: 'Drift rate details',
-      discontinuityRateDetail: 'Discontinuity details',
+      dataQualifiedRate: 'Data quality rate',
+      driftRateDetail: 'Position drift details',
+      discontinuityRateDetail: 'Track gap details',
     },
     tabs: { vehicles: 'By vehicle', invalid: 'Invalid positions', drift: 'Drift points', gaps: 'Discontinuous gaps' },
     filter: {
