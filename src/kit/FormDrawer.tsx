@@ -21,13 +21,19 @@ export interface FormDrawerProps<V extends Record<string, unknown>> {
   children: ReactNode;
 }
 
-/** Field errors of a 400 answer: `{errors: {name: '…'}}` in the body (server/resources layer). */
-function fieldErrors(e: unknown): Record<string, string> | undefined {
-  if (!isApiError(e) || typeof e.body !== 'object' || e.body === null) return undefined;
-  const errors = (e.body as { errors?: unknown }).errors;
-  if (typeof errors !== 'object' || errors === null) return undefined;
-  const out = Object.fromEntries(Object.entries(errors).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
-  return Object.keys(out).length > 0 ? out : undefined;
+/**
+ * Field errors of a refused save: `{errors: {name: '…'}}` in the body when the server keys them, else
+ * the one form field its message names as a word (a schema 400 reads "body/name must …").
+ */
+function fieldErrors(e: unknown, fields: readonly string[]): Record<string, string> | undefined {
+  if (!isApiError(e)) return undefined;
+  const errors = typeof e.body === 'object' && e.body !== null ? (e.body as { errors?: unknown }).errors : undefined;
+  if (typeof errors === 'object' && errors !== null) {
+    const out = Object.fromEntries(Object.entries(errors).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+    if (Object.keys(out).length > 0) return out;
+  }
+  const named = fields.find((f) => new RegExp(`\\b${f}\\b`).test(e.msg));
+  return named ? { [named]: e.msg } : undefined;
 }
 
 /**
@@ -47,7 +53,7 @@ export function FormDrawer<V extends Record<string, unknown>>({ title, form, sub
       notifications.show({ color: 'green', message: t('saved'), autoClose: 2000 });
       onSaved();
     } catch (e) {
-      const fields = fieldErrors(e);
+      const fields = fieldErrors(e, Object.keys(form.getValues()));
       if (fields) form.setErrors(fields);
       setServerError(errorText(e));
     } finally {

@@ -4,14 +4,15 @@ import type { CompanyInput } from './api.ts';
 
 export const LIMITS = COMPANY_LIMITS;
 
-export interface CompanyFormValues {
+// A type alias, not an interface: @mantine/form forms take values with an implicit index signature.
+export type CompanyFormValues = {
   pid: number | null;
   name: string;
   contact: string;
   phone: string;
   address: string;
   remark: string;
-}
+};
 
 export type CompanyField = keyof CompanyFormValues;
 export type CompanyFormErrors = Partial<Record<CompanyField, { key: string; params?: Record<string, number> }>>;
