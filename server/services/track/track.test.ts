@@ -277,6 +277,34 @@ describe('the positioning export', () => {
     expect(sheet.getRow(2).getCell(2).value).toBe(first);
   }, 120_000);
 
+  it('adds a stop sheet with start, end, duration and, by the user’s reverse-geocoding setting, the address', async () => {
+    const exported = async (token: string, stopMinutes: number) => {
+      const period = { vehicleId: eastVehicle, startTime: start, endTime: start + 2 * HOUR, stopMinutes };
+      const started = await server.call<{ taskId: string }>('GET', `/service-monitor/trail/excel?${q(period)}`, { token, lang: 'zh' });
+      expect(started.code).toBe(200);
+      let status = 'running';
+      for (let i = 0; i < 200 && status === 'running'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        status = (await server.call<{ status: string }>('GET', `/service-monitor/trail/export_status?${q({ taskId: started.data.taskId })}`, { token })).data.status;
+      }
+      const res = await raw(`/service-monitor/trail/excel_file?${q({ taskId: started.data.taskId })}`, token, 'zh');
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(await res.arrayBuffer());
+      return book.getWorksheet('停车点')!;
+    };
+    // east_track was made through the API: reverse geocoding on, as for every new user.
+    const stops = await exported(east, 3);
+    expect(stops.getRow(1).values).toEqual([undefined, '序号', '开始时间', '结束时间', '停车时长(分钟)', '经度', '纬度', '地址']);
+    expect(stops.rowCount).toBe(2); // the one 5-minute stop of the drive
+    const row = stops.getRow(2);
+    expect(row.getCell(2).value).toBe(new Date(start + 1000 * 1000 + 8 * HOUR).toISOString().slice(0, 19).replace('T', ' '));
+    expect(Number(row.getCell(4).value)).toBeCloseTo(5, 0);
+    expect(String(row.getCell(7).value)).toMatch(/^浙江省杭州市.+附近$/);
+    // A longer threshold leaves it out; the seeded admin (setting off) gets no address column.
+    expect((await exported(east, 10)).rowCount).toBe(1);
+    expect((await exported(admin, 3)).getRow(1).cellCount).toBe(6);
+  });
+
   it('refuses bad parameters naming the field and starts no job', async () => {
     const r = await server.call<unknown>('GET', `/service-monitor/trail/excel?${q({ vehicleId: bigVehicle, startTime: now - DAY })}`, { token: east, lang: 'en' });
     expect(r.status).toBe(400);

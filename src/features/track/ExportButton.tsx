@@ -11,13 +11,13 @@ import { ExportJobButton } from '../shared/ExportJobButton.tsx';
 import { startTrailExport, trailExportFile, trailExportStatus } from './api.ts';
 import { TRACK_NS } from './messages.ts';
 
-export function ExportButton({ vehicleId, startTime, endTime }: { vehicleId: number; startTime: number; endTime: number }) {
+export function ExportButton({ vehicleId, startTime, endTime, stopMinutes }: { vehicleId: number; startTime: number; endTime: number; stopMinutes?: number }) {
   const t = useT(TRACK_NS);
   return (
     <ExportJobButton
       label={t('export')}
       job={{
-        start: () => startTrailExport(vehicleId, startTime, endTime),
+        start: () => startTrailExport(vehicleId, startTime, endTime, stopMinutes === undefined ? undefined : Math.round(stopMinutes)),
         status: trailExportStatus,
         file: trailExportFile,
         capOf: (s) => s.message || (s.total > TRAIL_EXPORT_MAX_POINTS ? exportCapMessage(s.total, currentLang()) : null),

@@ -333,7 +333,7 @@ export function TrackPlaybackPage() {
               </Text>
             ) : null}
             <div style={{ flex: 1 }} />
-            {activeTrack ? <ExportButton vehicleId={active?.vehicleId ?? 0} startTime={activeTrack.startTime} endTime={activeTrack.endTime} /> : null}
+            {activeTrack ? <ExportButton vehicleId={active?.vehicleId ?? 0} startTime={activeTrack.startTime} endTime={activeTrack.endTime} stopMinutes={panel.stopMinutes} /> : null}
           </Group>
           {controller && activeTrack ? <SpeedChart controller={controller} track={activeTrack} color={activeColor} label={t('chartSpeed')} /> : null}
           {activeTrack && lists ? (

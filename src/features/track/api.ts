@@ -13,8 +13,9 @@ export interface ExportStatus {
   message?: string;
 }
 
-export function startTrailExport(vehicleId: number, startTime: number, endTime: number): Promise<{ taskId: string }> {
-  return http.get('/service-monitor/trail/excel', { vehicleId, startTime, endTime });
+/** `stopMinutes`: the stop sheet lists the stops the page shows (its threshold). */
+export function startTrailExport(vehicleId: number, startTime: number, endTime: number, stopMinutes?: number): Promise<{ taskId: string }> {
+  return http.get('/service-monitor/trail/excel', stopMinutes === undefined ? { vehicleId, startTime, endTime } : { vehicleId, startTime, endTime, stopMinutes });
 }
 
 export function trailExportStatus(taskId: string): Promise<ExportStatus> {
