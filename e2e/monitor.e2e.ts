@@ -146,6 +146,9 @@ describe('live monitoring', () => {
     await expect.poll(online, { timeout: 30_000, interval: 500 }).toBeDefined();
     const v = await online();
     const page = await openMonitor();
+    // Choosing flies to street zoom, where the plate labels (deck.gl collision filter) draw: nothing may throw.
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
     await page.waitForFunction((n) => Number(document.querySelector('[data-testid=vehicle-list]')?.getAttribute('data-length')) === n, FLEET, { timeout: 30_000 });
 
     // Search on the 车辆 tab; picking the hit opens its card and scrolls the list to its row.
@@ -168,6 +171,21 @@ describe('live monitoring', () => {
     await page.getByTestId('tts-send').click();
     expect((await sent).postDataJSON()).toMatchObject({ vehicleId: v!.vehicleId, text: '请系好安全带' });
     await expect.poll(() => page.getByTestId('tts-result').textContent(), { timeout: 15_000 }).toContain('终端应答');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('tts-form').waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+
+    // The company tab: company nodes show online / total, as realtimestat counts them.
+    await page.getByRole('tab', { name: '公司' }).click();
+    await expect.poll(() => page.getByTestId('node-count').first().textContent(), { timeout: 10_000 }).toMatch(/^\d+ \/ \d+$/);
+
+    // Alarm history from the menu: the alarm page opens filtered to the vehicle.
+    await page.getByRole('tab', { name: '车辆' }).click();
+    await page.locator(`[data-testid=vehicle-row][data-vehicle-id="${v!.vehicleId}"]`).click({ button: 'right' });
+    await page.getByTestId('menu-alarms').click();
+    await page.getByTestId('alarm-processing-page').waitFor({ timeout: 10_000 });
+    expect(page.url()).toContain(`vehicleId=${v!.vehicleId}`);
+    await expect.poll(() => page.getByTestId('alarm-processing-page').getByText(v!.vehiidno, { exact: true }).count()).toBeGreaterThan(0);
   });
 
   test('the console reconnects and resyncs after the server restarts', async () => {
