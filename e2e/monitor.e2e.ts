@@ -175,6 +175,16 @@ describe('live monitoring', () => {
     await page.getByTestId('tts-form').waitFor({ state: 'detached' });
     expect(errors).toEqual([]);
 
+    // The card's 指令 button carries the same commands: today's track opens playback for the vehicle.
+    await page.getByTestId('details-menu').click();
+    await page.getByTestId('menu-later-params').waitFor(); // not built yet: listed, disabled
+    expect(await page.getByTestId('menu-later-params').getAttribute('data-disabled')).not.toBeNull();
+    await page.getByTestId('menu-track').click();
+    await page.waitForURL(/trackPlaybackPage\?.*vehicleId=/, { timeout: 10_000 });
+    expect(new URL(page.url()).searchParams.get('vehicleId')).toBe(String(v!.vehicleId));
+    await page.goBack();
+    await page.getByTestId('vehicle-list').waitFor({ timeout: 15_000 });
+
     // The company tab: company nodes show online / total, as realtimestat counts them.
     await page.getByRole('tab', { name: '公司' }).click();
     await expect.poll(() => page.getByTestId('node-count').first().textContent(), { timeout: 10_000 }).toMatch(/^\d+ \/ \d+$/);
