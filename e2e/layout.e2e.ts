@@ -169,6 +169,16 @@ describe('layout checks', () => {
     await go(page, '/monitor/index');
     await expect.poll(() => tabs.count()).toBe(20);
     expect(await page.getByTestId(`tab-${routes[0]}`).count()).toBe(0);
+
+    // A reload restores the tabs, bounded: a stored route this user cannot open is dropped.
+    await page.evaluate(() => {
+      const stored = JSON.parse(sessionStorage.getItem('tabs') ?? '{}') as { paths: string[] };
+      sessionStorage.setItem('tabs', JSON.stringify({ ...stored, paths: [...stored.paths, '/no/such/route'] }));
+    });
+    await page.reload();
+    await page.getByTestId('tab-/monitor/index').waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('tab-/no/such/route').count()).toBe(0);
+    expect(await tabs.count()).toBeLessThanOrEqual(20);
     await page.close();
   });
 });

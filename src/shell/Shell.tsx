@@ -11,11 +11,11 @@ import { useEffect, useState } from 'react';
 import { appRouteFor } from '../app/route-table.ts';
 import { GlobalAlarm } from '../features/alarms/GlobalAlarm.tsx';
 import { menuTitle, useLang, useT } from '../i18n/index.ts';
-import { useAccess } from '../session/store.ts';
+import { useAccess, useSession } from '../session/store.ts';
 import { HeaderActions } from './HeaderActions.tsx';
 import { SideNav } from './SideNav.tsx';
 import { TabsBar } from './TabsBar.tsx';
-import { openTab } from './tabs.ts';
+import { keepTabs, openTab } from './tabs.ts';
 
 export default function Shell() {
   const t = useT();
@@ -26,6 +26,12 @@ export default function Shell() {
   // The alarm area puts its counter into the header slot and docks its pop-up in the aside column (src/shell/layers.ts).
   const [alarmSlot, setAlarmSlot] = useState<HTMLDivElement | null>(null);
   const [alarmDocked, setAlarmDocked] = useState(false);
+
+  const signedIn = useSession().user !== null;
+  // Restored tabs (sessionStorage) keep only routes this user may still see: permissions can change between visits.
+  useEffect(() => {
+    if (signedIn) keepTabs((p) => appRouteFor(p) !== undefined && access.canSeeRoute(p));
+  }, [access, signedIn]);
 
   useEffect(() => {
     if (appRouteFor(pathname) && access.canSeeRoute(pathname)) openTab(pathname);
