@@ -1,10 +1,10 @@
 /**
- * The assessment month (required, spec §5): a native month input. The problem text comes from the
+ * The assessment month (required, spec §5): the kit's month field (typed or picked, UI language). The problem text comes from the
  * same domain rule the server applies, so the page refuses a missing month before asking.
  */
-import { TextInput } from '@mantine/core';
 import { checkMonth, chinaMonth, monthProblemMessage } from '../../../domain/appraisal/rules.ts';
 import { useLang } from '../../i18n/index.ts';
+import { MonthField as KitMonthField } from '../../kit/period-picker/index.ts';
 
 /** The current China month, the default choice. */
 export const currentMonth = (): string => chinaMonth(Date.now());
@@ -19,16 +19,6 @@ export function MonthField({ label, value, onChange, showError }: { label: strin
   const lang = useLang();
   const error = showError ? monthError(value, lang) : null;
   return (
-    <TextInput
-      type="month"
-      size="sm"
-      withAsterisk
-      label={label}
-      value={value}
-      onChange={(e) => onChange(e.currentTarget.value)}
-      error={error}
-      data-testid="month"
-      w={180}
-    />
+    <KitMonthField size="sm" withAsterisk label={label} value={value} onChange={onChange} error={error} data-testid="month" w={180} />
   );
 }
