@@ -22,6 +22,10 @@ export const LAYERS = {
   panelDropdown: 30,
   /** Mantine AppShell (header, navigation, the docked alarm pop-up); Mantine's default `app` layer. */
   shell: 100,
+  /** Inside a scrolling table: a pinned (sticky) column over the cells that scroll under it. */
+  tablePinned: 1,
+  /** Inside a scrolling table: the sticky header row over cells and the pinned column. */
+  tableHeader: 2,
   /** A loading veil over one table: above its cells, below everything else. */
   tableOverlay: 5,
   /** Drawers and dialogs (Mantine's default `modal` layer); their overlay dims everything below. */
