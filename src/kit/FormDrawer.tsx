@@ -18,6 +18,8 @@ export interface FormDrawerProps<V extends Record<string, unknown>> {
   onSaved: () => void;
   /** `data-testid` of the form; its submit button gets `<testId>-submit`. */
   testId: string;
+  /** Drawer width (Mantine size); two-column forms want 'lg'. @default 'md' */
+  size?: string;
   children: ReactNode;
 }
 
@@ -41,7 +43,7 @@ function fieldErrors(e: unknown, fields: readonly string[]): Record<string, stri
  * on submit with the form's own messages; a refused save keeps the drawer open with the server's
  * message, under the fields it names. A busy drawer does not close.
  */
-export function FormDrawer<V extends Record<string, unknown>>({ title, form, submit, onClose, onSaved, testId, children }: FormDrawerProps<V>) {
+export function FormDrawer<V extends Record<string, unknown>>({ title, form, submit, onClose, onSaved, testId, size = 'md', children }: FormDrawerProps<V>) {
   const t = useT(KIT_NS);
   const [saving, setSaving] = useState(false);
   const [serverError, setServerError] = useState<string | undefined>(undefined);
@@ -61,7 +63,7 @@ export function FormDrawer<V extends Record<string, unknown>>({ title, form, sub
     }
   };
   return (
-    <Drawer opened onClose={() => !saving && onClose()} position="right" size="md" title={title}>
+    <Drawer opened onClose={() => !saving && onClose()} position="right" size={size} title={title}>
       <form noValidate data-testid={testId} onSubmit={form.onSubmit((values) => void save(values))}>
         <Stack gap="sm">
           {serverError && (

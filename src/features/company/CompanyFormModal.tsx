@@ -46,6 +46,7 @@ export function CompanyFormModal({
     <FormDrawer
       title={company ? t('editTitle', { name: company.name }) : t('createTitle')}
       form={form}
+      size="lg"
       testId="company-form"
       onClose={onClose}
       onSaved={onSaved}

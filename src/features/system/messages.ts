@@ -7,12 +7,10 @@ registerMessages(SYSTEM_NS, {
   zh: {
     common: {
       save: '保存',
-      cancel: '取消',
       close: '关闭',
       more: '更多',
       loading: '加载中…',
       retry: '重试',
-      saved: '保存成功',
       createTime: '创建时间',
       updateTime: '更新时间',
       allCompanies: '全部公司',
@@ -120,12 +118,10 @@ registerMessages(SYSTEM_NS, {
   en: {
     common: {
       save: 'Save',
-      cancel: 'Cancel',
       close: 'Close',
       more: 'More',
       loading: 'Loading…',
       retry: 'Retry',
-      saved: 'Saved',
       createTime: 'Created',
       updateTime: 'Updated',
       allCompanies: 'All companies',

@@ -15,7 +15,8 @@ export const PHONE_MAX = 20;
 export const EMAIL_MAX = 64;
 export const ALLOWED_IPS_MAX = 512;
 
-export interface UserFormValues {
+// A type alias, not an interface: @mantine/form forms take values with an implicit index signature.
+export type UserFormValues = {
   username: string;
   password: string;
   realName: string;
@@ -29,7 +30,7 @@ export interface UserFormValues {
   expireTime: string;
   allowedIps: string;
   geoInverse: boolean;
-}
+};
 
 export type UserField = keyof UserFormValues;
 export interface FieldError {
