@@ -148,8 +148,9 @@ describe('track playback', () => {
     const midnight = new Date();
     midnight.setHours(0, 0, 0, 0);
     const start = midnight.getTime() - DAY;
-    expect(await page.getByTestId('track-start').inputValue()).toBe(local(start));
-    expect(await page.getByTestId('track-end').inputValue()).toBe(local(midnight.getTime() - 1000));
+    // In the UI language's 24-hour form, not the browser's locale ("11/24/2026, 12:00 AM").
+    expect(await page.getByTestId('track-start').inputValue()).toBe(local(start).replace('T', ' '));
+    expect(await page.getByTestId('track-end').inputValue()).toBe(local(midnight.getTime() - 1000).replace('T', ' '));
     const expected = analyzeTrack(await trackOf(showcase!.vehicleId, start, midnight.getTime() - 1000));
     expect(expected.stops.length).toBeGreaterThanOrEqual(1);
     expect(await count(page, 'stop-count')).toBe(expected.stops.length);

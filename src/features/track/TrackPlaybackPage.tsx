@@ -8,7 +8,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useSearch } from '@tanstack/react-router';
-import { ActionIcon, Alert, Badge, Button, Group, NumberInput, Paper, SegmentedControl, Stack, Switch, Tabs, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Group, NumberInput, Paper, SegmentedControl, Stack, Switch, Tabs, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { parseNodeId } from '../../../domain/company/tree-node.ts';
 import { checkTrackPeriod, periodMessage } from '../../../domain/track/limits.ts';
@@ -30,6 +30,7 @@ import { StopTable } from './StopTable.tsx';
 import { TrackLegend } from './TrackLegend.tsx';
 import { SpeedChart } from './SpeedChart.tsx';
 import { LAYERS } from '../../shell/layers.ts';
+import { PeriodPicker } from '../../kit/period-picker/index.ts';
 
 const noop = () => () => undefined;
 const EMPTY_PANEL: PanelSnapshot = { version: 0, tracks: [], active: -1, loading: false, counts: { stops: 0, drift: 0, alarms: 0, gaps: 0 }, stopMinutes: 3, following: false };
@@ -184,8 +185,19 @@ export function TrackPlaybackPage() {
           <Text size="sm" data-testid="track-vehicle" data-vehicle-id={vehicle?.id ?? ''}>
             {t('vehicleLabel', { name: vehicle ? vehicle.name : t('pickVehicle') })}
           </Text>
-          <TextInput size="xs" type="datetime-local" label={t('start')} value={startText} onChange={(e) => setStartText(e.currentTarget.value)} data-testid="track-start" />
-          <TextInput size="xs" type="datetime-local" label={t('end')} value={endText} onChange={(e) => setEndText(e.currentTarget.value)} data-testid="track-end" />
+          {/* The kit's picker: typed 24-hour fields in the UI language (2026-11-25 00:00), not the browser's locale. */}
+          <PeriodPicker
+            vertical
+            size="xs"
+            value={{ start: startText, end: endText }}
+            onChange={(p) => {
+              setStartText(p.start);
+              setEndText(p.end);
+            }}
+            showProblem={false}
+            labels={{ start: t('start'), end: t('end') }}
+            testIds={{ start: 'track-start', end: 'track-end' }}
+          />
           <Group gap={4} grow>
             {QUICK_RANGES.map((k: QuickRange) => (
               <Button
