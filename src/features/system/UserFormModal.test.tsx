@@ -46,13 +46,16 @@ describe('the user form drawer', () => {
     expect(create).not.toHaveBeenCalled();
   });
 
-  it('creates a user of the preselected company and reports the save', async () => {
+  it('creates a user of the preselected company, its expiry typed as 2030-01-02 08:00, and reports the save', async () => {
     create.mockResolvedValueOnce({ id: 5 });
     const onSaved = open();
     fireEvent.change(screen.getByRole('textbox', { name: /用户名/ }), { target: { value: 'duty01' } });
     fireEvent.change(screen.getByLabelText(/^密码/), { target: { value: 'secret99' } });
+    const expire = screen.getByTestId('user-expire');
+    fireEvent.change(expire, { target: { value: '2030-01-02 08:00' } });
+    fireEvent.blur(expire);
     fireEvent.click(screen.getByTestId('user-form-submit'));
     await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1));
-    expect(create).toHaveBeenCalledWith(expect.objectContaining({ username: 'duty01', password: 'secret99', companyId: 1, userLevel: 2 }));
+    expect(create).toHaveBeenCalledWith(expect.objectContaining({ username: 'duty01', password: 'secret99', companyId: 1, userLevel: 2, expireTime: new Date(2030, 0, 2, 8, 0).getTime() }));
   });
 });

@@ -1,7 +1,8 @@
-import { Group, MultiSelect, PasswordInput, Select, SimpleGrid, Switch, Textarea, TextInput } from '@mantine/core';
+import { Group, MultiSelect, PasswordInput, Select, SimpleGrid, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useT } from '../../i18n/index.ts';
 import { FormDrawer } from '../../kit/FormDrawer.tsx';
+import { DateTimeField } from '../../kit/period-picker/index.ts';
 import { useSession } from '../../session/store.ts';
 import { userApi } from './api.ts';
 import { companyOptions, renderCompanyOption } from './company-options.tsx';
@@ -97,7 +98,12 @@ export function UserFormModal({ user, defaultCompanyId, companies, roles, onClos
         />
         <TextInput label={t('user.phone')} name="phone" {...form.getInputProps('phone')} />
         <TextInput label={t('user.email')} name="email" type="email" {...form.getInputProps('email')} />
-        <TextInput label={t('user.expireTime')} description={t('user.expireHint')} name="expireTime" type="datetime-local" {...form.getInputProps('expireTime')} />
+        <Stack gap={2}>
+          <DateTimeField label={t('user.expireTime')} value={values.expireTime} onChange={(v) => form.setFieldValue('expireTime', v)} error={errorOf('expireTime')} data-testid="user-expire" />
+          <Text size="xs" c="dimmed">
+            {t('user.expireHint')}
+          </Text>
+        </Stack>
         <Group gap="lg" mt="lg">
           <Switch label={t('user.statusActive')} name="status" checked={values.status === 1} onChange={(e) => form.setFieldValue('status', e.currentTarget.checked ? 1 : 0)} />
           <Switch label={t('user.geoInverse')} name="geoInverse" {...form.getInputProps('geoInverse', { type: 'checkbox' })} />
