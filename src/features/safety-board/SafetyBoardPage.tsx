@@ -20,6 +20,8 @@ import { BOARD_NS } from './messages.ts';
 const PAGE_SIZE = 50;
 /** New alarms often come in bursts (a vehicle raising several at once): one refresh per second at most. */
 const LIVE_REFRESH_MS = 1000;
+/** Catch-up for handlings elsewhere (other operators) that reach this console without a message. */
+const OTHERS_REFRESH_MS = 30_000;
 
 interface Filters {
   states: string[];
@@ -95,6 +97,11 @@ export function SafetyBoardPage() {
     // A handling on the processing list or the pop-up may resolve a pending item (server: the board
     // reads the alarm before it is handled) and always changes its alarms: reload (issue 13).
     const offHandled = onAlarmsHandled(refreshSoon);
+    // Another operator's handling sends no push message: the cards and the list also catch up every
+    // 30 s while the page is visible (two small reads).
+    const poll = setInterval(() => {
+      if (document.visibilityState === 'visible') refreshSoon();
+    }, OTHERS_REFRESH_MS);
     const off = stream.onAlarmLists((snap) => {
       const id = snap.recent[0]?.id ?? null;
       if (id === newest) return;
@@ -108,6 +115,7 @@ export function SafetyBoardPage() {
     return () => {
       if (timer !== undefined) clearTimeout(timer);
       offHandled();
+      clearInterval(poll);
       off();
       stream.dispose();
     };
