@@ -1,7 +1,9 @@
 /**
  * The kit's tables at three screen sizes (issue 13): no column below its minimum width, none above
  * its maximum (the filler column takes what is left at 3840 px), and the pinned action column
- * always inside the viewport, at 1280×720 too where the table scrolls sideways.
+ * always inside the viewport, at 1280×720 too where the table scrolls sideways. Then one role
+ * through the kit against the real server: drawer form, the grant with the alarm pop-up warning,
+ * the confirmed delete.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
@@ -63,4 +65,37 @@ describe('kit tables keep their columns between min and max width', () => {
       }
     });
   }
+});
+
+describe('a role through the kit: drawer form, permission grant with the pop-up warning, delete', () => {
+  test('an administrator creates a duty role, is warned that it lacks the alarm pop-up, saves anyway and deletes it', async () => {
+    const page = await e2e.newPage();
+    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    await page.goto(consolePath('/system/role'));
+    const list = page.locator('[data-page="system-role"]');
+    await list.locator('tbody tr[data-row-id]').first().waitFor();
+
+    await list.locator('[data-perm="/system/role:create"]').click();
+    const form = page.getByTestId('role-form');
+    await form.locator('input[name=name]').fill('e2e 值班员');
+    await page.getByTestId('role-form-submit').click();
+    const row = list.locator('tbody tr[data-row-id]', { hasText: 'e2e 值班员' });
+    await row.waitFor();
+
+    await row.locator('[data-action=permissions]').click();
+    const tree = page.getByTestId('perm-tree');
+    await tree.getByTestId('perm-global-hint').waitFor();
+    expect(await tree.textContent()).not.toContain('1<<');
+    await tree.getByRole('checkbox', { name: '监控中心', exact: true }).click();
+    await page.getByTestId('perm-save').click();
+    await page.getByText(/该角色包含「监控中心」的页面，但未勾选「全局 → 报警弹窗」/).waitFor();
+    await page.getByTestId('popup-save-anyway').click();
+    await page.getByText('权限已保存').waitFor();
+    await expect.poll(() => row.textContent()).toMatch(/[1-9]\d* 项权限/);
+
+    await row.locator('[data-perm="/system/role:delete"]').click();
+    await page.getByText('确定要删除「e2e 值班员」吗？此操作不可恢复。').waitFor();
+    await page.getByTestId('confirm-ok').click();
+    await row.waitFor({ state: 'detached' });
+  });
 });
