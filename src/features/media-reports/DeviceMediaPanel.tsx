@@ -1,7 +1,7 @@
 import { Alert, Button, Checkbox, Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
-import { isApiError } from '../../api/http.ts';
 import { useT } from '../../i18n/index.ts';
+import { problemOf, useProblemText, type Problem } from '../../i18n/problem.ts';
 import { formatChinaTime } from '../reports/online-control/period.ts';
 import { mediaApi, type MediaItem, type StoredItem } from './api.ts';
 import { MediaGrid } from './MediaGrid.tsx';
@@ -25,18 +25,20 @@ export function DeviceMediaPanel({ vehicleId, startTime, endTime, channel, onUpl
   const [items, setItems] = useState<StoredItem[] | null>(null);
   const [picked, setPicked] = useState<ReadonlySet<number>>(() => new Set());
   const [busy, setBusy] = useState<'search' | 'upload' | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // Kept as what it means, so a language switch re-renders it (i18n/problem.ts).
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const error = useProblemText(problem);
   const [arrived, setArrived] = useState<MediaItem[]>([]);
   const [missing, setMissing] = useState<number[]>([]);
   const [open, setOpen] = useState<number | null>(null);
 
   const run = async (what: 'search' | 'upload', fn: () => Promise<void>) => {
     setBusy(what);
-    setError(null);
+    setProblem(null);
     try {
       await fn();
     } catch (e) {
-      setError(isApiError(e) ? e.msg : String(e));
+      setProblem(problemOf(e));
     } finally {
       setBusy(null);
     }

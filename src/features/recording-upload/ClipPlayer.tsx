@@ -5,8 +5,8 @@
  */
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { ActionIcon, Badge, Button, Group, Stack, Text } from '@mantine/core';
-import { isApiError } from '../../api/http.ts';
 import { useT } from '../../i18n/index.ts';
+import { keyProblem, problemOf, useProblemText, type Problem } from '../../i18n/problem.ts';
 import { DECODER, mountVideoSurface } from '../video/video-surface.ts';
 import { downloadFile, type UploadFile } from './api.ts';
 import { ClipFeeder } from './clip-feeder.ts';
@@ -18,7 +18,9 @@ export function ClipPlayer({ file, title, onClose }: { file: UploadFile; title: 
   const t = useT(RECORDING_UPLOAD_NS);
   const surfaceRef = useRef<HTMLDivElement>(null);
   const [feeder, setFeeder] = useState<ClipFeeder | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // Kept as what it means, so a language switch re-renders it (i18n/problem.ts).
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const error = useProblemText(problem);
   const status = useSyncExternalStore(feeder?.subscribe ?? noop, () => (feeder ? `${feeder.status}:${feeder.position}` : 'loading:0'));
   const [state, position] = status.split(':') as [string, string];
 
@@ -34,14 +36,14 @@ export function ClipPlayer({ file, title, onClose }: { file: UploadFile; title: 
         if (disposed) return;
         f = new ClipFeeder(bytes, { feed: (b) => ch.feed(b), now: Date.now, setTimer: (fn, ms) => setTimeout(fn, ms), clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) });
         if (!f.playable) {
-          setError(t('player.notPlayable'));
+          setProblem(keyProblem('player.notPlayable', RECORDING_UPLOAD_NS));
           return;
         }
         setFeeder(f);
         f.play();
       },
       (e: unknown) => {
-        if (!disposed) setError(isApiError(e) ? e.msg : String(e));
+        if (!disposed) setProblem(problemOf(e));
       },
     );
     return () => {
@@ -50,8 +52,7 @@ export function ClipPlayer({ file, title, onClose }: { file: UploadFile; title: 
       ch.dispose();
       setFeeder(null);
     };
-    // One player per file; the language only words labels.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // One player per file.
   }, [file.id]);
 
   const label = error ?? (state === 'loading' ? t('player.loading') : t(`player.${state}`));

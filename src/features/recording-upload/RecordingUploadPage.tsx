@@ -11,6 +11,7 @@ import { notifications } from '@mantine/notifications';
 import { checkUploadRange, isFinal, type UploadState } from '../../../domain/video/recording-upload.ts';
 import { isApiError, saveBlob } from '../../api/http.ts';
 import { useT } from '../../i18n/index.ts';
+import { keyProblem, problemOf, useProblemText, type Problem } from '../../i18n/problem.ts';
 import { fetchRecordings, type Recording } from '../recordings/api.ts';
 import { useVehicleChannelForm, VehicleChannelForm } from '../recordings/VehicleChannelForm.tsx';
 import { formatTime, fromLocalInput } from '../track/format.ts';
@@ -23,11 +24,15 @@ const POLL_MS = 2000;
 
 const STATE_COLOR: Record<UploadState, string> = { requested: 'gray', uploading: 'blue', paused: 'yellow', done: 'green', failed: 'red', cancelled: 'gray' };
 const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+
+/** A notification's text (shown for seconds, so it is not kept for a language switch). */
 const message = (e: unknown) => (isApiError(e) ? e.msg : String(e));
 
 export function RecordingUploadPage() {
   const t = useT(RECORDING_UPLOAD_NS);
-  const [error, setError] = useState<string | null>(null);
+  // Kept as what it means, so a language switch re-renders it (i18n/problem.ts).
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const error = useProblemText(problem);
   const [sending, setSending] = useState(false);
   const [listing, setListing] = useState(false);
   const [terminal, setTerminal] = useState<Recording[] | null>(null);
@@ -40,7 +45,7 @@ export function RecordingUploadPage() {
   const channelKnown = form.channels.some((c) => String(c.channel) === channel);
 
   const reload = useCallback(() => {
-    fetchMyTasks().then((page) => setTasks(page.records), (e: unknown) => setError(message(e)));
+    fetchMyTasks().then((page) => setTasks(page.records), (e: unknown) => setProblem(problemOf(e)));
   }, []);
   useEffect(reload, [reload]);
 
@@ -63,7 +68,7 @@ export function RecordingUploadPage() {
     const from = fromLocalInput(startText);
     const to = fromLocalInput(endText);
     if (!Number.isFinite(from) || !Number.isFinite(to) || checkUploadRange(from, to, Date.now()) !== null) {
-      setError(t('invalidPeriod'));
+      setProblem(keyProblem('invalidPeriod', RECORDING_UPLOAD_NS));
       return null;
     }
     return { from, to };
@@ -72,13 +77,13 @@ export function RecordingUploadPage() {
   const upload = async (ch: number, from: number, to: number) => {
     if (!vehicle) return;
     setSending(true);
-    setError(null);
+    setProblem(null);
     try {
       const task = await requestUpload({ vehicleId: vehicle.id, channel: ch, startTime: from, endTime: to });
       setTasks((old) => [task, ...old.filter((x) => x.id !== task.id)]);
       notifications.show({ color: 'green', autoClose: 2000, message: t('requested') });
     } catch (e) {
-      setError(message(e));
+      setProblem(problemOf(e));
       reload(); // a refused request still leaves its failed task in the list
     } finally {
       setSending(false);
@@ -89,12 +94,12 @@ export function RecordingUploadPage() {
     const p = period();
     if (!vehicle || !p) return;
     setListing(true);
-    setError(null);
+    setProblem(null);
     try {
       setTerminal(await fetchRecordings({ vehicleId: vehicle.id, channel: Number(channel), startTime: p.from, endTime: p.to, alarmOnly: false }));
     } catch (e) {
       setTerminal(null);
-      setError(message(e));
+      setProblem(problemOf(e));
     } finally {
       setListing(false);
     }
@@ -138,7 +143,7 @@ export function RecordingUploadPage() {
       </VehicleChannelForm>
       <Stack gap="xs" style={{ flex: 1, minWidth: 0 }}>
         {error && (
-          <Alert color="red" withCloseButton onClose={() => setError(null)} data-testid="upload-error">
+          <Alert color="red" withCloseButton onClose={() => setProblem(null)} data-testid="upload-error">
             {error}
           </Alert>
         )}

@@ -6,8 +6,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Badge, Button, Group, Paper, ScrollArea, Stack, Switch, Table, Text, Tooltip } from '@mantine/core';
 import { RECORDING_SEARCH_MAX_MS } from '../../../domain/video/playback.ts';
-import { isApiError } from '../../api/http.ts';
 import { useT } from '../../i18n/index.ts';
+import { keyProblem, problemOf, useProblemText, type Problem } from '../../i18n/problem.ts';
 import { formatTime, fromLocalInput } from '../track/format.ts';
 import { fetchRecordings, type Recording } from './api.ts';
 import { RECORDINGS_NS } from './messages.ts';
@@ -30,7 +30,9 @@ export function RecordingsPage() {
   const [alarmOnly, setAlarmOnly] = useState(false);
   const [result, setResult] = useState<{ list: Recording[]; from: number; to: number; vehicleId: number; plate: string } | null>(null);
   const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // Kept as what it means, so a language switch re-renders it (i18n/problem.ts).
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const error = useProblemText(problem);
   const [target, setTarget] = useState<PlaybackTarget | null>(null);
   const keyRef = useRef(0);
   const abortRef = useRef<AbortController | null>(null);
@@ -43,21 +45,21 @@ export function RecordingsPage() {
     const to = fromLocalInput(endText);
     // Checked here first so a bad period never reaches the terminal.
     if (!Number.isFinite(from) || !Number.isFinite(to) || from > to || to - from > RECORDING_SEARCH_MAX_MS) {
-      setError(t('invalidPeriod'));
+      setProblem(keyProblem('invalidPeriod', RECORDINGS_NS));
       return;
     }
     abortRef.current?.abort();
     const abort = new AbortController();
     abortRef.current = abort;
     setLoading(true);
-    setError(null);
+    setProblem(null);
     try {
       const list = await fetchRecordings({ vehicleId: vehicle.id, channel: Number(channel), startTime: from, endTime: to, alarmOnly }, abort.signal);
       setResult({ list, from, to, vehicleId: vehicle.id, plate: vehicle.plate });
     } catch (e) {
       if (abort.signal.aborted) return;
       setResult(null);
-      setError(isApiError(e) ? e.msg : String(e));
+      setProblem(problemOf(e));
     } finally {
       if (!abort.signal.aborted) setLoading(false);
     }
