@@ -116,7 +116,8 @@ export async function seedDemoData(storage: Storage, opts: SeedOptions): Promise
     // model FLEETSIM-808 in both editions (server/sim/terminal.ts), the test terminal as TEST / T1.
     for (const t of DEMO_DEVICE_TYPES) await tx.deviceTypes.create({ ...t, companyId: root.id });
 
-    const base = { phone: '', email: '', status: 1, expireTime: null, allowedIps: '', geoInverse: false };
+    // Addresses are on for new users (issue 13), the demo accounts included.
+    const base = { phone: '', email: '', status: 1, expireTime: null, allowedIps: '', geoInverse: true };
     const [adminHash, operatorHash, safetyHash, branchHash] = hashes as [string, string, string, string];
     await tx.users.create({ ...base, username: 'admin', passwordHash: adminHash, realName: '系统管理员', userLevel: 0, companyId: root.id }, []);
     await tx.users.create({ ...base, username: 'operator', passwordHash: operatorHash, realName: '张监控', userLevel: 2, companyId: root.id }, [monitorRole]);
