@@ -22,7 +22,7 @@ describe('the dark basemap variant', () => {
     expect(dark.sources).toEqual(light.sources);
     expect(dark.layers.map((l) => [l.id, l.type])).toEqual(light.layers.map((l) => [l.id, l.type]));
     expect(JSON.stringify(dark.layers)).not.toEqual(JSON.stringify(light.layers));
-    const bg = dark.layers.find((l) => l.id === 'water') as { paint: Record<string, string> };
+    const bg = dark.layers.find((l) => l.id === 'water') as unknown as { paint: Record<string, string> };
     // a dark water colour: every channel well below the light variant's #b9d3e6
     const hex = bg.paint['background-color'] ?? '';
     const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
