@@ -5,7 +5,7 @@
  * table that loads pages of 500 as it scrolls (≤ 5000, the spec's cap, with its message); a detail
  * drawer with the processing log; confirm, invalid, typical and batch handling through Perm.
  */
-import { Alert, Badge, Button, Checkbox, Drawer, Group, Modal, MultiSelect, Select, Stack, Table, Text, TextInput, Textarea } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Drawer, Group, Modal, MultiSelect, Select, Stack, Table, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -26,6 +26,8 @@ import { HandleForm } from './HandleForm.tsx';
 import { onAlarmsHandled } from './handled.ts';
 import { ALARMS_NS } from './messages.ts';
 import { VehicleMultiSelect } from './VehicleMultiSelect.tsx';
+import { DateTimeField } from '../../kit/period-picker/index.ts';
+import { LAYERS } from '../../shell/layers.ts';
 
 const ROUTE = '/safeManagement/alarmProcessingPage';
 const PAGE_SIZE = 500;
@@ -43,7 +45,7 @@ const COLUMN_WIDTHS = [
 const COLUMNS = COLUMN_WIDTHS.map(([, min, max]) => `minmax(${min}px, ${max}px)`).join(' ');
 const TABLE_MIN_WIDTH = COLUMN_WIDTHS.reduce((w, [, min]) => w + min, 0);
 const MIN_WIDTH = Object.fromEntries(COLUMN_WIDTHS.map(([k, min]) => [k, min])) as Record<(typeof COLUMN_WIDTHS)[number][0], number>;
-const PINNED = { position: 'sticky', right: 0, background: 'var(--mantine-color-body)', boxShadow: '-4px 0 4px -4px rgba(0,0,0,0.25)', zIndex: 1 } as const;
+const PINNED = { position: 'sticky', right: 0, background: 'var(--mantine-color-body)', boxShadow: '-4px 0 4px -4px rgba(0,0,0,0.25)', zIndex: LAYERS.tablePinned } as const;
 
 interface Filters {
   vehicleIds: string[];
@@ -256,8 +258,8 @@ export function AlarmProcessingPage() {
           onChange={(v) => v && set('typical', v as Filters['typical'])}
           data-testid="filter-typical"
         />
-        <TextInput type="datetime-local" label={t('page.start')} value={filters.start} onChange={(e) => set('start', e.currentTarget.value)} data-testid="filter-start" />
-        <TextInput type="datetime-local" label={t('page.end')} value={filters.end} onChange={(e) => set('end', e.currentTarget.value)} data-testid="filter-end" />
+        <DateTimeField label={t('page.start')} value={filters.start} onChange={(v) => set('start', v)} data-testid="filter-start" />
+        <DateTimeField label={t('page.end')} value={filters.end} onChange={(v) => set('end', v)} data-testid="filter-end" />
         <Button onClick={() => void search()} data-testid="alarm-search">{t('page.search')}</Button>
         <Button variant="default" onClick={() => setFilters(initialFilters())}>{t('page.reset')}</Button>
       </Group>
@@ -276,7 +278,7 @@ export function AlarmProcessingPage() {
       <div ref={scrollRef} style={{ flex: 1, minHeight: 240, overflow: 'auto' }} data-testid="alarm-table" data-length={count} data-version={version}>
       <div
         data-testid="alarm-table-header"
-        style={{ display: 'grid', gridTemplateColumns: COLUMNS, minWidth: TABLE_MIN_WIDTH, fontWeight: 600, fontSize: 13, borderBottom: '1px solid var(--mantine-color-default-border)', padding: '4px 0', position: 'sticky', top: 0, zIndex: 2, background: 'var(--mantine-color-body)' }}
+        style={{ display: 'grid', gridTemplateColumns: COLUMNS, minWidth: TABLE_MIN_WIDTH, fontWeight: 600, fontSize: 13, borderBottom: '1px solid var(--mantine-color-default-border)', padding: '4px 0', position: 'sticky', top: 0, zIndex: LAYERS.tableHeader, background: 'var(--mantine-color-body)' }}
       >
         <Checkbox
           size="xs"

@@ -2,7 +2,7 @@
  * One board item: its fields, the actions its state allows (each behind its button bit), the
  * vehicle's alarms on the item and the action log (who, when, what).
  */
-import { Alert, Badge, Button, Group, NumberInput, Stack, Table, Text, TextInput, Textarea } from '@mantine/core';
+import { Alert, Badge, Button, Group, NumberInput, Stack, Table, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { BOARD_ACTION_BUTTON, UNPUSH_MUTE_DEFAULT_MINUTES, UNPUSH_MUTE_MAX_MINUTES, type BoardAction } from '../../../domain/alarms/board.ts';
@@ -14,6 +14,7 @@ import { announceAlarmsHandled } from '../alarms/handled.ts';
 import { fetchBoardDetail, runBoardAction, type BoardDetail } from './api.ts';
 import { formProblem, NOTE_REQUIRED, stateColor } from './form.ts';
 import { BOARD_NS } from './messages.ts';
+import { DateTimeField } from '../../kit/period-picker/index.ts';
 
 const ROUTE = '/safeManagement/safetyBoardPage';
 /** Button order in the drawer. */
@@ -195,7 +196,7 @@ function ActionForm({ action, itemId, onCancel, onDone }: { action: BoardAction;
         data-testid="board-form-note"
       />
       {needsTime && (
-        <TextInput type="datetime-local" withAsterisk label={t('form.nextFollow')} value={next} onChange={(e) => setNext(e.currentTarget.value)} data-testid="board-form-next" />
+        <DateTimeField withAsterisk label={t('form.nextFollow')} value={next} onChange={setNext} data-testid="board-form-next" />
       )}
       {action === 'unpush' && (
         <NumberInput label={t('form.muteMinutes')} description={t('form.muteHint')} min={0} max={UNPUSH_MUTE_MAX_MINUTES} allowDecimal={false} value={mute} onChange={setMute} data-testid="board-form-mute" />

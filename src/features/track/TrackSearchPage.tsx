@@ -4,7 +4,7 @@
  * vehicles that were inside (searchFrameGps), and open any of them in track playback with the window.
  */
 import { useMemo, useRef, useState } from 'react';
-import { Alert, Button, Group, Paper, ScrollArea, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Alert, Button, Group, Paper, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
 import { PathLayer } from '@deck.gl/layers';
 import type { Layer } from '@deck.gl/core';
 import { toDisplay } from '../../../domain/geo/gcj02.ts';
@@ -18,6 +18,7 @@ import type { Bounds } from '../monitor/rectangle.ts';
 import { searchFrameGps, type FrameGpsVehicle } from './api.ts';
 import { formatTime, fromLocalInput, toLocalInput } from './format.ts';
 import { TRACK_NS } from './messages.ts';
+import { DateTimeField } from '../../kit/period-picker/index.ts';
 
 /** Rows listed at most (the total is always shown). */
 export const SHOWN_MAX = 500;
@@ -84,8 +85,8 @@ export function TrackSearchPage() {
         <Button size="xs" variant={drawing ? 'filled' : 'default'} onClick={() => setDrawing((d) => !d)} data-testid="search-draw">
           {bounds ? t('redraw') : t('drawRectangle')}
         </Button>
-        <TextInput size="xs" type="datetime-local" label={t('start')} value={startText} onChange={(e) => setStartText(e.currentTarget.value)} data-testid="search-start" />
-        <TextInput size="xs" type="datetime-local" label={t('end')} value={endText} onChange={(e) => setEndText(e.currentTarget.value)} data-testid="search-end" />
+        <DateTimeField size="xs" w="100%" label={t('start')} value={startText} onChange={setStartText} data-testid="search-start" />
+        <DateTimeField size="xs" w="100%" label={t('end')} value={endText} onChange={setEndText} data-testid="search-end" />
         <Button size="xs" loading={loading} onClick={() => void search()} data-testid="search-run">
           {t('search')}
         </Button>
