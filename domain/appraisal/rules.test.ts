@@ -28,9 +28,10 @@ describe('alarm categories', () => {
     for (const code of [10, 12, 10014, 10015, 10018, 10019, 17001, 59001, 60001, 70001, 80001, 81001, 82006]) expect(categoryOf(code)).toBeUndefined();
   });
 
-  it('puts every group-10 alarm that is not an event into driving behaviour', () => {
-    const group10 = ALARM_TYPES.filter((t) => t.group === 10);
-    expect(group10.filter((t) => categoryOf(t.code) === undefined).map((t) => t.code)).toEqual([10014, 10015, 10018, 10019]);
+  it('puts every 10xxx alarm (DMS in group 10, ADAS in group 19) that is not an event into driving behaviour', () => {
+    const dmsAndAdas = ALARM_TYPES.filter((t) => Math.floor(t.code / 1000) === 10);
+    expect(new Set(dmsAndAdas.map((t) => t.group))).toEqual(new Set([10, 19]));
+    expect(dmsAndAdas.filter((t) => categoryOf(t.code) === undefined).map((t) => t.code)).toEqual([10014, 10015, 10018, 10019]);
   });
 });
 
