@@ -6,9 +6,8 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, test } from 'vitest';
-import { encodeBody, encodeFrames, type Jt808MessageInput } from '../server/gateway/jt808/index.ts';
 import { location, TestTerminal } from '../server/gateway/terminal-client.ts';
-import { cameraCommand } from '../server/sim/camera.ts';
+import { answerSnapshots } from './scripted-camera.ts';
 import { ACCOUNTS, consolePath, gatewayPort, login, useE2E } from './harness.ts';
 
 const SIMULATED = 2;
@@ -117,26 +116,8 @@ describe('camera snapshots', () => {
     const t = await TestTerminal.connect(gatewayPort(e2e.server), v.deviceNo);
     terminals.push(t);
     await t.login();
-    // The scripted terminal's camera is the simulator's (fixtures/video/photo-ch*.jpg).
-    let serial = 40_000;
-    const link = {
-      deviceNo: v.deviceNo, edition: 2013 as const,
-      send: (m: Jt808MessageInput) => {
-        const body = encodeBody(m);
-        if (body.length <= 1023) t.send(m);
-        else for (const f of encodeFrames({ msgId: m.msgId, phone: v.deviceNo, serial: serial++, version: 2013 }, body)) t.raw(f);
-      },
-    };
-    let seen = 0;
-    const poll = setInterval(() => {
-      for (; seen < t.commands.length; seen++) {
-        const c = t.commands[seen]!;
-        if (c.message.msgId !== 0x8801) continue;
-        const header = { msgId: 0x8801, serial: c.serial, bodyLength: 0, encryption: 0, subpackage: false, version: 2013 as const, protocolVersion: 0, phone: v.deviceNo, packageTotal: 0, packageIndex: 0 };
-        cameraCommand(link, header, c.message, Date.now());
-      }
-    }, 10);
-    void t.closed.then(() => clearInterval(poll));
+    // The scripted terminal answers snapshots (0x8801) with the simulator's camera (fixtures/video/photo-ch*.jpg).
+    answerSnapshots(t, v.deviceNo);
 
     const page = await signedIn('/home/index');
     await page.locator('[data-testid=alarm-counter][data-popup=on]').waitFor({ timeout: 20_000 });
