@@ -46,7 +46,8 @@ describe('signing in', () => {
     expect(r.status).toBe(200);
     expect(r.code).toBe(200);
     expect(r.data.token.split('.')).toHaveLength(3);
-    expect(r.data.user).toMatchObject({ username: 'operator', userLevel: 2, companyId: 1, geoInverse: false });
+    // Addresses are on for the demo accounts, as for every new user.
+    expect(r.data.user).toMatchObject({ username: 'operator', userLevel: 2, companyId: 1, geoInverse: true });
     const expected = masksFromIds(['/home', '/home/index', '/monitor', '/monitor/index', '/monitor/trackPlaybackPage', '/monitor/videoMonitor'].map(idOf));
     expect(r.data.user.permissions).toEqual(expected);
     expect(r.data.user).not.toHaveProperty('passwordHash');
