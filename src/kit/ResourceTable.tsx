@@ -16,6 +16,8 @@ export interface KitColumn<T> {
   minWidth: number;
   /** px. Longer content wraps; extra screen width goes to an empty filler, not to this column. */
   maxWidth: number;
+  /** Numbers read better right-aligned. @default 'left' */
+  align?: 'left' | 'right';
 }
 
 export interface ResourceTableProps<T extends { id: number }> {
@@ -51,13 +53,13 @@ export function ResourceTable<T extends { id: number }>({ list, columns, actions
     }
   });
 
-  const sized = (min: number, max: number) => ({ minWidth: min, maxWidth: max });
+  const sized = (min: number, max: number, align?: 'left' | 'right') => ({ minWidth: min, maxWidth: max, textAlign: align });
   const dataColumns: DataTableColumn<T>[] = columns.map((c) => ({
     accessor: c.key,
     title: c.title,
     width: c.maxWidth,
-    titleStyle: sized(c.minWidth, c.maxWidth),
-    cellsStyle: () => sized(c.minWidth, c.maxWidth),
+    titleStyle: sized(c.minWidth, c.maxWidth, c.align),
+    cellsStyle: () => sized(c.minWidth, c.maxWidth, c.align),
     render: (row: T) => c.render(row),
   }));
   dataColumns.push({ accessor: FILLER, title: '', render: () => null });

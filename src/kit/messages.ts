@@ -26,6 +26,7 @@ registerMessages(KIT_NS, {
     total: '共 {{total}} 条',
     pageSize: '每页 {{size}} 条',
     range: '第 {{from}}–{{to}} 条',
+    totals: '合计',
   },
   en: {
     search: 'Search',
@@ -49,5 +50,6 @@ registerMessages(KIT_NS, {
     total: '{{total}} in total',
     pageSize: '{{size}} per page',
     range: '{{from}}–{{to}}',
+    totals: 'Totals',
   },
 });
