@@ -18,6 +18,7 @@ import { PERSISTENCE_MIGRATION, RETENTION_MIGRATION } from './migration-retentio
 import { TERMINAL_REGISTRATION_MIGRATION } from './migration-terminal-registration.ts';
 import { DEVICE_CHANNELS_MIGRATION } from './migration-device-channels.ts';
 import { DEVICE_TYPES_MIGRATION } from './migration-device-types.ts';
+import { LOGIN_FAILURE_IP_MIGRATION } from './migration-login-failure-ip.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -241,6 +242,8 @@ const MIGRATIONS: readonly Migration[] = [
   RETENTION_MIGRATION,
   // Issue 13 (device types, the first resource on server/resources/): version 18.
   DEVICE_TYPES_MIGRATION,
+  // Issue 13 (the per-address login back-off reads failures by ip): version 19.
+  LOGIN_FAILURE_IP_MIGRATION,
 ];
 
 /** Applies pending migrations in one transaction each; answers the versions applied now. */

@@ -42,8 +42,7 @@ export class SqliteLoginGuardRepository implements LoginGuardRepository {
     return (this.db.prepare('SELECT at FROM login_failure WHERE username = ? AND at >= ?').all(username, since) as { at: number }[]).map((r) => r.at);
   }
 
-  // No index leads with ip (login_failure_key is username, ip, at), but rows older than the window are
-  // deleted on every failure, so the scan covers one window of failures only.
+  // Read through login_failure_ip (ip, at; migration 19): every sign-in asks, so it must not scan the window's failures of all addresses.
   async addressFailures(ip: string, since: number): Promise<number[]> {
     return (this.db.prepare('SELECT at FROM login_failure WHERE ip = ? AND at >= ?').all(ip, since) as { at: number }[]).map((r) => r.at);
   }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { startServer, type TestServer } from '../../test/harness.ts';
 
 /**
@@ -56,9 +57,11 @@ describe('login back-off', () => {
   it('per address: spraying many user names from one address makes that address wait, not others', async () => {
     const victim = await createUser();
     for (let i = 0; i < 6; i++) expect((await login(`spray-${seq}-${i}`, 'guess', '203.0.113.50')).code).toBe(1001);
-    const blocked = await login(victim, 'secret123', '203.0.113.50');
+    const blocked = await login(victim, 'secret123', '203.0.113.50', 'en');
     expect(blocked.code).toBe(1005);
     expect((blocked.data as Throttled).retryAfterSeconds).toBe(2);
+    expect(blocked.msg).toBe('Too many failed sign-ins. Try again in 2 s.');
+    expect((await login(victim, 'secret123', '203.0.113.50', 'zh')).msg).toBe('登录失败次数过多，请 2 秒后再试');
     expect((await login(victim, 'secret123', '203.0.113.51')).code).toBe(200);
   });
 
@@ -71,5 +74,12 @@ describe('login back-off', () => {
     // The streak starts afresh: three more failures are free again.
     for (let i = 0; i < 2; i++) expect((await login(u, 'wrong', '192.0.2.77')).code).toBe(1001);
     expect((await login(u, 'secret123', '192.0.2.77')).code).toBe(200);
+  });
+
+  it('reads an address\'s failures through an index (migration 19), not by scanning every failure of the window', () => {
+    const db = (server.app.storage as SqliteStorage).db;
+    const plan = (db.prepare('EXPLAIN QUERY PLAN SELECT at FROM login_failure WHERE ip = ? AND at >= ?').all('203.0.113.50', 0) as { detail: string }[]).map((r) => r.detail).join('; ');
+    expect(plan).toMatch(/USING (COVERING )?INDEX login_failure_ip/);
+    expect(plan).not.toMatch(/^SCAN/);
   });
 });
