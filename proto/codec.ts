@@ -97,6 +97,8 @@ export const Commands = {
   alarm: { commandType: 'alarm', mutation: 'ADD_ALARM', state: 'alarm' },
   /** On every connect: the alarm cursor, and on a reconnect the alarms raised while away (proto/README.md). */
   alarmReplay: { commandType: 'alarmReplay', mutation: 'REPLAY_ALARMS', state: 'alarm' },
+  /** An operator handled alarms or took a board step: other consoles refresh (proto/README.md "Alarm handlings"). */
+  alarmHandled: { commandType: 'alarmHandled', mutation: 'HANDLE_ALARMS', state: 'alarm' },
 } as const satisfies Record<string, CommandHeaders>;
 
 /** Separates plates (and terminal numbers) in the directory's joined strings. */

@@ -88,6 +88,8 @@ export interface PushStats {
   alarmsDeduplicated: number;
   /** Corked alarm batches written out (one per synchronous publishing run). */
   alarmFlushes: number;
+  /** `alarmHandled` messages sent (one per console in scope and company of a handling). */
+  handled: number;
   bytesSent: number;
   /** Vehicles forwarded in deltas. */
   positions: number;
@@ -119,12 +121,33 @@ export interface AlarmReplay {
   readonly missedCapped: boolean;
 }
 
+/**
+ * `commandBody.data` of the `alarmHandled` message (proto/README.md "Alarm handlings"): an operator
+ * handled alarms (list, pop-up, board) or took a step on a board item. One message per company of the
+ * handled alarms, sent like an alarm to every console whose scope holds that company, so the other
+ * consoles refresh their list rows, board counts and pop-up queue within a second.
+ */
+export interface AlarmHandled {
+  /** The alarms of this company whose processing state changed (empty for a board step that handled none). */
+  readonly alarmIds: readonly number[];
+  /** Their new processing state (DealStatus), null when no alarm changed. */
+  readonly dealStatus: number | null;
+  /** The board item a board step was taken on; null for a handling from the list or the pop-up. */
+  readonly boardItemId: number | null;
+  /** Who handled: that operator's own pop-up keeps the alarm it handled on screen (next steps). */
+  readonly userId: number;
+  readonly time: number;
+}
+
 /** Reads a catch-up from the alarm store (server/push/index.ts builds it over storage.alarms). */
 export interface AlarmReplaySource {
   since(scope: Scope, afterId: number | undefined): Promise<AlarmReplay>;
 }
 
 type Mode = 'pending' | 'live' | 'behind';
+
+/** A message held during a catch-up read: a handling must not overtake the replayed alarm it handles. */
+type Held = { readonly alarm: AlarmMessage } | { readonly handled: AlarmHandled };
 
 /** How long a scope's directory is reused by new connections (new vehicles invalidate it at once). */
 const DIRECTORY_TTL_MS = 60_000;
@@ -142,8 +165,8 @@ interface Client {
   mode: Mode;
   behindSince: number;
   closing: boolean;
-  /** Live alarms published while the catch-up read runs, sent right after it; null otherwise. */
-  held: AlarmMessage[] | null;
+  /** Live alarms (and handlings) published while the catch-up read runs, sent right after it in order; null otherwise. */
+  held: Held[] | null;
   /** Live alarms with an id ≤ this were in the catch-up replay (−∞: no replay). */
   alarmFloor: number;
 }
@@ -162,7 +185,7 @@ const OPEN = 1;
 
 export class PushHub {
   readonly stats: PushStats = {
-    connections: 0, deltaFrames: 0, snapshots: 0, resnapshots: 0, slowClosed: 0, alarms: 0, alarmsReplayed: 0, alarmsDeduplicated: 0, alarmFlushes: 0,
+    connections: 0, deltaFrames: 0, snapshots: 0, resnapshots: 0, slowClosed: 0, alarms: 0, alarmsReplayed: 0, alarmsDeduplicated: 0, alarmFlushes: 0, handled: 0,
     bytesSent: 0, positions: 0,
   };
   private options: PushOptions;
@@ -266,7 +289,10 @@ export class PushHub {
     } finally {
       const held = client.held;
       client.held = null;
-      for (const alarm of held) this.sendAlarm(client, alarm);
+      for (const m of held) {
+        if ('alarm' in m) this.sendAlarm(client, m.alarm);
+        else this.sendHandled(client, m.handled);
+      }
     }
   }
 
@@ -301,7 +327,7 @@ export class PushHub {
       for (const c of g.clients) {
         if (c.closing) continue;
         if (c.held) {
-          c.held.push(alarm);
+          c.held.push({ alarm });
           continue;
         }
         if (id <= c.alarmFloor) {
@@ -314,6 +340,35 @@ export class PushHub {
         this.stats.alarms++;
       }
     }
+  }
+
+  /**
+   * Tells every console whose scope holds `companyPath` that alarms of that company were handled (or a
+   * board item changed). Rare next to alarms (one per operator action), so never corked; held during
+   * a connection's catch-up read like alarms, so it cannot arrive before the replayed alarm it handles.
+   */
+  publishHandled(companyPath: string, handled: AlarmHandled): void {
+    let binary: Uint8Array | undefined;
+    let text: string | undefined;
+    for (const g of this.groups.values()) {
+      if (!pathInScope(g.scope, companyPath)) continue;
+      for (const c of g.clients) {
+        if (c.closing) continue;
+        if (c.held) {
+          c.held.push({ handled });
+          continue;
+        }
+        if (c.json) this.send(c, (text ??= jsonEnvelope(Commands.alarmHandled, handled)));
+        else this.send(c, (binary ??= this.encoder.json(Commands.alarmHandled, { data: handled })));
+        this.stats.handled++;
+      }
+    }
+  }
+
+  private sendHandled(c: Client, handled: AlarmHandled): void {
+    if (c.closing) return;
+    this.send(c, c.json ? jsonEnvelope(Commands.alarmHandled, handled) : this.encoder.json(Commands.alarmHandled, { data: handled }));
+    this.stats.handled++;
   }
 
   /** One held alarm to one connection (after its catch-up), unless the catch-up carried it. */

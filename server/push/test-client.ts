@@ -4,7 +4,7 @@
  */
 import WebSocket from 'ws';
 import { Commands, PushDecoder, type CommandHeaders } from '../../proto/codec.ts';
-import type { AlarmReplay } from './hub.ts';
+import type { AlarmHandled, AlarmReplay } from './hub.ts';
 import { columnsFromJson, type JsonDirectory, type JsonEnvelope, type JsonPositions } from '../../proto/json.ts';
 
 export interface VehicleRecord {
@@ -15,7 +15,8 @@ export type Received =
   | { kind: 'positions'; mutation: string; headers: CommandHeaders; serverTime: number; at: number; vehicles: VehicleRecord[] }
   | { kind: 'directory'; mutation: string; headers: CommandHeaders; vehicles: { vehicleId: number; companyId: number; plate: string; deviceNo: string }[] }
   | { kind: 'alarm'; headers: CommandHeaders; data: unknown }
-  | { kind: 'alarmReplay'; headers: CommandHeaders; data: AlarmReplay };
+  | { kind: 'alarmReplay'; headers: CommandHeaders; data: AlarmReplay }
+  | { kind: 'alarmHandled'; headers: CommandHeaders; data: AlarmHandled };
 
 export interface PushTestClient {
   readonly ws: WebSocket;
@@ -82,6 +83,7 @@ function fromBinary(decoder: PushDecoder, data: Buffer): Received {
   }
   const body = (m.body.value as { data: unknown }).data;
   if (m.commandType === Commands.alarmReplay.commandType) return { kind: 'alarmReplay', headers: m.commandHeaders, data: body as AlarmReplay };
+  if (m.commandType === Commands.alarmHandled.commandType) return { kind: 'alarmHandled', headers: m.commandHeaders, data: body as AlarmHandled };
   return { kind: 'alarm', headers: m.commandHeaders, data: body };
 }
 
@@ -102,5 +104,6 @@ function fromJson(text: string): Received {
   }
   if (env.commandType === 'directory') return { kind: 'directory', mutation: h.mutation, headers: h, vehicles: (env.commandBody.data as JsonDirectory).vehicles };
   if (env.commandType === Commands.alarmReplay.commandType) return { kind: 'alarmReplay', headers: h, data: env.commandBody.data as AlarmReplay };
+  if (env.commandType === Commands.alarmHandled.commandType) return { kind: 'alarmHandled', headers: h, data: env.commandBody.data as AlarmHandled };
   return { kind: 'alarm', headers: h, data: env.commandBody.data };
 }

@@ -19,6 +19,7 @@ import { AppError, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import { Code, EpochMs, Id, IdList, PageFields, Strict, Text, type App } from '../../http/route.ts';
 import { alarmAddress } from './alarm-sheet.ts';
+import { publishHandling, type HandledPublisher } from './handled.ts';
 import { RiskLevelField } from './settings.ts';
 import { SafeMessages, TERMINAL_NO_REPLY, TERMINAL_NOT_APPLICABLE, TERMINAL_OFFLINE, terminalResultText } from './messages.ts';
 
@@ -77,10 +78,12 @@ export interface AlarmRouteDeps {
   readonly storage: Storage;
   readonly gateway: Jt808Gateway;
   readonly clock: () => number;
+  /** Where handlings are announced to the other consoles (the push hub); none in bare route tests. */
+  readonly push?: HandledPublisher;
 }
 
 export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
-  const { storage, gateway, clock } = deps;
+  const { storage, gateway, clock, push } = deps;
   const page = '/safeManagement/alarmProcessingPage' as const;
   const deal = '/safeManagement/alarmProcessingPage:deal' as const;
   const confirm = '/safeManagement/alarmProcessingPage:confirm' as const;
@@ -153,6 +156,9 @@ export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
       return done;
     });
     if (changed.length === 0) throw fail.conflict(ids.length === 1 ? SafeMessages.alreadyHandled : SafeMessages.allAlreadyHandled);
+    // Before the answer (and before a confirmation waits up to 5 s for the terminal): the other consoles
+    // show the handling at once.
+    await publishHandling(push, storage, { alarmIds: changed, dealStatus: status, userId: who.userId, time: now }, app.log);
     return changed;
   }
 

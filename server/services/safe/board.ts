@@ -23,6 +23,7 @@ import { requestLang } from '../../http/lang.ts';
 import { EpochMs, Id, PageFields, Strict, Text, type App } from '../../http/route.ts';
 import { alarmView } from './alarms.ts';
 import type { Message } from '../../http/messages.ts';
+import { publishHandling, type HandledPublisher } from './handled.ts';
 
 const PAGE = '/safeManagement/safetyBoardPage' as const;
 /** Alarms shown in an item's detail (newest first); the item's alarmCount has the full number. */
@@ -68,10 +69,12 @@ const displayName = (ctx: AuthContext) => ctx.user.realName || ctx.user.username
 export interface BoardRouteDeps {
   readonly storage: Storage;
   readonly clock: () => number;
+  /** Where board steps are announced to the other consoles (the push hub). */
+  readonly push?: HandledPublisher;
 }
 
 export function boardRoutes(app: App, deps: BoardRouteDeps): void {
-  const { storage, clock } = deps;
+  const { storage, clock, push } = deps;
 
   /** Brings the board up to date with the alarms stored since the last read (serialised with writes). */
   const sync = async () => {
@@ -155,18 +158,23 @@ export function boardRoutes(app: App, deps: BoardRouteDeps): void {
       const who = { userId: ctx.user.id, username: displayName(ctx) };
       const closedAlarms = await storage.transaction(async (tx) => {
         if (!(await tx.board.apply(item.id, item.state, d.change, note, who, now, act))) throw fail.conflict(BoardMessages.changedMeanwhile);
-        if (act !== 'resolve' && act !== 'unpush') return 0;
+        if (act !== 'resolve' && act !== 'unpush') return [];
         // Closing the risk handles its alarms still waiting: resolve = risk release, unpush = no risk.
         const ids = await tx.board.unprocessedAlarmIds(item.id);
         const dealType = act === 'resolve' ? DealType.RiskRelease : DealType.NoRisk;
         const content = note || boardMessage(BOARD_ACTION_NAMES[act], 'zh');
         await tx.alarms.act(ids, { deal: { dealStatus: DealStatus.Manual, dealType, dealContent: content, dealUserId: who.userId, dealUsername: who.username, dealTime: now } },
           ids.map((alarmId) => ({ alarmId, ...who, action: 'handle', dealType, content, terminalResult: null, resultText: '', createTime: now })));
-        return ids.length;
+        return ids;
       });
+      // Every step changes the board's counts, and resolve / unpush handle the item's waiting alarms.
+      await publishHandling(push, storage, {
+        alarmIds: closedAlarms, dealStatus: closedAlarms.length > 0 ? DealStatus.Manual : null, userId: who.userId, time: now,
+        board: { itemId: item.id, companyPath: item.companyPath },
+      }, app.log);
       const fresh = await storage.board.get(ctx.scope, item.id);
       if (!fresh) throw fail.notFound(BoardMessages.itemNotFound);
-      return ok({ ...boardItemView(fresh, now, lang), closedAlarms }, lang);
+      return ok({ ...boardItemView(fresh, now, lang), closedAlarms: closedAlarms.length }, lang);
     });
   };
   const follow = Strict({ id: Id, note: Note, nextFollowTime: FollowTime });

@@ -45,13 +45,13 @@ export async function safeRoutes(app: App, deps: ServiceDeps & { readonly live: 
     await service.stop();
   });
   settingsRoutes(app, { storage, alarms: service });
-  alarmRoutes(app, { storage, gateway: live.gateway, clock: live.store.clock });
+  alarmRoutes(app, { storage, gateway: live.gateway, clock: live.store.clock, push: app.push });
   aggregateRoutes(app, { storage, clock: live.store.clock });
   driverSignIn(live.gateway, storage, live.store.clock); // 0x0702: the driver the statistics attribute alarms to
   // Vehicle appraisal and analysis reports: km and running days from the positioning rollup (report_vehicle_day).
   const reportEngine = new ReportEngine(storage, new SqliteReportStore((storage as SqliteStorage).db), live.store.clock);
   appraisalRoutes(app, { storage, engine: reportEngine });
   analysisRoutes(app, { storage, engine: reportEngine });
-  boardRoutes(app, { storage, clock: live.store.clock });
+  boardRoutes(app, { storage, clock: live.store.clock, push: app.push });
   return service;
 }

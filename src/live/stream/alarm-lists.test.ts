@@ -187,6 +187,31 @@ describe('the client-held alarm lists', () => {
     expect(lists.cursor).toBe(7);
   });
 
+  it('drops an alarm another operator handled from the pop-up queue and the duty list, and keeps one this operator handled on the pop-up with its new state', () => {
+    const lists = new AlarmLists();
+    const [mine, theirs, untouched] = [alarm(), alarm(), alarm()];
+    for (const a of [mine, theirs, untouched]) lists.add(a);
+    const me = 7;
+    lists.applyHandled({ alarmIds: [theirs.id as number], dealStatus: 2, boardItemId: null, userId: 99, time: 0 }, me);
+    lists.applyHandled({ alarmIds: [mine.id as number], dealStatus: 3, boardItemId: null, userId: me, time: 0 }, me);
+    const snap = lists.snapshot();
+    expect(snap.popup.map((a) => a.id)).toEqual([untouched.id, mine.id]);
+    expect(snap.popup.find((a) => a.id === mine.id)!.dealStatus).toBe(3);
+    expect(snap.popupCount).toBe(2);
+    expect(lists.list('duty').map((a) => a.id)).toEqual([untouched.id]);
+    // The full alarm list keeps both, with their new states.
+    expect(lists.list('alarms').map((a) => [a.id, a.dealStatus])).toEqual([[untouched.id, 0], [theirs.id, 2], [mine.id, 3]]);
+  });
+
+  it('ignores a board step that handled no alarm and an unknown alarm id without changing its version', () => {
+    const lists = new AlarmLists();
+    lists.add(alarm());
+    const v = lists.version;
+    lists.applyHandled({ alarmIds: [], dealStatus: null, boardItemId: 4, userId: 1, time: 0 }, 2);
+    lists.applyHandled({ alarmIds: [123_456], dealStatus: 2, boardItemId: null, userId: 1, time: 0 }, 2);
+    expect(lists.version).toBe(v);
+  });
+
   it('treats a push message without linkage fields as linked (pop-up and tone), as consoles always did', () => {
     expect(toAlarmItem({ id: 4, alarmType: 12001 })).toMatchObject({ popup: true, voice: true });
     expect(toAlarmItem({ id: 5, alarmType: 12001, popup: false, voice: false })).toMatchObject({ popup: false, voice: false });

@@ -92,6 +92,26 @@ export interface AlarmSnapshot {
   missedCapped: boolean;
 }
 
+/** `commandBody.data` of an `alarmHandled` push message (server/push/hub.ts AlarmHandled). */
+export interface AlarmHandledNotice {
+  alarmIds: number[];
+  dealStatus: number | null;
+  boardItemId: number | null;
+  userId: number;
+  time: number;
+}
+
+/** Validates an `alarmHandled` push `data`; undefined when malformed. */
+export function toHandledNotice(data: unknown): AlarmHandledNotice | undefined {
+  if (!data || typeof data !== 'object') return undefined;
+  const d = data as Record<string, unknown>;
+  if (!Array.isArray(d.alarmIds) || !d.alarmIds.every((x) => Number.isInteger(x))) return undefined;
+  return {
+    alarmIds: d.alarmIds as number[], dealStatus: Number.isInteger(d.dealStatus) ? (d.dealStatus as number) : null,
+    boardItemId: Number.isInteger(d.boardItemId) ? (d.boardItemId as number) : null, userId: num(d.userId, -1), time: num(d.time),
+  };
+}
+
 /** `commandBody.data` of an `alarmReplay` push message (server/push/hub.ts AlarmReplay). */
 export interface AlarmReplayData {
   after: number | null;
@@ -258,6 +278,22 @@ export class AlarmLists {
       }
     }
     if (changed) this.version++;
+  }
+
+  /**
+   * Someone handled alarms (push `alarmHandled`, any console in scope): they leave the duty list and
+   * show their new state everywhere. One handled by ANOTHER operator also leaves the pop-up queue (it
+   * no longer waits for this operator); one this operator handled stays on the pop-up with its new
+   * state, where the next steps (track, video) are. `me`: the signed-in user's id (-1 unknown).
+   */
+  applyHandled(notice: AlarmHandledNotice, me: number): void {
+    if (notice.dealStatus === null || notice.alarmIds.length === 0) return;
+    let left = false;
+    for (const id of notice.alarmIds) {
+      this.markHandled(id, notice.dealStatus);
+      if (notice.userId !== me) left = this.popups.remove(id) || left;
+    }
+    if (left) this.version++;
   }
 
   list(kind: AlarmListKind): AlarmItem[] {

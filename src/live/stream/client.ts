@@ -8,7 +8,7 @@ import * as Comlink from 'comlink';
 import type { DisplayCrs } from '../../../domain/geo/gcj02.ts';
 import { API_BASE } from '../../api/http.ts';
 import { session } from '../../session/store.ts';
-import type { AlarmItem, AlarmListKind, AlarmSnapshot } from './alarm-lists.ts';
+import type { AlarmHandledNotice, AlarmItem, AlarmListKind, AlarmSnapshot } from './alarm-lists.ts';
 import type { DirectoryEntry, LiveFrame, LiveMessage, MainMessage, StreamControl, VehicleRecord, WorkerMessage } from './protocol.ts';
 
 export const PUSH_PATH = '/ws-service/websocket';
@@ -37,6 +37,11 @@ export interface LiveStream {
   onAlarm(listener: (data: unknown) => void): () => void;
   /** Snapshots of the client-held alarm lists (≤ 4 Hz, after a change). */
   onAlarmLists(listener: (snapshot: AlarmSnapshot) => void): () => void;
+  /**
+   * An operator in scope handled alarms or took a board step (push `alarmHandled`); null after a
+   * reconnect (handlings made meanwhile are not replayed: refetch what shows alarm states).
+   */
+  onAlarmHandled(listener: (notice: AlarmHandledNotice | null) => void): () => void;
   alarmList(kind: AlarmListKind): Promise<AlarmItem[]>;
   markAlarmsRead(): void;
   markAlarmHandled(id: number, dealStatus: number): void;
@@ -66,6 +71,7 @@ export function createLiveStream(opts: LiveStreamOptions = {}): LiveStream {
   const listeners = new Set<(msg: LiveMessage) => void>();
   const alarmListeners = new Set<(data: unknown) => void>();
   const listListeners = new Set<(snapshot: AlarmSnapshot) => void>();
+  const handledListeners = new Set<(notice: AlarmHandledNotice | null) => void>();
   let disposed = false;
 
   const release = (frame: LiveFrame) => {
@@ -84,6 +90,10 @@ export function createLiveStream(opts: LiveStreamOptions = {}): LiveStream {
       for (const l of listListeners) l(msg.snapshot);
       return;
     }
+    if (msg.type === 'alarmHandled') {
+      for (const l of handledListeners) l(msg.notice);
+      return;
+    }
     if (msg.type === 'status' && msg.connection === 'reconnecting') {
       const t = token();
       if (t) void control.setToken(t);
@@ -98,7 +108,7 @@ export function createLiveStream(opts: LiveStreamOptions = {}): LiveStream {
   const init: MainMessage = {
     type: 'init', control: channel.port2,
     options: {
-      url: opts.url ?? pushUrl(API_BASE, location), token: token() ?? '', crs: opts.crs,
+      url: opts.url ?? pushUrl(API_BASE, location), token: token() ?? '', crs: opts.crs, userId: session.user?.id,
       reconnectAttempts: opts.reconnectAttempts, reconnectDelayMs: opts.reconnectDelayMs,
     },
   };
@@ -120,6 +130,10 @@ export function createLiveStream(opts: LiveStreamOptions = {}): LiveStream {
       listListeners.add(listener);
       return () => listListeners.delete(listener);
     },
+    onAlarmHandled(listener) {
+      handledListeners.add(listener);
+      return () => handledListeners.delete(listener);
+    },
     alarmList: (kind) => control.alarmList(kind),
     markAlarmsRead: () => void control.markAlarmsRead(),
     markAlarmHandled: (id, dealStatus) => void control.markAlarmHandled(id, dealStatus),
@@ -135,6 +149,7 @@ export function createLiveStream(opts: LiveStreamOptions = {}): LiveStream {
       listeners.clear();
       alarmListeners.clear();
       listListeners.clear();
+      handledListeners.clear();
       control[Comlink.releaseProxy]();
       channel.port1.close();
       worker.terminate();

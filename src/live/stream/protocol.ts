@@ -5,7 +5,7 @@
  */
 import type { DisplayCrs } from '../../../domain/geo/gcj02.ts';
 import type { StateCounts } from '../../../domain/vehicle/realtime.ts';
-import type { AlarmItem, AlarmListKind, AlarmSnapshot } from './alarm-lists.ts';
+import type { AlarmHandledNotice, AlarmItem, AlarmListKind, AlarmSnapshot } from './alarm-lists.ts';
 
 /** At most once per animation frame. The buffers are transferred: hand them back with `release`. */
 export interface LiveFrame {
@@ -58,10 +58,20 @@ export interface LiveAlarmLists {
   snapshot: AlarmSnapshot;
 }
 
+/**
+ * Alarms were handled by some operator in scope (push `alarmHandled`), always posted (one per operator
+ * action, rare); `notice` null after a reconnect: handlings may have been missed while away, so views
+ * that show alarm states refetch.
+ */
+export interface LiveAlarmHandled {
+  type: 'alarmHandled';
+  notice: AlarmHandledNotice | null;
+}
+
 export type LiveMessage = LiveFrame | LiveStats | LiveStatus;
 
 /** Worker → main over the worker port. */
-export type WorkerMessage = LiveMessage | LiveAlarm | LiveAlarmLists;
+export type WorkerMessage = LiveMessage | LiveAlarm | LiveAlarmLists | LiveAlarmHandled;
 
 /** Main → worker over the worker port: start, or give a frame's buffers back. */
 export type MainMessage =
@@ -78,6 +88,8 @@ export interface StreamStartOptions {
   reconnectDelayMs?: number;
   /** @default 'wgs84' */
   crs?: DisplayCrs;
+  /** The signed-in user (an alarm this user handled stays on the pop-up; others' handlings remove it). */
+  userId?: number;
 }
 
 export interface DirectoryEntry {

@@ -12,6 +12,7 @@ function fakeStream() {
     subscribe: (l: (m: LiveMessage) => void) => (listeners.add(l), () => listeners.delete(l)),
     onAlarm: () => () => undefined,
     onAlarmLists: (l: (s: AlarmSnapshot) => void) => (lists.add(l), () => lists.delete(l)),
+    onAlarmHandled: () => () => undefined,
     alarmList: () => Promise.resolve([]),
     markAlarmsRead: () => undefined,
     markAlarmHandled: () => undefined,

@@ -88,6 +88,7 @@ export function acquireLiveStream(opts: LiveStreamOptions = {}): LiveStream {
       });
       return off;
     },
+    onAlarmHandled: (listener) => track(s.stream.onAlarmHandled(listener)),
     alarmList: (kind) => s.stream.alarmList(kind),
     markAlarmsRead: () => s.stream.markAlarmsRead(),
     markAlarmHandled: (id, dealStatus) => s.stream.markAlarmHandled(id, dealStatus),

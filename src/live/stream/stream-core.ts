@@ -28,6 +28,8 @@ export class StreamCore {
   onAlarm: ((data: unknown) => void) | undefined;
   /** The `alarmReplay` message every connect starts with (the alarm cursor and any catch-up). */
   onAlarmReplay: ((data: unknown) => void) | undefined;
+  /** An operator in scope handled alarms or took a board step (`alarmHandled`). */
+  onAlarmHandled: ((data: unknown) => void) | undefined;
 
   /** One websocket message (binary or JSON text) received at local time `now`. Bad input is counted, state kept. */
   handleMessage(data: ArrayBuffer | Uint8Array | string, now: number): void {
@@ -98,6 +100,7 @@ export class StreamCore {
       case 'json':
         if (m.commandType === 'alarm') this.onAlarm?.((m.body.value as { data?: unknown } | null)?.data);
         else if (m.commandType === 'alarmReplay') this.onAlarmReplay?.((m.body.value as { data?: unknown } | null)?.data);
+        else if (m.commandType === 'alarmHandled') this.onAlarmHandled?.((m.body.value as { data?: unknown } | null)?.data);
         break;
     }
   }
@@ -118,6 +121,7 @@ export class StreamCore {
       });
     } else if (env.commandType === 'alarm') this.onAlarm?.(data);
     else if (env.commandType === 'alarmReplay') this.onAlarmReplay?.(data);
+    else if (env.commandType === 'alarmHandled') this.onAlarmHandled?.(data);
   }
 
   private applyPositions(frame: Parameters<FleetState['applyPositions']>[0], now: number): void {

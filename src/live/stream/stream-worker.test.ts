@@ -69,12 +69,28 @@ describe('the stream worker’s alarm lists', () => {
     expect(alarmPosts().at(-1)!.snapshot).toMatchObject({ unread: 0, counts: { duty: 1 } });
   });
 
+  it('applies an "alarm handled" push at once (another operator\'s handling leaves the pop-up) and posts it to the main thread', () => {
+    const { w, posted } = worker();
+    w.core.handleMessage(alarm(1), 0);
+    w.core.handleMessage(alarm(2), 0);
+    w.core.handleMessage(encoder.json(Commands.alarmHandled, { data: { alarmIds: [2], dealStatus: 2, boardItemId: null, userId: 5, time: 9 } }), 0);
+    const handled = posted.filter((m): m is Extract<WorkerMessage, { type: 'alarmHandled' }> => m.type === 'alarmHandled');
+    expect(handled.map((m) => m.notice)).toEqual([{ alarmIds: [2], dealStatus: 2, boardItemId: null, userId: 5, time: 9 }]);
+    expect(w.alarms.snapshot().popup.map((a) => a.id)).toEqual([1]);
+    expect(w.control().alarmList('duty').map((a) => a.id)).toEqual([1]);
+    // A malformed one is counted as an error, not posted.
+    w.core.handleMessage(encoder.json(Commands.alarmHandled, { data: { alarmIds: 'x' } }), 0);
+    expect(w.core.errors).toBe(1);
+    expect(posted.filter((m) => m.type === 'alarmHandled')).toHaveLength(1);
+  });
+
   it('reconnects with the highest alarm id it holds, and adds the server\'s catch-up to its lists', () => {
     const urls: string[] = [];
     const sockets: SocketLike[] = [];
+    const posts: WorkerMessage[] = [];
     let now = 0;
     const w = new StreamWorker({
-      post: () => undefined,
+      post: (m) => posts.push(m),
       now: () => now,
       nextFrame: () => undefined,
       createSocket: (url) => {
@@ -87,6 +103,7 @@ describe('the stream worker’s alarm lists', () => {
     vi.useFakeTimers();
     try {
       w.start({ url: 'ws://h/ws-service/websocket', token: 't', reconnectDelayMs: 1 });
+      expect(posts.filter((m) => m.type === 'alarmHandled')).toEqual([]);
       expect(urls[0]).toBe('ws://h/ws-service/websocket?token=t'); // nothing to catch up on yet
       const first = sockets[0]!;
       first.onopen!();
@@ -103,6 +120,8 @@ describe('the stream worker’s alarm lists', () => {
       now += ALARMS_INTERVAL_MS;
       expect(w.control().alarmList('alarms').map((a) => a.id)).toEqual([44, 43, 42, 41]);
       expect(w.alarms.snapshot()).toMatchObject({ missed: 3, unread: 4 });
+      // Handlings made while away are not replayed: after the reconnect (not the first connect) views refetch.
+      expect(posts.filter((m) => m.type === 'alarmHandled')).toEqual([{ type: 'alarmHandled', notice: null }]);
     } finally {
       w.dispose();
       vi.useRealTimers();

@@ -8,7 +8,7 @@
  */
 import type { DisplayCrs } from '../../../domain/geo/gcj02.ts';
 import type { DirectoryEntry, LiveFrame, StreamControl, StreamStartOptions, VehicleRecord, WorkerMessage } from './protocol.ts';
-import { AlarmLists } from './alarm-lists.ts';
+import { AlarmLists, toHandledNotice } from './alarm-lists.ts';
 import { ReconnectingSocket, type SocketLike } from './socket.ts';
 import { StreamCore } from './stream-core.ts';
 
@@ -46,6 +46,8 @@ export class StreamWorker {
   private running = false;
   /** Post every alarm message too (only while the main thread has `onAlarm` listeners). */
   private relayAlarms = false;
+  private userId = -1;
+  private opened = 0;
 
   constructor(private readonly env: WorkerEnv) {
     this.core.onAlarm = (data) => {
@@ -55,19 +57,34 @@ export class StreamWorker {
     };
     // Replayed alarms reach the lists only: relaying hundreds of singles at once is what relayAlarms avoids.
     this.core.onAlarmReplay = (data) => this.alarms.replay(data);
+    // Handlings are rare (one per operator action): always posted, so lists and boards refetch at once.
+    this.core.onAlarmHandled = (data) => {
+      const notice = toHandledNotice(data);
+      if (!notice) {
+        this.core.errors++;
+        return;
+      }
+      this.alarms.applyHandled(notice, this.userId);
+      env.post({ type: 'alarmHandled', notice }, []);
+    };
   }
 
   start(options: StreamStartOptions): void {
     if (this.running) return;
     this.running = true;
     this.token = options.token;
+    this.userId = options.userId ?? -1;
     this.core.setDisplayCrs(options.crs ?? 'wgs84');
     this.socket = new ReconnectingSocket(
       () => pushUrl(options.url, this.token, this.alarms.cursor),
       (url) => this.env.createSocket(url),
       {
         status: (connection, attempt, closeCode) => this.env.post({ type: 'status', connection, attempt, closeCode }, []),
-        open: () => this.core.handleReconnect(),
+        open: () => {
+          this.core.handleReconnect();
+          // Handlings made while the socket was down are not replayed: views showing alarm states refetch.
+          if (this.opened++ > 0) this.env.post({ type: 'alarmHandled', notice: null }, []);
+        },
         message: (data) => this.core.handleMessage(data, this.env.now()),
       },
       { attempts: options.reconnectAttempts ?? 7000, delayMs: options.reconnectDelayMs ?? 7000 },
