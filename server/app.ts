@@ -29,8 +29,10 @@ import { recordingUploadRoutes } from './services/video/recording-upload.ts';
 import { talkRoutes } from './services/video/talk.ts';
 import { obdRoutes } from './obd/index.ts';
 import { multimediaRoutes } from './services/multimedia/index.ts';
+import { dashboardRoutes } from './services/dashboard/index.ts';
 import { deviceRegistrationRoutes } from './gateway/registration-routes.ts';
 import { registerPush } from './push/index.ts';
+import { wallRoutes } from './services/walls/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -97,8 +99,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   talkRoutes(api, { storage, store: live.store, talk: media.talk, gateway: live.gateway }); // issues 5/6: intercom, reminder sounds, phone callback
   obdRoutes(api, { storage, gateway: live.gateway }); // issue 5: 0x0705 CAN data for the pop-up's OBD buttons
   multimediaRoutes(api, { config, storage, tokens, live }); // issue 6: snapshots, 0x0800/0x0801 photos, media reports
+  app.decorate('dashboard', dashboardRoutes(api, { config, storage, tokens, live })); // issue 14: the operation dashboard's figures (the walls reuse app.dashboard)
   recordingUploadRoutes(api, { config, storage, gateway: live.gateway }); // issue 6: recordings pulled to the server over FTP
   deviceRegistrationRoutes(api, { storage, gateway: live.gateway }); // issue 12: terminal registration state and operator reset
+  wallRoutes(api, { storage, store: live.store }); // issue 14: /largeScreen walls' data, display credentials, presets
   await installConsole(app, config.consoleDir);
   return app;
 }

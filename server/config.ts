@@ -97,6 +97,11 @@ export interface Config {
    * each user adds map sources in their own browser (server/http/security-headers.ts).
    */
   readonly mapSourceOrigins: readonly string[] | undefined;
+  /**
+   * The dashboard's weather source (WEATHER_URL): an http(s) address answering JSON `{text, temperature, city?}`.
+   * Unset: the dashboard hides its weather slot (nothing is invented).
+   */
+  readonly weatherUrl?: string | undefined;
   /** Passive data ports one login (upload task) may hold at once, over all its connections (FTP_PASV_PER_LOGIN). */
   readonly ftpPassivePerLogin: number;
   /** Passive data ports one remote address may hold at once (FTP_PASV_PER_ADDRESS). */
@@ -195,6 +200,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     ftpPassivePorts: portRange(env, 'FTP_PASV_PORTS', [7630, 7679]),
     ftpMaxFileBytes: int(env, 'FTP_MAX_FILE_MB', 1024, 1, 1_000_000) * 1024 * 1024,
     mapSourceOrigins: originList(env, 'MAP_SOURCE_ORIGINS'),
+    weatherUrl: env.WEATHER_URL || undefined,
     ftpPassivePerLogin: int(env, 'FTP_PASV_PER_LOGIN', 2, 1, 1000),
     ftpPassivePerAddress: int(env, 'FTP_PASV_PER_ADDRESS', 10, 1, 1000),
   };

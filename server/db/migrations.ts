@@ -18,7 +18,9 @@ import { PERSISTENCE_MIGRATION, RETENTION_MIGRATION } from './migration-retentio
 import { TERMINAL_REGISTRATION_MIGRATION } from './migration-terminal-registration.ts';
 import { DEVICE_CHANNELS_MIGRATION } from './migration-device-channels.ts';
 import { DEVICE_TYPES_MIGRATION } from './migration-device-types.ts';
+import { DASHBOARD_MIGRATION } from '../services/dashboard/migration.ts';
 import { LOGIN_FAILURE_IP_MIGRATION } from './migration-login-failure-ip.ts';
+import { WALLS_MIGRATION } from './migration-walls.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -244,6 +246,10 @@ const MIGRATIONS: readonly Migration[] = [
   DEVICE_TYPES_MIGRATION,
   // Issue 13 (the per-address login back-off reads failures by ip): version 19.
   LOGIN_FAILURE_IP_MIGRATION,
+  // Issue 14 (operation dashboard): guide steps per user, driving per vehicle-day: version 20.
+  DASHBOARD_MIGRATION,
+  // Issue 14 (/largeScreen walls: display credentials, stored presets): version 21.
+  WALLS_MIGRATION,
 ];
 
 /** Applies pending migrations in one transaction each; answers the versions applied now. */
