@@ -335,4 +335,8 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 306, pid: 54, type: 2, key: '/information/deviceType:update', zh: '修改', en: 'Edit' },
   { id: 307, pid: 54, type: 2, key: '/information/deviceType:delete', zh: '删除', en: 'Delete' },
   { id: 308, pid: 54, type: 2, key: '/information/deviceType:export', zh: '导出', en: 'Export' },
+  // Issue 13: exports of users, roles and companies (server jobs on the resource layer), each behind its screen's bit.
+  { id: 309, pid: 135, type: 2, key: '/system/user:export', zh: '导出', en: 'Export' },
+  { id: 310, pid: 141, type: 2, key: '/system/role:export', zh: '导出', en: 'Export' },
+  { id: 311, pid: 44, type: 2, key: '/information/company:export', zh: '导出', en: 'Export' },
 ];

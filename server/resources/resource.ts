@@ -64,16 +64,25 @@ export interface ResourceHooks<R> {
   checkDelete?(tx: Repositories, record: R, call: CallContext): Promise<void>;
 }
 
-export interface ExportDeclaration<R> {
+/** `X`: the rows of the sheet (the records, or records with what the sheet adds, e.g. a user's role names). */
+export interface ExportDeclaration<X> {
   readonly start: Endpoint;
   readonly status: Endpoint;
   readonly file: Endpoint;
-  readonly columns: readonly SheetColumn<R>[];
+  /** The sheet's columns; a function of the caller's language when cells are words (status, level). */
+  readonly columns: readonly SheetColumn<X>[] | ((lang: Lang) => readonly SheetColumn<X>[]);
   /** Rows of one export at most; the status names the cap when the filter matched more. */
   readonly cap: number;
-  readonly list: (repos: Repositories, scope: Scope, filters: Fields, limit: number) => Promise<{ total: number; records: R[] }>;
+  /** The rows in `scope` (the caller's, narrowed by `companyId`) that match the page filters. */
+  readonly list: (repos: Repositories, scope: Scope, filters: Fields, limit: number) => Promise<{ total: number; records: X[] }>;
   readonly fileName: readonly [zh: string, en: string];
   readonly asciiName: string;
+}
+
+/** An export's rows through the resource's page query: the first `limit` matching rows in `scope` and the matched total. */
+export async function firstRows<R>(page: (scope: Scope, req: PageRequest & Fields) => Promise<Page<R>>, scope: Scope, filters: Fields, limit: number): Promise<{ total: number; records: R[] }> {
+  const { total, records } = await page(scope, { ...filters, current: 1, size: limit });
+  return { total, records };
 }
 
 export interface ImportDeclaration {
@@ -83,7 +92,7 @@ export interface ImportDeclaration {
   readonly maxRows: number;
 }
 
-export interface ResourceDeclaration<R extends { readonly id: number }> {
+export interface ResourceDeclaration<R extends { readonly id: number }, X = R> {
   /** Names the resource in write events (the audit trail's key) and export jobs. */
   readonly name: string;
   readonly store: (repos: Repositories) => ResourceStore<R>;
@@ -99,7 +108,7 @@ export interface ResourceDeclaration<R extends { readonly id: number }> {
    */
   readonly save?: Endpoint & { readonly fields: TProperties; readonly createPermission: RoutePermission; readonly updatePermission: RoutePermission };
   readonly delete?: Endpoint;
-  readonly export?: ExportDeclaration<R>;
+  readonly export?: ExportDeclaration<X>;
   readonly import?: ImportDeclaration;
   readonly hooks?: ResourceHooks<R>;
   /** A record outside the caller's scope reads as missing: this message (404) when set. */
@@ -167,7 +176,7 @@ function cleanFilters(q: Fields, names: readonly string[]): Fields {
  * Registers the declared operations as routes. Throws (at start-up) for an operation without a
  * permission, as `installRoutePolicies` does for any route, naming the resource and operation.
  */
-export function registerResource<R extends { readonly id: number }>(app: App, storage: Storage, decl: ResourceDeclaration<R>): void {
+export function registerResource<R extends { readonly id: number }, X = R>(app: App, storage: Storage, decl: ResourceDeclaration<R, X>): void {
   const writes = writesOf(app);
   const store = decl.store(storage);
   const notFound = decl.notFound ?? Messages.notFound;
@@ -348,7 +357,8 @@ export function registerResource<R extends { readonly id: number }>(app: App, st
         const filters = cleanFilters(q, filterNames);
         const job = await jobs.start({ userId: c.ctx.user.id, fileName: x.fileName, asciiName: x.asciiName, log: request.log }, async () => {
           const { total, records } = await x.list(storage, scope, filters, x.cap);
-          return { total, exported: records.length, file: await xlsxBuffer(x.asciiName, x.columns, records, c.lang) };
+          const columns = typeof x.columns === 'function' ? x.columns(c.lang) : x.columns;
+          return { total, exported: records.length, file: await xlsxBuffer(x.asciiName, columns, records, c.lang) };
         });
         return ok({ taskId: job.id }, c.lang);
       },

@@ -42,6 +42,10 @@ describe('resource writes', () => {
     const imported = await server.call<{ ids: number[] }>('POST', '/service-priv/devtype/import', { token: admin, body: { file: Buffer.from(await book.xlsx.writeBuffer()).toString('base64') } });
     await server.call('GET', `/service-priv/devtype/remove?ids=${dt.data.id}&ids=${imported.data.ids[0]}`, { token: admin });
     const company = await server.call<{ id: number }>('POST', '/service-priv/company', { token: admin, body: { pid: 1, name: '审计公司' } });
+    const user = await server.call<{ id: number }>('POST', '/service-priv/user', { token: admin, body: { username: 'audit_user', password: 'secret123', userLevel: 2 } });
+    await server.call('PUT', '/service-priv/user', { token: admin, body: { id: user.data.id, realName: '审计' } });
+    await server.call('DELETE', `/service-priv/user?ids=${user.data.id}`, { token: admin });
+    await server.call('GET', '/service-priv/user/page', { token: admin });
     await server.call('GET', '/service-priv/devtype/search', { token: admin });
     await server.call('GET', `/service-priv/company/${company.data.id}`, { token: admin });
 
@@ -55,6 +59,9 @@ describe('resource writes', () => {
       { resource: 'deviceType', operation: 'import', userId: adminId, ids: imported.data.ids },
       { resource: 'deviceType', operation: 'delete', userId: adminId, ids: [dt.data.id, imported.data.ids[0]] },
       { resource: 'company', operation: 'create', userId: adminId, ids: [company.data.id] },
+      { resource: 'user', operation: 'create', userId: adminId, ids: [user.data.id] },
+      { resource: 'user', operation: 'update', userId: adminId, ids: [user.data.id] },
+      { resource: 'user', operation: 'delete', userId: adminId, ids: [user.data.id] },
     ]);
   });
 

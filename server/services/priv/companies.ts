@@ -8,9 +8,10 @@ import { fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import { Messages } from '../../http/messages.ts';
 import { MAX_ID, Name, Strict, Text, type App } from '../../http/route.ts';
-import { registerResource, type ResourceDeclaration } from '../../resources/resource.ts';
+import { firstRows, registerResource, type ResourceDeclaration } from '../../resources/resource.ts';
+import { chinaTimeText } from '../track/common.ts';
 import type { ServiceDeps } from '../deps.ts';
-import { companyViews } from './views.ts';
+import { companyNames, companyViews, type CompanyView } from './views.ts';
 
 const Phone = Type.String({ pattern: COMPANY_PHONE_PATTERN });
 const CompanyFields = {
@@ -29,7 +30,10 @@ function trimmed(b: Partial<CompanyInput>): Partial<CompanyInput> {
 type ParentCheck = (ctx: AuthContext, id: number) => Promise<Company>;
 
 /** Companies on the resource layer (server/resources/): page, detail, create, update (with move) and delete keep the paths and answers of API.md. */
-function companyResource(parentInScope: ParentCheck): ResourceDeclaration<Company> {
+/** A row of the companies' sheet: the company's view with its parent's name. */
+type CompanySheetRow = CompanyView & { readonly parentName: string };
+
+function companyResource(parentInScope: ParentCheck): ResourceDeclaration<Company, CompanySheetRow> {
   const Pid = Type.Integer({ minimum: 0, maximum: MAX_ID });
   return {
     name: 'company',
@@ -56,6 +60,30 @@ function companyResource(parentInScope: ParentCheck): ResourceDeclaration<Compan
     create: { method: 'POST', url: '/service-priv/company', permission: '/information/company:create', fields: { ...CompanyFields, pid: Pid, name: Name(COMPANY_LIMITS.name) } },
     update: { method: 'PUT', url: '/service-priv/company', permission: '/information/company:update', fields: { ...CompanyFields, pid: Type.Optional(Pid), name: Type.Optional(Name(COMPANY_LIMITS.name)) } },
     delete: { method: 'DELETE', url: '/service-priv/company', permission: '/information/company:delete' },
+    export: {
+      start: { method: 'POST', url: '/service-priv/company/excel', permission: '/information/company:export' },
+      status: { method: 'GET', url: '/service-priv/company/export_status', permission: '/information/company:export' },
+      file: { method: 'GET', url: '/service-priv/company/excel_file', permission: '/information/company:export' },
+      cap: 10_000,
+      list: async (repos, scope, filters, limit) => {
+        const { total, records } = await firstRows((sc, req) => repos.companies.page(sc, req), scope, filters, limit);
+        const names = await companyNames(repos, scope);
+        return { total, records: (await companyViews(repos, records)).map((c) => ({ ...c, parentName: names.get(c.pid) ?? '' })) };
+      },
+      fileName: ['公司', 'companies'],
+      asciiName: 'companies',
+      columns: [
+        { header: ['公司名称', 'Company name'], width: 24, value: (c) => c.name },
+        { header: ['上级公司', 'Parent company'], width: 24, value: (c) => c.parentName },
+        { header: ['联系人', 'Contact'], width: 14, value: (c) => c.contact },
+        { header: ['联系电话', 'Phone'], width: 16, value: (c) => c.phone },
+        { header: ['地址', 'Address'], width: 30, value: (c) => c.address },
+        { header: ['下级公司', 'Subsidiaries'], width: 10, value: (c) => c.childCount },
+        { header: ['车辆数', 'Vehicles'], width: 10, value: (c) => c.vehicleCount },
+        { header: ['备注', 'Remark'], width: 24, value: (c) => c.remark },
+        { header: ['创建时间', 'Created'], width: 20, value: (c) => chinaTimeText(c.createTime) },
+      ],
+    },
     hooks: {
       async prepareCreate({ ctx, storage }, b) {
         // The selected company (`companyId`, which the console adds to every call) and the parent must both

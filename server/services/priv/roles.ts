@@ -8,9 +8,11 @@ import { fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import { Messages } from '../../http/messages.ts';
 import { Id, Name, Strict, Text, type App } from '../../http/route.ts';
-import { registerResource, type ResourceDeclaration } from '../../resources/resource.ts';
+import { firstRows, registerResource, type ResourceDeclaration } from '../../resources/resource.ts';
+import { chinaTimeText } from '../track/common.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { checkGrantable } from './grants.ts';
+import { companyNames } from './views.ts';
 
 const PermissionIds = Type.Array(Id, { maxItems: 2000, uniqueItems: true });
 
@@ -18,8 +20,11 @@ export function rolePermissionsView(role: Role) {
   return { roleId: role.id, permissionIds: role.permissionIds, permissions: masksFromIds(role.permissionIds) };
 }
 
-/** Roles on the resource layer (server/resources/): page, create, update and delete keep the paths and answers of API.md. */
-export const roleResource: ResourceDeclaration<Role> = {
+/** A row of the roles' sheet: the role with its company's name. */
+type RoleSheetRow = Role & { readonly companyName: string };
+
+/** Roles on the resource layer (server/resources/): page, create, update, delete and the export job keep the paths and answers of API.md. */
+export const roleResource: ResourceDeclaration<Role, RoleSheetRow> = {
   name: 'role',
   store: (repos) => ({
     get: (scope, id) => repos.roles.get(scope, id),
@@ -38,6 +43,26 @@ export const roleResource: ResourceDeclaration<Role> = {
   },
   update: { method: 'PUT', url: '/service-priv/role', permission: '/system/role:update', fields: { name: Type.Optional(Name(ROLE_LIMITS.name)), remark: Type.Optional(Text(ROLE_LIMITS.remark)) } },
   delete: { method: 'DELETE', url: '/service-priv/role', permission: '/system/role:delete' },
+  export: {
+    start: { method: 'POST', url: '/service-priv/role/excel', permission: '/system/role:export' },
+    status: { method: 'GET', url: '/service-priv/role/export_status', permission: '/system/role:export' },
+    file: { method: 'GET', url: '/service-priv/role/excel_file', permission: '/system/role:export' },
+    cap: 10_000,
+    list: async (repos, scope, filters, limit) => {
+      const { total, records } = await firstRows((sc, req) => repos.roles.page(sc, req), scope, filters, limit);
+      const names = await companyNames(repos, scope);
+      return { total, records: records.map((r) => ({ ...r, companyName: names.get(r.companyId) ?? '' })) };
+    },
+    fileName: ['角色', 'roles'],
+    asciiName: 'roles',
+    columns: [
+      { header: ['角色名称', 'Role name'], width: 20, value: (r) => r.name },
+      { header: ['所属公司', 'Company'], width: 22, value: (r) => r.companyName },
+      { header: ['权限数', 'Permissions'], width: 12, value: (r) => r.permissionIds.length },
+      { header: ['备注', 'Remark'], width: 30, value: (r) => r.remark },
+      { header: ['创建时间', 'Created'], width: 20, value: (r) => chinaTimeText(r.createTime) },
+    ],
+  },
   hooks: {
     async prepareCreate({ ctx, storage }, b) {
       const companyId = (b.companyId as number | undefined) ?? ctx.user.companyId;

@@ -1,6 +1,7 @@
 /** Shapes the answers of server/API.md from repository records. */
 import { bitOf, slotOf, type PermissionMask } from '../../../domain/permissions/bits.ts';
 import type { Repositories } from '../../db/repositories.ts';
+import type { Scope } from '../../db/scope.ts';
 import type { Company, PermissionRow, User } from '../../db/types.ts';
 
 export interface PermissionRecord extends PermissionRow {
@@ -36,4 +37,9 @@ export async function companyViews(repos: Repositories, companies: readonly Comp
   const ids = companies.map((c) => c.id);
   const [children, vehicles] = await Promise.all([repos.companies.childCounts(ids), repos.companies.subtreeVehicleCounts(ids)]);
   return companies.map(({ path: _path, ...c }) => ({ ...c, childCount: children.get(c.id) ?? 0, vehicleCount: vehicles.get(c.id) ?? 0 }));
+}
+
+/** Names of the companies in `scope` by id (exports name a record's company; one outside the scope stays unnamed). */
+export async function companyNames(repos: Repositories, scope: Scope): Promise<Map<number, string>> {
+  return new Map((await repos.companies.listAll(scope)).map((c) => [c.id, c.name]));
 }
