@@ -31,9 +31,10 @@ describe('side navigation and buttons follow the permissions', () => {
     await login(page, ACCOUNTS.operator.username, ACCOUNTS.operator.password);
     await page.getByTestId('user-display-name').waitFor();
     await page.getByTestId('nav-group-/monitor').waitFor();
-    // Landing on /monitor/index leaves the /home group folded: React renders a folded group's entries
+    // Landing on /home/index leaves the /monitor group folded: React renders a folded group's entries
     // (hidden) after the visible ones, so wait until they are in the document.
     await page.getByTestId('nav-/home/index').waitFor({ state: 'attached' });
+    await page.getByTestId('nav-/monitor/videoMonitor').waitFor({ state: 'attached' });
 
     // The seeded monitor role grants exactly these pages (server/seed/seed.ts).
     expect((await testIds(page, 'nav-group-')).sort()).toEqual(['nav-group-/home', 'nav-group-/monitor']);
@@ -61,23 +62,26 @@ describe('side navigation and buttons follow the permissions', () => {
     expect(await page.locator('[data-perm="/system/user:delete"]').count()).toBe(0);
   });
 
-  test('after sign-in, / lands on the first built page the user may see; unbuilt screens stay in the menu, marked', async () => {
+  test('after sign-in, / lands on the dashboard; unbuilt screens stay in the menu, marked', async () => {
     const page = await e2e.newPage();
     await login(page, ACCOUNTS.operator.username, ACCOUNTS.operator.password);
-    // the operator's first menu entry is the dashboard, which is not built: it is skipped
-    await page.waitForURL((url) => routeOf(url.href) === '/monitor/index');
-    await page.getByTestId('nav-/monitor/index').waitFor();
+    // the operator's first menu entry is the dashboard (issue 14): the main variant's root
+    await page.waitForURL((url) => routeOf(url.href) === '/home/index');
+    await page.getByTestId('dashboard-page').waitFor();
     expect(await page.getByTestId('not-built').count()).toBe(0);
 
     await page.goto(consolePath('/'));
-    await page.waitForURL((url) => routeOf(url.href) === '/monitor/index');
+    await page.waitForURL((url) => routeOf(url.href) === '/home/index');
     expect(await page.getByTestId('not-built').count()).toBe(0);
+    expect(await page.getByTestId('nav-/home/index').getAttribute('data-built')).toBeNull();
 
-    // the dashboard stays visible in the menu with its mark; built pages carry none
-    await page.getByTestId('not-built-mark-/home').getByText('未建').waitFor();
-    expect(await page.getByTestId('nav-/home/index').getAttribute('data-built')).toBe('false');
-    expect(await page.getByTestId('nav-/monitor/index').getAttribute('data-built')).toBeNull();
-    expect(await page.getByTestId('not-built-mark-/monitor/index').count()).toBe(0);
+    // an unbuilt screen stays visible in the administrator's menu with its mark; built pages carry none
+    const admin = await e2e.newPage();
+    await login(admin, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    await admin.getByTestId('nav-group-/cel').waitFor();
+    await admin.getByTestId('not-built-mark-/cel').getByText('未建').waitFor();
+    expect(await admin.getByTestId('nav-/monitor/index').getAttribute('data-built')).toBeNull();
+    expect(await admin.getByTestId('not-built-mark-/monitor/index').count()).toBe(0);
   });
 
   test('an operator opening a forbidden URL sees the 404 page', async () => {

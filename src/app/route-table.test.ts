@@ -32,7 +32,8 @@ describe('the page routes', () => {
 
   it('knows which pages are built: a page file exists for the route', () => {
     expect(isBuiltRoute('/monitor/index')).toBe(true);
-    expect(isBuiltRoute('/home/index')).toBe(false);
+    expect(isBuiltRoute('/home/index')).toBe(true);
+    expect(isBuiltRoute('/cel/approvalQuery')).toBe(false);
     expect(isBuiltRoute('/largeScreen/overallMonitoring')).toBe(false);
   });
 });
@@ -41,17 +42,22 @@ describe('where / lands after sign-in (main variant, the real registry and pages
   const id = (key: string) => entryByKey(key)?.id ?? 0;
   const land = (access: Access) => rootTargetFor('main', (p) => access.canSeeRoute(p), MENU_ORDER, isBuiltRoute);
 
-  it('lands the administrator on the first built page in menu order, not the unbuilt dashboard', () => {
-    expect(land(new Access({ userLevel: 0, permissions: [] }))).toBe('/monitor/index');
+  it('lands the administrator on the dashboard, the main variant’s root', () => {
+    expect(land(new Access({ userLevel: 0, permissions: [] }))).toBe('/home/index');
+  });
+
+  it('lands a user without the dashboard on the first built page they may see', () => {
+    const keys = ['/monitor', '/monitor/index', '/system', '/system/role'];
+    expect(land(new Access({ userLevel: 2, permissions: masksFromIds(keys.map(id)) }))).toBe('/monitor/index');
   });
 
   it('skips unbuilt pages the user may see and takes the first built one', () => {
-    const keys = ['/home', '/home/index', '/monitor', '/monitor/shape_map', '/system', '/system/role'];
+    const keys = ['/cel', '/cel/approvalQuery', '/monitor', '/monitor/shape_map', '/system', '/system/role'];
     expect(land(new Access({ userLevel: 2, permissions: masksFromIds(keys.map(id)) }))).toBe('/system/role');
   });
 
   it('answers null for a user who may see only unbuilt pages', () => {
-    const keys = ['/home', '/home/index', '/largeScreen', '/largeScreen/overallMonitoring'];
+    const keys = ['/cel', '/cel/approvalQuery'];
     expect(land(new Access({ userLevel: 2, permissions: masksFromIds(keys.map(id)) }))).toBeNull();
   });
 });

@@ -25,11 +25,11 @@ describe('screens that are not built yet', () => {
   afterEach(cleanup);
 
   it('stay in the side navigation with the 未建 mark; built ones carry none', () => {
-    signInWith(['/home', '/home/index', '/monitor', '/monitor/index', '/monitor/shape_map']);
+    signInWith(['/cel', '/cel/approvalQuery', '/monitor', '/monitor/index', '/monitor/shape_map']);
     inMantine(<SideNav activePath="/monitor/index" />);
-    // the dashboard group holds only the unbuilt dashboard: marked, not hidden
-    expect(screen.getByTestId('nav-group-/home')).toBeTruthy();
-    expect(screen.getByTestId('not-built-mark-/home').textContent).toBe('未建');
+    // the approval group holds only an unbuilt page: marked, not hidden
+    expect(screen.getByTestId('nav-group-/cel')).toBeTruthy();
+    expect(screen.getByTestId('not-built-mark-/cel').textContent).toBe('未建');
     expect(screen.getByTestId('nav-/monitor/shape_map').getAttribute('data-built')).toBe('false');
     expect(screen.getByTestId('not-built-mark-/monitor/shape_map').textContent).toBe('未建');
     expect(screen.getByTestId('nav-/monitor/index').getAttribute('data-built')).toBeNull();
@@ -38,11 +38,11 @@ describe('screens that are not built yet', () => {
   });
 
   it('are what / lists, with a sign-out, for a user who may see no built page', () => {
-    signInWith(['/home', '/home/index', '/largeScreen', '/largeScreen/overallMonitoring']);
+    signInWith(['/cel', '/cel/approvalQuery']);
     inMantine(<NothingBuiltPage />);
     const page = screen.getByTestId('nothing-built');
     expect(page.textContent).toContain('您可访问的页面均尚未开发');
-    expect(page.textContent).toContain('运营看板');
+    expect(page.textContent).toContain('审批查询');
     expect(screen.getByTestId('nothing-built-sign-out')).toBeTruthy();
   });
 });

@@ -1,0 +1,3 @@
+import { DashboardPage } from '../../features/dashboard/DashboardPage.tsx';
+
+export default DashboardPage;
