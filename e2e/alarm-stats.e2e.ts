@@ -87,7 +87,7 @@ describe('alarm statistics', () => {
       expect(await cellOf(page, `t${r.alarmType}`, 'count').textContent()).toBe(String(r.count));
       expect(await cellOf(page, `t${r.alarmType}`, 'unprocessed').textContent()).toBe(String(r.unprocessed));
     }
-    expect(await page.locator('[data-testid=stats-table-totals] [data-col=count]').textContent()).toBe('3');
+    expect(await page.locator('[data-testid=stats-table] [data-row=totals] [data-col=count]').textContent()).toBe('3');
     // uPlot drew its canvas, one bar per type.
     const chart = page.getByTestId('stats-chart');
     expect(await chart.getAttribute('data-points')).toBe('2');

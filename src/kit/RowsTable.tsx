@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, type CSSProperties, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Alert, Box, Button, Group, LoadingOverlay, Table, Text } from '@mantine/core';
+import { Alert, Box, Button, Checkbox, Group, LoadingOverlay, Table, Text } from '@mantine/core';
 import { useT } from '../i18n/index.ts';
 import { LAYERS } from '../shell/layers.ts';
 import { errorText } from './errors.ts';
@@ -27,14 +27,36 @@ export interface RowsTableProps<T> {
   /** A click on a row (e.g. plays the recording); the row with `selectedKey` is highlighted. */
   onRowClick?: (row: T) => void;
   selectedKey?: string | number | undefined;
+  /**
+   * Check-box selection (batch actions): a first column of boxes, and a header box that selects
+   * every row shown or, when all are selected, none of them (keys of rows not shown are kept).
+   */
+  selection?: RowSelection<T>;
   /** Extra attributes of each row (tests find rows by them). */
-  rowAttributes?: (row: T) => Record<string, string | number | undefined>;
-  /** Fixed height (px) instead of filling the parent's flex column. */
+  rowAttributes?: (row: T, index: number) => Record<string, string | number | undefined>;
+  /** Fixed height (px) instead of filling the parent's flex column (`rowsTableHeight` fits a few rows). */
   height?: number;
+  /** `data-testid` of the table's box (tests find a screen's tables by it). */
+  testId?: string;
+}
+
+export interface RowSelection<T> {
+  selected: ReadonlySet<string | number>;
+  onChange: (next: Set<string | number>) => void;
+  /** Accessible name of a row's box (e.g. the alarm type or the photo id). */
+  rowLabel: (row: T) => string;
 }
 
 const ROW_HEIGHT = 36;
+const SELECT = '__select';
+const SELECT_WIDTH = 40;
 const ACTIONS = '__actions';
+
+/** The height that shows `rows` rows (plus the header and a totals row) without scrolling, at most `max` px. */
+export function rowsTableHeight(rows: number, { totals = false, max = 600 }: { totals?: boolean; max?: number } = {}): number {
+  // + 2 px: the table's top and bottom border.
+  return Math.min(max, (Math.max(rows, 1) + 1 + (totals ? 1 : 0)) * ROW_HEIGHT + 2);
+}
 
 /**
  * The kit's table for rows the screen already holds (a report's every vehicle, a terminal's file
@@ -80,11 +102,26 @@ export function RowsTable<T>(props: RowsTableProps<T>) {
     boxShadow: 'inset 1px 0 0 var(--table-border-color, var(--mantine-color-default-border))',
   });
   const failure = props.error === undefined || props.error === null ? undefined : errorText(props.error);
-  const colSpan = columns.length + 1 + (actions ? 1 : 0);
+  const colSpan = columns.length + 1 + (actions ? 1 : 0) + (props.selection ? 1 : 0);
+  const selection = props.selection;
+  const keys = selection ? rows.map((r, i) => props.rowKey(r, i)) : [];
+  const selectedCount = selection ? keys.filter((k) => selection.selected.has(k)).length : 0;
+  const allSelected = keys.length > 0 && selectedCount === keys.length;
+  const toggle = (which: readonly (string | number)[], on: boolean) => {
+    if (!selection) return;
+    const next = new Set(selection.selected);
+    for (const k of which) {
+      if (on) next.add(k);
+      else next.delete(k);
+    }
+    selection.onChange(next);
+  };
+  const boxCell: CSSProperties = { width: SELECT_WIDTH, minWidth: SELECT_WIDTH };
 
   return (
     <Box
       pos="relative"
+      data-testid={props.testId}
       style={props.height === undefined ? { flex: 1, minHeight: 160, display: 'flex', flexDirection: 'column' } : { height: props.height, display: 'flex', flexDirection: 'column' }}
     >
       {failure !== undefined && rows.length > 0 && (
@@ -114,6 +151,14 @@ export function RowsTable<T>(props: RowsTableProps<T>) {
         >
           <Table.Thead style={{ zIndex: LAYERS.tableHeader }}>
             <Table.Tr>
+              {selection && (
+                <Table.Th data-accessor={SELECT} style={boxCell}>
+                  <Checkbox
+                    size="xs" aria-label={t('selectAll')} checked={allSelected} indeterminate={!allSelected && selectedCount > 0}
+                    disabled={keys.length === 0} onChange={() => toggle(keys, !allSelected)} data-testid="rows-select-all"
+                  />
+                </Table.Th>
+              )}
               {columns.map((c) => (
                 <Table.Th key={c.key} data-accessor={c.key} style={sized(c)}>
                   {c.title}
@@ -128,8 +173,9 @@ export function RowsTable<T>(props: RowsTableProps<T>) {
             </Table.Tr>
             {totals && rows.length > 0 && (
               <Table.Tr data-row="totals" style={{ fontWeight: 600 }}>
+                {selection && <Table.Th style={boxCell} />}
                 {columns.map((c, k) => (
-                  <Table.Th key={c.key} style={{ textAlign: c.align ?? 'left' }}>
+                  <Table.Th key={c.key} style={{ textAlign: c.align ?? 'left' }} data-col={c.key}>
                     {totals[c.key] ?? (k === 0 ? t('totals') : null)}
                   </Table.Th>
                 ))}
@@ -147,15 +193,20 @@ export function RowsTable<T>(props: RowsTableProps<T>) {
               return (
                 <Table.Tr
                   key={key}
-                  {...props.rowAttributes?.(row)}
+                  {...props.rowAttributes?.(row, item.index)}
                   aria-rowindex={item.index + 2}
                   aria-selected={selectedKey === undefined ? undefined : selectedKey === key}
                   bg={selectedKey !== undefined && selectedKey === key ? 'var(--mantine-primary-color-light)' : undefined}
                   style={{ height: ROW_HEIGHT, cursor: props.onRowClick ? 'pointer' : undefined }}
                   onClick={props.onRowClick ? () => props.onRowClick?.(row) : undefined}
                 >
+                  {selection && (
+                    <Table.Td style={boxCell} onClick={(e) => e.stopPropagation()}>
+                      <Checkbox size="xs" aria-label={selection.rowLabel(row)} checked={selection.selected.has(key)} onChange={(e) => toggle([key], e.currentTarget.checked)} data-testid="rows-select" />
+                    </Table.Td>
+                  )}
                   {columns.map((c) => (
-                    <Table.Td key={c.key} style={sized(c)}>
+                    <Table.Td key={c.key} style={sized(c)} data-col={c.key}>
                       {c.render(row)}
                     </Table.Td>
                   ))}

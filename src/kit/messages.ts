@@ -27,6 +27,11 @@ registerMessages(KIT_NS, {
     pageSize: '每页 {{size}} 条',
     range: '第 {{from}}–{{to}} 条',
     totals: '合计',
+    export: '导出',
+    exportFailed: '导出失败',
+    exportFailedWhy: '导出失败：{{reason}}',
+    resetWidths: '恢复默认列宽',
+    selectAll: '全选',
   },
   en: {
     search: 'Search',
@@ -51,5 +56,10 @@ registerMessages(KIT_NS, {
     pageSize: '{{size}} per page',
     range: '{{from}}–{{to}}',
     totals: 'Totals',
+    export: 'Export',
+    exportFailed: 'Export failed',
+    exportFailedWhy: 'Export failed: {{reason}}',
+    resetWidths: 'Reset column widths',
+    selectAll: 'Select all',
   },
 });

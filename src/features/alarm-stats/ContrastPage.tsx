@@ -15,7 +15,9 @@ import { ALARM_STATS_NS } from './messages.ts';
 import { StatsChart } from './StatsChart.tsx';
 import { PeriodPicker } from '../../kit/period-picker/index.ts';
 import { formFilter, initialForm, lastDays, STATS_QUICK, StatsFilters, type FilterForm } from './StatsFilters.tsx';
-import { StatsTable, type StatsColumn } from './StatsTable.tsx';
+import { RowsTable } from '../../kit/RowsTable.tsx';
+import type { KitColumn } from '../../kit/ResourceTable.tsx';
+import { countColumn, labelWidth } from './columns.tsx';
 
 type Mode = 'periods' | 'companies';
 const COLORS = ['#1c7ed6', '#f08c00'] as const;
@@ -96,12 +98,15 @@ export function ContrastPage() {
     { label: nameB, values: chartRows.map((r) => r.countB), color: COLORS[1] },
   ], [chartRows, nameA, nameB]);
 
-  const columns: StatsColumn<ContrastRow<StatsRow>>[] = [
-    { key: 'label', title: t(`dim.${shown}`), render: label, width: '1.8fr' },
-    { key: 'a', title: nameA, render: (r) => r.countA, width: '110px', align: 'right' },
-    { key: 'b', title: nameB, render: (r) => r.countB, width: '110px', align: 'right' },
-    { key: 'delta', title: t('col.delta'), render: (r) => <Delta value={r.delta} />, width: '90px', align: 'right' },
-    { key: 'percent', title: t('col.percent'), render: (r) => (r.percent === null ? (r.countB > 0 ? t('contrast.newRow') : '—') : `${r.percent > 0 ? '+' : ''}${r.percent}%`), width: '90px', align: 'right' },
+  // Two periods' days read "A day / B day": twice a date's width.
+  const labelCol = shown === 'date' ? { minWidth: 200, maxWidth: 240 } : labelWidth(shown);
+  const columns: KitColumn<ContrastRow<StatsRow>>[] = [
+    { key: 'label', title: t(`dim.${shown}`), render: label, ...labelCol },
+    // A company's name heads its column: a little wider than a count.
+    { ...countColumn<ContrastRow<StatsRow>>('a', nameA, (r) => r.countA), maxWidth: 160 },
+    { ...countColumn<ContrastRow<StatsRow>>('b', nameB, (r) => r.countB), maxWidth: 160 },
+    countColumn('delta', t('col.delta'), (r) => <Delta value={r.delta} />),
+    countColumn('percent', t('col.percent'), (r) => (r.percent === null ? (r.countB > 0 ? t('contrast.newRow') : '—') : `${r.percent > 0 ? '+' : ''}${r.percent}%`)),
   ];
   const totalA = results?.[0].total.count ?? 0;
   const totalB = results?.[1].total.count ?? 0;
@@ -152,7 +157,17 @@ export function ContrastPage() {
         {loading && <Loader size="xs" />}
       </Group>
       <StatsChart labels={labels} series={series} kind={shown === 'date' ? 'line' : 'bar'} />
-      <StatsTable rows={rows} columns={columns} rowKey={(r) => r.key} testId="contrast-table" totals={results ? { label: t('col.total'), a: totalA, b: totalB, delta: <Delta value={totalB - totalA} /> } : undefined} />
+      <RowsTable
+        rows={rows}
+        columns={columns}
+        rowKey={(r) => r.key}
+        label={t(`dim.${shown}`)}
+        loading={loading}
+        emptyText={results ? t('empty') : undefined}
+        testId="contrast-table"
+        rowAttributes={(r) => ({ 'data-testid': 'contrast-table-row', 'data-key': r.key })}
+        totals={results ? { label: t('col.total'), a: totalA, b: totalB, delta: <Delta value={totalB - totalA} /> } : undefined}
+      />
     </Stack>
   );
 }

@@ -17,8 +17,8 @@ import { cellOf, rowKey, rowLabel } from './dimension.ts';
 import { ALARM_STATS_NS } from './messages.ts';
 import { StatsChart } from './StatsChart.tsx';
 import { formFilter, initialForm, StatsFilters, type FilterForm } from './StatsFilters.tsx';
-import { StatsTable } from './StatsTable.tsx';
 import { useStatsColumns } from './columns.tsx';
+import { RowsTable } from '../../kit/RowsTable.tsx';
 
 /** Bars drawn for the long dimensions (vehicles, drivers); the table holds every row. */
 export const CHART_MAX_BARS = 30;
@@ -74,7 +74,7 @@ export function StatisticsPage() {
   const series = useMemo(() => [{ label: t('col.count'), values: chartRows.map((r) => r.count), color: COLOR }], [chartRows, t]);
   const open = useCallback((row: StatsRow) => setCell({ label: rowLabel(shown, row, own), cell: cellOf(shown, row) }), [shown, own]);
   const drill = useCallback((row: CompanyRow) => setTrail((tr) => [...tr, { id: row.companyId, name: row.companyName }]), []);
-  const columns = useStatsColumns(shown, { onDrill: drill });
+  const { columns, actions } = useStatsColumns(shown, { onDrill: drill });
 
   const exportTable = async () => {
     if (!filter) return;
@@ -113,14 +113,19 @@ export function StatisticsPage() {
         </Group>
         <Button size="xs" variant="default" loading={exporting} disabled={!result} onClick={() => void exportTable()} data-testid="stats-export">{t('exportTable')}</Button>
       </Group>
-      {result && rows.length === 0 && <Text c="dimmed" size="sm" data-testid="stats-empty">{t('empty')}</Text>}
       <StatsChart labels={labels} series={series} kind={shown === 'date' ? 'line' : 'bar'} onPick={(i) => chartRows[i] && open(chartRows[i])} />
-      <StatsTable
+      <RowsTable
         rows={rows}
         columns={columns}
+        actions={actions}
         rowKey={(r, i) => rowKey(shown, r, i)}
+        label={t(`dim.${shown}`)}
+        loading={loading}
+        emptyText={result ? t('empty') : undefined}
+        testId="stats-table"
+        rowAttributes={(r, i) => ({ 'data-testid': 'stats-table-row', 'data-key': rowKey(shown, r, i) })}
         totals={total ? { label: t('col.total'), count: total.count, occurrences: total.occurrences, unprocessed: total.unprocessed, vehicles: total.vehicles } : undefined}
-        onRow={(r) => open(r)}
+        onRowClick={open}
       />
       <Drawer opened={cell !== null} onClose={() => setCell(null)} position="right" size="56rem" title={cell ? t('cellTitle', { label: cell.label }) : ''}>
         {cell && filter && <CellAlarms filter={filter} cell={cell.cell} />}

@@ -3,9 +3,10 @@
  * alarms per 100 km, the daily trend (uPlot), alarms by group and by appraisal category, the top alarm
  * types and the riskiest (lowest-scored) vehicles.
  */
-import { Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { SimpleGrid, Text } from '@mantine/core';
 import { useCallback, useMemo, useState } from 'react';
 import { useLang, useT } from '../../i18n/index.ts';
+import { ReportPage } from '../../kit/ReportPage.tsx';
 import { useCompanySelection } from '../../session/company-selection.ts';
 import { currentMonth, MonthField, monthError } from '../appraisal/MonthField.tsx';
 import { errorText, LoadError } from '../appraisal/LoadError.tsx';
@@ -13,7 +14,7 @@ import { useLoad } from '../appraisal/use-load.ts';
 import { analysisApi, type TeamReport } from './api.ts';
 import { DailyChart } from './DailyChart.tsx';
 import { ANALYSIS_NS } from './messages.ts';
-import { ExportButton, FigureTable, Stats } from './parts.tsx';
+import { FigureTable, Stats } from './parts.tsx';
 
 export function TeamReportPage() {
   const t = useT(ANALYSIS_NS);
@@ -37,14 +38,20 @@ export function TeamReportPage() {
     dates: data.daily.map((d) => d.date), alarms: data.daily.map((d) => d.alarms), km: data.daily.map((d) => d.mileageKm),
   }, [data]);
 
+  const perHundred = (r: { per100Km: number | null }) => r.per100Km ?? '—';
   return (
-    <Stack gap="sm" p="md" data-testid="team-report-page" data-loading={loading || undefined}>
-      <Title order={4}>{t('title.team')}{data ? ` · ${data.companyName} · ${data.month}` : ''}</Title>
-      <Group gap="xs" align="flex-start" component="form" onSubmit={(e) => { e.preventDefault(); search(); }}>
-        <MonthField label={t('month')} value={month} onChange={setMonth} showError={tried} />
-        <Button size="sm" type="submit" mt={25} data-testid="search">{t('search')}</Button>
-        <ExportButton label={t('export')} run={() => analysisApi.exportTeam(applied.month)} disabled={data === null} />
-      </Group>
+    <ReportPage
+      pageId="team-report"
+      testId="team-report-page"
+      title={`${t('title.team')}${data ? ` · ${data.companyName} · ${data.month}` : ''}`}
+      errorsUnderInputs
+      filters={<MonthField label={t('month')} value={month} onChange={setMonth} showError={tried} />}
+      onSearch={search}
+      onExport={() => analysisApi.exportTeam(applied.month)}
+      exportDisabled={data === null}
+      exportLabel={t('export')}
+      note={data && chart ? t('teamNote') : undefined}
+    >
       {error !== null && (
         <LoadError text={t('failed', { msg: error })} retryLabel={t('retry')} onRetry={() => setApplied((a) => ({ ...a, n: a.n + 1 }))} />
       )}
@@ -62,36 +69,23 @@ export function TeamReportPage() {
           <Text fw={600}>{t('section.daily')}</Text>
           <DailyChart dates={chart.dates} alarms={chart.alarms} km={chart.km} labels={{ alarms: t('chart.alarms'), km: t('chart.km') }} />
           <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
-            <Stack gap={4}>
-              <Text fw={600}>{t('section.groups')}</Text>
-              <FigureTable testId="group-table" rows={data.groups} rowKey={(r) => r.group} columns={[
-                { label: t('col.group'), cell: (r) => r.name }, { label: t('col.count'), cell: (r) => r.count }, { label: t('col.per100Km'), cell: (r) => r.per100Km ?? '—' },
-              ]} />
-            </Stack>
-            <Stack gap={4}>
-              <Text fw={600}>{t('section.categories')}</Text>
-              <FigureTable testId="category-table" rows={data.categories} rowKey={(r) => r.category} columns={[
-                { label: t('col.category'), cell: (r) => r.name }, { label: t('col.count'), cell: (r) => r.count }, { label: t('col.per100Km'), cell: (r) => r.per100Km ?? '—' },
-              ]} />
-            </Stack>
-            <Stack gap={4}>
-              <Text fw={600}>{t('section.topTypes')}</Text>
-              <FigureTable testId="type-table" rows={data.topTypes} rowKey={(r) => r.alarmType} columns={[
-                { label: t('col.alarmType'), cell: (r) => r.alarmName }, { label: t('col.count'), cell: (r) => r.count },
-              ]} />
-            </Stack>
-            <Stack gap={4}>
-              <Text fw={600}>{t('section.risky')}</Text>
-              <FigureTable testId="risky-table" rows={data.riskyVehicles} rowKey={(r) => r.vehicleId} columns={[
-                { label: t('col.vehiidno'), cell: (r) => r.vehiidno }, { label: t('col.company'), cell: (r) => r.companyName },
-                { label: t('col.totalScore'), cell: (r) => r.totalScore }, { label: t('col.rank'), cell: (r) => r.rank },
-                { label: t('col.count'), cell: (r) => r.alarmCount }, { label: t('col.mileageKm'), cell: (r) => r.mileageKm },
-              ]} />
-            </Stack>
+            <FigureTable testId="group-table" title={t('section.groups')} rows={data.groups} rowKey={(r) => r.group} columns={(c) => [
+              c.named('name', t('col.group'), (r) => r.name), c.figure('count', t('col.count'), (r) => r.count), c.figure('per100Km', t('col.per100Km'), perHundred),
+            ]} />
+            <FigureTable testId="category-table" title={t('section.categories')} rows={data.categories} rowKey={(r) => r.category} columns={(c) => [
+              c.named('name', t('col.category'), (r) => r.name), c.figure('count', t('col.count'), (r) => r.count), c.figure('per100Km', t('col.per100Km'), perHundred),
+            ]} />
+            <FigureTable testId="type-table" title={t('section.topTypes')} rows={data.topTypes} rowKey={(r) => r.alarmType} columns={(c) => [
+              c.named('alarmName', t('col.alarmType'), (r) => r.alarmName, 160, 280), c.figure('count', t('col.count'), (r) => r.count),
+            ]} />
+            <FigureTable testId="risky-table" title={t('section.risky')} rows={data.riskyVehicles} rowKey={(r) => r.vehicleId} columns={(c) => [
+              c.named('vehiidno', t('col.vehiidno'), (r) => r.vehiidno, 100, 130), c.named('company', t('col.company'), (r) => r.companyName, 120, 220),
+              c.figure('totalScore', t('col.totalScore'), (r) => r.totalScore), c.figure('rank', t('col.rank'), (r) => r.rank),
+              c.figure('count', t('col.count'), (r) => r.alarmCount), c.figure('mileageKm', t('col.mileageKm'), (r) => r.mileageKm),
+            ]} />
           </SimpleGrid>
-          <Text size="xs" c="dimmed">{t('teamNote')}</Text>
         </>
       )}
-    </Stack>
+    </ReportPage>
   );
 }

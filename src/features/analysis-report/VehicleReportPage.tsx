@@ -3,12 +3,13 @@
  * scores per category and total with its rank, km, running days, alarms per day (uPlot) and by type.
  * With too few normal running days the server refuses (409) and the page shows its message.
  */
-import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useCallback, useMemo, useState } from 'react';
 import { parseNodeId } from '../../../domain/company/tree-node.ts';
 import { MIN_NORMAL_RUNNING_DAYS } from '../../../domain/appraisal/rules.ts';
 import { isApiError } from '../../api/http.ts';
 import { useLang, useT } from '../../i18n/index.ts';
+import { ReportPage } from '../../kit/ReportPage.tsx';
 import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
 import { currentMonth, MonthField, monthError } from '../appraisal/MonthField.tsx';
 import { errorText, LoadError } from '../appraisal/LoadError.tsx';
@@ -16,7 +17,7 @@ import { useLoad } from '../appraisal/use-load.ts';
 import { analysisApi, type VehicleReport } from './api.ts';
 import { DailyChart } from './DailyChart.tsx';
 import { ANALYSIS_NS } from './messages.ts';
-import { ExportButton, FigureTable, Stats } from './parts.tsx';
+import { FigureTable, Stats } from './parts.tsx';
 
 type State =
   | { kind: 'idle' }
@@ -56,8 +57,11 @@ export function VehicleReportPage() {
   const yesNo = (b: boolean) => (b ? t('yes') : t('no'));
 
   return (
-    <Group align="stretch" wrap="nowrap" gap="md" h="100%" p="md" style={{ minHeight: 480 }} data-testid="vehicle-report-page">
-      <Paper withBorder p="xs" w={280} style={{ flex: 'none', display: 'flex', flexDirection: 'column' }}>
+    <ReportPage
+      pageId="vehicle-report"
+      testId="vehicle-report-page"
+      title={t('title.vehicle')}
+      aside={
         <CompanyTreePanel
           onSelect={(node) => {
             const p = parseNodeId(node.id);
@@ -68,62 +72,56 @@ export function VehicleReportPage() {
             if (monthError(month, lang) === null && month !== applied.month) setApplied((a) => ({ month, n: a.n + 1 }));
           }}
         />
-      </Paper>
-      <Stack gap="sm" style={{ flex: 1, minWidth: 0 }}>
-        <Title order={4}>{t('title.vehicle')}</Title>
-        <Group gap="xs" align="flex-start" component="form" onSubmit={(e) => { e.preventDefault(); search(); }}>
-          <MonthField label={t('month')} value={month} onChange={setMonth} showError={tried} />
-          <Button size="sm" type="submit" mt={25} data-testid="search">{t('search')}</Button>
-          <ExportButton label={t('export')} run={() => analysisApi.exportVehicle(vehicle!.id, applied.month)} disabled={data === null || vehicle === null} />
-          <Text size="sm" mt={32} data-testid="report-vehicle" data-vehicle-id={vehicle?.id ?? ''}>
-            {vehicle ? t('vehicle', { plate: vehicle.name }) : t('pickVehicle')}
-          </Text>
-        </Group>
-        {state.kind === 'loading' && <Text c="dimmed">{t('loading')}</Text>}
-        {state.kind === 'unavailable' && (
-          <Alert color="orange" title={t('unavailable')} data-testid="vehicle-report-unavailable">{state.msg}</Alert>
-        )}
-        {state.kind === 'failed' && (
-          <LoadError text={t('failed', { msg: state.msg })} retryLabel={t('retry')} onRetry={() => setApplied((a) => ({ ...a, n: a.n + 1 }))} />
-        )}
-        {data && chart && (
-          <Stack gap="sm" data-testid="vehicle-report">
-            <Text fw={600}>{`${data.vehiidno} · ${data.companyName} · ${data.month}`}</Text>
-            <Stats items={[
-              { key: 'totalScore', label: t('stat.totalScore'), value: data.totalScore ?? t('notAssessed') },
-              { key: 'rank', label: t('stat.rank'), value: data.rank === null ? '—' : t('rankOf', { rank: data.rank, of: data.rankOf }) },
-              { key: 'mileageKm', label: t('stat.mileageKm'), value: data.mileageKm },
-              { key: 'alarms', label: t('stat.alarms'), value: data.alarms },
-              { key: 'per100Km', label: t('stat.per100Km'), value: data.per100Km ?? '—' },
-              { key: 'normalDays', label: t('stat.normalDays'), value: `${data.normalDays} / ${data.days}` },
+      }
+      errorsUnderInputs
+      filters={<MonthField label={t('month')} value={month} onChange={setMonth} showError={tried} />}
+      onSearch={search}
+      onExport={() => analysisApi.exportVehicle(vehicle!.id, applied.month)}
+      exportDisabled={data === null || vehicle === null}
+      exportLabel={t('export')}
+      extra={
+        <Text size="sm" mt={32} data-testid="report-vehicle" data-vehicle-id={vehicle?.id ?? ''}>
+          {vehicle ? t('vehicle', { plate: vehicle.name }) : t('pickVehicle')}
+        </Text>
+      }
+      note={t('normalRule', { min: MIN_NORMAL_RUNNING_DAYS })}
+    >
+      {state.kind === 'loading' && <Text c="dimmed">{t('loading')}</Text>}
+      {state.kind === 'unavailable' && (
+        <Alert color="orange" title={t('unavailable')} data-testid="vehicle-report-unavailable">{state.msg}</Alert>
+      )}
+      {state.kind === 'failed' && (
+        <LoadError text={t('failed', { msg: state.msg })} retryLabel={t('retry')} onRetry={() => setApplied((a) => ({ ...a, n: a.n + 1 }))} />
+      )}
+      {data && chart && (
+        <Stack gap="sm" data-testid="vehicle-report">
+          <Text fw={600}>{`${data.vehiidno} · ${data.companyName} · ${data.month}`}</Text>
+          <Stats items={[
+            { key: 'totalScore', label: t('stat.totalScore'), value: data.totalScore ?? t('notAssessed') },
+            { key: 'rank', label: t('stat.rank'), value: data.rank === null ? '—' : t('rankOf', { rank: data.rank, of: data.rankOf }) },
+            { key: 'mileageKm', label: t('stat.mileageKm'), value: data.mileageKm },
+            { key: 'alarms', label: t('stat.alarms'), value: data.alarms },
+            { key: 'per100Km', label: t('stat.per100Km'), value: data.per100Km ?? '—' },
+            { key: 'normalDays', label: t('stat.normalDays'), value: `${data.normalDays} / ${data.days}` },
+          ]} />
+          <Text fw={600}>{t('section.daily')}</Text>
+          <DailyChart dates={chart.dates} alarms={chart.alarms} km={chart.km} labels={{ alarms: t('chart.alarms'), km: t('chart.km') }} />
+          <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+            <FigureTable testId="category-table" title={t('section.categories')} rows={data.categories} rowKey={(r) => r.category} columns={(c) => [
+              c.named('name', t('col.category'), (r) => `${r.name}（${data.weights[r.category]}%）`, 140, 240), c.figure('count', t('col.count'), (r) => r.count),
+              c.figure('per100Km', t('col.per100Km'), (r) => r.per100Km ?? '—'), c.figure('score', t('col.score'), (r) => r.score ?? '—'),
             ]} />
-            <Text fw={600}>{t('section.daily')}</Text>
-            <DailyChart dates={chart.dates} alarms={chart.alarms} km={chart.km} labels={{ alarms: t('chart.alarms'), km: t('chart.km') }} />
-            <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
-              <Stack gap={4}>
-                <Text fw={600}>{t('section.categories')}</Text>
-                <FigureTable testId="category-table" rows={data.categories} rowKey={(r) => r.category} columns={[
-                  { label: t('col.category'), cell: (r) => `${r.name}（${data.weights[r.category]}%）` }, { label: t('col.count'), cell: (r) => r.count },
-                  { label: t('col.per100Km'), cell: (r) => r.per100Km ?? '—' }, { label: t('col.score'), cell: (r) => r.score ?? '—' },
-                ]} />
-              </Stack>
-              <Stack gap={4}>
-                <Text fw={600}>{t('section.types')}</Text>
-                <FigureTable testId="type-table" rows={data.types} rowKey={(r) => r.alarmType} columns={[
-                  { label: t('col.alarmType'), cell: (r) => r.alarmName }, { label: t('col.count'), cell: (r) => r.count },
-                ]} />
-              </Stack>
-            </SimpleGrid>
-            <Text fw={600}>{t('section.days')}</Text>
-            <FigureTable testId="day-table" rows={data.daily} rowKey={(r) => r.date} columns={[
-              { label: t('col.date'), cell: (r) => r.date }, { label: t('col.mileageKm'), cell: (r) => r.mileageKm }, { label: t('col.count'), cell: (r) => r.alarms },
-              { label: t('col.online'), cell: (r) => yesNo(r.online) }, { label: t('col.operation'), cell: (r) => yesNo(r.operation) },
-              { label: t('col.normal'), cell: (r) => yesNo(r.normal) },
+            <FigureTable testId="type-table" title={t('section.types')} rows={data.types} rowKey={(r) => r.alarmType} columns={(c) => [
+              c.named('alarmName', t('col.alarmType'), (r) => r.alarmName, 160, 280), c.figure('count', t('col.count'), (r) => r.count),
             ]} />
-          </Stack>
-        )}
-        <Text size="xs" c="dimmed">{t('normalRule', { min: MIN_NORMAL_RUNNING_DAYS })}</Text>
-      </Stack>
-    </Group>
+          </SimpleGrid>
+          <FigureTable testId="day-table" title={t('section.days')} rows={data.daily} rowKey={(r) => r.date} columns={(c) => [
+            c.named('date', t('col.date'), (r) => r.date, 100, 120), c.figure('mileageKm', t('col.mileageKm'), (r) => r.mileageKm), c.figure('alarms', t('col.count'), (r) => r.alarms),
+            c.named('online', t('col.online'), (r) => yesNo(r.online), 70, 100), c.named('operation', t('col.operation'), (r) => yesNo(r.operation), 70, 100),
+            c.named('normal', t('col.normal'), (r) => yesNo(r.normal), 90, 130),
+          ]} />
+        </Stack>
+      )}
+    </ReportPage>
   );
 }

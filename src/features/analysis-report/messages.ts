@@ -7,10 +7,8 @@ registerMessages(ANALYSIS_NS, {
   zh: {
     title: { team: '车队报告', vehicle: '单车报告' },
     month: '考核月份',
-    search: '查询',
     export: '导出每日明细',
     loading: '加载中…',
-    empty: '暂无数据',
     failed: '加载失败：{{msg}}',
     retry: '重试',
     pickVehicle: '请在左侧选择车辆',
@@ -36,10 +34,8 @@ registerMessages(ANALYSIS_NS, {
   en: {
     title: { team: 'Fleet report', vehicle: 'Single-vehicle report' },
     month: 'Assessment month',
-    search: 'Search',
     export: 'Export days',
     loading: 'Loading…',
-    empty: 'No data',
     failed: 'Loading failed: {{msg}}',
     retry: 'Retry',
     pickVehicle: 'Choose a vehicle in the tree on the left',

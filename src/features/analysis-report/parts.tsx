@@ -1,6 +1,8 @@
 /** Pieces both analysis report pages use: the stat tiles and the small figure tables. */
-import { Button, Paper, SimpleGrid, Table, Text } from '@mantine/core';
-import { useState, type ReactNode } from 'react';
+import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import type { KitColumn } from '../../kit/ResourceTable.tsx';
+import { RowsTable, rowsTableHeight } from '../../kit/RowsTable.tsx';
 
 export function Stats({ items }: { items: readonly { key: string; label: string; value: ReactNode }[] }) {
   return (
@@ -15,40 +17,43 @@ export function Stats({ items }: { items: readonly { key: string; label: string;
   );
 }
 
-export function FigureTable<T>({ columns, rows, rowKey, testId }: {
-  columns: readonly { label: string; cell: (row: T) => ReactNode }[];
+/** Column makers with the table's row type fixed (so `(r) => r.count` needs no annotation). */
+export interface ColumnMakers<T> {
+  /** A column of figures (counts, km, rates): right-aligned, 80–120 px. */
+  figure: (key: string, title: string, render: (row: T) => ReactNode) => KitColumn<T>;
+  /** A column of names (category, alarm type, company…) between `minWidth` and `maxWidth` px. */
+  named: (key: string, title: string, render: (row: T) => ReactNode, minWidth?: number, maxWidth?: number) => KitColumn<T>;
+}
+
+const MAKERS: ColumnMakers<never> = {
+  figure: (key, title, render) => ({ key, title, render, minWidth: 80, maxWidth: 120, align: 'right' }),
+  named: (key, title, render, minWidth = 120, maxWidth = 240) => ({ key, title, render, minWidth, maxWidth }),
+};
+
+/**
+ * A titled table of a report's figures (≤ 31 rows: a month's days, the top 10, five categories) on the
+ * kit's RowsTable, tall enough for every row, so the page scrolls rather than the table.
+ */
+export function FigureTable<T>({ columns, rows, rowKey, testId, title }: {
+  columns: (make: ColumnMakers<T>) => KitColumn<T>[];
   rows: readonly T[];
   rowKey: (row: T) => string | number;
   testId: string;
+  /** The heading above the table and its accessible name. */
+  title: string;
 }) {
   return (
-    <Table striped withTableBorder data-testid={testId}>
-      <Table.Thead>
-        <Table.Tr>{columns.map((c) => <Table.Th key={c.label}>{c.label}</Table.Th>)}</Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {rows.map((r) => (
-          <Table.Tr key={rowKey(r)} data-testid={`${testId}-row`}>
-            {columns.map((c) => <Table.Td key={c.label}>{c.cell(r)}</Table.Td>)}
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
-  );
-}
-
-/** An export button: busy while the file is prepared; failures are shown by the request client. */
-export function ExportButton({ label, run, disabled }: { label: string; run: () => Promise<void>; disabled?: boolean }) {
-  const [busy, setBusy] = useState(false);
-  return (
-    <Button
-      size="sm" variant="default" mt={25} loading={busy} disabled={disabled} data-testid="export"
-      onClick={() => {
-        setBusy(true);
-        run().catch(() => undefined).finally(() => setBusy(false));
-      }}
-    >
-      {label}
-    </Button>
+    <Stack gap={4}>
+      <Text fw={600}>{title}</Text>
+      <RowsTable
+        rows={rows}
+        columns={columns(MAKERS as unknown as ColumnMakers<T>)}
+        rowKey={rowKey}
+        label={title}
+        testId={testId}
+        height={rowsTableHeight(rows.length, { max: Infinity })}
+        rowAttributes={() => ({ 'data-testid': `${testId}-row` })}
+      />
+    </Stack>
   );
 }

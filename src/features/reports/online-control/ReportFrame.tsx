@@ -1,7 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import { useT } from '../../../i18n/index.ts';
 import { PeriodPicker } from '../../../kit/period-picker/index.ts';
+import { ReportPage } from '../../../kit/ReportPage.tsx';
 import { companySelection, useCompanySelection } from '../../../session/company-selection.ts';
 import { CompanyTreePanel } from '../../company-tree/CompanyTreePanel.tsx';
 import { companyOptionsApi } from '../../system/api.ts';
@@ -18,6 +19,7 @@ export interface AppliedQuery extends ReportQuery {
  * The frame of the online-control report pages: the company tree (click a company to narrow the
  * report, check vehicles to report on them only), the period, search and export; the page's lists
  * render below with the applied query. The selected company travels with each call (request client).
+ * Laid out by the kit's ReportPage (tree, title, form line, problem, report, note).
  */
 export function ReportFrame({
   title,
@@ -39,7 +41,6 @@ export function ReportFrame({
   const [applied, setApplied] = useState<{ period: ReportPeriod; vehicleIds: number[]; search: number }>(() => ({
     period: defaultPeriod(Date.now()), vehicleIds: [], search: 0,
   }));
-  const [exporting, setExporting] = useState(false);
   const [companyNames, setCompanyNames] = useState<ReadonlyMap<number, string>>(() => new Map());
   useEffect(() => {
     companyOptionsApi.tree().then((list) => setCompanyNames(new Map(list.map((c) => [c.id, c.name]))), () => undefined);
@@ -58,93 +59,58 @@ export function ReportFrame({
     setApplied((a) => ({ period: draft, vehicleIds: vehicleIdsOf(checked), search: a.search + 1 }));
   };
 
-  const exportFile = async () => {
-    setExporting(true);
-    try {
-      await onExport(query);
-    } catch {
-      // the request client has shown the failure
-    } finally {
-      setExporting(false);
-    }
-  };
-
   const vehicleCount = applied.vehicleIds.length;
   return (
-    <Group align="stretch" wrap="nowrap" gap="md" h="100%" p="md" style={{ minHeight: 480 }} data-page={page}>
-      <Paper withBorder p="xs" w={280} style={{ flex: 'none', display: 'flex', flexDirection: 'column' }}>
-        <CompanyTreePanel checkable checkableTypes={['V']} checked={checked} onCheckedChange={setChecked} />
-        <Text size="xs" c="dimmed" mt={4}>
-          {t('filter.treeHint')}
-        </Text>
-      </Paper>
-      <Stack gap="sm" style={{ flex: 1, minWidth: 0 }}>
-        <Group justify="space-between" wrap="nowrap">
-          <Title order={4}>{title}</Title>
-          <Group gap="xs" wrap="nowrap">
-            <Text size="sm" c="dimmed">
-              {companyId === null ? t('filter.allCompanies') : t('filter.company', { name: companyNames.get(companyId) ?? `#${companyId}` })}
-            </Text>
-            {companyId !== null && (
-              <Button size="compact-xs" variant="subtle" onClick={() => (companySelection.companyId = null)}>
-                {t('filter.allCompanies')}
-              </Button>
-            )}
-            <Text size="sm" c="dimmed" data-testid="vehicle-filter">
-              {vehicleCount > 0 ? t('filter.vehiclesChecked', { count: vehicleCount }) : t('filter.vehiclesAll')}
-            </Text>
-            {checked.size > 0 && (
-              <Button size="compact-xs" variant="subtle" onClick={() => setChecked(new Set())}>
-                {t('filter.clearVehicles')}
-              </Button>
-            )}
-          </Group>
-        </Group>
-        <Group
-          gap="xs"
-          wrap="nowrap"
-          align="flex-end"
-          component="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            search();
-          }}
-        >
-          {/* The frame states its own period problem (checkPeriod, REPORT_MAX_DAYS) below. */}
-          <PeriodPicker
-            mode="date"
-            value={{ start: draft.startDate, end: draft.endDate }}
-            onChange={(p) => setDraft((d) => ({ ...d, startDate: p.start, endDate: p.end }))}
-            quick={['yesterday', 'last3Days', 'last7Days', 'thisMonth', 'lastMonth']}
-            showProblem={false}
-            labels={{ start: t('filter.startDate'), end: t('filter.endDate') }}
-            testIds={{ start: 'start-date', end: 'end-date', quick: 'quick-range' }}
-          />
-          <Button size="sm" type="submit" disabled={problem !== null} data-testid="search">
-            {t('filter.search')}
-          </Button>
-          <Button
-            size="sm"
-            variant="default"
-            loading={exporting}
-            onClick={() => {
-              void exportFile();
-            }}
-            data-testid="export"
-          >
-            {t('filter.export')}
-          </Button>
-        </Group>
-        {problemText !== null && (
-          <Text size="sm" c="red" role="alert">
-            {problemText}
+    <ReportPage
+      pageId={page}
+      title={title}
+      header={
+        <Group gap="xs" wrap="nowrap">
+          <Text size="sm" c="dimmed">
+            {companyId === null ? t('filter.allCompanies') : t('filter.company', { name: companyNames.get(companyId) ?? `#${companyId}` })}
           </Text>
-        )}
-        <Text size="xs" c="dimmed">
-          {note}
-        </Text>
-        {children(query)}
-      </Stack>
-    </Group>
+          {companyId !== null && (
+            <Button size="compact-xs" variant="subtle" onClick={() => (companySelection.companyId = null)}>
+              {t('filter.allCompanies')}
+            </Button>
+          )}
+          <Text size="sm" c="dimmed" data-testid="vehicle-filter">
+            {vehicleCount > 0 ? t('filter.vehiclesChecked', { count: vehicleCount }) : t('filter.vehiclesAll')}
+          </Text>
+          {checked.size > 0 && (
+            <Button size="compact-xs" variant="subtle" onClick={() => setChecked(new Set())}>
+              {t('filter.clearVehicles')}
+            </Button>
+          )}
+        </Group>
+      }
+      aside={
+        <>
+          <CompanyTreePanel checkable checkableTypes={['V']} checked={checked} onCheckedChange={setChecked} />
+          <Text size="xs" c="dimmed" mt={4}>
+            {t('filter.treeHint')}
+          </Text>
+        </>
+      }
+      filters={
+        // The frame states its own period problem (checkPeriod, REPORT_MAX_DAYS) below.
+        <PeriodPicker
+          mode="date"
+          value={{ start: draft.startDate, end: draft.endDate }}
+          onChange={(p) => setDraft((d) => ({ ...d, startDate: p.start, endDate: p.end }))}
+          quick={['yesterday', 'last3Days', 'last7Days', 'thisMonth', 'lastMonth']}
+          showProblem={false}
+          labels={{ start: t('filter.startDate'), end: t('filter.endDate') }}
+          testIds={{ start: 'start-date', end: 'end-date', quick: 'quick-range' }}
+        />
+      }
+      onSearch={search}
+      searchDisabled={problem !== null}
+      onExport={() => onExport(query)}
+      problem={problemText}
+      note={note}
+    >
+      {children(query)}
+    </ReportPage>
   );
 }

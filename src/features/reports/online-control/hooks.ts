@@ -12,7 +12,8 @@ interface LoadState<T, X> {
   rows: T[];
   extra: X | undefined;
   total: number;
-  failed: boolean;
+  /** The failure of the last load (the request client's ApiError), undefined when it did not fail. */
+  error: unknown;
   done: boolean;
 }
 
@@ -28,7 +29,7 @@ export function useAllPages<T, X extends object = object>(
 ) {
   const [tick, setTick] = useState(0);
   const wanted = `${key}#${tick}`;
-  const [state, setState] = useState<LoadState<T, X>>({ key: '', rows: [], extra: undefined, total: 0, failed: false, done: true });
+  const [state, setState] = useState<LoadState<T, X>>({ key: '', rows: [], extra: undefined, total: 0, error: undefined, done: true });
   const fetchRef = useRef(fetchPage);
   useEffect(() => {
     fetchRef.current = fetchPage;
@@ -51,11 +52,11 @@ export function useAllPages<T, X extends object = object>(
           rows.push(...records);
           const done = records.length === 0 || rows.length >= Math.min(total, LOAD_ALL_MAX_ROWS);
           // Show the first page at once; later pages extend the list as they come.
-          setState({ key: wanted, rows: rows.slice(), extra, total, failed: false, done });
+          setState({ key: wanted, rows: rows.slice(), extra, total, error: undefined, done });
           if (done) return;
         }
-      } catch {
-        if (!abort.signal.aborted) setState({ key: wanted, rows, extra, total: total ?? rows.length, failed: true, done: true });
+      } catch (error: unknown) {
+        if (!abort.signal.aborted) setState({ key: wanted, rows, extra, total: total ?? rows.length, error: error ?? new Error('failed'), done: true });
       }
     })();
     return () => abort.abort();
@@ -69,7 +70,8 @@ export function useAllPages<T, X extends object = object>(
     loading: enabled && !settled,
     /** More pages are still coming (the first is shown). */
     loadingMore: settled && !state.done,
-    failed: settled && state.failed,
+    /** The failure shown with its message and 重试 (the rows loaded before it stay). */
+    error: settled ? state.error : undefined,
     reload: useCallback(() => setTick((n) => n + 1), []),
   };
 }
@@ -81,7 +83,7 @@ export function useServerPage<T>(fetchPage: (page: PageParams, signal: AbortSign
   const size = paging.size;
   const [tick, setTick] = useState(0);
   const wanted = `${key}#${current}#${size}#${tick}`;
-  const [state, setState] = useState<{ key: string; page: ReportPage<T> | undefined; failed: boolean }>({ key: '', page: undefined, failed: false });
+  const [state, setState] = useState<{ key: string; page: ReportPage<T> | undefined; error: unknown }>({ key: '', page: undefined, error: undefined });
   const fetchRef = useRef(fetchPage);
   useEffect(() => {
     fetchRef.current = fetchPage;
@@ -92,10 +94,10 @@ export function useServerPage<T>(fetchPage: (page: PageParams, signal: AbortSign
     const abort = new AbortController();
     fetchRef.current({ current, size }, abort.signal).then(
       (page) => {
-        if (!abort.signal.aborted) setState({ key: wanted, page, failed: false });
+        if (!abort.signal.aborted) setState({ key: wanted, page, error: undefined });
       },
-      () => {
-        if (!abort.signal.aborted) setState({ key: wanted, page: undefined, failed: true });
+      (error: unknown) => {
+        if (!abort.signal.aborted) setState({ key: wanted, page: undefined, error: error ?? new Error('failed') });
       },
     );
     return () => abort.abort();
@@ -108,7 +110,7 @@ export function useServerPage<T>(fetchPage: (page: PageParams, signal: AbortSign
     current,
     size,
     loading: enabled && !settled,
-    failed: settled && state.failed,
+    error: settled ? state.error : undefined,
     setCurrent: useCallback((c: number) => setPaging((p) => ({ ...p, key, current: c })), [key]),
     setSize: useCallback((s: number) => setPaging({ key, current: 1, size: s }), [key]),
     reload: useCallback(() => setTick((n) => n + 1), []),

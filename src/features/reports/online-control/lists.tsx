@@ -5,14 +5,24 @@ import { useAllPages, useServerPage, DETAIL_PAGE_SIZES, LOAD_ALL_MAX_ROWS } from
 import { ONLINE_CONTROL_NS } from './messages.ts';
 import { formatChinaTime, formatPercent, formatPosition } from './period.ts';
 import type { AppliedQuery } from './ReportFrame.tsx';
-import { VirtualTable, type ReportColumn } from './VirtualTable.tsx';
+import { RowsTable } from '../../../kit/RowsTable.tsx';
+import type { KitColumn } from '../../../kit/ResourceTable.tsx';
 
 type T = ReturnType<typeof useT>;
 
+type ReportColumn<R> = KitColumn<R>;
+
+// Widths (px) at 1280: a plate is 7–8 characters, a time `2026-11-20 08:05:00`, a position two 6-decimal numbers.
+const PLATE = { minWidth: 100, maxWidth: 130 };
+const COMPANY = { minWidth: 120, maxWidth: 220 };
+const TIME = { minWidth: 160, maxWidth: 180 };
+const POSITION = { minWidth: 180, maxWidth: 220 };
+const FIGURE = { minWidth: 80, maxWidth: 130, align: 'right' } as const;
+
 export function vehicleColumns<R extends ReportVehicle>(t: T): ReportColumn<R>[] {
   return [
-    { key: 'vehiidno', title: t('col.vehiidno'), render: (r) => r.vehiidno, width: 110 },
-    { key: 'company', title: t('col.company'), render: (r) => r.companyName, width: 140 },
+    { key: 'vehiidno', title: t('col.vehiidno'), render: (r) => r.vehiidno, ...PLATE },
+    { key: 'company', title: t('col.company'), render: (r) => r.companyName, ...COMPANY },
   ];
 }
 
@@ -25,7 +35,7 @@ const SUM_FORMAT: Partial<Record<SumKey, (x: number) => string>> = {
 
 /** Columns of period sums, in the order given; the same keys fill the totals row. */
 export function sumColumns(t: T, keys: readonly SumKey[]): ReportColumn<SummaryRow>[] {
-  return keys.map((key) => ({ key, title: t(`col.${key}`), align: 'right', render: (r) => (SUM_FORMAT[key] ?? String)(r[key]) }));
+  return keys.map((key) => ({ key, title: t(`col.${key}`), ...FIGURE, render: (r) => (SUM_FORMAT[key] ?? String)(r[key]) }));
 }
 
 export function totalsOf(totals: PeriodSums | undefined, keys: readonly SumKey[]): Partial<Record<string, string>> | undefined {
@@ -40,13 +50,13 @@ export function SummaryList({ query, keys, label }: { query: AppliedQuery; keys:
   const columns = [...vehicleColumns<SummaryRow>(t), ...sumColumns(t, keys)];
   return (
     <>
-      <VirtualTable
+      <RowsTable
         rows={list.rows}
         columns={columns}
         rowKey={(r) => r.vehicleId}
         label={label}
         loading={list.loading}
-        failed={list.failed}
+        error={list.error}
         onRetry={list.reload}
         totals={totalsOf(list.extra?.totals, keys)}
       />
@@ -78,13 +88,13 @@ export function DetailList<K extends DetailKind>({
   const pages = Math.max(1, Math.ceil(list.total / list.size));
   return (
     <>
-      <VirtualTable
+      <RowsTable
         rows={list.rows}
         columns={columns}
         rowKey={(_, i) => `${list.current}:${i}`}
         label={label}
         loading={list.loading}
-        failed={list.failed}
+        error={list.error}
         onRetry={list.reload}
       />
       <Group justify="space-between" wrap="nowrap">
@@ -113,32 +123,32 @@ const speedText = (t: T, v: number | null) => (v === null ? t('infinite') : v.to
 export function invalidColumns(t: T): ReportColumn<DetailRows['illegalDatas']>[] {
   return [
     ...vehicleColumns(t),
-    { key: 'gpsTime', title: t('col.gpsTime'), render: (r) => formatChinaTime(r.gpsTime), width: 160 },
-    { key: 'position', title: t('col.position'), render: (r) => formatPosition(r.lng, r.lat), width: 190 },
-    { key: 'speed', title: t('col.speed'), align: 'right', render: (r) => r.speed.toFixed(1) },
-    { key: 'reason', title: t('col.reason'), render: (r) => t(`reason.${r.reason}`) },
+    { key: 'gpsTime', title: t('col.gpsTime'), render: (r) => formatChinaTime(r.gpsTime), ...TIME },
+    { key: 'position', title: t('col.position'), render: (r) => formatPosition(r.lng, r.lat), ...POSITION },
+    { key: 'speed', title: t('col.speed'), ...FIGURE, render: (r) => r.speed.toFixed(1) },
+    { key: 'reason', title: t('col.reason'), render: (r) => t(`reason.${r.reason}`), minWidth: 120, maxWidth: 260 },
   ];
 }
 
 export function driftColumns(t: T): ReportColumn<DetailRows['driftDatas']>[] {
   return [
     ...vehicleColumns(t),
-    { key: 'gpsTime', title: t('col.gpsTime'), render: (r) => formatChinaTime(r.gpsTime), width: 160 },
-    { key: 'position', title: t('col.position'), render: (r) => formatPosition(r.lng, r.lat), width: 190 },
-    { key: 'speed', title: t('col.speed'), align: 'right', render: (r) => r.speed.toFixed(1) },
-    { key: 'speedIn', title: t('col.speedIn'), align: 'right', render: (r) => speedText(t, r.speedIn) },
-    { key: 'speedOut', title: t('col.speedOut'), align: 'right', render: (r) => speedText(t, r.speedOut) },
+    { key: 'gpsTime', title: t('col.gpsTime'), render: (r) => formatChinaTime(r.gpsTime), ...TIME },
+    { key: 'position', title: t('col.position'), render: (r) => formatPosition(r.lng, r.lat), ...POSITION },
+    { key: 'speed', title: t('col.speed'), ...FIGURE, render: (r) => r.speed.toFixed(1) },
+    { key: 'speedIn', title: t('col.speedIn'), ...FIGURE, render: (r) => speedText(t, r.speedIn) },
+    { key: 'speedOut', title: t('col.speedOut'), ...FIGURE, render: (r) => speedText(t, r.speedOut) },
   ];
 }
 
 export function gapColumns(t: T): ReportColumn<DetailRows['discontinuousDatas']>[] {
   return [
     ...vehicleColumns(t),
-    { key: 'fromTime', title: t('col.fromTime'), render: (r) => formatChinaTime(r.fromTime), width: 160 },
-    { key: 'fromPosition', title: t('col.fromPosition'), render: (r) => formatPosition(r.fromLng, r.fromLat), width: 190 },
-    { key: 'toTime', title: t('col.toTime'), render: (r) => formatChinaTime(r.toTime), width: 160 },
-    { key: 'toPosition', title: t('col.toPosition'), render: (r) => formatPosition(r.toLng, r.toLat), width: 190 },
-    { key: 'km', title: t('col.km'), align: 'right', render: (r) => r.km.toFixed(2) },
-    { key: 'hours', title: t('col.hours'), align: 'right', render: (r) => r.hours.toFixed(2) },
+    { key: 'fromTime', title: t('col.fromTime'), render: (r) => formatChinaTime(r.fromTime), ...TIME },
+    { key: 'fromPosition', title: t('col.fromPosition'), render: (r) => formatPosition(r.fromLng, r.fromLat), ...POSITION },
+    { key: 'toTime', title: t('col.toTime'), render: (r) => formatChinaTime(r.toTime), ...TIME },
+    { key: 'toPosition', title: t('col.toPosition'), render: (r) => formatPosition(r.toLng, r.toLat), ...POSITION },
+    { key: 'km', title: t('col.km'), ...FIGURE, render: (r) => r.km.toFixed(2) },
+    { key: 'hours', title: t('col.hours'), ...FIGURE, render: (r) => r.hours.toFixed(2) },
   ];
 }

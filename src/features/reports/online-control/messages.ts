@@ -14,9 +14,6 @@ registerMessages(ONLINE_CONTROL_NS, {
     filter: {
       startDate: '开始日期',
       endDate: '结束日期',
-      search: '查询',
-      export: '导出',
-      exporting: '正在导出…',
       allCompanies: '全部公司',
       company: '公司：{{name}}',
       vehiclesChecked: '已选 {{count}} 辆车',
@@ -31,11 +28,7 @@ registerMessages(ONLINE_CONTROL_NS, {
     },
     table: {
       loading: '加载中…',
-      empty: '暂无数据',
-      failed: '加载失败',
-      retry: '重试',
       total: '共 {{total}} 条',
-      totals: '合计',
       pageSize: '每页 {{size}} 条',
       loadedOf: '已加载 {{loaded}} / {{total}} 条',
     },
@@ -89,9 +82,6 @@ registerMessages(ONLINE_CONTROL_NS, {
     filter: {
       startDate: 'Start date',
       endDate: 'End date',
-      search: 'Search',
-      export: 'Export',
-      exporting: 'Exporting…',
       allCompanies: 'All companies',
       company: 'Company: {{name}}',
       vehiclesChecked: '{{count}} vehicles selected', vehiclesChecked_one: '{{count}} vehicle selected',
@@ -106,11 +96,7 @@ registerMessages(ONLINE_CONTROL_NS, {
     },
     table: {
       loading: 'Loading…',
-      empty: 'No data',
-      failed: 'Loading failed',
-      retry: 'Retry',
       total: '{{total}} in total',
-      totals: 'Total',
       pageSize: '{{size}} / page',
       loadedOf: '{{loaded}} of {{total}} loaded',
     },

@@ -67,6 +67,8 @@ describe('online-control report pages', () => {
   it('shows a failed load with a retry that loads the list again', async () => {
     summary.mockRejectedValueOnce(new Error('down')).mockResolvedValue({ records: ROWS, total: 2, current: 1, size: 500, totals: sums({}) });
     page(<DataQualifiedRatePage />);
+    // The kit's table says why, with the failure's own message.
+    expect((await screen.findByTestId('rows-empty')).textContent).toBe('加载失败：down');
     fireEvent.click(await screen.findByText('重试'));
     expect(await screen.findByText('沪A10001')).toBeTruthy();
   });
