@@ -6,10 +6,13 @@
  *   buttons) must be what `document.elementFromPoint` finds at its centre and at its corners (inset
  *   3 px, more on rounded controls), or inside it. Parts scrolled out of a scroll container are left out (reachable by
  *   scrolling, not covered). While a drawer or dialog is open, only the controls in dialogs, menus
- *   and notifications count: the overlay is meant to cover the page under it.
+ *   and notifications count (and what is marked `data-beside-dialogs`, the docked alarm pop-up): the
+ *   overlay is meant to cover the page under it, not those. Likewise an open menu, option list or
+ *   tooltip covers what lies under it until it closes: that is not counted.
  * - narrowColumns: a table header cell with `data-min-width` narrower than that width.
  */
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 export interface CoveredControl {
   /** Short description of the control: tag, test id or text. */
@@ -64,11 +67,16 @@ export function coveredControls(page: Page): Promise<CoveredControl[]> {
     };
     const enabled = (el: Element) => !(el as HTMLButtonElement).disabled && el.getAttribute('aria-disabled') !== 'true' && !el.closest('fieldset:disabled');
     const dialogs = [...document.querySelectorAll('[role=dialog][aria-modal=true]')].filter((d) => visibleBox(d) !== null);
+    // Parts that stay usable beside an open dialog (the docked alarm pop-up, `data-beside-dialogs`,
+    // src/shell/layers.ts) keep being checked: an overlay over them would take their clicks.
     const inScope = (el: Element) =>
-      dialogs.length === 0 || dialogs.some((d) => d.contains(el)) || el.closest('[role=menu], [role=listbox], .mantine-Notifications-root') !== null;
+      dialogs.length === 0 || dialogs.some((d) => d.contains(el)) || el.closest('[role=menu], [role=listbox], .mantine-Notifications-root, [data-beside-dialogs]') !== null;
     const owns = (control: Element, hit: Element | null): boolean => {
       if (!hit) return false;
       if (control === hit || control.contains(hit)) return true;
+      // a menu, option list or tooltip the user opened covers what lies under it until it closes, as a dialog does
+      const popup = hit.closest('[role=menu], [role=listbox], [role=tooltip]');
+      if (popup && !popup.contains(control)) return true;
       // an input's own sections (clear button, chevron) sit inside its Mantine wrapper, over its edge
       const wrapper = control.closest('.mantine-Input-wrapper');
       if (control.matches('input, textarea, select') && wrapper?.contains(hit)) return true;
@@ -122,4 +130,14 @@ export function narrowColumns(page: Page): Promise<NarrowColumn[]> {
 /** Both checks; a test asserts `{ covered: [], narrow: [] }` and sees every offender when it fails. */
 export async function layoutProblems(page: Page): Promise<{ covered: CoveredControl[]; narrow: NarrowColumn[] }> {
   return { covered: await coveredControls(page), narrow: await narrowColumns(page) };
+}
+
+/**
+ * Asserts both checks are empty at a stop of a scene, naming the stop in the failure. Waits first for
+ * transitions (a drawer sliding in, the aside docking, a map resize) to settle: positions read mid-way
+ * would report controls that are about to move.
+ */
+export async function expectCleanLayout(page: Page, where: string): Promise<void> {
+  await page.waitForTimeout(400);
+  expect({ where, ...(await layoutProblems(page)) }).toEqual({ where, covered: [], narrow: [] });
 }
