@@ -32,6 +32,7 @@ import { multimediaRoutes } from './services/multimedia/index.ts';
 import { dashboardRoutes } from './services/dashboard/index.ts';
 import { deviceRegistrationRoutes } from './gateway/registration-routes.ts';
 import { registerPush } from './push/index.ts';
+import { wallRoutes } from './services/walls/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -101,6 +102,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('dashboard', dashboardRoutes(api, { config, storage, tokens, live })); // issue 14: the operation dashboard's figures (the walls reuse app.dashboard)
   recordingUploadRoutes(api, { config, storage, gateway: live.gateway }); // issue 6: recordings pulled to the server over FTP
   deviceRegistrationRoutes(api, { storage, gateway: live.gateway }); // issue 12: terminal registration state and operator reset
+  wallRoutes(api, { storage, store: live.store }); // issue 14: /largeScreen walls' data, display credentials, presets
   await installConsole(app, config.consoleDir);
   return app;
 }

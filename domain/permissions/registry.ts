@@ -335,6 +335,11 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 306, pid: 54, type: 2, key: '/information/deviceType:update', zh: '修改', en: 'Edit' },
   { id: 307, pid: 54, type: 2, key: '/information/deviceType:delete', zh: '删除', en: 'Delete' },
   { id: 308, pid: 54, type: 2, key: '/information/deviceType:export', zh: '导出', en: 'Export' },
+  // Issue 14: the walls' set-up screen (display credentials, presets) in the console, with its buttons.
+  { id: 321, pid: 163, type: 1, key: '/largeScreen/wallSetup', zh: '大屏设置', en: 'Wall setup' },
+  { id: 322, pid: 321, type: 2, key: '/largeScreen/wallSetup:createDisplay', zh: '新建显示凭据', en: 'New display key' },
+  { id: 323, pid: 321, type: 2, key: '/largeScreen/wallSetup:revokeDisplay', zh: '吊销显示凭据', en: 'Revoke display key' },
+  { id: 324, pid: 321, type: 2, key: '/largeScreen/wallSetup:editPreset', zh: '编辑大屏布局', en: 'Edit wall layout' },
   // Issue 13: exports of users, roles and companies (server jobs on the resource layer), each behind its screen's bit.
   { id: 309, pid: 135, type: 2, key: '/system/user:export', zh: '导出', en: 'Export' },
   { id: 310, pid: 141, type: 2, key: '/system/role:export', zh: '导出', en: 'Export' },

@@ -20,6 +20,7 @@ import { DEVICE_CHANNELS_MIGRATION } from './migration-device-channels.ts';
 import { DEVICE_TYPES_MIGRATION } from './migration-device-types.ts';
 import { DASHBOARD_MIGRATION } from '../services/dashboard/migration.ts';
 import { LOGIN_FAILURE_IP_MIGRATION } from './migration-login-failure-ip.ts';
+import { WALLS_MIGRATION } from './migration-walls.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -247,6 +248,8 @@ const MIGRATIONS: readonly Migration[] = [
   LOGIN_FAILURE_IP_MIGRATION,
   // Issue 14 (operation dashboard): guide steps per user, driving per vehicle-day: version 20.
   DASHBOARD_MIGRATION,
+  // Issue 14 (/largeScreen walls: display credentials, stored presets): version 21.
+  WALLS_MIGRATION,
 ];
 
 /** Applies pending migrations in one transaction each; answers the versions applied now. */

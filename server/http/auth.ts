@@ -10,6 +10,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { masksFromIds, type PermissionMask } from '../../domain/permissions/bits.ts';
 import { Access, ADMIN_LEVEL, entryByKey } from '../../domain/permissions/access.ts';
+import { authenticateDisplay, isDisplayToken } from '../auth/display.ts';
 import type { TokenService } from '../auth/tokens.ts';
 import type { Storage } from '../db/repositories.ts';
 import { ALL_COMPANIES, pathInScope, subtreeScope, type Scope } from '../db/scope.ts';
@@ -99,6 +100,8 @@ export function installAuth(app: FastifyInstance, deps: { storage: Storage; toke
 
     const token = tokenOf(request);
     if (!token) throw fail.unauthorized();
+    // Issue 14: a wall's display credential opens only GET routes that declare `display` (server/auth/display.ts).
+    if (isDisplayToken(token)) return authenticateDisplay(request, storage, token);
     const claims = await tokens.verify(token);
     if (!claims) throw fail.unauthorized();
     const session = await storage.sessions.get(claims.sessionId);

@@ -9,6 +9,7 @@ import { Type } from '@fastify/type-provider-typebox';
 import { ALL_COMPANIES, type Scope } from '../db/scope.ts';
 import type { Storage } from '../db/repositories.ts';
 import { auth, narrowedScope } from '../http/auth.ts';
+import { displayScope } from '../auth/display.ts';
 import { Strict, type App } from '../http/route.ts';
 import { defaultLinkage, type Linkage } from '../../domain/alarms/linkage.ts';
 import { alarmPushData } from '../alarms/service.ts';
@@ -69,12 +70,12 @@ export function registerPush(app: App, store: PushStore, storage: Storage, optio
   app.decorate('push', hub);
   app.addHook('onReady', async () => hub.start());
   app.addHook('preClose', async () => hub.close());
-  app.get(PUSH_PATH, { websocket: true, config: { permission: 'session' }, schema: { querystring: PushQuery } }, async (socket, request) => {
-    const ctx = auth(request);
+  // `display`: a wall's display credential may open the stream too, scoped to its company (issue 14).
+  app.get(PUSH_PATH, { websocket: true, config: { permission: 'session', display: true }, schema: { querystring: PushQuery } }, async (socket, request) => {
     const query = request.query;
     let scope: Scope;
     try {
-      scope = await narrowedScope(storage, ctx, query.companyId);
+      scope = request.displayContext ? await displayScope(storage, request.displayContext, query.companyId) : await narrowedScope(storage, auth(request), query.companyId);
     } catch {
       socket.close(4003, 'companyId outside your companies');
       return;

@@ -34,7 +34,8 @@ describe('the page routes', () => {
     expect(isBuiltRoute('/monitor/index')).toBe(true);
     expect(isBuiltRoute('/home/index')).toBe(true);
     expect(isBuiltRoute('/cel/approvalQuery')).toBe(false);
-    expect(isBuiltRoute('/largeScreen/overallMonitoring')).toBe(false);
+    expect(isBuiltRoute('/largeScreen/overallMonitoring')).toBe(true);
+    expect(isBuiltRoute('/countrysideMonitor/countrysideScreenThingjs')).toBe(false);
   });
 });
 

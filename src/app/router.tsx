@@ -25,6 +25,7 @@ import { RouteError } from './RouteError.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { APP_ROUTES, type AppRoute } from './route-table.ts';
 import { ROUTER_VARIANT } from './variant.ts';
+import { wallDisplayKey } from '../features/walls/display-key.ts';
 
 const NotFoundPage = lazyComponent(() => import('../shell/NotFoundPage.tsx'), 'NotFoundPage');
 const NotBuiltPage = lazyComponent(() => import('../shell/NotBuiltPage.tsx'), 'NotBuiltPage');
@@ -96,7 +97,8 @@ const appLayout = createRoute({
 const standaloneLayout = createRoute({
   getParentRoute: () => rootRoute,
   id: '_standalone',
-  beforeLoad: ({ location }) => ensureSession(pathOf(location)),
+  // A wall opened with a display key (`?key=wd.…`) runs on that key, never on a user session (src/features/walls).
+  beforeLoad: ({ location }) => (wallDisplayKey(location.pathname, location.search) ? undefined : ensureSession(pathOf(location))),
   component: StandaloneLayout,
 });
 
@@ -105,7 +107,8 @@ function pageRoute(route: AppRoute, parent: AnyRoute): AnyRoute {
   return createRoute({
     getParentRoute: () => parent,
     path: route.path,
-    beforeLoad: () => {
+    beforeLoad: ({ location }) => {
+      if (wallDisplayKey(location.pathname, location.search)) return;
       if (!currentAccess().canSeeRoute(route.path)) throw notFound();
     },
     component: Page ?? withPreload(NotBuiltPage, { route: route.path }),
