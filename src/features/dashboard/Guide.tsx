@@ -36,7 +36,8 @@ export function GuidePopover({ children, onEnter }: { children: (enter: () => vo
       <Popover.Target>
         <span>{children(() => (open ? finish('enter') : onEnter()))}</span>
       </Popover.Target>
-      <Popover.Dropdown data-testid="dashboard-guide" data-step={step + 1}>
+      <Popover.Dropdown>
+        <div data-testid="dashboard-guide" data-step={step + 1}>
         <Text fw={600} size="sm" mb={4}>{t('guide.title', { step: step + 1, total: STEPS })}</Text>
         <Text size="sm" mb="sm">{t(`guide.steps.${step}`)}</Text>
         <Group justify="space-between" gap="xs">
@@ -48,6 +49,7 @@ export function GuidePopover({ children, onEnter }: { children: (enter: () => vo
               : <Button size="compact-xs" onClick={() => finish('enter')} data-testid="guide-enter">{t('guide.enter')}</Button>}
           </Group>
         </Group>
+        </div>
       </Popover.Dropdown>
     </Popover>
   );

@@ -69,8 +69,8 @@ export function Panel({ id, title, target, extra, state, emptyText, children }: 
 export function Figure({ label, value, testId, onClick, unit }: { label: string; value: number | string; testId: string; onClick?: () => void; unit?: string }) {
   const body = (
     <div style={{ minWidth: 0 }}>
-      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>{label}</Text>
-      <Text fw={700} style={{ fontSize: 'clamp(16px, 1.6vw, 40px)', lineHeight: 1.2 }} data-testid={testId}>
+      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} title={label}>{label}</Text>
+      <Text fw={700} style={{ fontSize: 'clamp(14px, 1.2vw, 36px)', lineHeight: 1.2 }} data-testid={testId}>
         {value}{unit ? <Text span size="xs" c="dimmed"> {unit}</Text> : null}
       </Text>
     </div>

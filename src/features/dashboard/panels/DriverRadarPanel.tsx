@@ -35,7 +35,7 @@ export function DriverRadarPanel() {
   return (
     <Panel id="radar" title={t('radar.title')} target="alarms" state={axes ? 'ready' : 'loading'} extra={<span style={{ fontSize: 11, opacity: 0.7 }}>{t('radar.period')}</span>}>
       {axes ? (
-        <svg viewBox="-50 -8 300 216" width="100%" height="100%" preserveAspectRatio="xMidYMid meet" role="img" aria-label={t('radar.title')}
+        <svg viewBox="-75 -6 350 212" width="100%" height="100%" preserveAspectRatio="xMidYMid meet" role="img" aria-label={t('radar.title')}
           data-testid="radar" data-counts={axes.map((a) => a.count).join(',')} style={{ cursor: 'pointer' }} onClick={() => openPanelTarget('alarms')}>
           {Array.from({ length: RINGS }, (_, k) => (
             <polygon key={k} fill="none" stroke="currentColor" strokeOpacity={0.15}
@@ -47,7 +47,7 @@ export function DriverRadarPanel() {
             return (
               <g key={a.code}>
                 <line x1={100} y1={100} x2={x} y2={y} stroke="currentColor" strokeOpacity={0.2} />
-                <text x={lx} y={ly} fontSize={8} textAnchor={lx < 95 ? 'end' : lx > 105 ? 'start' : 'middle'} dominantBaseline="middle" fill="currentColor">
+                <text x={lx} y={ly} fontSize={10} textAnchor={lx < 95 ? 'end' : lx > 105 ? 'start' : 'middle'} dominantBaseline="middle" fill="currentColor">
                   {a.name.length > 8 ? `${a.name.slice(0, 8)}…` : a.name} {a.count}
                 </text>
               </g>

@@ -19,7 +19,8 @@ export function MileagePanel() {
   const [kind, setKind] = useState<'km' | 'hours'>('km');
   const [box, height] = useBoxHeight<HTMLDivElement>(90);
   const days = q.data;
-  const labels = useMemo(() => days?.map((d) => d._id) ?? [], [days]);
+  // Day of the month only: seven dates side by side in a narrow panel would overlap (the total names the span).
+  const labels = useMemo(() => days?.map((d) => d._id.slice(8)) ?? [], [days]);
   const series = useMemo(() => days ? [{
     label: t(`mileage.${kind}`),
     values: days.map((d) => (kind === 'km' ? d.aliveMile : hoursOneDecimal(d.aliveMinutes))),

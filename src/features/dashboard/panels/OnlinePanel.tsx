@@ -15,7 +15,7 @@ export function OnlinePanel() {
   return (
     <Panel id="online" title={t('online.title')} target="online" state={stateOf(q)}>
       {d ? (
-        <SimpleGrid cols={{ base: 2, xl: 4 }} spacing={6} verticalSpacing={4}>
+        <SimpleGrid cols={4} spacing={6} verticalSpacing={4}>
           {KEYS.map((k) => (
             <Figure key={k} label={t(`online.${k}`)} value={k === 'onlineRate' ? `${d.onlineRate.toFixed(2)}%` : d[k]} testId={`online-${k}`}
               onClick={() => openPanelTarget(k === 'riskTotal' ? 'alarms' : 'online')} />

@@ -17,8 +17,10 @@ import { DASHBOARD_NS } from '../messages.ts';
 const PUSH_REFRESH_MS = 2000;
 const LEVEL_COLOR: Record<string, string> = { high: 'red', medium: 'orange', low: 'yellow', ordinary: 'gray' };
 
+/** The alarm's time of day on the operator's clock (the header's clock shows the same). */
 function hhmmss(ms: number): string {
-  return new Date(ms + 8 * 3_600_000).toISOString().slice(11, 19);
+  const d = new Date(ms);
+  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
 }
 
 export function RunningAlarmsPanel() {
