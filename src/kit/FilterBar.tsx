@@ -11,19 +11,22 @@ import { KIT_NS } from './messages.ts';
  */
 export function FilterBar({
   placeholder,
+  keyword,
   onSearch,
   route,
   filters,
   children,
 }: {
   placeholder: string;
+  /** The keyword the list applies (e.g. restored from the URL): the box starts with it. */
+  keyword?: string;
   onSearch: (keyword: string) => void;
   route: string;
   filters?: ReactNode;
   children?: ReactNode;
 }) {
   const t = useT(KIT_NS);
-  const [text, setText] = useState('');
+  const [text, setText] = useState(keyword ?? '');
   return (
     <Group justify="space-between" wrap="nowrap">
       <Group

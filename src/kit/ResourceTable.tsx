@@ -1,7 +1,8 @@
 import 'mantine-datatable/styles.css';
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
-import { Alert, Button, Group, Text } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Text, Tooltip } from '@mantine/core';
 import { DataTable, type DataTableColumn } from 'mantine-datatable';
+import { useColumnWidths } from './column-widths.ts';
 import { errorText } from './errors.ts';
 import { KIT_NS } from './messages.ts';
 import { PAGE_SIZES, type ResourceList } from './useResourceList.ts';
@@ -27,6 +28,20 @@ export interface ResourceTableProps<T extends { id: number }> {
   actions?: { render: (row: T) => ReactNode; width: number };
   /** Accessible name of the table (the screen's title). */
   label: string;
+  /** Extra attributes of each row besides `data-row-id` (tests find a screen's rows by them). */
+  rowAttributes?: (row: T) => Record<string, string | number | undefined>;
+  /**
+   * Check-box selection for batch actions (a first column of boxes; the header box selects the page).
+   * The screen holds the selected records, so a selection survives paging.
+   */
+  selection?: { selected: T[]; onChange: (selected: T[]) => void };
+  /**
+   * Column resizing: drag a header's right edge (double-click it to undo that pair). Widths stay within
+   * each column's min and max, are kept in this browser (localStorage `kit-table:<storeKey>-columns-width`)
+   * and a 恢复默认列宽 button in the last header appears once a width was changed. ListPage passes the
+   * route: keep the key stable, or users lose their widths. Without it, columns are not resizable.
+   */
+  storeKey?: string;
 }
 
 const FILLER = '__filler';
@@ -39,7 +54,7 @@ const ACTIONS = '__actions';
  * without a title takes the width left over on wide screens (3840 px), so no data column balloons.
  * The action column is pinned right. Header cells carry `data-min-width` for the e2e layout checks.
  */
-export function ResourceTable<T extends { id: number }>({ list, columns, actions, label }: ResourceTableProps<T>) {
+export function ResourceTable<T extends { id: number }>({ list, columns, actions, label, rowAttributes, selection, storeKey }: ResourceTableProps<T>) {
   const t = useT(KIT_NS);
   const tableEl = useRef<HTMLTableElement | null>(null);
   const minWidths = JSON.stringify(columns.map((c) => [c.key, c.minWidth]).concat(actions ? [[ACTIONS, actions.width]] : []));
@@ -54,9 +69,11 @@ export function ResourceTable<T extends { id: number }>({ list, columns, actions
   });
 
   const sized = (min: number, max: number, align?: 'left' | 'right') => ({ minWidth: min, maxWidth: max, textAlign: align });
+  const resizable = storeKey !== undefined;
   const dataColumns: DataTableColumn<T>[] = columns.map((c) => ({
     accessor: c.key,
     title: c.title,
+    resizable,
     width: c.maxWidth,
     titleStyle: sized(c.minWidth, c.maxWidth, c.align),
     cellsStyle: () => sized(c.minWidth, c.maxWidth, c.align),
@@ -73,6 +90,30 @@ export function ResourceTable<T extends { id: number }>({ list, columns, actions
       render: (row: T) => actions.render(row),
     });
   }
+
+  const bounds = new Map(columns.map((c) => [c.key, { min: c.minWidth, max: c.maxWidth }]));
+  if (actions) bounds.set(ACTIONS, { min: actions.width, max: actions.width });
+  const widths = useColumnWidths(storeKey, dataColumns, bounds);
+  // The reset sits in the last header (the pinned actions, else the filler): always in view.
+  const last = dataColumns[dataColumns.length - 1]!;
+  const shownColumns = widths.customised
+    ? [
+      ...dataColumns.slice(0, -1),
+      {
+        ...last,
+        title: (
+          <Group gap={4} wrap="nowrap" justify="space-between">
+            {last.title}
+            <Tooltip label={t('resetWidths')}>
+              <ActionIcon size="xs" variant="subtle" aria-label={t('resetWidths')} data-testid="reset-widths" onClick={(e) => { e.stopPropagation(); widths.reset(); }}>
+                ↺
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+        ),
+      },
+    ]
+    : dataColumns;
 
   const failure = list.error === undefined ? undefined : errorText(list.error);
   const { current, size } = list.query;
@@ -101,12 +142,14 @@ export function ResourceTable<T extends { id: number }>({ list, columns, actions
         style={{ flex: 1, minHeight: 0 }}
         records={list.records}
         idAccessor="id"
-        columns={dataColumns}
+        columns={shownColumns}
+        storeColumnsKey={widths.key}
         pinLastColumn={actions !== undefined}
         fetching={list.fetching}
         loadingText={t('loading')}
         noRecordsText={failure === undefined ? t('empty') : t('loadFailed', { msg: failure })}
-        customRowAttributes={(row) => ({ 'data-row-id': row.id })}
+        customRowAttributes={(row) => ({ ...rowAttributes?.(row), 'data-row-id': row.id })}
+        {...(selection ? { selectedRecords: selection.selected, onSelectedRecordsChange: selection.onChange } : {})}
         page={current}
         onPageChange={list.setCurrent}
         totalRecords={list.total}

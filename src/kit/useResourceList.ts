@@ -1,21 +1,15 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { DEFAULT_PAGE_SIZE, initialListQuery, rememberListQuery, writeListSearch, type ListQuery } from './list-url.ts';
 import { resourceKey } from './query.ts';
 
-export const PAGE_SIZES = [10, 20, 50, 100] as const;
-export const DEFAULT_PAGE_SIZE = 20;
+// The page-size choices and the query's shape live with the URL rules (list-url.ts); screens import them from here.
+export { DEFAULT_PAGE_SIZE, PAGE_SIZES, type ListQuery } from './list-url.ts';
 
 /** One page of a server list (server/API.md `Page`). */
 export interface Page<T> {
   records: T[];
   total: number;
-}
-
-export interface ListQuery {
-  current: number;
-  size: number;
-  /** Trimmed; '' for none. */
-  keyword: string;
 }
 
 export interface ResourceList<T> {
@@ -34,17 +28,46 @@ export interface ResourceList<T> {
   invalidate: () => Promise<void>;
 }
 
+export interface ResourceListOptions {
+  /**
+   * Keep page, size and keyword in the URL (`?page=3&size=50&q=…`, see list-url.ts) and in this browser
+   * tab's session, so a reload or a tab switch comes back to the same rows. ListPage turns it on;
+   * a screen with its own URL params leaves it off. @default false
+   */
+  inUrl?: boolean;
+}
+
 /**
  * A server-paged list on TanStack Query. The key is `[route, 'page', {scope, current, size, keyword}]`:
  * each page is cached by its parameters, switching back is instant, and an answer for an older key
  * can never overwrite a newer one. A change of `scope` (e.g. the selected company) goes back to page
  * 1; when a delete empties the last page, the list steps back to the new last page.
  */
-export function useResourceList<T>(route: string, fetchPage: (q: ListQuery) => Promise<Page<T>>, scope: unknown = null): ResourceList<T> {
+export function useResourceList<T>(
+  route: string,
+  fetchPage: (q: ListQuery) => Promise<Page<T>>,
+  scope: unknown = null,
+  options: ResourceListOptions = {},
+): ResourceList<T> {
   const client = useQueryClient();
-  const [query, setQuery] = useState<ListQuery>({ current: 1, size: DEFAULT_PAGE_SIZE, keyword: '' });
-
   const scopeKey = JSON.stringify(scope);
+  const inUrl = options.inUrl ?? false;
+  const [query, setQuery] = useState<ListQuery>(() =>
+    // The address may still be the previous page's while this one mounts: its params count only on this route.
+    inUrl ? initialListQuery(route, scopeKey, window.location.pathname.endsWith(route) ? window.location.search : '') : { current: 1, size: DEFAULT_PAGE_SIZE, keyword: '' },
+  );
+
+  // The URL follows the list (replaced, not pushed: paging is not a step back for the browser's Back).
+  // TanStack Router's history sees the replace and keeps its own location in step; its state is kept.
+  useEffect(() => {
+    if (!inUrl) return;
+    rememberListQuery(route, scopeKey, query);
+    // Only while the screen's own route is the address (a page kept on screen during a navigation away must not write).
+    if (!window.location.pathname.endsWith(route)) return;
+    const search = writeListSearch(window.location.search, query);
+    if (search !== window.location.search) window.history.replaceState(window.history.state, '', `${window.location.pathname}${search}${window.location.hash}`);
+  }, [inUrl, route, scopeKey, query]);
+
   const [seenScope, setSeenScope] = useState(scopeKey);
   if (seenScope !== scopeKey) {
     setSeenScope(scopeKey);
