@@ -74,6 +74,25 @@ describe('RowsTable (rows the screen holds)', () => {
     expect(screen.getByText('京A00002').closest('tr')?.getAttribute('aria-selected')).toBe('false');
   });
 
+  it('selects rows by their boxes, and all shown rows (or none) by the header box, keeping keys not shown', () => {
+    const change = vi.fn();
+    const shown = ROWS.slice(0, 3);
+    const selection = (selected: Set<string | number>) => ({ selected, onChange: change, rowLabel: (r: Row) => r.plate });
+    const { rerender } = wrap(<RowsTable rows={shown} columns={columns} rowKey={(r) => r.id} label="t" selection={selection(new Set([99]))} />);
+    fireEvent.click(screen.getByRole('checkbox', { name: '京A00002' }));
+    expect([...(change.mock.lastCall?.[0] as Set<number>)].sort()).toEqual([2, 99]);
+    fireEvent.click(screen.getByRole('checkbox', { name: '全选' }));
+    expect([...(change.mock.lastCall?.[0] as Set<number>)].sort((a, b) => a - b)).toEqual([1, 2, 3, 99]);
+    rerender(
+      <MantineProvider>
+        <RowsTable rows={shown} columns={columns} rowKey={(r) => r.id} label="t" selection={selection(new Set([1, 2, 3, 99]))} />
+      </MantineProvider>,
+    );
+    expect((screen.getByRole('checkbox', { name: '全选' }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByRole('checkbox', { name: '全选' }));
+    expect([...(change.mock.lastCall?.[0] as Set<number>)]).toEqual([99]);
+  });
+
   it('says the table is empty, or why it failed with a retry', () => {
     const retry = vi.fn();
     const { rerender } = wrap(<RowsTable rows={[]} columns={columns} rowKey={(r) => r.id} label="t" emptyText="该终端没有录像" />);
