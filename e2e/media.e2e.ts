@@ -9,9 +9,12 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { location, TestTerminal } from '../server/gateway/terminal-client.ts';
 import { answerSnapshots } from './scripted-camera.ts';
 import { ACCOUNTS, consolePath, gatewayPort, login, useE2E } from './harness.ts';
+import { expectCleanLayout } from './layout-checks.ts';
 
 const SIMULATED = 2;
 const e2e = useE2E({ seedVehicles: SIMULATED + 3, env: { SIM_VEHICLES: String(SIMULATED), GATEWAY_PORT: '0', MEDIA_PORT: '0' } });
+/** The desk sizes every screen of this file is checked at (issue 13). */
+const DESK_SIZES = [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }] as const;
 
 interface Realtime { vehicleId: number; vehiidno: string; deviceNo: string; online: boolean }
 
@@ -76,7 +79,7 @@ describe('camera snapshots', () => {
     await page.getByTestId('search').click();
     const cards = page.locator(`[data-testid=media-card][data-plate="${v.vehiidno}"][data-source=snap]`);
     await expect.poll(() => cards.count(), { timeout: 20_000 }).toBe(4);
-    expect(Number(await page.getByTestId('media-total').getAttribute('data-total'))).toBe(await page.getByTestId('media-card').count());
+    expect(Number(await page.getByTestId('list-total').getAttribute('data-total'))).toBe(await page.getByTestId('media-card').count());
     expect((await cards.evaluateAll((els) => els.map((e) => e.getAttribute('data-channel')))).sort()).toEqual(['1', '2', '3', '4']);
     const sizes = await naturalSizes(page, '[data-testid=media-grid] img');
     expect(sizes.length).toBeGreaterThanOrEqual(4);
@@ -90,6 +93,12 @@ describe('camera snapshots', () => {
     await expect.poll(() => page.locator('[data-testid=media-card][data-source=snap]').count()).toBe(1);
     expect(await page.locator('[data-testid=media-card][data-source=snap]').getAttribute('data-channel')).toBe('3');
     expect(await page.locator('[data-testid=media-card]:not([data-channel="3"])').count()).toBe(0);
+
+    // Filters, grid and the kit's pager at both desk sizes: nothing covers a control.
+    for (const size of DESK_SIZES) {
+      await page.setViewportSize(size);
+      await expectCleanLayout(page, `snapshot report at ${size.width}×${size.height}`);
+    }
   });
 
   test('the snapshot report lists the photos stored on a simulated terminal and uploads a chosen one', async () => {
@@ -99,10 +108,14 @@ describe('camera snapshots', () => {
     await checkVehicle(page, v);
     await page.getByTestId('device-open').click();
     await page.getByTestId('device-search').click();
-    const rows = page.locator('[data-testid=device-list] tbody tr');
+    const rows = page.getByTestId('device-row');
     await rows.first().waitFor({ timeout: 20_000 });
     // A photo every 30 minutes per camera over the last day (server/sim/camera.ts).
     expect(await rows.count()).toBeGreaterThan(8);
+    for (const size of DESK_SIZES) {
+      await page.setViewportSize(size);
+      await expectCleanLayout(page, `device storage at ${size.width}×${size.height}`);
+    }
     await rows.first().locator('input[type=checkbox]').check();
     await page.getByTestId('device-upload').click();
     const sizes = await naturalSizes(page, '[data-testid=device-media] [data-testid=media-grid] img');
@@ -119,7 +132,8 @@ describe('camera snapshots', () => {
     // The scripted terminal answers snapshots (0x8801) with the simulator's camera (fixtures/video/photo-ch*.jpg).
     answerSnapshots(t, v.deviceNo);
 
-    const page = await signedIn('/home/index');
+    // Signed in on a page of this file's own (the alarm area is in the shell of every page).
+    const page = await signedIn('/report/media/snapMediaReport');
     await page.locator('[data-testid=alarm-counter][data-popup=on]').waitFor({ timeout: 20_000 });
     const now = Math.floor(Date.now() / 1000) * 1000;
     await t.report(location({ lng: 121.5, lat: 31.2, time: now - 2000, speed: 40, alarm: 0 }));

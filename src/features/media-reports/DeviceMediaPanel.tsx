@@ -1,5 +1,7 @@
-import { Alert, Button, Checkbox, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { Alert, Box, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import type { KitColumn } from '../../kit/ResourceTable.tsx';
+import { RowsTable } from '../../kit/RowsTable.tsx';
 import { useT } from '../../i18n/index.ts';
 import { problemOf, useProblemText, type Problem } from '../../i18n/problem.ts';
 import { formatChinaTime } from '../reports/online-control/period.ts';
@@ -23,7 +25,7 @@ export function DeviceMediaPanel({ vehicleId, startTime, endTime, channel, onUpl
 }) {
   const t = useT(MEDIA_NS);
   const [items, setItems] = useState<StoredItem[] | null>(null);
-  const [picked, setPicked] = useState<ReadonlySet<number>>(() => new Set());
+  const [picked, setPicked] = useState<ReadonlySet<string | number>>(() => new Set());
   const [busy, setBusy] = useState<'search' | 'upload' | null>(null);
   // Kept as what it means, so a language switch re-renders it (i18n/problem.ts).
   const [problem, setProblem] = useState<Problem | null>(null);
@@ -51,7 +53,7 @@ export function DeviceMediaPanel({ vehicleId, startTime, endTime, channel, onUpl
   });
 
   const upload = () => run('upload', async () => {
-    const ids = [...picked].slice(0, MAX_UPLOAD);
+    const ids = [...picked].map(Number).slice(0, MAX_UPLOAD);
     await mediaApi.uploadByIds(vehicleId, ids);
     const until = Date.now() + UPLOAD_WAIT_MS;
     let r = await mediaApi.uploadResult(vehicleId, ids);
@@ -65,12 +67,12 @@ export function DeviceMediaPanel({ vehicleId, startTime, endTime, channel, onUpl
     onUploaded();
   });
 
-  const toggle = (id: number) => setPicked((p) => {
-    const next = new Set(p);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
-    return next;
-  });
+  const columns: KitColumn<StoredItem>[] = [
+    { key: 'mediaId', title: t('device.mediaId'), minWidth: 90, maxWidth: 130, render: (it) => it.mediaId },
+    { key: 'channel', title: t('filter.channels'), minWidth: 70, maxWidth: 100, render: (it) => it.channel },
+    { key: 'time', title: t('viewer.time'), minWidth: 150, maxWidth: 180, render: (it) => (it.time === null ? '' : formatChinaTime(it.time)) },
+    { key: 'event', title: t('viewer.event'), minWidth: 120, maxWidth: 240, render: (it) => it.eventName },
+  ];
 
   return (
     <Stack gap="sm" data-testid="device-media">
@@ -83,26 +85,13 @@ export function DeviceMediaPanel({ vehicleId, startTime, endTime, channel, onUpl
       {error !== null && <Alert color="red" data-testid="device-error">{error}</Alert>}
       {busy === 'upload' && <Group gap="xs"><Loader size="xs" /><Text size="sm">{t('device.waiting')}</Text></Group>}
       {missing.length > 0 && <Text size="sm" c="orange">{t('device.missing', { count: missing.length })}</Text>}
-      {items !== null && items.length === 0 && <Text size="sm" c="dimmed">{t('device.empty')}</Text>}
-      {items !== null && items.length > 0 && (
-        <Table.ScrollContainer minWidth={420} mah={260}>
-          <Table striped fz="sm" data-testid="device-list">
-            <Table.Thead>
-              <Table.Tr><Table.Th /><Table.Th>{t('device.mediaId')}</Table.Th><Table.Th>{t('filter.channels')}</Table.Th><Table.Th>{t('viewer.time')}</Table.Th><Table.Th>{t('viewer.event')}</Table.Th></Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((it) => (
-                <Table.Tr key={it.mediaId}>
-                  <Table.Td><Checkbox size="xs" aria-label={String(it.mediaId)} checked={picked.has(it.mediaId)} onChange={() => toggle(it.mediaId)} /></Table.Td>
-                  <Table.Td>{it.mediaId}</Table.Td>
-                  <Table.Td>{it.channel}</Table.Td>
-                  <Table.Td>{it.time === null ? '' : formatChinaTime(it.time)}</Table.Td>
-                  <Table.Td>{it.eventName}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+      {items !== null && (
+        <Box data-testid="device-list">
+          <RowsTable
+            rows={items} columns={columns} rowKey={(it) => it.mediaId} label={t('device.button')} height={260} emptyText={t('device.empty')}
+            selection={{ selected: picked, onChange: setPicked, rowLabel: (it) => String(it.mediaId) }} rowAttributes={() => ({ 'data-testid': 'device-row' })}
+          />
+        </Box>
       )}
       {arrived.length > 0 && <MediaGrid items={arrived} onOpen={setOpen} />}
       <PhotoViewer items={arrived} index={open} onIndex={setOpen} onClose={() => setOpen(null)} />

@@ -1,20 +1,21 @@
-import { Alert, Button, Center, Group, Loader, Modal, MultiSelect, Pagination, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Modal, MultiSelect, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { checkMediaPeriod, DEFAULT_SNAP_CHANNELS, defaultMediaDates, MEDIA_REPORT_MAX_DAYS, mediaPeriodOfDates } from '../../../domain/media/media.ts';
 import { isApiError, saveBlob } from '../../api/http.ts';
 import { useT } from '../../i18n/index.ts';
 import { PeriodPicker } from '../../kit/period-picker/index.ts';
+import { ResourceGrid } from '../../kit/ResourceGrid.tsx';
+import { useResourceList } from '../../kit/useResourceList.ts';
 import { useCompanySelection } from '../../session/company-selection.ts';
 import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
 import { vehicleIdsOf } from '../reports/online-control/period.ts';
-import { mediaApi, type MediaItem, type MediaPage, type MediaSource, type ReportKind } from './api.ts';
+import { mediaApi, REPORT_ROUTE, type MediaItem, type MediaSource, type ReportKind } from './api.ts';
 import { DeviceMediaPanel } from './DeviceMediaPanel.tsx';
 import { MediaGrid } from './MediaGrid.tsx';
 import { MEDIA_NS } from './messages.ts';
 import { PhotoViewer } from './PhotoViewer.tsx';
 
-const PAGE_SIZE = 20;
 const SOURCES: readonly MediaSource[] = ['snap', 'event', 'upload'];
 
 interface Applied {
@@ -42,8 +43,6 @@ export function MediaReportPage({ kind }: { kind: ReportKind }) {
     const d = defaultMediaDates(Date.now());
     return { ...mediaPeriodOfDates(d.startDate, d.endDate)!, vehicleIds: [], channels: [], sources: [], search: 0 };
   });
-  const [current, setCurrent] = useState(1);
-  const [page, setPage] = useState<{ key: string; data: MediaPage | null; failed: boolean }>({ key: '', data: null, failed: false });
   const [viewer, setViewer] = useState<{ items: MediaItem[]; index: number } | null>(null);
   const [exporting, setExporting] = useState(false);
   const [snapping, setSnapping] = useState(false);
@@ -53,7 +52,6 @@ export function MediaReportPage({ kind }: { kind: ReportKind }) {
   const period = mediaPeriodOfDates(dates.startDate, dates.endDate);
   const problem = period === null ? 'missing' : checkMediaPeriod(period.startTime, period.endTime);
   const checkedVehicles = vehicleIdsOf(checked);
-  const key = JSON.stringify([applied, current, companyId]);
 
   const query = () => ({
     startTime: applied.startTime, endTime: applied.endTime,
@@ -62,22 +60,11 @@ export function MediaReportPage({ kind }: { kind: ReportKind }) {
     sources: kind === 'snap' && applied.sources.length > 0 ? applied.sources : undefined,
   });
 
-  useEffect(() => {
-    let live = true;
-    mediaApi.page(kind, { ...query(), current, size: PAGE_SIZE }).then(
-      (data) => live && setPage({ key, data, failed: false }),
-      () => live && setPage({ key, data: null, failed: true }),
-    );
-    return () => {
-      live = false;
-    };
-    // `key` holds everything the query depends on.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key, kind]);
+  // The kit's paged list (TanStack Query): a new search (or company) is a new scope, so page 1.
+  const list = useResourceList(REPORT_ROUTE[kind], (q) => mediaApi.page(kind, { ...query(), current: q.current, size: q.size }), { applied, companyId });
 
   const search = () => {
     if (problem !== null || period === null) return;
-    setCurrent(1);
     setApplied((a) => ({
       ...period, vehicleIds: checkedVehicles, channels: channels.map(Number), sources: sources as MediaSource[], search: a.search + 1,
     }));
@@ -121,8 +108,6 @@ export function MediaReportPage({ kind }: { kind: ReportKind }) {
     }
   };
 
-  const loading = page.key !== key;
-  const data = page.data;
   const problemText = problem === null ? null : t(`period.${problem}`, { days: MEDIA_REPORT_MAX_DAYS });
   return (
     <Group align="stretch" wrap="nowrap" gap="md" h="100%" p="md" style={{ minHeight: 480 }} data-page={`media-${kind}`}>
@@ -172,23 +157,9 @@ export function MediaReportPage({ kind }: { kind: ReportKind }) {
         {snapping && <Alert color="teal" data-testid="snap-progress">{t('snap.capturing')}</Alert>}
         {snapError !== null && <Alert color="red" withCloseButton onClose={() => setSnapError(null)} data-testid="snap-error">{snapError}</Alert>}
         <Text size="xs" c="dimmed">{t(`note.${kind}`)}</Text>
-        {loading && data === null ? (
-          <Center h={200}><Loader aria-label={t('list.loading')} /></Center>
-        ) : page.failed ? (
-          <Alert color="red" data-testid="media-failed">
-            <Group gap="sm">{t('list.failed')}<Button size="compact-xs" variant="light" onClick={() => setApplied((a) => ({ ...a, search: a.search + 1 }))}>{t('list.retry')}</Button></Group>
-          </Alert>
-        ) : data && data.total === 0 ? (
-          <Text c="dimmed" data-testid="media-empty">{t('list.empty')}</Text>
-        ) : data ? (
-          <Stack gap="sm" style={{ opacity: loading ? 0.6 : 1 }}>
-            <MediaGrid items={data.records} onOpen={(index) => setViewer({ items: data.records, index })} />
-            <Group justify="space-between">
-              <Text size="sm" c="dimmed" data-testid="media-total" data-total={data.total}>{t('list.total', { total: data.total })}</Text>
-              <Pagination total={Math.ceil(data.total / PAGE_SIZE)} value={current} onChange={setCurrent} size="sm" />
-            </Group>
-          </Stack>
-        ) : null}
+        <ResourceGrid list={list} label={t(`title.${kind}`)} emptyText={t('list.empty')}>
+          {(records) => <MediaGrid items={records} onOpen={(index) => setViewer({ items: records, index })} />}
+        </ResourceGrid>
       </Stack>
       <Modal opened={device !== null} onClose={() => setDevice(null)} size="xl" title={t('device.button')}>
         {device !== null && period !== null && (

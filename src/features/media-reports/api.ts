@@ -29,13 +29,20 @@ export interface UploadResult { vehicleId: number; results: { mediaId: number; r
 
 export type ReportKind = 'alarm' | 'snap';
 
+/** The report's route: the key of its server state (kit `useResourceList`). */
+export const REPORT_ROUTE: Record<ReportKind, string> = {
+  alarm: '/report/media/alarmMedia',
+  snap: '/report/media/snapMediaReport',
+};
+
 const REPORT_PATH: Record<ReportKind, string> = {
   alarm: '/service-report/media/alarmMedia',
   snap: '/service-report/media/snapMediaReport',
 };
 
 export const mediaApi = {
-  page: (kind: ReportKind, q: MediaQuery) => http.post<MediaPage>(REPORT_PATH[kind], q),
+  /** One page; a failure is shown by the kit's list states (silent here). */
+  page: (kind: ReportKind, q: MediaQuery) => http.post<MediaPage>(REPORT_PATH[kind], q, { silent: true }),
   export: (kind: ReportKind, q: Omit<MediaQuery, 'current' | 'size'>): Promise<ExportResult> =>
     http.export(`${REPORT_PATH[kind]}/export`, { ...q }, { method: 'POST' }),
   /** The snapshot report's own snapshot (permission of the report page). Failures are shown by the caller. */

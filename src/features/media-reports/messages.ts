@@ -35,7 +35,7 @@ registerMessages(MEDIA_NS, {
       retry: '重试',
       partial: '通道 {{channel}}：{{message}}',
     },
-    list: { empty: '该时间段内没有照片', total: '共 {{total}} 张', failed: '加载失败', retry: '重试', loading: '加载中…' },
+    list: { empty: '该时间段内没有照片' },
     photo: { failed: '照片加载失败', loading: '照片加载中…' },
     device: {
       button: '设备存储',
@@ -92,7 +92,7 @@ registerMessages(MEDIA_NS, {
       retry: 'Retry',
       partial: 'Channel {{channel}}: {{message}}',
     },
-    list: { empty: 'No photos in this period', total: '{{total}} photos', failed: 'Loading failed', retry: 'Retry', loading: 'Loading…' },
+    list: { empty: 'No photos in this period' },
     photo: { failed: 'The photo did not load', loading: 'Loading photo…' },
     device: {
       button: 'Device storage',
