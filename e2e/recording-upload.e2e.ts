@@ -10,9 +10,12 @@ import { describe, expect, test } from 'vitest';
 import { simRecordingFile, simRecordings } from '../server/sim/recordings.ts';
 import { toLocalInput } from '../src/features/track/format.ts';
 import { ACCOUNTS, consolePath, login, type RealtimeVehicle, realtimeVehicles, useE2E } from './harness.ts';
+import { expectCleanLayout } from './layout-checks.ts';
 import { samplePixels } from './pixels.ts';
 
 const e2e = useE2E({ seedVehicles: 6, env: { SIM_VEHICLES: '2', GATEWAY_PORT: '0', MEDIA_PORT: '0', FTP_PORT: '0', FTP_PASV_PORTS: '0' } });
+/** The desk sizes every screen of this file is checked at (issue 13). */
+const DESK_SIZES = [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }] as const;
 
 /** Mean brightness and a coarse fingerprint of the player's pixels, from a screenshot decoded in the page. */
 const sample = (page: Page) => samplePixels(page.getByTestId('clip-surface'));
@@ -61,6 +64,17 @@ describe('recordings pulled to the server', () => {
     const saved = readFileSync((await download.path())!);
     expect(Buffer.compare(saved, Buffer.from(simRecordingFile(rec)))).toBe(0);
     expect(download.suggestedFilename()).toMatch(/^CH1_\d{14}_\d{14}\.h264$/);
+
+    // The terminal's own list of the period too (kit table, "upload" pinned right); then both desk
+    // sizes with the player and both lists showing: nothing covers a control, no column below its minimum.
+    await page.getByTestId('upload-list-terminal').click();
+    await page.getByTestId('terminal-recording').first().waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('terminal-recording').count()).toBeGreaterThan(0);
+    for (const size of DESK_SIZES) {
+      await page.setViewportSize(size);
+      await expectCleanLayout(page, `recording upload at ${size.width}×${size.height}`);
+      await row.getByTestId('upload-file-play').first().click({ trial: true });
+    }
   });
 
   test('offers no invented channel for a vehicle whose terminal never connected: says the channels are unknown, asks nothing', async () => {

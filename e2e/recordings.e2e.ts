@@ -7,10 +7,13 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { ACCOUNTS, consolePath, login, type RealtimeVehicle, realtimeVehicles, useE2E } from './harness.ts';
+import { expectCleanLayout } from './layout-checks.ts';
 import { samplePixels } from './pixels.ts';
 
 const SIMULATED = 2;
 const e2e = useE2E({ seedVehicles: SIMULATED + 2, env: { SIM_VEHICLES: String(SIMULATED), GATEWAY_PORT: '0', MEDIA_PORT: '0' } });
+/** The desk sizes every screen of this file is checked at (issue 13). */
+const DESK_SIZES = [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }] as const;
 
 async function openPage(): Promise<Page> {
   const page = await e2e.newPage();
@@ -83,6 +86,15 @@ describe('recordings on the terminal', () => {
     // Still painting after the jump.
     const n = await painted(page);
     await expect.poll(() => painted(page), { timeout: 5000 }).toBeGreaterThan(n + 5);
+
+    // The player, the timeline and the file list (kit table, play pinned right) at both desk sizes:
+    // nothing covers a control, no column is below its minimum, the playing file is marked.
+    expect(await page.locator('[data-testid=recording-row][aria-selected=true]').count()).toBe(1);
+    for (const size of DESK_SIZES) {
+      await page.setViewportSize(size);
+      await expectCleanLayout(page, `recordings at ${size.width}×${size.height}`);
+      await page.getByTestId('recording-play').first().click({ trial: true });
+    }
   });
 
   test('a vehicle that is not online gets the spec\'s message', async () => {

@@ -6,13 +6,16 @@
  * file in the page or download it.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, Badge, Button, Group, Paper, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { checkUploadRange, isFinal, type UploadState } from '../../../domain/video/recording-upload.ts';
 import { isApiError, saveBlob } from '../../api/http.ts';
 import { useT } from '../../i18n/index.ts';
 import { keyProblem, problemOf, useProblemText, type Problem } from '../../i18n/problem.ts';
+import type { KitColumn } from '../../kit/ResourceTable.tsx';
+import { RowsTable } from '../../kit/RowsTable.tsx';
 import { fetchRecordings, type Recording } from '../recordings/api.ts';
+import { mb, RecordingTable } from '../recordings/RecordingTable.tsx';
 import { useVehicleChannelForm, VehicleChannelForm } from '../recordings/VehicleChannelForm.tsx';
 import { formatTime, fromLocalInput } from '../track/format.ts';
 import { controlTask, downloadFile, fetchMyTasks, fetchTaskResults, requestUpload, type UploadFile, type UploadTask } from './api.ts';
@@ -23,7 +26,6 @@ import { RECORDING_UPLOAD_NS } from './messages.ts';
 const POLL_MS = 2000;
 
 const STATE_COLOR: Record<UploadState, string> = { requested: 'gray', uploading: 'blue', paused: 'yellow', done: 'green', failed: 'red', cancelled: 'gray' };
-const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
 /** A notification's text (shown for seconds, so it is not kept for a language switch). */
 const message = (e: unknown) => (isApiError(e) ? e.msg : String(e));
@@ -44,8 +46,17 @@ export function RecordingUploadPage() {
   // Only a channel the device is known to have (its record or its terminal's report) can be asked for.
   const channelKnown = form.channels.some((c) => String(c.channel) === channel);
 
+  // A failed task list is the table's own failure state (with 重试), not the request form's problem.
+  const [tasksProblem, setTasksProblem] = useState<Problem | null>(null);
+  const tasksError = useProblemText(tasksProblem);
   const reload = useCallback(() => {
-    fetchMyTasks().then((page) => setTasks(page.records), (e: unknown) => setProblem(problemOf(e)));
+    fetchMyTasks().then(
+      (page) => {
+        setTasks(page.records);
+        setTasksProblem(null);
+      },
+      (e: unknown) => setTasksProblem(problemOf(e)),
+    );
   }, []);
   useEffect(reload, [reload]);
 
@@ -122,6 +133,72 @@ export function RecordingUploadPage() {
     }
   };
 
+  const taskColumns: KitColumn<UploadTask>[] = [
+    { key: 'vehicle', title: t('col.vehicle'), minWidth: 100, maxWidth: 140, render: (task) => task.vehiidno },
+    { key: 'channel', title: t('col.channel'), minWidth: 60, maxWidth: 80, render: (task) => task.channel },
+    { key: 'period', title: t('col.period'), minWidth: 150, maxWidth: 320, render: (task) => `${formatTime(task.startTime)} – ${formatTime(task.endTime)}` },
+    {
+      key: 'state', title: t('col.state'), minWidth: 110, maxWidth: 220,
+      render: (task) => (
+        <>
+          <Badge size="sm" color={STATE_COLOR[task.state]} data-testid="upload-task-state">
+            {t(`state.${task.state}`)}
+          </Badge>
+          {task.failMessage && (
+            <Text size="xs" c="red" data-testid="upload-task-reason">
+              {task.failMessage}
+            </Text>
+          )}
+        </>
+      ),
+    },
+    { key: 'received', title: t('col.received'), minWidth: 90, maxWidth: 120, align: 'right', render: (task) => mb(task.receivedBytes) },
+    {
+      // Names only: each file's play and download sit on the same line of the pinned action column.
+      key: 'files', title: t('col.files'), minWidth: 200, maxWidth: 320,
+      render: (task) => (
+        <Stack gap={2}>
+          {task.files.map((f) => (
+            <Text key={f.id} size="xs" ff="monospace" truncate lh="22px" title={f.name}>{f.name}</Text>
+          ))}
+        </Stack>
+      ),
+    },
+  ];
+
+  /** A task's buttons: pause / resume / cancel while unfinished, then play and download per received file. */
+  const taskActions = (task: UploadTask) => (
+    <Stack gap={2}>
+      {!isFinal(task.state) && (
+        <Group gap={4} wrap="nowrap">
+          {(task.state === 'requested' || task.state === 'uploading') && (
+            <Button size="compact-xs" variant="light" onClick={() => void control(task, 'pause')} data-testid="upload-task-pause">
+              {t('pause')}
+            </Button>
+          )}
+          {task.state === 'paused' && (
+            <Button size="compact-xs" variant="light" onClick={() => void control(task, 'resume')} data-testid="upload-task-resume">
+              {t('resume')}
+            </Button>
+          )}
+          <Button size="compact-xs" variant="light" color="red" onClick={() => void control(task, 'cancel')} data-testid="upload-task-cancel">
+            {t('cancel')}
+          </Button>
+        </Group>
+      )}
+      {task.files.map((f) => (
+        <Group key={f.id} gap={4} wrap="nowrap">
+          <Button size="compact-xs" variant="light" title={f.name} onClick={() => setPlaying({ file: f, title: `${task.vehiidno} · ${f.name}` })} data-testid="upload-file-play">
+            {t('play')}
+          </Button>
+          <Button size="compact-xs" variant="subtle" title={f.name} onClick={() => void save(f)} data-testid="upload-file-download">
+            {t('download')}
+          </Button>
+        </Group>
+      ))}
+    </Stack>
+  );
+
   return (
     <Group align="stretch" gap="sm" wrap="nowrap" style={{ height: 'calc(100vh - 120px)' }} data-testid="recording-upload-page">
       <VehicleChannelForm prefix="upload" fields={form} allChannels={false}>
@@ -153,28 +230,21 @@ export function RecordingUploadPage() {
           </Paper>
         )}
         {terminal && (
-          <Paper withBorder p="xs" style={{ maxHeight: 240, display: 'flex', flexDirection: 'column', gap: 4 }} data-testid="terminal-recordings">
+          <Paper withBorder p="xs" style={{ display: 'flex', flexDirection: 'column', gap: 4 }} data-testid="terminal-recordings">
             <Text size="sm" fw={600}>
               {terminal.length === 0 ? t('noTerminalRecordings') : t('terminalList', { n: terminal.length })}
             </Text>
-            <ScrollArea style={{ flex: 1 }}>
-              <Table striped>
-                <Table.Tbody>
-                  {terminal.map((r) => (
-                    <Table.Tr key={`${r.channel}-${r.startTime}`} data-testid="terminal-recording">
-                      <Table.Td>{t('channelName', { n: r.channel })}</Table.Td>
-                      <Table.Td>{`${formatTime(r.startTime)} – ${formatTime(r.endTime)}`}</Table.Td>
-                      <Table.Td>{mb(r.fileSize)}</Table.Td>
-                      <Table.Td>
-                        <Button size="compact-xs" variant="light" loading={sending} onClick={() => void upload(r.channel, r.startTime, r.endTime)} data-testid="terminal-upload">
-                          {t('uploadThis')}
-                        </Button>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </ScrollArea>
+            <RecordingTable
+              rows={terminal} label={t('listTerminal')} rowTestId="terminal-recording" emptyText={t('noTerminalRecordings')} height={220}
+              action={{
+                width: 80,
+                render: (r) => (
+                  <Button size="compact-xs" variant="light" loading={sending} onClick={() => void upload(r.channel, r.startTime, r.endTime)} data-testid="terminal-upload">
+                    {t('uploadThis')}
+                  </Button>
+                ),
+              }}
+            />
           </Paper>
         )}
         <Paper withBorder p="xs" style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column', gap: 6 }}>
@@ -186,76 +256,11 @@ export function RecordingUploadPage() {
               {t('refresh')}
             </Button>
           </Group>
-          {tasks.length === 0 && <Text size="sm" c="dimmed">{t('noTasks')}</Text>}
-          <ScrollArea style={{ flex: 1 }}>
-            <Table striped highlightOnHover stickyHeader data-testid="upload-tasks">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('col.vehicle')}</Table.Th>
-                  <Table.Th>{t('col.channel')}</Table.Th>
-                  <Table.Th>{t('col.period')}</Table.Th>
-                  <Table.Th>{t('col.state')}</Table.Th>
-                  <Table.Th>{t('col.received')}</Table.Th>
-                  <Table.Th>{t('col.files')}</Table.Th>
-                  <Table.Th>{t('col.action')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {tasks.map((task) => (
-                  <Table.Tr key={task.id} data-testid="upload-task" data-task-id={task.id} data-state={task.state}>
-                    <Table.Td>{task.vehiidno}</Table.Td>
-                    <Table.Td>{task.channel}</Table.Td>
-                    <Table.Td>{`${formatTime(task.startTime)} – ${formatTime(task.endTime)}`}</Table.Td>
-                    <Table.Td>
-                      <Badge size="sm" color={STATE_COLOR[task.state]} data-testid="upload-task-state">
-                        {t(`state.${task.state}`)}
-                      </Badge>
-                      {task.failMessage && (
-                        <Text size="xs" c="red" data-testid="upload-task-reason">
-                          {task.failMessage}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>{mb(task.receivedBytes)}</Table.Td>
-                    <Table.Td>
-                      <Stack gap={2}>
-                        {task.files.map((f) => (
-                          <Group key={f.id} gap={4} wrap="nowrap">
-                            <Text size="xs" ff="monospace">{f.name}</Text>
-                            <Button size="compact-xs" variant="light" onClick={() => setPlaying({ file: f, title: `${task.vehiidno} · ${f.name}` })} data-testid="upload-file-play">
-                              {t('play')}
-                            </Button>
-                            <Button size="compact-xs" variant="subtle" onClick={() => void save(f)} data-testid="upload-file-download">
-                              {t('download')}
-                            </Button>
-                          </Group>
-                        ))}
-                      </Stack>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap">
-                        {(task.state === 'requested' || task.state === 'uploading') && (
-                          <Button size="compact-xs" variant="light" onClick={() => void control(task, 'pause')} data-testid="upload-task-pause">
-                            {t('pause')}
-                          </Button>
-                        )}
-                        {task.state === 'paused' && (
-                          <Button size="compact-xs" variant="light" onClick={() => void control(task, 'resume')} data-testid="upload-task-resume">
-                            {t('resume')}
-                          </Button>
-                        )}
-                        {!isFinal(task.state) && (
-                          <Button size="compact-xs" variant="light" color="red" onClick={() => void control(task, 'cancel')} data-testid="upload-task-cancel">
-                            {t('cancel')}
-                          </Button>
-                        )}
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollArea>
+          <RowsTable
+            rows={tasks} columns={taskColumns} rowKey={(task) => task.id} label={t('tasks')} emptyText={t('noTasks')} error={tasksError ?? undefined} onRetry={reload}
+            rowAttributes={(task) => ({ 'data-testid': 'upload-task', 'data-task-id': task.id, 'data-state': task.state })}
+            actions={{ width: 150, render: taskActions }}
+          />
         </Paper>
       </Stack>
     </Group>

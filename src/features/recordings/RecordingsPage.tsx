@@ -4,7 +4,7 @@
  * per channel and a list, and play one back (0x9201/0x9202) with pause, speeds and seek.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Badge, Button, Group, Paper, ScrollArea, Stack, Switch, Table, Text, Tooltip } from '@mantine/core';
+import { Alert, Box, Button, Group, Paper, Stack, Switch, Text, Tooltip } from '@mantine/core';
 import { RECORDING_SEARCH_MAX_MS } from '../../../domain/video/playback.ts';
 import { useT } from '../../i18n/index.ts';
 import { keyProblem, problemOf, useProblemText, type Problem } from '../../i18n/problem.ts';
@@ -12,6 +12,7 @@ import { formatTime, fromLocalInput } from '../track/format.ts';
 import { fetchRecordings, type Recording } from './api.ts';
 import { RECORDINGS_NS } from './messages.ts';
 import { PlaybackTile, type PlaybackTarget } from './PlaybackTile.tsx';
+import { RecordingTable, recordingKey } from './RecordingTable.tsx';
 import { timelineRows } from './timeline.ts';
 import { useVehicleChannelForm, VehicleChannelForm } from './VehicleChannelForm.tsx';
 
@@ -20,8 +21,6 @@ function todayStart(): number {
   d.setHours(0, 0, 0, 0);
   return d.getTime();
 }
-
-const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
 export function RecordingsPage() {
   const t = useT(RECORDINGS_NS);
@@ -34,6 +33,7 @@ export function RecordingsPage() {
   const [problem, setProblem] = useState<Problem | null>(null);
   const error = useProblemText(problem);
   const [target, setTarget] = useState<PlaybackTarget | null>(null);
+  const [playingKey, setPlayingKey] = useState<string | undefined>(undefined);
   const keyRef = useRef(0);
   const abortRef = useRef<AbortController | null>(null);
 
@@ -68,6 +68,7 @@ export function RecordingsPage() {
   const play = (r: Recording, from = r.startTime) => {
     if (!result) return;
     keyRef.current++;
+    setPlayingKey(recordingKey(r));
     setTarget({ key: keyRef.current, vehicleId: result.vehicleId, plate: result.plate, channel: r.channel, spanStart: r.startTime, spanEnd: r.endTime, from: Math.floor(from / 1000) * 1000 });
   };
 
@@ -90,7 +91,7 @@ export function RecordingsPage() {
         {loading && <Text size="sm">{t('searching')}</Text>}
         {target && (
           <Paper withBorder p="xs" style={{ maxWidth: 560 }}>
-            <PlaybackTile target={target} onClose={() => setTarget(null)} />
+            <PlaybackTile target={target} onClose={() => { setTarget(null); setPlayingKey(undefined); }} />
           </Paper>
         )}
         {result && (
@@ -132,38 +133,21 @@ export function RecordingsPage() {
                 ))}
               </Stack>
             )}
-            <ScrollArea style={{ flex: 1 }}>
-              <Table striped highlightOnHover stickyHeader data-testid="recordings-table">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('col.channel')}</Table.Th>
-                    <Table.Th>{t('col.start')}</Table.Th>
-                    <Table.Th>{t('col.end')}</Table.Th>
-                    <Table.Th>{t('col.duration')}</Table.Th>
-                    <Table.Th>{t('col.alarm')}</Table.Th>
-                    <Table.Th>{t('col.size')}</Table.Th>
-                    <Table.Th>{t('col.action')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {result.list.map((r) => (
-                    <Table.Tr key={`${r.channel}-${r.startTime}`} data-testid="recording-row">
-                      <Table.Td>{r.channel}</Table.Td>
-                      <Table.Td>{formatTime(r.startTime)}</Table.Td>
-                      <Table.Td>{formatTime(r.endTime)}</Table.Td>
-                      <Table.Td>{t('minutes', { n: Math.round((r.endTime - r.startTime) / 60_000) })}</Table.Td>
-                      <Table.Td>{r.alarms.length > 0 && <Badge size="xs" color="red">{t('alarm')}</Badge>}</Table.Td>
-                      <Table.Td>{mb(r.fileSize)}</Table.Td>
-                      <Table.Td>
-                        <Button size="compact-xs" variant="light" onClick={() => play(r)} data-testid="recording-play">
-                          {t('play')}
-                        </Button>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </ScrollArea>
+            {/* A click on a row plays its file too; the playing file is marked. */}
+            <Box style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }} data-testid="recordings-table">
+              <RecordingTable
+                rows={result.list} label={t('title')} rowTestId="recording-row" emptyText={t('noResults')}
+                onRowClick={(r) => play(r)} selectedKey={playingKey}
+                action={{
+                  width: 80,
+                  render: (r) => (
+                    <Button size="compact-xs" variant="light" onClick={(e) => { e.stopPropagation(); play(r); }} data-testid="recording-play">
+                      {t('play')}
+                    </Button>
+                  ),
+                }}
+              />
+            </Box>
           </Paper>
         )}
       </Stack>
