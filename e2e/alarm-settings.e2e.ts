@@ -7,8 +7,11 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
+import { expectCleanLayout } from './layout-checks.ts';
 
 const e2e = useE2E({ seedVehicles: 10, env: { SIM_VEHICLES: '0', GATEWAY_PORT: '0', MEDIA_PORT: '0' } });
+/** The desk sizes every screen of this file is checked at (issue 13). */
+const DESK_SIZES = [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }] as const;
 
 const SETTINGS = '/safeManagement/alarmSettings/index';
 const LINKAGE = '/safeManagement/alarmSettings/alarmLinkagePage';
@@ -110,6 +113,28 @@ describe('alarm settings pages', () => {
     row = await openRow(page, LEVELS, 12002, 'level-row');
     expect(await row.getByTestId('level-select').inputValue()).toBe('高风险');
     expect(await row.getAttribute('data-changed')).toBeNull();
+  });
+
+  test('the three pages at both desk sizes: nothing covered, no column below its minimum; the header box selects every shown type', async () => {
+    const page = await e2e.newPage();
+    await signIn(page, ACCOUNTS.safety.username, ACCOUNTS.safety.password);
+    for (const size of DESK_SIZES) {
+      await page.setViewportSize(size);
+      for (const [route, row] of [[SETTINGS, 'settings-row'], [LINKAGE, 'settings-row'], [LEVELS, 'level-row']] as const) {
+        await page.goto(consolePath(route));
+        await page.getByTestId(row).first().waitFor({ timeout: 60_000 });
+        await expectCleanLayout(page, `${route} at ${size.width}×${size.height}`);
+      }
+    }
+    // The kit's header box selects every shown type: the search narrowed to 1200x (platform overspeed …).
+    await page.goto(consolePath(SETTINGS));
+    await page.getByTestId('settings-search').fill('1200');
+    await expect.poll(() => page.getByTestId('settings-row').count(), { timeout: 20_000 }).toBeGreaterThan(1);
+    const shown = await page.getByTestId('settings-row').count();
+    await page.getByTestId('rows-select-all').check();
+    expect(await page.getByTestId('settings-selected').textContent()).toBe(`已选 ${shown} 项`);
+    await page.getByTestId('rows-select-all').uncheck();
+    expect(await page.getByTestId('settings-selected').textContent()).toBe('已选 0 项');
   });
 
   test('a user of a child company sees the root company’s setting as inherited', async () => {

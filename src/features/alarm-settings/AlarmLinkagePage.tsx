@@ -12,7 +12,7 @@ const COLUMNS: readonly SwitchColumn[] = [
 export function AlarmLinkagePage() {
   return (
     <PerCompany>
-      <SwitchSettingsTable columns={COLUMNS} testid="alarm-linkage-page" />
+      <SwitchSettingsTable columns={COLUMNS} title="linkage" testid="alarm-linkage-page" />
     </PerCompany>
   );
 }

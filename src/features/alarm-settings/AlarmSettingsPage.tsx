@@ -11,7 +11,7 @@ const COLUMNS: readonly SwitchColumn[] = [
 export function AlarmSettingsPage() {
   return (
     <PerCompany>
-      <SwitchSettingsTable columns={COLUMNS} testid="alarm-settings-page" />
+      <SwitchSettingsTable columns={COLUMNS} title="settings" testid="alarm-settings-page" />
     </PerCompany>
   );
 }

@@ -3,16 +3,18 @@
  * switch and, per alarm type, a risk level or "default" (null: back to the catalogue default).
  * Choices are drafts until saved; only changed rows are sent, then the list is reloaded.
  */
-import { Badge, Button, Group, ScrollArea, Select, Stack, Switch, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Select, Stack, Switch, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { RISK_LEVELS } from '../../../domain/alarms/sources.ts';
 import { useLang, useT } from '../../i18n/index.ts';
+import type { KitColumn } from '../../kit/ResourceTable.tsx';
+import { RowsTable } from '../../kit/RowsTable.tsx';
 import { ALARMS_NS } from '../alarms/messages.ts';
 import { riskColor } from '../alarms/format.ts';
 import { enableLevels, fetchLevelSettings, saveLevels, type LevelRecord } from './api.ts';
 import { ALARM_SETTINGS_NS } from './messages.ts';
 import { filterRows, levelChanges, type LevelChoice, type RowFilter } from './settings-model.ts';
-import { FilterBar, groupName, ListState, PerCompany, notifyFailure, notifyInfo, notifySuccess, TABLE_HEIGHT, useCompanyLoad } from './shared.tsx';
+import { FilterBar, groupName, PerCompany, notifyFailure, notifyInfo, notifySuccess, useCompanyLoad } from './shared.tsx';
 
 function isChoice(v: string | null): v is LevelChoice {
   return v === 'default' || (RISK_LEVELS as readonly string[]).includes(v ?? '');
@@ -30,7 +32,7 @@ function LevelEditor() {
   const t = useT(ALARM_SETTINGS_NS);
   const ta = useT(ALARMS_NS);
   const lang = useLang();
-  const loaded = useCompanyLoad(fetchLevelSettings);
+  const loaded = useCompanyLoad('levels', fetchLevelSettings);
   const [filter, setFilter] = useState<RowFilter>({ group: null, search: '' });
   const [drafts, setDrafts] = useState<ReadonlyMap<number, LevelChoice>>(new Map());
   const [saving, setSaving] = useState(false);
@@ -91,8 +93,31 @@ function LevelEditor() {
     });
   };
 
+  const columns: KitColumn<LevelRecord>[] = [
+    { key: 'code', title: t('field.code'), minWidth: 70, maxWidth: 90, render: (r) => r.alarmType },
+    { key: 'name', title: t('field.name'), minWidth: 160, maxWidth: 300, render: (r) => r.alarmName },
+    { key: 'group', title: t('field.group'), minWidth: 120, maxWidth: 200, render: (r) => groupName(r.group, lang) },
+    {
+      key: 'defaultLevel', title: t('field.defaultLevel'), minWidth: 100, maxWidth: 130,
+      render: (r) => <Badge variant="light" color={riskColor(r.defaultRiskLevel)}>{riskLabel(r.defaultRiskLevel)}</Badge>,
+    },
+    {
+      key: 'level', title: t('field.level'), minWidth: 180, maxWidth: 220,
+      render: (r) => (
+        <Select
+          size="xs" allowDeselect={false} disabled={saving} value={drafts.get(r.alarmType) ?? r.riskLevel}
+          data={[
+            { value: 'default', label: t('level.defaultOption', { level: riskLabel(r.defaultRiskLevel) }) },
+            ...RISK_LEVELS.map((l) => ({ value: l, label: riskLabel(l) })),
+          ]}
+          aria-label={`${t('field.level')} ${r.alarmName}`} onChange={(v) => choose(r, v)} data-testid="level-select"
+        />
+      ),
+    },
+  ];
+
   return (
-    <Stack gap="sm" data-testid="platform-level-page">
+    <Stack gap="sm" h="100%" data-testid="platform-level-page">
       <Group gap="md" align="center">
         <Switch
           label={t('level.master')} checked={enabled} disabled={loaded.data === null || switching}
@@ -110,46 +135,11 @@ function LevelEditor() {
           {t('level.reset')}
         </Button>
       </Group>
-      {loaded.data !== null && loaded.error !== null && (
-        <Text c="red" size="sm" data-testid="settings-reload-error">{t('state.failed', { msg: loaded.error })}</Text>
-      )}
-      <ScrollArea h={TABLE_HEIGHT} type="auto">
-        <Table striped highlightOnHover stickyHeader>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={80}>{t('field.code')}</Table.Th>
-              <Table.Th>{t('field.name')}</Table.Th>
-              <Table.Th w={140}>{t('field.group')}</Table.Th>
-              <Table.Th w={120}>{t('field.defaultLevel')}</Table.Th>
-              <Table.Th w={200}>{t('field.level')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {shown.map((r) => {
-              const value = drafts.get(r.alarmType) ?? r.riskLevel;
-              const options = [
-                { value: 'default', label: t('level.defaultOption', { level: riskLabel(r.defaultRiskLevel) }) },
-                ...RISK_LEVELS.map((l) => ({ value: l, label: riskLabel(l) })),
-              ];
-              return (
-                <Table.Tr key={r.alarmType} data-testid="level-row" data-alarm-type={r.alarmType} data-changed={drafts.has(r.alarmType) || undefined}>
-                  <Table.Td>{r.alarmType}</Table.Td>
-                  <Table.Td>{r.alarmName}</Table.Td>
-                  <Table.Td>{groupName(r.group, lang)}</Table.Td>
-                  <Table.Td><Badge variant="light" color={riskColor(r.defaultRiskLevel)}>{riskLabel(r.defaultRiskLevel)}</Badge></Table.Td>
-                  <Table.Td>
-                    <Select
-                      size="xs" data={options} value={value} allowDeselect={false} disabled={saving}
-                      aria-label={`${t('field.level')} ${r.alarmName}`} onChange={(v) => choose(r, v)} data-testid="level-select"
-                    />
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-        <ListState loaded={loaded} empty={shown.length === 0} />
-      </ScrollArea>
+      <RowsTable
+        rows={shown} columns={columns} rowKey={(r) => r.alarmType} label={t('title.levels')} emptyText={t('state.empty')}
+        loading={loaded.loading} error={loaded.error} onRetry={() => void loaded.reload()}
+        rowAttributes={(r) => ({ 'data-testid': 'level-row', 'data-alarm-type': r.alarmType, 'data-changed': drafts.has(r.alarmType) ? 'true' : undefined })}
+      />
     </Stack>
   );
 }

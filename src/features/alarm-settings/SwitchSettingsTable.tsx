@@ -4,13 +4,15 @@
  * row selection with batch on/off per switch, the origin of each row's setting. Every change is
  * sent, then the list is reloaded from the server; the switches show the server's state only.
  */
-import { Badge, Button, Checkbox, Group, ScrollArea, Stack, Switch, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Stack, Switch, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useLang, useT } from '../../i18n/index.ts';
+import type { KitColumn } from '../../kit/ResourceTable.tsx';
+import { RowsTable } from '../../kit/RowsTable.tsx';
 import { fetchAlarmSettings, type AlarmSettingRecord } from './api.ts';
 import { ALARM_SETTINGS_NS } from './messages.ts';
-import { batchTypes, filterRows, originOf, toggleAll, type RowFilter } from './settings-model.ts';
-import { FilterBar, groupName, ListState, notifyFailure, notifyInfo, notifySuccess, TABLE_HEIGHT, useCompanyLoad } from './shared.tsx';
+import { batchTypes, filterRows, originOf, type RowFilter } from './settings-model.ts';
+import { FilterBar, groupName, notifyFailure, notifyInfo, notifySuccess, useCompanyLoad } from './shared.tsx';
 
 export type SwitchField = 'enabled' | 'autoHandle' | 'popup' | 'voice' | 'tts';
 
@@ -20,12 +22,12 @@ export interface SwitchColumn {
   apply: (alarmTypes: number[], value: boolean) => Promise<unknown>;
 }
 
-export function SwitchSettingsTable({ columns, testid }: { columns: readonly SwitchColumn[]; testid: string }) {
+export function SwitchSettingsTable({ columns, title, testid }: { columns: readonly SwitchColumn[]; title: 'settings' | 'linkage'; testid: string }) {
   const t = useT(ALARM_SETTINGS_NS);
   const lang = useLang();
-  const loaded = useCompanyLoad(fetchAlarmSettings);
+  const loaded = useCompanyLoad('settings', fetchAlarmSettings);
   const [filter, setFilter] = useState<RowFilter>({ group: null, search: '' });
-  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [selected, setSelected] = useState<ReadonlySet<string | number>>(new Set());
   /** "field:type" of single switches in flight; "batch" while a batch call runs. */
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
 
@@ -33,7 +35,6 @@ export function SwitchSettingsTable({ columns, testid }: { columns: readonly Swi
   const companyId = loaded.data?.companyId ?? 0;
   const shown = useMemo(() => filterRows(records, filter), [records, filter]);
   const selectedShown = shown.filter((r) => selected.has(r.alarmType));
-  const allOn = shown.length > 0 && selectedShown.length === shown.length;
 
   const mark = (key: string, on: boolean) =>
     setBusy((b) => {
@@ -72,10 +73,27 @@ export function SwitchSettingsTable({ columns, testid }: { columns: readonly Swi
     return <Badge variant="light" color="gray">{t('origin.default')}</Badge>;
   };
 
-  const state = <ListState loaded={loaded} empty={shown.length === 0} />;
+  const table: KitColumn<AlarmSettingRecord>[] = [
+    { key: 'code', title: t('field.code'), minWidth: 70, maxWidth: 90, render: (r) => r.alarmType },
+    { key: 'name', title: t('field.name'), minWidth: 160, maxWidth: 300, render: (r) => r.alarmName },
+    { key: 'group', title: t('field.group'), minWidth: 120, maxWidth: 200, render: (r) => groupName(r.group, lang) },
+    ...columns.map((c): KitColumn<AlarmSettingRecord> => ({
+      key: c.field, title: fieldLabel(c.field), minWidth: 90, maxWidth: 120,
+      render: (r) => {
+        const key = `${c.field}:${r.alarmType}`;
+        return (
+          <Switch
+            checked={r[c.field]} disabled={busy.has(key) || batchBusy} aria-label={`${fieldLabel(c.field)} ${r.alarmName}`}
+            data-testid={`switch-${c.field}`} onChange={() => void run(key, c, [r.alarmType], !r[c.field])}
+          />
+        );
+      },
+    })),
+    { key: 'origin', title: t('field.origin'), minWidth: 140, maxWidth: 220, render: origin },
+  ];
 
   return (
-    <Stack gap="sm" data-testid={testid}>
+    <Stack gap="sm" h="100%" data-testid={testid}>
       <Group align="flex-end" gap="sm" wrap="wrap">
         <FilterBar filter={filter} onChange={setFilter} />
         <Text size="sm" c="dimmed" data-testid="settings-selected">{t('batch.selected', { count: selectedShown.length })}</Text>
@@ -96,56 +114,12 @@ export function SwitchSettingsTable({ columns, testid }: { columns: readonly Swi
           </Button.Group>
         ))}
       </Group>
-      {loaded.data !== null && loaded.error !== null && (
-        <Text c="red" size="sm" data-testid="settings-reload-error">{t('state.failed', { msg: loaded.error })}</Text>
-      )}
-      <ScrollArea h={TABLE_HEIGHT} type="auto">
-        <Table striped highlightOnHover stickyHeader>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={40}>
-                <Checkbox
-                  aria-label={t('batch.selectAll')} checked={allOn} indeterminate={!allOn && selectedShown.length > 0}
-                  onChange={() => setSelected(toggleAll(shown, selected))} data-testid="settings-select-all"
-                />
-              </Table.Th>
-              <Table.Th w={80}>{t('field.code')}</Table.Th>
-              <Table.Th>{t('field.name')}</Table.Th>
-              <Table.Th w={140}>{t('field.group')}</Table.Th>
-              {columns.map((c) => <Table.Th key={c.field} w={100}>{fieldLabel(c.field)}</Table.Th>)}
-              <Table.Th w={200}>{t('field.origin')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {shown.map((r) => (
-              <Table.Tr key={r.alarmType} data-testid="settings-row" data-alarm-type={r.alarmType}>
-                <Table.Td>
-                  <Checkbox
-                    aria-label={String(r.alarmType)} checked={selected.has(r.alarmType)}
-                    onChange={() => setSelected(toggleAll([r], selected))}
-                  />
-                </Table.Td>
-                <Table.Td>{r.alarmType}</Table.Td>
-                <Table.Td>{r.alarmName}</Table.Td>
-                <Table.Td>{groupName(r.group, lang)}</Table.Td>
-                {columns.map((c) => {
-                  const key = `${c.field}:${r.alarmType}`;
-                  return (
-                    <Table.Td key={c.field}>
-                      <Switch
-                        checked={r[c.field]} disabled={busy.has(key) || batchBusy} aria-label={`${fieldLabel(c.field)} ${r.alarmName}`}
-                        data-testid={`switch-${c.field}`} onChange={() => void run(key, c, [r.alarmType], !r[c.field])}
-                      />
-                    </Table.Td>
-                  );
-                })}
-                <Table.Td>{origin(r)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-        {state}
-      </ScrollArea>
+      <RowsTable
+        rows={shown} columns={table} rowKey={(r) => r.alarmType} label={t(`title.${title}`)} emptyText={t('state.empty')}
+        loading={loaded.loading} error={loaded.error} onRetry={() => void loaded.reload()}
+        selection={{ selected, onChange: setSelected, rowLabel: (r) => String(r.alarmType) }}
+        rowAttributes={(r) => ({ 'data-testid': 'settings-row', 'data-alarm-type': r.alarmType })}
+      />
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchTypes, FILTER_GROUPS, filterRows, levelChanges, originOf, toggleAll, type LevelChoice } from './settings-model.ts';
+import { batchTypes, FILTER_GROUPS, filterRows, levelChanges, originOf, type LevelChoice } from './settings-model.ts';
 
 const rows = [
   { alarmType: 10001, alarmName: '疲劳驾驶', group: 10, enabled: true, autoHandle: false },
@@ -32,13 +32,6 @@ describe('alarm settings model', () => {
     expect(originOf(5, 5)).toEqual({ kind: 'own' });
     expect(originOf(1, 5)).toEqual({ kind: 'inherited', companyId: 1 });
     expect(originOf(null, 5)).toEqual({ kind: 'default' });
-  });
-
-  it('selects all shown rows, or clears them when all are already selected', () => {
-    const shown = rows.slice(0, 2);
-    expect([...toggleAll(shown, new Set([12001]))].sort()).toEqual([10001, 10002, 12001]);
-    expect([...toggleAll(shown, new Set([10001, 10002, 12001]))]).toEqual([12001]);
-    expect(toggleAll([], new Set()).size).toBe(0);
   });
 
   it('saves only changed levels and sends the default choice as null', () => {

@@ -29,7 +29,7 @@ export function filterRows<R extends NamedRow>(rows: readonly R[], filter: RowFi
  * nothing would change.
  */
 export function batchTypes<R extends { alarmType: number }, K extends keyof R>(
-  shown: readonly R[], selected: ReadonlySet<number>, field: K, value: R[K],
+  shown: readonly R[], selected: ReadonlySet<number | string>, field: K, value: R[K],
 ): number[] {
   return shown.filter((r) => selected.has(r.alarmType) && r[field] !== value).map((r) => r.alarmType);
 }
@@ -41,17 +41,6 @@ export function originOf(fromCompanyId: number | null, companyId: number): Origi
   if (fromCompanyId === null) return { kind: 'default' };
   if (fromCompanyId === companyId) return { kind: 'own' };
   return { kind: 'inherited', companyId: fromCompanyId };
-}
-
-/** Selection after toggling the header checkbox: all shown types selected, or none of them. */
-export function toggleAll(shown: readonly { alarmType: number }[], selected: ReadonlySet<number>): Set<number> {
-  const allOn = shown.length > 0 && shown.every((r) => selected.has(r.alarmType));
-  const next = new Set(selected);
-  for (const r of shown) {
-    if (allOn) next.delete(r.alarmType);
-    else next.add(r.alarmType);
-  }
-  return next;
 }
 
 /** A level choice in the editor: a level, or 'default' (back to the catalogue default, sent as null). */

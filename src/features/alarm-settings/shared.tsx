@@ -1,20 +1,18 @@
-/** Pieces the three alarm-settings pages share: loading the list for the selected company, and the states. */
-import { Alert, Button, Center, Group, Loader, Select, Text, TextInput } from '@mantine/core';
+/** Pieces the three alarm-settings pages share: loading the list for the selected company, notices, the filter. */
+import { Select, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { Fragment, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Fragment, useCallback, type ReactNode } from 'react';
 import { alarmName } from '../../../domain/alarms/catalogue.ts';
-import { isApiError } from '../../api/http.ts';
 import { useLang, useT } from '../../i18n/index.ts';
+import { errorText } from '../../kit/errors.ts';
+import { resourceKey } from '../../kit/query.ts';
 import { useCompanySelection } from '../../session/company-selection.ts';
 import { ALARM_SETTINGS_NS } from './messages.ts';
 import { FILTER_GROUPS, type RowFilter } from './settings-model.ts';
 
-/** Height of the scrolling table area. */
-export const TABLE_HEIGHT = 560;
-
-export function errorText(e: unknown): string {
-  return isApiError(e) ? e.msg : e instanceof Error ? e.message : String(e);
-}
+/** The key of the pages' server state: the settings and linkage pages read the same list. */
+const SETTINGS_ROUTE = '/safeManagement/alarmSettings';
 
 export function notifyFailure(what: string, e: unknown): void {
   notifications.show({ color: 'red', message: `${what}: ${errorText(e)}` });
@@ -30,94 +28,34 @@ export function notifyInfo(message: string): void {
 
 export interface Loaded<T> {
   data: T | null;
+  /** The first load is in flight (nothing to show yet). */
   loading: boolean;
-  error: string | null;
+  /** The last load's failure, as the server worded it. */
+  error: unknown;
   /** Loads again; resolves to null when the new data arrived, else the error's text. */
   reload: () => Promise<string | null>;
 }
 
 /**
- * Loads `fetcher` once on mount (for the selected company: the request client adds its id). The
- * pages mount under `<PerCompany>`, so a new company remounts them with no stale rows or drafts.
+ * The selected company's list of one call (`call` names it in the key) on TanStack Query: the request
+ * client adds the company's id; the pages mount under `<PerCompany>`, so a new company also starts
+ * their drafts afresh. A reload after a write answers whether it worked (the page says so).
  */
-export function useCompanyLoad<T>(fetcher: (signal?: AbortSignal) => Promise<T>): Loaded<T> {
-  const [data, setData] = useState<T | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const seq = useRef(0);
-
-  /** Settles one load: only the latest load's answer is applied. */
-  const settle = useCallback(
-    (request: Promise<T>, signal?: AbortSignal): Promise<string | null> => {
-      const mine = ++seq.current;
-      return request.then(
-        (d) => {
-          if (mine === seq.current) {
-            setData(d);
-            setError(null);
-            setLoading(false);
-          }
-          return null;
-        },
-        (e: unknown) => {
-          const text = errorText(e);
-          if (!signal?.aborted && mine === seq.current) {
-            setError(text);
-            setLoading(false);
-          }
-          return text;
-        },
-      );
-    },
-    [],
-  );
-
-  useEffect(() => {
-    const ctrl = new AbortController();
-    void settle(fetcher(ctrl.signal), ctrl.signal);
-    return () => ctrl.abort();
-  }, [fetcher, settle]);
-
-  const reload = useCallback(() => {
-    setLoading(true);
-    return settle(fetcher());
-  }, [fetcher, settle]);
-  return { data, loading, error, reload };
+export function useCompanyLoad<T>(call: string, fetcher: (signal?: AbortSignal) => Promise<T>): Loaded<T> {
+  const { companyId } = useCompanySelection();
+  const query = useQuery({ queryKey: resourceKey(SETTINGS_ROUTE, call, { companyId }), queryFn: ({ signal }) => fetcher(signal) });
+  const { refetch } = query;
+  const reload = useCallback(async () => {
+    const r = await refetch();
+    return r.isError ? errorText(r.error) : null;
+  }, [refetch]);
+  return { data: query.data ?? null, loading: query.data === undefined && query.isFetching, error: query.isError ? query.error : undefined, reload };
 }
 
 /** Renders `children` keyed by the selected company: switching company starts the page afresh. */
 export function PerCompany({ children }: { children: ReactNode }) {
   const { companyId } = useCompanySelection();
   return <Fragment key={companyId ?? 'own'}>{children}</Fragment>;
-}
-
-/** Loading / error / empty placeholder for a table area; null when there are rows to show. */
-export function ListState({ loaded, empty }: { loaded: Loaded<unknown>; empty: boolean }) {
-  const t = useT(ALARM_SETTINGS_NS);
-  if (loaded.data === null && loaded.loading) {
-    return (
-      <Center h={120} data-testid="settings-loading">
-        <Loader size="sm" />
-        <Text ml="sm">{t('state.loading')}</Text>
-      </Center>
-    );
-  }
-  if (loaded.data === null && loaded.error !== null) {
-    return (
-      <Alert color="red" data-testid="settings-error">
-        <Group justify="space-between">
-          <Text size="sm">{t('state.failed', { msg: loaded.error })}</Text>
-          <Button size="xs" variant="light" onClick={() => void loaded.reload()}>{t('state.retry')}</Button>
-        </Group>
-      </Alert>
-    );
-  }
-  if (empty) {
-    return (
-      <Text c="dimmed" ta="center" py="lg" data-testid="settings-empty">{t('state.empty')}</Text>
-    );
-  }
-  return null;
 }
 
 /** The group Select and the search box. */
