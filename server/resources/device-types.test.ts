@@ -4,15 +4,10 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entryByKey } from '../../domain/permissions/access.ts';
 import { startServer, type TestServer } from '../test/harness.ts';
-import { createUserWithRole } from '../test/users.ts';
+import { createUserWithRole, permissionId } from '../test/users.ts';
 
-const idOf = (key: string) => {
-  const e = entryByKey(key);
-  if (!e) throw new Error(`no registry entry ${key}`);
-  return e.id;
-};
+const idOf = permissionId;
 const PAGE = '/information/deviceType';
 const bits = (...buttons: string[]) => [idOf('/information'), idOf(PAGE), ...buttons.map((b) => idOf(`${PAGE}:${b}`))];
 

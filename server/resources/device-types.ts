@@ -14,7 +14,7 @@ import { fail } from '../http/envelope.ts';
 import type { Message } from '../http/messages.ts';
 import { Name, Text } from '../http/route.ts';
 import type { ImportColumn } from './import.ts';
-import type { ResourceDeclaration } from './resource.ts';
+import { exportEndpoints, type ResourceDeclaration } from './resource.ts';
 
 const page = '/information/deviceType' as const;
 
@@ -70,9 +70,7 @@ export const deviceTypeResource: ResourceDeclaration<DeviceType> = {
   delete: { method: 'GET', url: '/service-priv/devtype/remove', permission: `${page}:delete` },
   import: { endpoint: { method: 'POST', url: '/service-priv/devtype/import', permission: `${page}:create` }, columns: importColumns, maxRows: L.importRowsMax },
   export: {
-    start: { method: 'POST', url: '/service-priv/devtype/excel', permission: `${page}:export` },
-    status: { method: 'GET', url: '/service-priv/devtype/export_status', permission: `${page}:export` },
-    file: { method: 'GET', url: '/service-priv/devtype/excel_file', permission: `${page}:export` },
+    ...exportEndpoints('/service-priv/devtype', `${page}:export`),
     cap: 5000,
     list: (repos, scope, filters, limit) => repos.deviceTypes.list(scope, filters, limit),
     fileName: ['设备类型', 'device_types'],

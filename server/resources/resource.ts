@@ -79,6 +79,15 @@ export interface ExportDeclaration<X> {
   readonly asciiName: string;
 }
 
+/** The spec's three export calls under `base` (`…/excel`, `…/export_status`, `…/excel_file`), all behind `permission` (the screen's export bit). */
+export function exportEndpoints(base: string, permission: RoutePermission): Pick<ExportDeclaration<unknown>, 'start' | 'status' | 'file'> {
+  return {
+    start: { method: 'POST', url: `${base}/excel`, permission },
+    status: { method: 'GET', url: `${base}/export_status`, permission },
+    file: { method: 'GET', url: `${base}/excel_file`, permission },
+  };
+}
+
 /** An export's rows through the resource's page query: the first `limit` matching rows in `scope` and the matched total. */
 export async function firstRows<R>(page: (scope: Scope, req: PageRequest & Fields) => Promise<Page<R>>, scope: Scope, filters: Fields, limit: number): Promise<{ total: number; records: R[] }> {
   const { total, records } = await page(scope, { ...filters, current: 1, size: limit });

@@ -1,6 +1,14 @@
 /** Test users: a user of a company with a role of its own holding the given permissions. */
 import type { FastifyInstance } from 'fastify';
+import { entryByKey } from '../../domain/permissions/access.ts';
 import { hashPassword } from '../auth/passwords.ts';
+
+/** The registry id of a route or button key (`/system/user:export`); throws for a key the registry lacks. */
+export function permissionId(key: string): number {
+  const e = entryByKey(key);
+  if (!e) throw new Error(`no registry entry ${key}`);
+  return e.id;
+}
 
 /** The password of every user createUserWithRole makes. */
 export const TEST_PASSWORD = 'pass1234';

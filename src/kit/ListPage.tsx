@@ -6,7 +6,9 @@ import { Perm } from '../app/Perm.tsx';
 import { CompanyTreePanel } from '../features/company-tree/CompanyTreePanel.tsx';
 import { useT } from '../i18n/index.ts';
 import { AuditTrailSlot } from './audit.tsx';
+import type { ExportJob } from '../features/shared/ExportJobButton.tsx';
 import { DeleteRowButton } from './DeleteRowButton.tsx';
+import { ExportButton } from './ExportButton.tsx';
 import { FilterBar } from './FilterBar.tsx';
 import { KIT_NS } from './messages.ts';
 import { ResourceTable, type KitColumn } from './ResourceTable.tsx';
@@ -33,7 +35,12 @@ export interface ListScreen<T extends { id: number }> {
   columns: KitColumn<T>[];
   /** 新增 behind the route's `create` bit. */
   onCreate?: () => void;
-  /** Toolbar buttons after 新增 (import, export), each wrapped in its own `<Perm>`. */
+  /**
+   * 导出 behind the route's `export` bit: the server's export job for the current keyword (the screen
+   * adds its own filters and company). The file is built on the server, never from the rows shown.
+   */
+  exportJob?: (q: { keyword: string }) => ExportJob;
+  /** Toolbar buttons after 新增 and 导出 (import, …), each wrapped in its own `<Perm>`. */
   toolbar?: ReactNode;
   /** 修改 behind the `update` bit. */
   onEdit?: (row: T) => void;
@@ -106,6 +113,7 @@ export function ListPage<T extends { id: number }>(screen: ListScreen<T>) {
             </Button>
           </Perm>
         )}
+        {screen.exportJob && <ExportButton route={route} job={screen.exportJob({ keyword: list.query.keyword })} />}
         {screen.toolbar}
       </FilterBar>
       <ResourceTable list={list} columns={screen.columns} label={screen.title} actions={{ render: actions, width: screen.actionsWidth ?? 160 }} />

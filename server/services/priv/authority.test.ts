@@ -3,18 +3,14 @@
  * would: naming a foreign parent company, and changing the global permission catalogue.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entryByKey } from '../../../domain/permissions/access.ts';
 import { ALL_COMPANIES } from '../../db/scope.ts';
 import { startServer, type TestServer } from '../../test/harness.ts';
+import { permissionId } from '../../test/users.ts';
 
 interface CompanyRec { id: number; pid: number; name: string }
 interface PermissionRec { id: number; pid: number; name: string; nameEn: string; sort: number }
 
-const idOf = (key: string) => {
-  const e = entryByKey(key);
-  if (!e) throw new Error(`no registry entry ${key}`);
-  return e.id;
-};
+const idOf = permissionId;
 
 let server: TestServer;
 let admin: string;

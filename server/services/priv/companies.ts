@@ -8,7 +8,7 @@ import { fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import { Messages } from '../../http/messages.ts';
 import { MAX_ID, Name, Strict, Text, type App } from '../../http/route.ts';
-import { firstRows, registerResource, type ResourceDeclaration } from '../../resources/resource.ts';
+import { exportEndpoints, firstRows, registerResource, type ResourceDeclaration } from '../../resources/resource.ts';
 import { chinaTimeText } from '../track/common.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { companyNames, companyViews, type CompanyView } from './views.ts';
@@ -61,9 +61,7 @@ function companyResource(parentInScope: ParentCheck): ResourceDeclaration<Compan
     update: { method: 'PUT', url: '/service-priv/company', permission: '/information/company:update', fields: { ...CompanyFields, pid: Type.Optional(Pid), name: Type.Optional(Name(COMPANY_LIMITS.name)) } },
     delete: { method: 'DELETE', url: '/service-priv/company', permission: '/information/company:delete' },
     export: {
-      start: { method: 'POST', url: '/service-priv/company/excel', permission: '/information/company:export' },
-      status: { method: 'GET', url: '/service-priv/company/export_status', permission: '/information/company:export' },
-      file: { method: 'GET', url: '/service-priv/company/excel_file', permission: '/information/company:export' },
+      ...exportEndpoints('/service-priv/company', '/information/company:export'),
       cap: 10_000,
       list: async (repos, scope, filters, limit) => {
         const { total, records } = await firstRows((sc, req) => repos.companies.page(sc, req), scope, filters, limit);

@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entryByKey } from '../../../domain/permissions/access.ts';
 import { masksFromIds } from '../../../domain/permissions/bits.ts';
 import { startServer, type TestServer } from '../../test/harness.ts';
+import { permissionId } from '../../test/users.ts';
 
-const idOf = (key: string) => {
-  const e = entryByKey(key);
-  if (!e) throw new Error(`no registry entry ${key}`);
-  return e.id;
-};
+const idOf = permissionId;
 
 interface CompanyRec { id: number; pid: number; name: string; childCount: number; vehicleCount: number }
 interface TreeNode { id: string; name: string; nodeType: 'C' | 'V' | 'L'; companyId: number; hasChildren: boolean; vehicleCount: number; deviceNo?: string }

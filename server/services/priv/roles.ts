@@ -8,7 +8,7 @@ import { fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import { Messages } from '../../http/messages.ts';
 import { Id, Name, Strict, Text, type App } from '../../http/route.ts';
-import { firstRows, registerResource, type ResourceDeclaration } from '../../resources/resource.ts';
+import { exportEndpoints, firstRows, registerResource, type ResourceDeclaration } from '../../resources/resource.ts';
 import { chinaTimeText } from '../track/common.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { checkGrantable } from './grants.ts';
@@ -44,9 +44,7 @@ export const roleResource: ResourceDeclaration<Role, RoleSheetRow> = {
   update: { method: 'PUT', url: '/service-priv/role', permission: '/system/role:update', fields: { name: Type.Optional(Name(ROLE_LIMITS.name)), remark: Type.Optional(Text(ROLE_LIMITS.remark)) } },
   delete: { method: 'DELETE', url: '/service-priv/role', permission: '/system/role:delete' },
   export: {
-    start: { method: 'POST', url: '/service-priv/role/excel', permission: '/system/role:export' },
-    status: { method: 'GET', url: '/service-priv/role/export_status', permission: '/system/role:export' },
-    file: { method: 'GET', url: '/service-priv/role/excel_file', permission: '/system/role:export' },
+    ...exportEndpoints('/service-priv/role', '/system/role:export'),
     cap: 10_000,
     list: async (repos, scope, filters, limit) => {
       const { total, records } = await firstRows((sc, req) => repos.roles.page(sc, req), scope, filters, limit);

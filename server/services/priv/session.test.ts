@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageFor } from '../../../domain/errors/catalogue.ts';
-import { entryByKey } from '../../../domain/permissions/access.ts';
 import { masksFromIds } from '../../../domain/permissions/bits.ts';
 import { hashTicket } from '../../auth/tickets.ts';
 import { startServer, type TestServer } from '../../test/harness.ts';
+import { permissionId } from '../../test/users.ts';
 
-const idOf = (key: string) => {
-  const e = entryByKey(key);
-  if (!e) throw new Error(`no registry entry ${key}`);
-  return e.id;
-};
+const idOf = permissionId;
 
 interface LoginData {
   token: string;

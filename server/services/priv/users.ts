@@ -18,7 +18,7 @@ import { fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import { Messages } from '../../http/messages.ts';
 import { EpochMs, Id, Strict, Text, type App } from '../../http/route.ts';
-import { firstRows, registerResource, type Fields, type ResourceDeclaration } from '../../resources/resource.ts';
+import { exportEndpoints, firstRows, registerResource, type Fields, type ResourceDeclaration } from '../../resources/resource.ts';
 import type { SheetColumn } from '../reports/excel.ts';
 import { chinaTimeText } from '../track/common.ts';
 import type { ServiceDeps } from '../deps.ts';
@@ -128,9 +128,7 @@ export const userResource: ResourceDeclaration<User, UserSheetRow> = {
   },
   delete: { method: 'DELETE', url: '/service-priv/user', permission: `${page}:delete` },
   export: {
-    start: { method: 'POST', url: '/service-priv/user/excel', permission: `${page}:export` },
-    status: { method: 'GET', url: '/service-priv/user/export_status', permission: `${page}:export` },
-    file: { method: 'GET', url: '/service-priv/user/excel_file', permission: `${page}:export` },
+    ...exportEndpoints('/service-priv/user', `${page}:export`),
     cap: 10_000,
     list: async (repos, scope, filters, limit) => {
       const { total, records } = await firstRows((sc, req) => repos.users.page(sc, req), scope, filters, limit);

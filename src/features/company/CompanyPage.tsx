@@ -62,6 +62,7 @@ export function CompanyPage() {
       searchPlaceholder={t('keywordPlaceholder')}
       fetchPage={(q) => companyApi.page({ ...q, keyword: q.keyword || undefined, pid: parentId })}
       scope={{ parentId }}
+      exportJob={(q) => companyApi.exportJob({ keyword: q.keyword || undefined, pid: parentId })}
       columns={columns}
       onCreate={() => setDialog({ kind: 'create' })}
       onEdit={(company) => setDialog({ kind: 'edit', company })}

@@ -1,4 +1,5 @@
 import { http } from '../../api/http.ts';
+import { serverExportJob } from '../../kit/export-job.ts';
 import type { Page } from '../system/types.ts';
 
 /** server/API.md `Company`. */
@@ -32,4 +33,7 @@ export const companyApi = {
   create: (c: CompanyInput) => http.post<Company>('/service-priv/company', c, { noCompanyId: true, silent: true }),
   update: (c: CompanyInput & { id: number }) => http.put<Company>('/service-priv/company', c, { noCompanyId: true, silent: true }),
   remove: (ids: number[]) => http.delete<{ deleted: number }>('/service-priv/company', { ids }, { noCompanyId: true, silent: true }),
+  /** The export job for the page's filters (children of `pid` when a company is picked, else the caller's subtree). */
+  exportJob: (q: { keyword?: string; pid?: number }) =>
+    serverExportJob('/service-priv/company', Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined && v !== '')), { noCompanyId: true }),
 };

@@ -51,6 +51,7 @@ export function RolePage() {
       title={t('role.title')}
       searchPlaceholder={t('role.keywordPlaceholder')}
       fetchPage={(q) => roleApi.page({ ...q, keyword: q.keyword || undefined })}
+      exportJob={(q) => roleApi.exportJob({ keyword: q.keyword || undefined })}
       columns={columns}
       actionsWidth={200}
       onCreate={() => setDialog({ kind: 'create' })}

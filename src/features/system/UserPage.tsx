@@ -87,6 +87,7 @@ export function UserPage() {
       searchPlaceholder={t('user.keywordPlaceholder')}
       fetchPage={(q) => userApi.page({ ...q, keyword: q.keyword || undefined, companyId })}
       scope={{ companyId }}
+      exportJob={(q) => userApi.exportJob({ keyword: q.keyword || undefined, companyId })}
       columns={columns}
       actionsWidth={200}
       onCreate={() => setDialog({ kind: 'create' })}

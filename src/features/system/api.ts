@@ -1,4 +1,5 @@
 import { http } from '../../api/http.ts';
+import { serverExportJob } from '../../kit/export-job.ts';
 import type { CompanyOption, LoginTicket, Page, PermissionRecord, PrivDetail, PrivTreeNode, Role, RolePermissions, User } from './types.ts';
 
 /** Fields the user form sends; `password` only on create or to reset it. */
@@ -33,6 +34,9 @@ export const userApi = {
   create: (u: UserInput) => http.post<User>('/service-priv/user', u, { silent: true }),
   update: (u: Partial<UserInput> & { id: number }) => http.put<User>('/service-priv/user', u, { silent: true }),
   remove: (ids: number[]) => http.delete<{ deleted: number }>('/service-priv/user', { ids }, { noCompanyId: true, silent: true }),
+  /** The export job for the page's filters (the file is the caller's subtree, built on the server). */
+  exportJob: (q: { keyword?: string; companyId: number | null }) =>
+    serverExportJob('/service-priv/user', compact({ keyword: q.keyword, companyId: q.companyId ?? undefined }), { noCompanyId: q.companyId === null }),
   revokeSessions: (id: number) => http.post<{ revoked: number }>('/service-priv/user/revokeSessions', { id }, { noCompanyId: true, silent: true }),
   loginTicket: (userId: number, minutes: number) =>
     http.post<LoginTicket>('/service-priv/loginTicket', { userId, minutes }, { noCompanyId: true, silent: true }),
@@ -41,6 +45,8 @@ export const userApi = {
 export const roleApi = {
   page: (q: PageQuery) => http.get<Page<Role>>('/service-priv/role/page', compact({ ...q }), { noCompanyId: true }),
   list: () => http.get<Role[]>('/service-priv/role/list', undefined, { noCompanyId: true }),
+  // Like the page: every role of the caller's subtree (the role screen has no company tree).
+  exportJob: (q: { keyword?: string }) => serverExportJob('/service-priv/role', compact({ keyword: q.keyword }), { noCompanyId: true }),
   create: (r: { name: string; remark: string }) => http.post<Role>('/service-priv/role', r, { silent: true, noCompanyId: true }),
   update: (r: { id: number; name: string; remark: string }) => http.put<Role>('/service-priv/role', r, { silent: true, noCompanyId: true }),
   remove: (ids: number[]) => http.delete<{ deleted: number }>('/service-priv/role', { ids }, { noCompanyId: true, silent: true }),
