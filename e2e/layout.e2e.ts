@@ -102,6 +102,34 @@ const SIZES = [
 ] as const;
 
 describe('layout checks', () => {
+  test('the checks report a covered button and a crushed column, and leave out what an open menu or a modal dialog is meant to cover', async () => {
+    // A page made for the checks: if they answered [] for everything, every scene below would pass for nothing.
+    const page = await e2e.newPage();
+    await page.setContent(`
+      <button data-testid="under-panel" style="position:absolute;left:10px;top:10px;width:120px;height:32px">保存</button>
+      <div style="position:absolute;left:60px;top:0;width:200px;height:60px;background:#eee"></div>
+      <button data-testid="under-menu" style="position:absolute;left:10px;top:100px;width:120px;height:32px">详情</button>
+      <div role="menu" style="position:absolute;left:0;top:90px;width:200px;height:60px;background:#fff"></div>
+      <table style="position:absolute;top:200px;width:300px;table-layout:fixed"><thead><tr>
+        <th data-min-width="80" style="width:40px">类型</th><th data-min-width="80">车牌</th>
+      </tr></thead></table>`);
+    const found = await layoutProblems(page);
+    expect(found.covered.map((c) => c.control)).toEqual(['button[under-panel] "保存"']);
+    expect(found.narrow).toEqual([expect.objectContaining({ column: '类型', minWidth: 80 })]);
+    expect(found.narrow[0]!.width).toBeLessThan(80);
+
+    // With a modal dialog open only its own controls count; one covered inside it still does.
+    await page.setContent(`
+      <button style="position:absolute;left:10px;top:10px;width:120px;height:32px">页面按钮</button>
+      <div style="position:fixed;inset:0;background:rgba(0,0,0,.4)"></div>
+      <div role="dialog" aria-modal="true" style="position:fixed;left:300px;top:50px;width:300px;height:200px;background:#fff">
+        <button data-testid="in-dialog" style="position:absolute;left:10px;top:10px;width:120px;height:32px">确认</button>
+        <div style="position:absolute;left:0;top:0;width:60px;height:60px;background:red"></div>
+      </div>`);
+    expect((await layoutProblems(page)).covered.map((c) => c.control)).toEqual(['button[in-dialog] "确认"']);
+    await page.close();
+  });
+
   SIZES.forEach((size, i) => {
     test(`at ${size.width}×${size.height} every built screen, with the alarm pop-up showing, has no covered control and no column under its minimum`, { timeout: 300_000 }, async () => {
       const routes = builtRoutes();
