@@ -5,7 +5,7 @@ import { chinaTimeOfDayMs } from '../../domain/track/days.ts';
 import { haversineKm } from '../../domain/track/geo.ts';
 import { CITIES } from './cities.ts';
 import { generatedDeviceNo } from './simulator.ts';
-import { STATUS_ACC, VehicleProgram, type Emission, type SimRates, type VehicleSpec } from './vehicle.ts';
+import { ALARM_CAMERA_FAULT, STATUS_ACC, VehicleProgram, type Emission, type SimRates, type VehicleSpec } from './vehicle.ts';
 
 /** 2026-11-20 08:00 China time. */
 const START = Date.UTC(2026, 10, 20, 0, 0, 0);
@@ -186,6 +186,38 @@ describe('VehicleProgram', () => {
     expect(adas / drivingHours).toBeLessThan(1);
     expect(dms / drivingHours).toBeGreaterThan(0.05);
     expect(dms / drivingHours).toBeLessThan(0.6);
+  });
+
+  it('raises camera faults (alarm bit 11) for 10–120 minutes at their own rate, without changing the other events', () => {
+    /** Time from the first to the last report of each fault (the reports it shows in). */
+    const faultRuns = (rate: number) => {
+      const runs: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        let since = -1;
+        let last = -1;
+        for (const e of run(program(i, {}, { cameraFaultPerDay: rate }), 48)) {
+          const l = e.location;
+          if (!l) continue;
+          const on = (l.alarm & ALARM_CAMERA_FAULT) !== 0;
+          if (on) {
+            if (since < 0) since = l.time;
+            last = l.time;
+          } else if (since >= 0) {
+            runs.push(last - since);
+            since = -1;
+          }
+        }
+      }
+      return runs;
+    };
+    const runs = faultRuns(2);
+    expect(runs.length).toBeGreaterThan(10);
+    expect(Math.max(...runs)).toBeLessThanOrEqual(120 * 60_000);
+    expect(runs.reduce((a, b) => a + b, 0) / runs.length).toBeGreaterThan(20 * 60_000);
+    expect(faultRuns(0)).toEqual([]);
+    // Their own random stream: ADAS alarms come at the same times with or without camera faults.
+    const adasAt = (rate: number) => run(program(3, {}, { cameraFaultPerDay: rate }), 24).filter((e) => e.location?.adas).map((e) => e.location!.time);
+    expect(adasAt(2)).toEqual(adasAt(0));
   });
 
   it('takes its home city from the plate and keeps the plate it was given', () => {

@@ -32,6 +32,11 @@ export interface SimRates {
   readonly dmsPerDrivingHour: number;
   /** Emergency (SOS, alarm bit 0) presses per day. @default 0.003 */
   readonly sosPerDay: number;
+  /**
+   * Camera faults (alarm bit 11, 10–120 min each) per day, so the dashboard's device health has true
+   * figures. Drawn from a stream of their own: the other events stay as they were. @default 0.02
+   */
+  readonly cameraFaultPerDay?: number;
 }
 
 export const DEFAULT_RATES: SimRates = {
@@ -42,6 +47,7 @@ export const DEFAULT_RATES: SimRates = {
   adasPerDrivingHour: 0.4,
   dmsPerDrivingHour: 0.2,
   sosPerDay: 0.003,
+  cameraFaultPerDay: 0.02,
 };
 
 export interface VehicleSpec {
@@ -108,6 +114,8 @@ export const ALARM_SOS = 0x1;
 export const ALARM_OVERSPEED = 0x2;
 export const ALARM_FATIGUE = 0x4;
 const ALARM_OVERSPEED_WARNING = 1 << 13;
+/** JT/T 808 alarm bit 11: camera fault (alarm catalogue 15008). */
+export const ALARM_CAMERA_FAULT = 1 << 11;
 
 const PLATE_LETTERS = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
 
@@ -136,6 +144,8 @@ export class VehicleProgram {
 
   private readonly move: Rng;
   private readonly events: Rng;
+  private readonly faults: Rng;
+  private cameraFaultUntil = 0;
   private readonly intervalMs: number;
   private readonly parkedIntervalMs: number;
   // Movement state.
@@ -178,6 +188,7 @@ export class VehicleProgram {
     this.rates = { ...DEFAULT_RATES, ...spec.rates };
     this.move = Rng.of(key, 'move');
     this.events = Rng.of(key, 'events');
+    this.faults = Rng.of(key, 'camera-faults');
     this.intervalMs = wholeSeconds(spec.intervalMs);
     this.parkedIntervalMs = Math.max(this.intervalMs, wholeSeconds(spec.parkedIntervalMs));
     this.edition = unitHash(`${key}:edition`) < (spec.edition2019Share ?? 0.25) ? 2019 : 2013;
@@ -301,6 +312,12 @@ export class VehicleProgram {
     } else if (e.chance((this.rates.sosPerDay * (acc ? this.intervalMs : this.parkedIntervalMs)) / DAY_MS)) {
       this.sosLeft = 2;
       alarm |= ALARM_SOS;
+    }
+    const faultRate = this.rates.cameraFaultPerDay ?? 0;
+    if (t < this.cameraFaultUntil) alarm |= ALARM_CAMERA_FAULT;
+    else if (faultRate > 0 && this.faults.chance((faultRate * (acc ? this.intervalMs : this.parkedIntervalMs)) / DAY_MS)) {
+      this.cameraFaultUntil = t + this.faults.int(10, 120) * 60_000;
+      alarm |= ALARM_CAMERA_FAULT;
     }
     this.signal = Math.min(31, Math.max(5, this.signal + e.int(-2, 2)));
     this.satellites = Math.min(24, Math.max(5, this.satellites + e.int(-1, 1)));

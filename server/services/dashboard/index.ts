@@ -13,7 +13,7 @@ import {
   ALARM_COUNT_CODES, alarmCountKey, CAMERA_ERROR_CODES, CAMERA_OVER_CODES, chartDays, GUIDE_DONE_STEPS, GUIDE_VERSION, LAST_MONTH_DAYS,
   LOCATION_PAGE_SIZE, riskRanking, today, yesterday,
 } from '../../../domain/dashboard/rules.ts';
-import { chinaDayIndex, chinaDayStartMs } from '../../../domain/track/days.ts';
+import { CHINA_OFFSET_MS, chinaDayIndex, chinaDayStartMs, DAY_MS } from '../../../domain/track/days.ts';
 import { isOnline } from '../../../domain/vehicle/state.ts';
 import type { Storage } from '../../db/repositories.ts';
 import type { Scope } from '../../db/scope.ts';
@@ -119,19 +119,28 @@ export class DashboardFigures {
     return { records: rows.filter((r) => r.path !== '' || r.total > 0).map((r) => ({ companyId: r.companyId, companyName: r.companyName, total: r.total, online: r.online, onlineRate: onlineRate(r.online, r.total) })) };
   }
 
-  /** The 7 days before today: km and driving minutes per China day (computed once per day for the fleet). */
-  async dailyMile(scope: Scope) {
+  /**
+   * Computes the chart's finished days not computed yet (one at a time for the whole server). Runs in the
+   * background after start and after each China midnight, so a user's first login of the day finds the
+   * rows ready; a request that still finds a day missing waits for the running computation.
+   */
+  ensureDays(): Promise<void> {
     const now = this.now();
     const { first, last } = chartDays(now);
-    if (this.store.missingDays(first, last).length > 0) {
-      this.computing ??= (async () => {
-        const missing = this.store.missingDays(first, last);
-        if (missing.length > 0) await this.store.computeDays(missing[0]!, missing[missing.length - 1]!, now, first);
-      })().finally(() => {
-        this.computing = null;
-      });
-      await this.computing;
-    }
+    if (this.store.missingDays(first, last).length === 0) return this.computing ?? Promise.resolve();
+    this.computing ??= (async () => {
+      const missing = this.store.missingDays(first, last);
+      if (missing.length > 0) await this.store.computeDays(missing[0]!, missing[missing.length - 1]!, now, first);
+    })().finally(() => {
+      this.computing = null;
+    });
+    return this.computing;
+  }
+
+  /** The 7 days before today: km and driving minutes per China day (computed once per day for the fleet). */
+  async dailyMile(scope: Scope) {
+    const { first, last } = chartDays(this.now());
+    await this.ensureDays();
     return this.store.driving(scope, first, last).map((d) => ({
       _id: d.date, aliveMile: Math.round(d.mileageKm * 10) / 10, aliveMinutes: Math.round(d.drivingMinutes), vehicles: d.vehicles,
     }));
@@ -178,6 +187,18 @@ export function dashboardRoutes(app: App, deps: ServiceDeps & { readonly live: L
   const figures = new DashboardFigures(store, live.store, storage);
   const weather = new WeatherSource(deps.config.weatherUrl, app.log);
   const permission = '/home/index' as const;
+
+  // The 7-day rows in the background: a minute after start, then 5 minutes after each China midnight.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const schedule = (ms: number) => {
+    timer = setTimeout(() => {
+      figures.ensureDays().catch((err: unknown) => app.log.warn({ err: String(err) }, 'dashboard: 7-day driving rows failed'))
+        .finally(() => schedule(DAY_MS - ((Date.now() + CHINA_OFFSET_MS) % DAY_MS) + 5 * 60_000));
+    }, ms);
+    timer.unref();
+  };
+  app.addHook('onReady', async () => schedule(60_000));
+  app.addHook('preClose', async () => clearTimeout(timer));
   const scopeOf = (request: Parameters<typeof auth>[0], companyId: number | undefined) => narrowedScope(storage, auth(request), companyId);
 
   app.get('/service-monitor/monitor/getDashboard', { config: { permission }, schema: { querystring: Strict({}) } }, async (request) =>

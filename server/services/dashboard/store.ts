@@ -135,19 +135,26 @@ export class DashboardStore {
   }
 
   /**
-   * Computes the finished China days [lo, hi] for every vehicle with positions then: one index range
-   * read per vehicle (from an hour before, so the pair across the first midnight counts), the track
+   * Computes the finished China days [lo, hi] for every vehicle with positions then: the vehicles with any
+   * history are found by hopping the (vehicle_id, gps_time) index (one seek per such vehicle, so a fleet
+   * without history costs nothing), then one index range read per vehicle (from an hour before, so the
+   * pair across the first midnight counts), the track
    * rules' per-day mileage (drift left out) and the driving minutes; then marks the days done.
    * Rows of days older than `keepFromDay` are dropped (the chart never reads them again).
    */
   async computeDays(lo: number, hi: number, now: number, keepFromDay: number): Promise<void> {
     const from = chinaDayStartMs(lo) - 3_600_000;
     const to = chinaDayStartMs(hi) + DAY_MS;
-    const vehicles = (this.db.prepare('SELECT id FROM vehicle ORDER BY id').all() as { id: number }[]).map((r) => r.id);
+    const nextVehicle = this.db.prepare('SELECT vehicle_id AS id FROM positions WHERE vehicle_id > ? ORDER BY vehicle_id LIMIT 1');
     const read = this.db.prepare('SELECT gps_time, lng, lat, speed FROM positions WHERE vehicle_id = ? AND gps_time >= ? AND gps_time < ? ORDER BY gps_time LIMIT ?').raw(true);
     const rows: [string, number, number, number][] = [];
-    for (let k = 0; k < vehicles.length; k++) {
-      const vehicleId = vehicles[k]!;
+    let vehicleId = 0;
+    let visited = 0;
+    for (let k = 0; ; k++) {
+      const next = nextVehicle.get(vehicleId) as { id: number } | undefined;
+      if (!next) break;
+      vehicleId = next.id;
+      visited++;
       const data = read.all(vehicleId, from, to, MAX_ROWS) as [number, number, number, number][];
       if (data.length > 0) {
         const n = data.length;
@@ -169,13 +176,14 @@ export class DashboardStore {
           if (m > 0 || dm > 0) rows.push([date, vehicleId, m, dm]);
         }
       }
-      if (k % YIELD_EVERY === YIELD_EVERY - 1) await new Promise<void>((r) => setImmediate(r));
+      // Yield often enough that the gateway keeps answering: every 200 vehicles, and after any long track.
+      if (k % YIELD_EVERY === YIELD_EVERY - 1 || data.length > 5000) await new Promise<void>((r) => setImmediate(r));
     }
     const insert = this.db.prepare('INSERT OR REPLACE INTO dashboard_vehicle_day (day, vehicle_id, mileage_km, driving_minutes) VALUES (?, ?, ?, ?)');
     const done = this.db.prepare('INSERT OR REPLACE INTO dashboard_day_done (day, vehicles, computed_at) VALUES (?, ?, ?)');
     this.db.transaction(() => {
       for (const r of rows) insert.run(...r);
-      for (let d = lo; d <= hi; d++) done.run(chinaDateOfDay(d), vehicles.length, now);
+      for (let d = lo; d <= hi; d++) done.run(chinaDateOfDay(d), visited, now);
       const keep = chinaDateOfDay(keepFromDay);
       this.db.prepare('DELETE FROM dashboard_vehicle_day WHERE day < ?').run(keep);
       this.db.prepare('DELETE FROM dashboard_day_done WHERE day < ?').run(keep);
