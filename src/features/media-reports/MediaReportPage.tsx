@@ -1,10 +1,11 @@
-import { Alert, Button, Group, Modal, MultiSelect, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Modal, MultiSelect, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { checkMediaPeriod, DEFAULT_SNAP_CHANNELS, defaultMediaDates, MEDIA_REPORT_MAX_DAYS, mediaPeriodOfDates } from '../../../domain/media/media.ts';
 import { isApiError, saveBlob } from '../../api/http.ts';
 import { useT } from '../../i18n/index.ts';
 import { PeriodPicker } from '../../kit/period-picker/index.ts';
+import { ReportPage } from '../../kit/ReportPage.tsx';
 import { ResourceGrid } from '../../kit/ResourceGrid.tsx';
 import { useResourceList } from '../../kit/useResourceList.ts';
 import { useCompanySelection } from '../../session/company-selection.ts';
@@ -44,7 +45,6 @@ export function MediaReportPage({ kind }: { kind: ReportKind }) {
     return { ...mediaPeriodOfDates(d.startDate, d.endDate)!, vehicleIds: [], channels: [], sources: [], search: 0 };
   });
   const [viewer, setViewer] = useState<{ items: MediaItem[]; index: number } | null>(null);
-  const [exporting, setExporting] = useState(false);
   const [snapping, setSnapping] = useState(false);
   const [snapError, setSnapError] = useState<string | null>(null);
   const [device, setDevice] = useState<number | null>(null);
@@ -68,17 +68,6 @@ export function MediaReportPage({ kind }: { kind: ReportKind }) {
     setApplied((a) => ({
       ...period, vehicleIds: checkedVehicles, channels: channels.map(Number), sources: sources as MediaSource[], search: a.search + 1,
     }));
-  };
-
-  const exportFile = async () => {
-    setExporting(true);
-    try {
-      saveBlob(await mediaApi.export(kind, query()));
-    } catch {
-      // the request client has shown the failure
-    } finally {
-      setExporting(false);
-    }
   };
 
   /** The one checked vehicle, or undefined after saying that exactly one is needed. */
@@ -110,30 +99,25 @@ export function MediaReportPage({ kind }: { kind: ReportKind }) {
 
   const problemText = problem === null ? null : t(`period.${problem}`, { days: MEDIA_REPORT_MAX_DAYS });
   return (
-    <Group align="stretch" wrap="nowrap" gap="md" h="100%" p="md" style={{ minHeight: 480 }} data-page={`media-${kind}`}>
-      <Paper withBorder p="xs" w={280} style={{ flex: 'none', display: 'flex', flexDirection: 'column' }}>
-        <CompanyTreePanel checkable checkableTypes={['V']} checked={checked} onCheckedChange={setChecked} />
-        <Text size="xs" c="dimmed" mt={4}>{t('filter.treeHint')}</Text>
-      </Paper>
-      <Stack gap="sm" style={{ flex: 1, minWidth: 0 }}>
-        <Group justify="space-between" wrap="nowrap">
-          <Title order={4}>{t(`title.${kind}`)}</Title>
-          <Group gap="xs">
-            <Text size="sm" c="dimmed" data-testid="vehicle-filter">
-              {checkedVehicles.length > 0 ? t('filter.vehiclesChecked', { count: checkedVehicles.length }) : t('filter.vehiclesAll')}
-            </Text>
-            {checked.size > 0 && <Button size="compact-xs" variant="subtle" onClick={() => setChecked(new Set())}>{t('filter.clearVehicles')}</Button>}
-          </Group>
+    <ReportPage
+      pageId={`media-${kind}`}
+      title={t(`title.${kind}`)}
+      aside={
+        <>
+          <CompanyTreePanel checkable checkableTypes={['V']} checked={checked} onCheckedChange={setChecked} />
+          <Text size="xs" c="dimmed" mt={4}>{t('filter.treeHint')}</Text>
+        </>
+      }
+      header={
+        <Group gap="xs">
+          <Text size="sm" c="dimmed" data-testid="vehicle-filter">
+            {checkedVehicles.length > 0 ? t('filter.vehiclesChecked', { count: checkedVehicles.length }) : t('filter.vehiclesAll')}
+          </Text>
+          {checked.size > 0 && <Button size="compact-xs" variant="subtle" onClick={() => setChecked(new Set())}>{t('filter.clearVehicles')}</Button>}
         </Group>
-        <Group
-          gap="xs"
-          align="flex-end"
-          component="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            search();
-          }}
-        >
+      }
+      filters={
+        <>
           {/* The screen states its own period problem (its span limit) below. */}
           <PeriodPicker mode="date" value={{ start: dates.startDate, end: dates.endDate }} quick={['today', 'yesterday', 'last3Days', 'last7Days']} showProblem={false}
             onChange={(p) => setDates((d) => ({ ...d, startDate: p.start, endDate: p.end }))}
@@ -144,23 +128,27 @@ export function MediaReportPage({ kind }: { kind: ReportKind }) {
             <MultiSelect size="sm" w={240} label={t('filter.sources')} clearable data={SOURCES.map((s) => ({ value: s, label: t(`source.${s}`) }))}
               value={sources} onChange={setSources} data-testid="sources" />
           )}
-          <Button size="sm" type="submit" disabled={problem !== null} data-testid="search">{t('filter.search')}</Button>
-          <Button size="sm" variant="default" loading={exporting} onClick={() => void exportFile()} data-testid="export">{t('filter.export')}</Button>
-          {kind === 'snap' && (
+        </>
+      }
+      onSearch={search}
+      searchDisabled={problem !== null}
+      onExport={() => mediaApi.export(kind, query()).then(saveBlob)}
+      extra={
+        kind === 'snap' && (
+          <>
             <Button size="sm" color="teal" loading={snapping} onClick={() => void snap()} data-testid="snap">{t('snap.button')}</Button>
-          )}
-          {kind === 'snap' && (
             <Button size="sm" variant="light" onClick={() => setDevice(oneVehicle() ?? null)} data-testid="device-open">{t('device.button')}</Button>
-          )}
-        </Group>
-        {problemText !== null && <Text size="sm" c="red" role="alert">{problemText}</Text>}
-        {snapping && <Alert color="teal" data-testid="snap-progress">{t('snap.capturing')}</Alert>}
-        {snapError !== null && <Alert color="red" withCloseButton onClose={() => setSnapError(null)} data-testid="snap-error">{snapError}</Alert>}
-        <Text size="xs" c="dimmed">{t(`note.${kind}`)}</Text>
-        <ResourceGrid list={list} label={t(`title.${kind}`)} emptyText={t('list.empty')}>
-          {(records) => <MediaGrid items={records} onOpen={(index) => setViewer({ items: records, index })} />}
-        </ResourceGrid>
-      </Stack>
+          </>
+        )
+      }
+      problem={problemText}
+      note={t(`note.${kind}`)}
+    >
+      {snapping && <Alert color="teal" data-testid="snap-progress">{t('snap.capturing')}</Alert>}
+      {snapError !== null && <Alert color="red" withCloseButton onClose={() => setSnapError(null)} data-testid="snap-error">{snapError}</Alert>}
+      <ResourceGrid list={list} label={t(`title.${kind}`)} emptyText={t('list.empty')}>
+        {(records) => <MediaGrid items={records} onOpen={(index) => setViewer({ items: records, index })} />}
+      </ResourceGrid>
       <Modal opened={device !== null} onClose={() => setDevice(null)} size="xl" title={t('device.button')}>
         {device !== null && period !== null && (
           <DeviceMediaPanel vehicleId={device} startTime={period.startTime} endTime={period.endTime} channel={channels.length === 1 ? Number(channels[0]) : undefined}
@@ -168,6 +156,6 @@ export function MediaReportPage({ kind }: { kind: ReportKind }) {
         )}
       </Modal>
       <PhotoViewer items={viewer?.items ?? []} index={viewer?.index ?? null} onIndex={(index) => setViewer((v) => (v ? { ...v, index } : v))} onClose={() => setViewer(null)} />
-    </Group>
+    </ReportPage>
   );
 }
