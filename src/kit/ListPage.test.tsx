@@ -55,9 +55,23 @@ function renderPage(fetchPage: (q: ListQuery) => Promise<Page<Row>>, extra: { re
   );
 }
 
-beforeAll(stubBrowserApis);
+/** Types a keyword into the filter bar and presses 查询. */
+function searchFor(keyword: string) {
+  fireEvent.change(screen.getByLabelText('关键字'), { target: { value: keyword } });
+  fireEvent.click(screen.getByTestId('search'));
+}
 
-beforeEach(() => signInWith(['retrieve', 'create', 'update', 'delete']));
+beforeAll(stubBrowserApis);
+// A mantine-datatable screen renders slowly in jsdom; on a machine busy with other runs a test takes several seconds.
+vi.setConfig({ testTimeout: 20_000 });
+
+beforeEach(() => {
+  signInWith(['retrieve', 'create', 'update', 'delete']);
+  // Each test starts at the route's bare address with nothing remembered (the list keeps its state in both).
+  sessionStorage.clear();
+  localStorage.clear();
+  window.history.replaceState(null, '', ROUTE);
+});
 afterEach(cleanup);
 
 describe('a list screen declared on the kit', () => {
@@ -78,8 +92,7 @@ describe('a list screen declared on the kit', () => {
     const fetchPage = serve(ROWS);
     renderPage(fetchPage);
     await screen.findByText('role-1');
-    fireEvent.change(screen.getByLabelText('关键字'), { target: { value: ' role-4 ' } });
-    fireEvent.click(screen.getByTestId('search'));
+    searchFor(' role-4 ');
     await screen.findByText('第 1–7 条 · 共 7 条');
     expect(fetchPage).toHaveBeenLastCalledWith({ current: 1, size: 20, keyword: 'role-4' });
   });
@@ -147,5 +160,102 @@ describe('the retry rule', () => {
     expect(shouldRetry(3, new ApiError(1100, '网络异常，请检查网络'))).toBe(false);
     expect(shouldRetry(0, new ApiError(400, '参数错误'))).toBe(false);
     expect(shouldRetry(0, new ApiError(500, '服务器错误'))).toBe(false);
+  });
+});
+
+describe('page, size and keyword in the URL', () => {
+  it('writes them into the address and comes back to them after a reload', async () => {
+    const fetchPage = serve(ROWS);
+    renderPage(fetchPage);
+    await screen.findByText('role-1');
+    searchFor('role-');
+    await waitFor(() => expect(window.location.search).toBe('?q=role-'));
+    fireEvent.click(screen.getByRole('button', { name: '2' }));
+    await screen.findByText('role-21');
+    expect(window.location.search).toBe('?page=2&q=role-');
+
+    // A reload: the same address, a fresh screen.
+    cleanup();
+    const again = serve(ROWS);
+    renderPage(again);
+    await screen.findByText('role-21');
+    expect(again).toHaveBeenCalledWith({ current: 2, size: 20, keyword: 'role-' });
+    expect((screen.getByLabelText('关键字') as HTMLInputElement).value).toBe('role-');
+  });
+
+  it('comes back to the same page after a tab switch, which opens the bare path', async () => {
+    renderPage(serve(ROWS));
+    await screen.findByText('role-1');
+    fireEvent.click(screen.getByRole('button', { name: '3' }));
+    await screen.findByText('role-41');
+    expect(window.location.search).toBe('?page=3');
+
+    cleanup();
+    window.history.replaceState(null, '', '/system/user');
+    window.history.replaceState(null, '', ROUTE);
+    const again = serve(ROWS);
+    renderPage(again);
+    await screen.findByText('role-41');
+    expect(again).toHaveBeenCalledTimes(1);
+    expect(again).toHaveBeenCalledWith({ current: 3, size: 20, keyword: '' });
+    expect(window.location.search).toBe('?page=3');
+  });
+
+  it('falls back to the defaults for values that make no sense, without an error', async () => {
+    window.history.replaceState(null, '', `${ROUTE}?page=abc&size=33&q=%20&other=1`);
+    const fetchPage = serve(ROWS);
+    renderPage(fetchPage);
+    await screen.findByText('role-1');
+    expect(fetchPage).toHaveBeenCalledWith({ current: 1, size: 20, keyword: '' });
+    expect(screen.queryByTestId('list-error')).toBeNull();
+    // The nonsense is dropped from the address; what is not the list's stays.
+    await waitFor(() => expect(window.location.search).toBe('?other=1'));
+  });
+
+  it('steps back to the last page when the address asks for one past the end', async () => {
+    window.history.replaceState(null, '', `${ROUTE}?page=9&size=50`);
+    renderPage(serve(ROWS));
+    await screen.findByText('第 1–45 条 · 共 45 条');
+    await waitFor(() => expect(window.location.search).toBe('?size=50'));
+  });
+});
+
+describe('column widths', () => {
+  // jsdom lays nothing out: a header cell is 100 px wide for the resize handle's arithmetic.
+  beforeAll(() => {
+    Object.defineProperty(HTMLElement.prototype, 'offsetWidth', { configurable: true, get: () => 100 });
+  });
+
+  const header = () => document.querySelector('thead th[data-accessor="name"]') as HTMLElement;
+  const drag = (dx: number) => {
+    const handle = header().querySelector('.mantine-datatable-header-resizable-handle') as HTMLElement;
+    fireEvent.mouseDown(handle, { clientX: 500 });
+    fireEvent.mouseMove(document, { clientX: 500 + dx });
+    fireEvent.mouseUp(document, { clientX: 500 + dx });
+  };
+
+  it('are resized by dragging a header edge, kept within the column\'s min and max, remembered, and reset', async () => {
+    renderPage(serve(ROWS));
+    await screen.findByText('role-1');
+    expect(header().style.width).toBe('240px');
+    expect(screen.queryByTestId('reset-widths')).toBeNull();
+
+    drag(40);
+    await waitFor(() => expect(header().style.width).toBe('140px'));
+    expect(localStorage.getItem('kit-table:/system/role-columns-width')).toContain('"name":"140px"');
+
+    // The library would go down to 50 px: the column stops at its minimum (120 px).
+    drag(-80);
+    await waitFor(() => expect(header().style.width).toBe('120px'));
+
+    // Remembered in this browser: a new visit shows the same width.
+    cleanup();
+    renderPage(serve(ROWS));
+    await screen.findByText('role-1');
+    await waitFor(() => expect(header().style.width).toBe('120px'));
+
+    fireEvent.click(await screen.findByTestId('reset-widths'));
+    await waitFor(() => expect(header().style.width).toBe('240px'));
+    expect(screen.queryByTestId('reset-widths')).toBeNull();
   });
 });

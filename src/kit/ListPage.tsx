@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Button, Group, Paper, Stack, Title } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { Perm } from '../app/Perm.tsx';
@@ -11,6 +11,7 @@ import { DeleteRowButton } from './DeleteRowButton.tsx';
 import { ExportButton } from './ExportButton.tsx';
 import { FilterBar } from './FilterBar.tsx';
 import { KIT_NS } from './messages.ts';
+import { PageFrame } from './PageFrame.tsx';
 import { ResourceTable, type KitColumn } from './ResourceTable.tsx';
 import { useResourceList, type ListQuery, type Page } from './useResourceList.ts';
 
@@ -70,7 +71,8 @@ export function useInvalidate(route: string): () => Promise<void> {
 export function ListPage<T extends { id: number }>(screen: ListScreen<T>) {
   const t = useT(KIT_NS);
   const { route, remove } = screen;
-  const list = useResourceList(route, screen.fetchPage, screen.scope ?? null);
+  // Page, size and keyword live in the URL: a reload or a tab switch comes back to the same rows.
+  const list = useResourceList(route, screen.fetchPage, screen.scope ?? null, { inUrl: true });
 
   const actions = (row: T) => (
     <Group gap={4} wrap="nowrap">
@@ -99,13 +101,15 @@ export function ListPage<T extends { id: number }>(screen: ListScreen<T>) {
     </Group>
   );
 
-  const body = (
-    <Stack gap="sm" style={{ flex: 1, minWidth: 0, minHeight: 0 }}>
-      <Group justify="space-between" wrap="nowrap">
-        <Title order={4}>{screen.title}</Title>
-        {screen.header}
-      </Group>
-      <FilterBar placeholder={screen.searchPlaceholder} onSearch={list.search} route={route} filters={screen.filters}>
+  return (
+    <PageFrame
+      pageId={screen.pageId}
+      aside={screen.tree && <CompanyTreePanel refreshToken={screen.tree.refreshToken} />}
+      title={screen.title}
+      header={screen.header}
+      dialogs={screen.children}
+    >
+      <FilterBar placeholder={screen.searchPlaceholder} keyword={list.query.keyword} onSearch={list.search} route={route} filters={screen.filters}>
         {screen.onCreate && (
           <Perm route={route} button="create">
             <Button size="sm" onClick={screen.onCreate}>
@@ -116,19 +120,7 @@ export function ListPage<T extends { id: number }>(screen: ListScreen<T>) {
         {screen.exportJob && <ExportButton route={route} job={screen.exportJob({ keyword: list.query.keyword })} />}
         {screen.toolbar}
       </FilterBar>
-      <ResourceTable list={list} columns={screen.columns} label={screen.title} actions={{ render: actions, width: screen.actionsWidth ?? 160 }} />
-    </Stack>
-  );
-
-  return (
-    <Group align="stretch" wrap="nowrap" gap="md" h="100%" p="md" style={{ minHeight: 480 }} data-page={screen.pageId}>
-      {screen.tree && (
-        <Paper withBorder p="xs" w={280} style={{ flex: 'none', display: 'flex', flexDirection: 'column' }}>
-          <CompanyTreePanel refreshToken={screen.tree.refreshToken} />
-        </Paper>
-      )}
-      {body}
-      {screen.children}
-    </Group>
+      <ResourceTable list={list} columns={screen.columns} label={screen.title} actions={{ render: actions, width: screen.actionsWidth ?? 160 }} storeKey={route} />
+    </PageFrame>
   );
 }

@@ -30,6 +30,8 @@ registerMessages(KIT_NS, {
     export: '导出',
     exportFailed: '导出失败',
     exportFailedWhy: '导出失败：{{reason}}',
+    resetWidths: '恢复默认列宽',
+    selectAll: '全选',
   },
   en: {
     search: 'Search',
@@ -57,5 +59,7 @@ registerMessages(KIT_NS, {
     export: 'Export',
     exportFailed: 'Export failed',
     exportFailedWhy: 'Export failed: {{reason}}',
+    resetWidths: 'Reset column widths',
+    selectAll: 'Select all',
   },
 });
