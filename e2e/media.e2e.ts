@@ -151,5 +151,10 @@ describe('camera snapshots', () => {
     await expect.poll(() => mine.count(), { timeout: 20_000 }).toBe(4);
     expect(await mine.first().textContent()).toContain('超速');
     expect((await naturalSizes(page, '[data-testid=media-grid] img')).length).toBeGreaterThanOrEqual(4);
+    // The alarm-media report at both desk sizes, the alarm pop-up docked beside it: nothing covered.
+    for (const size of DESK_SIZES) {
+      await page.setViewportSize(size);
+      await expectCleanLayout(page, `alarm media at ${size.width}×${size.height}`);
+    }
   });
 });
