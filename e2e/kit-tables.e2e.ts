@@ -68,6 +68,32 @@ describe('kit tables keep their columns between min and max width', () => {
   }
 });
 
+const REPORTS = [
+  { route: '/report/onlineControl/dataQualifiedRate', page: 'report-data-qualified-rate' },
+  { route: '/safeManagement/vehicleScore/checkReport', page: 'check-report' },
+] as const;
+
+describe('report tables keep their columns between min and max width', () => {
+  for (const size of [SIZES[0], SIZES[2]]) {
+    test(`at ${size.width}×${size.height} the positioning-quality and appraisal reports keep every column in bounds`, async () => {
+      const page = await e2e.newPage();
+      await page.setViewportSize(size);
+      await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+      for (const r of REPORTS) {
+        await page.goto(consolePath(r.route));
+        // Every vehicle of the fleet has a row (the appraisal lists the unassessed too).
+        await page.locator(`[data-page="${r.page}"] tbody tr[aria-rowindex]`).first().waitFor({ timeout: 30_000 });
+        const { columns } = await measure(page);
+        expect(columns.length, `${r.route}: columns marked`).toBeGreaterThan(5);
+        for (const c of columns) {
+          expect(c.width + 0.5, `${r.route} ${c.key} at ${size.width}: ${c.width} ≥ ${c.min}`).toBeGreaterThanOrEqual(c.min);
+          expect(c.width - 0.5, `${r.route} ${c.key} at ${size.width}: ${c.width} ≤ ${c.max}`).toBeLessThanOrEqual(c.max);
+        }
+      }
+    });
+  }
+});
+
 describe('a list keeps its place and its column widths', () => {
   test('keyword and page size survive a reload and a tab switch; a dragged column keeps its width until reset', async () => {
     const page = await e2e.newPage();
