@@ -50,7 +50,7 @@ export function DashboardPage() {
       style={{ position: 'relative', display: 'flex', flexDirection: 'column', height: fullscreen ? '100vh' : 'calc(100vh - 110px)', minHeight: 560, background: 'var(--mantine-color-body)' }}>
       <LoadingOverlay visible={overlay && online.isPending} zIndex={1} overlayProps={{ blur: 1 }} />
       <DashboardHeader fullscreen={fullscreen} onFullscreen={toggleFullscreen} />
-      <div style={{ flex: 1, minHeight: 0, display: 'grid', gridTemplateColumns: 'minmax(260px, 1fr) minmax(360px, 2.2fr) minmax(260px, 1fr)', gap: 8, padding: 8 }}>
+      <div style={{ flex: 1, minHeight: 0, display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 2.2fr) minmax(0, 1fr)', gap: 8, padding: 8 }}>
         <div style={{ ...column, gridTemplateRows: 'auto 1fr 1fr' }}>
           <OnlinePanel />
           <MileagePanel />

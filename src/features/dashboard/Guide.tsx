@@ -1,10 +1,12 @@
 /**
- * The first-time guide (spec §2, §3 guide record, §9 version 3.2.1): a short tour anchored at the
- * enter-system button, shown until the user enters the system or ignores it; every step reached is
- * stored for the user on the server (`/service-priv/guide/add`), so it shows once per user, not per browser.
+ * The first-time guide (spec §2, §3 guide record, §9 version 3.2.1): a short tour in a dialog over the
+ * dashboard, with the enter-system and ignore buttons, shown until the user enters the system (there or
+ * with the header's button) or ignores it; every step reached is stored for the user on the server
+ * (`/service-priv/guide/add`), so it shows once per user, not per browser. A modal rather than a popover
+ * at the button: a popover would lie over the panels' controls while it is open.
  */
 import { useState, type ReactNode } from 'react';
-import { Button, Group, Popover, Text } from '@mantine/core';
+import { Button, Group, Modal, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { GUIDE_MODULE } from '../../../domain/dashboard/rules.ts';
 import { useT } from '../../i18n/index.ts';
@@ -32,25 +34,23 @@ export function GuidePopover({ children, onEnter }: { children: (enter: () => vo
     void addGuideStep(GUIDE_MODULE, next + 1, `step${next + 1}`).catch(() => undefined);
   };
   return (
-    <Popover opened={open} position="bottom-end" withArrow width={320} shadow="md" trapFocus={false} closeOnClickOutside={false} closeOnEscape={false}>
-      <Popover.Target>
-        <span>{children(() => (open ? finish('enter') : onEnter()))}</span>
-      </Popover.Target>
-      <Popover.Dropdown>
+    <>
+      {children(() => (open ? finish('enter') : onEnter()))}
+      <Modal opened={open} onClose={() => finish('ignore')} withCloseButton={false} closeOnClickOutside={false} closeOnEscape={false} centered size="md"
+        title={t('guide.title', { step: step + 1, total: STEPS })}>
         <div data-testid="dashboard-guide" data-step={step + 1}>
-        <Text fw={600} size="sm" mb={4}>{t('guide.title', { step: step + 1, total: STEPS })}</Text>
-        <Text size="sm" mb="sm">{t(`guide.steps.${step}`)}</Text>
-        <Group justify="space-between" gap="xs">
-          <Button size="compact-xs" variant="subtle" onClick={() => finish('ignore')} data-testid="guide-ignore">{t('guide.ignore')}</Button>
-          <Group gap={4}>
-            {step > 0 ? <Button size="compact-xs" variant="default" onClick={() => setStep(step - 1)}>{t('guide.prev')}</Button> : null}
-            {step < STEPS - 1
-              ? <Button size="compact-xs" onClick={() => go(step + 1)} data-testid="guide-next">{t('guide.next')}</Button>
-              : <Button size="compact-xs" onClick={() => finish('enter')} data-testid="guide-enter">{t('guide.enter')}</Button>}
+          <Text size="sm" mb="md">{t(`guide.steps.${step}`)}</Text>
+          <Group justify="space-between" gap="xs">
+            <Button size="compact-sm" variant="subtle" onClick={() => finish('ignore')} data-testid="guide-ignore">{t('guide.ignore')}</Button>
+            <Group gap={4}>
+              {step > 0 ? <Button size="compact-sm" variant="default" onClick={() => setStep(step - 1)}>{t('guide.prev')}</Button> : null}
+              {step < STEPS - 1
+                ? <Button size="compact-sm" onClick={() => go(step + 1)} data-testid="guide-next">{t('guide.next')}</Button>
+                : <Button size="compact-sm" onClick={() => finish('enter')} data-testid="guide-enter">{t('guide.enter')}</Button>}
+            </Group>
           </Group>
-        </Group>
         </div>
-      </Popover.Dropdown>
-    </Popover>
+      </Modal>
+    </>
   );
 }
