@@ -3,11 +3,12 @@
  * switch and, per alarm type, a risk level or "default" (null: back to the catalogue default).
  * Choices are drafts until saved; only changed rows are sent, then the list is reloaded.
  */
-import { Badge, Button, Group, Select, Stack, Switch, Text } from '@mantine/core';
+import { Badge, Button, Group, Select, Switch, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { RISK_LEVELS } from '../../../domain/alarms/sources.ts';
 import { useLang, useT } from '../../i18n/index.ts';
 import type { KitColumn } from '../../kit/ResourceTable.tsx';
+import { PageFrame } from '../../kit/PageFrame.tsx';
 import { RowsTable } from '../../kit/RowsTable.tsx';
 import { ALARMS_NS } from '../alarms/messages.ts';
 import { riskColor } from '../alarms/format.ts';
@@ -117,7 +118,7 @@ function LevelEditor() {
   ];
 
   return (
-    <Stack gap="sm" h="100%" data-testid="platform-level-page">
+    <PageFrame pageId="alarm-levels" testId="platform-level-page" title={t('title.levels')}>
       <Group gap="md" align="center">
         <Switch
           label={t('level.master')} checked={enabled} disabled={loaded.data === null || switching}
@@ -140,6 +141,6 @@ function LevelEditor() {
         loading={loaded.loading} error={loaded.error} onRetry={() => void loaded.reload()}
         rowAttributes={(r) => ({ 'data-testid': 'level-row', 'data-alarm-type': r.alarmType, 'data-changed': drafts.has(r.alarmType) ? 'true' : undefined })}
       />
-    </Stack>
+    </PageFrame>
   );
 }

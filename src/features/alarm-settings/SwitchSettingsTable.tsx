@@ -4,10 +4,11 @@
  * row selection with batch on/off per switch, the origin of each row's setting. Every change is
  * sent, then the list is reloaded from the server; the switches show the server's state only.
  */
-import { Badge, Button, Group, Stack, Switch, Text } from '@mantine/core';
+import { Badge, Button, Group, Switch, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useLang, useT } from '../../i18n/index.ts';
 import type { KitColumn } from '../../kit/ResourceTable.tsx';
+import { PageFrame } from '../../kit/PageFrame.tsx';
 import { RowsTable } from '../../kit/RowsTable.tsx';
 import { fetchAlarmSettings, type AlarmSettingRecord } from './api.ts';
 import { ALARM_SETTINGS_NS } from './messages.ts';
@@ -93,7 +94,7 @@ export function SwitchSettingsTable({ columns, title, testid }: { columns: reado
   ];
 
   return (
-    <Stack gap="sm" h="100%" data-testid={testid}>
+    <PageFrame pageId={`alarm-${title}`} testId={testid} title={t(`title.${title}`)}>
       <Group align="flex-end" gap="sm" wrap="wrap">
         <FilterBar filter={filter} onChange={setFilter} />
         <Text size="sm" c="dimmed" data-testid="settings-selected">{t('batch.selected', { count: selectedShown.length })}</Text>
@@ -120,6 +121,6 @@ export function SwitchSettingsTable({ columns, title, testid }: { columns: reado
         selection={{ selected, onChange: setSelected, rowLabel: (r) => String(r.alarmType) }}
         rowAttributes={(r) => ({ 'data-testid': 'settings-row', 'data-alarm-type': r.alarmType })}
       />
-    </Stack>
+    </PageFrame>
   );
 }
