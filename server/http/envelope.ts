@@ -3,6 +3,7 @@
  * `code` for the HTTP-like codes; business codes (1001–1006) travel with HTTP 200 (server/API.md).
  */
 import { ErrorCode, messageFor, OK, type Lang } from '../../domain/errors/catalogue.ts';
+import { fieldProblemMessage, fieldRuleText, type FieldErrors, type FieldProblem } from '../../domain/errors/field-problem.ts';
 import type { Message } from './messages.ts';
 
 export interface Envelope<T> {
@@ -22,6 +23,8 @@ export class AppError extends Error {
     readonly detail?: Message,
     /** The answer's `data` (null when absent), e.g. the seconds left of a login wait. */
     readonly data: unknown = null,
+    /** The input fields the failure is about, as codes (domain/errors/field-problem.ts): sent as `errors` so the console can word them in its own language. */
+    readonly fields?: Readonly<Record<string, FieldProblem>>,
   ) {
     super(`AppError ${code}`);
   }
@@ -42,4 +45,12 @@ export const fail = {
   notFound: (detail?: Message) => new AppError(ErrorCode.NotFound, detail),
   conflict: (detail?: Message) => new AppError(ErrorCode.Conflict, detail),
   business: (code: number) => new AppError(code),
+  /** A 400 about one input field: the sentence names the field, `errors` carries its code and params. */
+  field: (field: string, problem: FieldProblem) =>
+    new AppError(ErrorCode.BadRequest, (lang) => fieldProblemMessage(field, problem, lang) ?? messageFor(ErrorCode.BadRequest, lang) ?? '', null, { [field]: problem }),
 };
+
+/** The `errors` of an answer: each field's problem with its text in `lang` (the whole message when the code has no words of its own). */
+export function fieldErrors(fields: Readonly<Record<string, FieldProblem>>, lang: Lang, whole: string): FieldErrors {
+  return Object.fromEntries(Object.entries(fields).map(([field, p]) => [field, { ...p, msg: fieldRuleText(p, lang) ?? whole }]));
+}

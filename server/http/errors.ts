@@ -2,9 +2,9 @@
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ErrorCode, FieldMessage, messageFor } from '../../domain/errors/catalogue.ts';
-import { AppError } from './envelope.ts';
+import { AppError, fieldErrors } from './envelope.ts';
 import { requestLang } from './lang.ts';
-import { validationMessage } from './validation.ts';
+import { validationMessage, validationProblem } from './validation.ts';
 
 const MALFORMED_BODY = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EMPTY_JSON_BODY']);
 
@@ -12,11 +12,16 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const lang = requestLang(request);
     if (error instanceof AppError) {
-      return reply.status(error.httpStatus).send({ code: error.code, msg: error.localized(lang), data: error.data });
+      const msg = error.localized(lang);
+      return reply.status(error.httpStatus).send({ code: error.code, msg, data: error.data, ...(error.fields ? { errors: fieldErrors(error.fields, lang, msg) } : {}) });
     }
     if (error.validation) {
-      const msg = validationMessage(error.validation as unknown as ErrorObject[], lang);
-      return reply.status(400).send({ code: ErrorCode.BadRequest, msg, data: null });
+      const ajvErrors = error.validation as unknown as ErrorObject[];
+      const msg = validationMessage(ajvErrors, lang);
+      // Beside the sentence, the field's problem as a code, so a form shows it under the field and words it again after a language switch.
+      const v = validationProblem(ajvErrors);
+      const errors = v?.field ? { errors: fieldErrors({ [v.field]: v.problem }, lang, msg) } : {};
+      return reply.status(400).send({ code: ErrorCode.BadRequest, msg, data: null, ...errors });
     }
     if (error.code && MALFORMED_BODY.has(error.code)) {
       return reply.status(400).send({ code: ErrorCode.BadRequest, msg: FieldMessage.malformedBody(lang), data: null });

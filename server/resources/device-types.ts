@@ -7,10 +7,10 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { DEVICE_TYPE_LIMITS as L, registrationFieldTooWide, type DeviceProtocol } from '../../domain/device-type/limits.ts';
 import { LIST_LIMITS } from '../../domain/management/limits.ts';
-import { FieldMessage } from '../../domain/errors/catalogue.ts';
+import { ErrorCode, FieldMessage } from '../../domain/errors/catalogue.ts';
 import type { DeviceType } from '../db/device-type-types.ts';
 import { narrowedScope } from '../http/auth.ts';
-import { fail } from '../http/envelope.ts';
+import { AppError, fail } from '../http/envelope.ts';
 import type { Message } from '../http/messages.ts';
 import { Name, Text } from '../http/route.ts';
 import type { ImportColumn } from './import.ts';
@@ -106,7 +106,7 @@ export const deviceTypeResource: ResourceDeclaration<DeviceType> = {
         }
       }
       const name = input.devTypeName as string | undefined;
-      if (name !== undefined && await tx.deviceTypes.nameTaken(input.companyId as number, name, record?.id)) throw fail.conflict(DeviceTypeMessages.nameTaken(name));
+      if (name !== undefined && await tx.deviceTypes.nameTaken(input.companyId as number, name, record?.id)) throw new AppError(ErrorCode.Conflict, DeviceTypeMessages.nameTaken(name), null, { devTypeName: { code: 'taken' } });
     },
   },
 };

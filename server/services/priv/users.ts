@@ -6,7 +6,7 @@
  * account ends the user's other sessions in the store's update, in the same transaction.
  */
 import { Type } from '@fastify/type-provider-typebox';
-import { FieldMessage, type Lang } from '../../../domain/errors/catalogue.ts';
+import { ErrorCode, type Lang } from '../../../domain/errors/catalogue.ts';
 import { LIST_LIMITS } from '../../../domain/management/limits.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import { allowedIpEntryError, parseAllowedIps } from '../../auth/ip.ts';
@@ -14,7 +14,7 @@ import type { Storage } from '../../db/repositories.ts';
 import { ALL_COMPANIES } from '../../db/scope.ts';
 import type { User, UserPatch } from '../../db/types.ts';
 import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
-import { fail, ok } from '../../http/envelope.ts';
+import { AppError, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import { Messages } from '../../http/messages.ts';
 import { EpochMs, Id, Strict, Text, type App } from '../../http/route.ts';
@@ -50,7 +50,7 @@ interface UpdateFields {
 
 /** The rules every create and update shares; answers the normalised allowedIps. */
 async function checkAssignments(
-  storage: Storage, ctx: AuthContext, lang: Lang,
+  storage: Storage, ctx: AuthContext,
   input: { userLevel?: number; companyId?: number; roleIds?: readonly number[]; allowedIps?: string },
   heldRoleIds: readonly number[] = [],
 ): Promise<string | undefined> {
@@ -60,13 +60,13 @@ async function checkAssignments(
     // Keeping a role the user already has is not granting it (it may belong to a company above the caller).
     if (heldRoleIds.includes(roleId)) continue;
     const role = await storage.roles.get(ctx.scope, roleId);
-    if (!role) throw fail.badRequest((l) => FieldMessage.invalid('roleIds', `${roleId}`, l));
+    if (!role) throw fail.field('roleIds', { code: 'noSuchRole', params: { id: roleId } });
     if (!ctx.isAdmin && role.permissionIds.some((id) => !ctx.permissionIds.includes(id))) throw fail.forbidden(Messages.cannotGrant);
   }
   if (input.allowedIps === undefined) return undefined;
   const entries = parseAllowedIps(input.allowedIps);
   const bad = entries.map(allowedIpEntryError).find(Boolean);
-  if (bad) throw fail.badRequest(() => FieldMessage.invalid('allowedIps', bad, lang));
+  if (bad) throw fail.field('allowedIps', { code: 'ipEntry', params: { entry: bad } });
   return entries.join(',');
 }
 
@@ -146,9 +146,9 @@ export const userResource: ResourceDeclaration<User, UserSheetRow> = {
     columns: userColumns,
   },
   hooks: {
-    async prepareCreate({ ctx, lang, storage }, b) {
+    async prepareCreate({ ctx, storage }, b) {
       const companyId = (b.companyId as number | undefined) ?? ctx.user.companyId;
-      const allowedIps = await checkAssignments(storage, ctx, lang, { ...b, companyId } as Parameters<typeof checkAssignments>[3]);
+      const allowedIps = await checkAssignments(storage, ctx, { ...b, companyId } as Parameters<typeof checkAssignments>[2]);
       // Hashed here, outside the transaction: scrypt runs on the thread pool.
       const passwordHash = await hashPassword(b.password as string);
       return {
@@ -158,9 +158,9 @@ export const userResource: ResourceDeclaration<User, UserSheetRow> = {
         allowedIps: allowedIps ?? '', geoInverse: b.geoInverse ?? true, roleIds: b.roleIds ?? [],
       };
     },
-    async prepareUpdate({ ctx, lang, storage }, target, b) {
+    async prepareUpdate({ ctx, storage }, target, b) {
       checkLevel(ctx, target);
-      const allowedIps = await checkAssignments(storage, ctx, lang, b as Parameters<typeof checkAssignments>[3], target.roleIds);
+      const allowedIps = await checkAssignments(storage, ctx, b as Parameters<typeof checkAssignments>[2], target.roleIds);
       const passwordHash = b.password === undefined ? undefined : await hashPassword(b.password as string);
       const patch: UserPatch = {
         username: b.username as string | undefined, passwordHash, realName: (b.realName as string | undefined)?.trim(),
@@ -180,7 +180,7 @@ export const userResource: ResourceDeclaration<User, UserSheetRow> = {
     },
     async checkWrite(tx, input, record) {
       const username = input.username as string | undefined;
-      if (username !== undefined && (await tx.users.usernameTaken(username, record?.id))) throw fail.conflict(Messages.usernameTaken);
+      if (username !== undefined && (await tx.users.usernameTaken(username, record?.id))) throw new AppError(ErrorCode.Conflict, Messages.usernameTaken, null, { username: { code: 'taken' } });
     },
   },
 };
