@@ -103,7 +103,7 @@ describe('alarm statistics', () => {
     await page.keyboard.press('Escape');
 
     // The table exports as a workbook with the same figures.
-    const { name, rows } = await readXlsx(page, () => page.getByTestId('stats-export').click());
+    const { name, rows } = await readXlsx(page, () => page.locator('[data-page=alarm-statistics]').getByTestId('export').click());
     expect(name).toMatch(/\.xlsx$/);
     expect(rows[0]).toEqual(['报警分类', '报警类型', '报警数', '发生次数', '未处理', '涉及车辆']);
     expect(rows.slice(1, -1).map((r) => [r[1], r[2]])).toEqual(api.data.records.map((r) => [r.alarmName, r.count]));
@@ -129,8 +129,8 @@ describe('alarm statistics', () => {
     await login(page, ACCOUNTS.safety.username, ACCOUNTS.safety.password);
     await page.goto(consolePath('/safeManagement/alarm/statistics'));
     await page.getByTestId('stats-start').fill('2020-01-01T00:00');
-    await page.getByTestId('stats-run').click();
-    expect(await page.getByTestId('stats-problem').textContent()).toBe('只能查询最近3个月的报警');
+    await page.locator('[data-page=alarm-statistics]').getByTestId('search').click();
+    expect(await page.getByTestId('report-problem').textContent()).toBe('只能查询最近3个月的报警');
   });
 
   test('the comparison puts this week against the last, with the change', async () => {
@@ -138,7 +138,7 @@ describe('alarm statistics', () => {
     const page = await e2e.newPage();
     await login(page, ACCOUNTS.safety.username, ACCOUNTS.safety.password);
     await page.goto(consolePath('/safeManagement/alarm/contrast'));
-    await page.getByTestId('contrast-run').click();
+    await page.locator('[data-page=alarm-contrast]').getByTestId('search').click();
     await expect.poll(() => page.getByTestId('contrast-summary').getAttribute('data-b'), { timeout: 20_000 }).toBe('3');
     expect(await page.getByTestId('contrast-summary').getAttribute('data-a')).toBe('0');
     const row = page.locator('[data-testid=contrast-table-row][data-key="t12001"]');

@@ -3,11 +3,13 @@
  * company), or two companies (same period). Rows line up by key (`contrast` of domain/alarms/stats.ts;
  * days by position), with the change and its percentage; the chart draws A and B together.
  */
-import { Alert, Badge, Button, Group, Loader, SegmentedControl, Select, Stack, Tabs, Text } from '@mantine/core';
+import { Badge, Group, Loader, SegmentedControl, Select, Text } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
-import { contrast, STATS_DIMENSIONS, type ContrastRow, type StatsDimension } from '../../../domain/alarms/stats.ts';
+import { contrast, type ContrastRow, type StatsDimension } from '../../../domain/alarms/stats.ts';
 import { http } from '../../api/http.ts';
-import { useT } from '../../i18n/index.ts';
+import { menuTitle, useLang, useT } from '../../i18n/index.ts';
+import { ReportPage } from '../../kit/ReportPage.tsx';
+import { DimensionTabs } from './DimensionTabs.tsx';
 import { useCompanySelection } from '../../session/company-selection.ts';
 import { fetchStats, type StatsFilter, type StatsResult, type StatsRow } from './api.ts';
 import { rowKey, rowLabel } from './dimension.ts';
@@ -21,6 +23,7 @@ import { countColumn, labelWidth } from './columns.tsx';
 
 type Mode = 'periods' | 'companies';
 const COLORS = ['#1c7ed6', '#f08c00'] as const;
+const ROUTE = '/safeManagement/alarm/contrast';
 
 /** Period B defaults to the 7 days before period A. */
 function previousWeek(): { start: string; end: string } {
@@ -29,6 +32,7 @@ function previousWeek(): { start: string; end: string } {
 
 export function ContrastPage() {
   const t = useT(ALARM_STATS_NS);
+  const lang = useLang();
   const { companyId: selected } = useCompanySelection();
   const [mode, setMode] = useState<Mode>('periods');
   const [initial] = useState(() => ({ form: { ...initialForm(7), ...previousWeek() } as FilterForm, periodB: lastDays(7) }));
@@ -112,42 +116,43 @@ export function ContrastPage() {
   const totalB = results?.[1].total.count ?? 0;
 
   return (
-    <Stack gap="sm" h="100%" data-testid="alarm-contrast-page">
-      <Group gap="sm" align="flex-end" wrap="wrap">
-        <SegmentedControl
-          value={mode}
-          onChange={(v) => setMode(v as Mode)}
-          data={[{ value: 'periods', label: t('contrast.periods') }, { value: 'companies', label: t('contrast.companies') }]}
-          data-testid="contrast-mode"
-        />
-        {mode === 'periods' ? (
-          <>
-            <PeriodPicker value={form} onChange={(p) => setForm({ ...form, ...p })} quick={STATS_QUICK} showProblem={false}
-              labels={{ start: `${t('contrast.periodA')} ${t('filter.start')}`, end: `${t('contrast.periodA')} ${t('filter.end')}` }}
-              testIds={{ start: 'contrast-a-start', end: 'contrast-a-end', quick: 'contrast-a-quick' }} />
-            <PeriodPicker value={periodB} onChange={setPeriodB} quick={STATS_QUICK} showProblem={false}
-              labels={{ start: `${t('contrast.periodB')} ${t('filter.start')}`, end: `${t('contrast.periodB')} ${t('filter.end')}` }}
-              testIds={{ start: 'contrast-b-start', end: 'contrast-b-end', quick: 'contrast-b-quick' }} />
-          </>
-        ) : (
-          <>
-            <PeriodPicker value={form} onChange={(p) => setForm({ ...form, ...p })} quick={STATS_QUICK} showProblem={false}
-              labels={{ start: t('filter.start'), end: t('filter.end') }} />
-            <Select label={t('contrast.companyA')} searchable w={180} data={companies.map((c) => ({ value: String(c.id), label: c.name }))} value={companyA} onChange={setCompanyA} data-testid="contrast-company-a" />
-            <Select label={t('contrast.companyB')} searchable w={180} data={companies.map((c) => ({ value: String(c.id), label: c.name }))} value={companyB} onChange={setCompanyB} data-testid="contrast-company-b" />
-          </>
-        )}
-      </Group>
-      <Group gap="sm" align="flex-end" wrap="wrap">
-        <StatsFilters value={form} onChange={setForm} period={false} />
-        <Button onClick={run} data-testid="contrast-run">{t('contrast.run')}</Button>
-      </Group>
-      {problem && <Alert color="red" data-testid="contrast-problem">{problem}</Alert>}
-      <Tabs value={dim} onChange={(v) => v && setDim(v as StatsDimension)}>
-        <Tabs.List>
-          {STATS_DIMENSIONS.map((d) => <Tabs.Tab key={d} value={d} data-testid={`contrast-tab-${d}`}>{t(`dim.${d}`)}</Tabs.Tab>)}
-        </Tabs.List>
-      </Tabs>
+    <ReportPage
+      pageId="alarm-contrast"
+      testId="alarm-contrast-page"
+      title={menuTitle(ROUTE, lang)}
+      filters={
+        <>
+          <SegmentedControl
+            value={mode}
+            onChange={(v) => setMode(v as Mode)}
+            data={[{ value: 'periods', label: t('contrast.periods') }, { value: 'companies', label: t('contrast.companies') }]}
+            data-testid="contrast-mode"
+          />
+          {mode === 'periods' ? (
+            <>
+              <PeriodPicker value={form} onChange={(p) => setForm({ ...form, ...p })} quick={STATS_QUICK} showProblem={false}
+                labels={{ start: `${t('contrast.periodA')} ${t('filter.start')}`, end: `${t('contrast.periodA')} ${t('filter.end')}` }}
+                testIds={{ start: 'contrast-a-start', end: 'contrast-a-end', quick: 'contrast-a-quick' }} />
+              <PeriodPicker value={periodB} onChange={setPeriodB} quick={STATS_QUICK} showProblem={false}
+                labels={{ start: `${t('contrast.periodB')} ${t('filter.start')}`, end: `${t('contrast.periodB')} ${t('filter.end')}` }}
+                testIds={{ start: 'contrast-b-start', end: 'contrast-b-end', quick: 'contrast-b-quick' }} />
+            </>
+          ) : (
+            <>
+              <PeriodPicker value={form} onChange={(p) => setForm({ ...form, ...p })} quick={STATS_QUICK} showProblem={false}
+                labels={{ start: t('filter.start'), end: t('filter.end') }} />
+              <Select label={t('contrast.companyA')} searchable w={180} data={companies.map((c) => ({ value: String(c.id), label: c.name }))} value={companyA} onChange={setCompanyA} data-testid="contrast-company-a" />
+              <Select label={t('contrast.companyB')} searchable w={180} data={companies.map((c) => ({ value: String(c.id), label: c.name }))} value={companyB} onChange={setCompanyB} data-testid="contrast-company-b" />
+            </>
+          )}
+          <StatsFilters value={form} onChange={setForm} period={false} />
+        </>
+      }
+      onSearch={run}
+      searchLabel={t('contrast.run')}
+      problem={problem}
+    >
+      <DimensionTabs value={dim} onChange={setDim} testIdPrefix="contrast-tab" />
       <Group gap="sm">
         {results && (
           <Text size="sm" data-testid="contrast-summary" data-a={totalA} data-b={totalB}>
@@ -168,7 +173,7 @@ export function ContrastPage() {
         rowAttributes={(r) => ({ 'data-testid': 'contrast-table-row', 'data-key': r.key })}
         totals={results ? { label: t('col.total'), a: totalA, b: totalB, delta: <Delta value={totalB - totalA} /> } : undefined}
       />
-    </Stack>
+    </ReportPage>
   );
 }
 

@@ -4,12 +4,13 @@
  * row lists the alarms behind it (with their .xlsx); the table exports as .xlsx. The company tab
  * drills into sub-companies. Period rule (last 3 months) is checked before calling.
  */
-import { Alert, Button, Drawer, Group, Loader, Stack, Tabs, Text } from '@mantine/core';
+import { Button, Drawer, Group, Loader, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { STATS_DIMENSIONS, type StatsDimension } from '../../../domain/alarms/stats.ts';
+import type { StatsDimension } from '../../../domain/alarms/stats.ts';
 import { isApiError, saveBlob } from '../../api/http.ts';
-import { useT } from '../../i18n/index.ts';
+import { menuTitle, useLang, useT } from '../../i18n/index.ts';
+import { ReportPage } from '../../kit/ReportPage.tsx';
 import { useCompanySelection } from '../../session/company-selection.ts';
 import { exportStats, fetchStats, type CompanyRow, type StatCounts, type StatsCell, type StatsFilter, type StatsResult, type StatsRow } from './api.ts';
 import { CellAlarms } from './CellAlarms.tsx';
@@ -18,14 +19,17 @@ import { ALARM_STATS_NS } from './messages.ts';
 import { StatsChart } from './StatsChart.tsx';
 import { formFilter, initialForm, StatsFilters, type FilterForm } from './StatsFilters.tsx';
 import { useStatsColumns } from './columns.tsx';
+import { DimensionTabs } from './DimensionTabs.tsx';
 import { RowsTable } from '../../kit/RowsTable.tsx';
 
 /** Bars drawn for the long dimensions (vehicles, drivers); the table holds every row. */
 export const CHART_MAX_BARS = 30;
 const COLOR = '#1c7ed6';
+const ROUTE = '/safeManagement/alarm/statistics';
 
 export function StatisticsPage() {
   const t = useT(ALARM_STATS_NS);
+  const lang = useLang();
   const { companyId } = useCompanySelection();
   const [form, setForm] = useState<FilterForm>(() => initialForm(7));
   const [filter, setFilter] = useState<StatsFilter | null>(() => {
@@ -37,7 +41,6 @@ export function StatisticsPage() {
   const [trail, setTrail] = useState<{ id: number; name: string }[]>([]);
   const [answer, setAnswer] = useState<{ key: string; dim: StatsDimension; result: StatsResult<StatsRow> | null } | null>(null);
   const [cell, setCell] = useState<{ label: string; cell: StatsCell } | null>(null);
-  const [exporting, setExporting] = useState(false);
   const pid = dim === 'company' ? trail.at(-1)?.id : undefined;
 
   // The selected company is injected by the request client: a change re-runs the statistics.
@@ -78,40 +81,37 @@ export function StatisticsPage() {
 
   const exportTable = async () => {
     if (!filter) return;
-    setExporting(true);
     try {
       saveBlob(await exportStats(dim, filter, pid));
     } catch (e) {
+      // An answer's failure is shown by the request client; anything else says so here.
       if (!isApiError(e)) notifications.show({ color: 'red', autoClose: 2000, message: t('exportFailed') });
-    } finally {
-      setExporting(false);
     }
   };
 
   const total: StatCounts | undefined = result?.total;
   return (
-    <Stack gap="sm" h="100%" data-testid="alarm-stats-page">
-      <Group gap="sm" align="flex-end" wrap="wrap">
-        <StatsFilters value={form} onChange={setForm} />
-        <Button onClick={run} data-testid="stats-run">{t('filter.search')}</Button>
-        <Button variant="default" onClick={() => setForm(initialForm(7))}>{t('filter.reset')}</Button>
-      </Group>
-      {problem && <Alert color="red" data-testid="stats-problem">{problem}</Alert>}
-      <Tabs value={dim} onChange={(v) => v && setDim(v as StatsDimension)}>
-        <Tabs.List>
-          {STATS_DIMENSIONS.map((d) => <Tabs.Tab key={d} value={d} data-testid={`stats-tab-${d}`}>{t(`dim.${d}`)}</Tabs.Tab>)}
-        </Tabs.List>
-      </Tabs>
-      <Group justify="space-between">
-        <Group gap="xs">
-          {dim === 'company' && trail.length > 0 && (
-            <Button size="compact-xs" variant="light" onClick={() => setTrail((tr) => tr.slice(0, -1))} data-testid="stats-up">{t('up')}</Button>
-          )}
-          {shown === 'company' && result?.parentName && <Text size="sm" fw={600}>{result.parentName}</Text>}
-          <Text size="sm" data-testid="stats-summary" data-count={total?.count ?? ''}>{total ? t('summary', { ...total }) : ''}</Text>
-          {loading && <Loader size="xs" />}
-        </Group>
-        <Button size="xs" variant="default" loading={exporting} disabled={!result} onClick={() => void exportTable()} data-testid="stats-export">{t('exportTable')}</Button>
+    <ReportPage
+      pageId="alarm-statistics"
+      testId="alarm-stats-page"
+      title={menuTitle(ROUTE, lang)}
+      filters={<StatsFilters value={form} onChange={setForm} />}
+      onSearch={run}
+      searchLabel={t('filter.search')}
+      onExport={exportTable}
+      exportDisabled={!result}
+      exportLabel={t('exportTable')}
+      extra={<Button variant="default" onClick={() => setForm(initialForm(7))}>{t('filter.reset')}</Button>}
+      problem={problem}
+    >
+      <DimensionTabs value={dim} onChange={setDim} testIdPrefix="stats-tab" />
+      <Group gap="xs">
+        {dim === 'company' && trail.length > 0 && (
+          <Button size="compact-xs" variant="light" onClick={() => setTrail((tr) => tr.slice(0, -1))} data-testid="stats-up">{t('up')}</Button>
+        )}
+        {shown === 'company' && result?.parentName && <Text size="sm" fw={600}>{result.parentName}</Text>}
+        <Text size="sm" data-testid="stats-summary" data-count={total?.count ?? ''}>{total ? t('summary', { ...total }) : ''}</Text>
+        {loading && <Loader size="xs" />}
       </Group>
       <StatsChart labels={labels} series={series} kind={shown === 'date' ? 'line' : 'bar'} onPick={(i) => chartRows[i] && open(chartRows[i])} />
       <RowsTable
@@ -130,6 +130,6 @@ export function StatisticsPage() {
       <Drawer opened={cell !== null} onClose={() => setCell(null)} position="right" size="56rem" title={cell ? t('cellTitle', { label: cell.label }) : ''}>
         {cell && filter && <CellAlarms filter={filter} cell={cell.cell} />}
       </Drawer>
-    </Stack>
+    </ReportPage>
   );
 }
