@@ -61,6 +61,9 @@ async function raiseAlarm(v: Realtime): Promise<TestTerminal> {
 
 async function popupFor(page: Page, v: Realtime): Promise<void> {
   await page.locator(`[data-testid=alarm-popup-title][data-plate="${v.vehiidno}"]`).waitFor({ timeout: 20_000 });
+  // Sign-in lands on the live map, where the pop-up docks compact: 展开 shows every button.
+  const expand = page.locator('[data-testid=alarm-popup-expand][data-expanded=false]');
+  if ((await expand.count()) > 0) await expand.click();
 }
 
 async function signedIn(deny = false): Promise<Page> {

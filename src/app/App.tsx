@@ -10,7 +10,7 @@ import { i18n } from '../i18n/index.ts';
 import { colorSchemeOf, PRIMARY_COLOR, useThemeName } from '../shell/theme.ts';
 import { createQueryClient } from '../kit/query.ts';
 import { router } from './router.tsx';
-import { LAYERS } from '../shell/layers.ts';
+import { BESIDE_DOCK, LAYERS } from '../shell/layers.ts';
 
 /** Server state of every screen (src/kit/query.ts: retries only for network failures). */
 const queryClient = createQueryClient();
@@ -26,6 +26,9 @@ export function App() {
         components: {
           Button: { defaultProps: { size: 'sm' } },
           TextInput: { defaultProps: { size: 'sm' } },
+          // Drawers and dialogs open beside the docked alarm pop-up, not over it (src/shell/layers.ts).
+          Drawer: { styles: BESIDE_DOCK },
+          Modal: { styles: BESIDE_DOCK },
         },
       }),
     [name],

@@ -16,6 +16,10 @@ import { HeaderActions } from './HeaderActions.tsx';
 import { SideNav } from './SideNav.tsx';
 import { TabsBar } from './TabsBar.tsx';
 import { keepTabs, openTab } from './tabs.ts';
+import { DOCK_WIDTH, type DockMode } from './layers.ts';
+
+/** The live map: the alarm pop-up docks compact there (src/shell/layers.ts DOCK_WIDTH). */
+const MAP_PAGE = '/monitor/index';
 
 export default function Shell() {
   const t = useT();
@@ -23,9 +27,11 @@ export default function Shell() {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const access = useAccess();
   const lang = useLang();
-  // The alarm area puts its counter into the header slot and docks its pop-up in the aside column (src/shell/layers.ts).
+  // The alarm area puts its counter into the header slot and docks its pop-up in the aside column (src/shell/layers.ts);
+  // on the live map the pop-up is compact, so the map keeps as much width as it can.
   const [alarmSlot, setAlarmSlot] = useState<HTMLDivElement | null>(null);
-  const [alarmDocked, setAlarmDocked] = useState(false);
+  const [dock, setDock] = useState<DockMode>('off');
+  const onMap = pathname === MAP_PAGE;
 
   const signedIn = useSession().user !== null;
   // Restored tabs (sessionStorage) keep only routes this user may still see: permissions can change between visits.
@@ -45,10 +51,10 @@ export default function Shell() {
     <AppShell
       header={{ height: 56 }}
       navbar={{ width: 248, breakpoint: 'sm', collapsed: { mobile: !navOpened, desktop: !navOpened } }}
-      aside={{ width: { base: 340, xl: 420 }, breakpoint: 'sm', collapsed: { mobile: !alarmDocked, desktop: !alarmDocked } }}
+      aside={{ width: dock === 'compact' ? DOCK_WIDTH.compact : DOCK_WIDTH.full, breakpoint: 'sm', collapsed: { mobile: dock === 'off', desktop: dock === 'off' } }}
       padding={0}
     >
-      <GlobalAlarm headerSlot={alarmSlot} onDockedChange={setAlarmDocked} />
+      <GlobalAlarm headerSlot={alarmSlot} compact={onMap} onDockedChange={setDock} />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">

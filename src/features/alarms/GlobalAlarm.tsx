@@ -12,10 +12,15 @@
  *
  * Placement (src/shell/layers.ts): the counter, the missed-alarms note and the "enable sound" control
  * sit in the header (`headerSlot`), free of map controls; the pop-up docks in the shell's aside column
- * (`onDockedChange` opens it), so it takes page space instead of covering page controls, and open
- * drawers, dialogs and their overlays lie above it and keep their clicks.
+ * (`onDockedChange` opens it), so it takes page space instead of covering page controls. Drawers and
+ * dialogs open left of it (BESIDE_DOCK): it stays visible and clickable beside them. On the live map
+ * (`compact`) it docks narrow — vehicle, alarm, time, address, 处理 / 详情 / 视频 — and 展开 widens it
+ * to the full pop-up, so the map keeps most of its width.
  */
 import { ActionIcon, AppShell, Badge, Button, CloseButton, Group, Indicator, Modal, Paper, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
+import { LAYERS, type DockMode } from '../../shell/layers.ts';
+import { AlarmDetailBody } from './popup/AlarmDetailDialog.tsx';
+import { POPUP_NS } from './popup/messages.ts';
 import { createPortal } from 'react-dom';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { alarmName, PLATFORM_GENERATED_CODES } from '../../../domain/alarms/catalogue.ts';
@@ -92,8 +97,10 @@ function popSettingOf(userId: number): Promise<PopSetting> {
 export interface GlobalAlarmProps {
   /** Header element the counter and the sound control are portalled into (null until mounted). */
   headerSlot: HTMLElement | null;
-  /** Whether the pop-up wants the shell's aside column. */
-  onDockedChange: (docked: boolean) => void;
+  /** The page is the live map: dock compact (the operator can expand it). */
+  compact: boolean;
+  /** Whether and how wide the pop-up wants the shell's aside column. */
+  onDockedChange: (mode: DockMode) => void;
 }
 
 export function GlobalAlarm(props: GlobalAlarmProps) {
@@ -104,12 +111,15 @@ export function GlobalAlarm(props: GlobalAlarmProps) {
 }
 
 type Dialog =
-  | { kind: 'tts' | 'handle' | 'talk' | 'phone' | 'obd' | 'obdLargeVehicle'; alarm: AlarmItem }
+  | { kind: 'tts' | 'handle' | 'talk' | 'phone' | 'obd' | 'obdLargeVehicle' | 'detail'; alarm: AlarmItem }
   | { kind: 'snap'; alarm: AlarmItem; started: Promise<SnapResult> }
   | null;
 
-function AlarmArea({ userId, headerSlot, onDockedChange }: { userId: number } & GlobalAlarmProps) {
+function AlarmArea({ userId, headerSlot, compact, onDockedChange }: { userId: number } & GlobalAlarmProps) {
   const t = useT(ALARMS_NS);
+  const pt = useT(POPUP_NS);
+  /** The operator widened the compact pop-up (kept for the session's visit to the map). */
+  const [expanded, setExpanded] = useState(false);
   const voiceT = useT(VOICE_NS);
   const lang = useLang();
   const access = useAccess();
@@ -173,10 +183,11 @@ function AlarmArea({ userId, headerSlot, onDockedChange }: { userId: number } & 
 
   const shownNow = (snapshot?.popup[0] ?? (shownByUser ? snapshot?.recent[0] : undefined)) ?? undefined;
   const docked = shownNow !== undefined && (shownByUser || ((setting?.popup ?? false) && shownNow.id !== dismissed));
+  const mode: DockMode = !docked ? 'off' : compact && !expanded ? 'compact' : 'full';
   useEffect(() => {
-    onDockedChange(docked);
-  }, [docked, onDockedChange]);
-  useEffect(() => () => onDockedChange(false), [onDockedChange]);
+    onDockedChange(mode);
+  }, [mode, onDockedChange]);
+  useEffect(() => () => onDockedChange('off'), [onDockedChange]);
 
   if (!snapshot) return null;
   const unread = snapshot.unread;
@@ -216,61 +227,107 @@ function AlarmArea({ userId, headerSlot, onDockedChange }: { userId: number } & 
     </Text>
   );
 
-  const buttons = (a: AlarmItem) => {
-    const media = !PLATFORM_GENERATED_CODES.has(a.alarmType);
-    const btn = (name: string, onClick: () => void) => {
-      if (!media && MEDIA.has(name)) return null;
-      const offline = online === false && DEVICE.has(name);
-      const button = (
-        <Button size="compact-xs" variant="light" onClick={onClick} disabled={offline} data-testid={`alarm-btn-${name}`}>
-          {t(`button.${name}`)}
-        </Button>
-      );
-      return (
-        <Perm key={name} route={AREA} button={name}>
-          {offline ? <Tooltip label={t('popup.vehicleOffline')}><span>{button}</span></Tooltip> : button}
-        </Perm>
-      );
-    };
+  const btn = (a: AlarmItem, name: string, onClick: () => void, label = t(`button.${name}`)) => {
+    if (PLATFORM_GENERATED_CODES.has(a.alarmType) && MEDIA.has(name)) return null;
+    const offline = online === false && DEVICE.has(name);
+    const button = (
+      <Button size="compact-xs" variant="light" onClick={onClick} disabled={offline} data-testid={`alarm-btn-${name}`}>
+        {label}
+      </Button>
+    );
     return (
-      <Group gap={4} data-testid="alarm-popup-buttons">
-        {/* live: the driver camera (channel 1, where DMS alarms come from); multiLive: every camera. */}
-        {btn('live', () => void navigateHref(`/monitor/videoMonitor?vehicleId=${a.vehicleId}&plate=${encodeURIComponent(a.vehiidno)}&channels=1`))}
-        {btn('multiLive', () => void navigateHref(`/monitor/videoMonitor?vehicleId=${a.vehicleId}&plate=${encodeURIComponent(a.vehiidno)}`))}
-        {btn('ttsReminder', () => setDialog({ kind: 'tts', alarm: a }))}
-        {btn('trackPlayback', () => void navigateHref(playbackHref(a, Date.now())))}
-        {btn('talk', () => setDialog({ kind: 'talk', alarm: a }))}
-        {btn('phoneReminder', () => setDialog({ kind: 'phone', alarm: a }))}
-        {btn('musicReminder', () => void playReminder(a, 'music'))}
-        {btn('audioReminder', () => void playReminder(a, 'audio'))}
-        {btn('photoSnap', () => setDialog({ kind: 'snap', alarm: a, started: mediaApi.photoSnap(a.vehicleId, a.id) }))}
-        {btn('obd', () => setDialog({ kind: 'obd', alarm: a }))}
-        {btn('obdLargeVehicle', () => setDialog({ kind: 'obdLargeVehicle', alarm: a }))}
-        {a.dealStatus === DealStatus.Unprocessed && (
-          <Perm route={PROCESSING} button="confirm">
-            <Button size="compact-xs" color="red" onClick={() => setDialog({ kind: 'handle', alarm: a })} data-testid="alarm-btn-handle">
-              {t('button.handle')}
-            </Button>
-          </Perm>
-        )}
-      </Group>
+      <Perm key={name} route={AREA} button={name}>
+        {offline ? <Tooltip label={t('popup.vehicleOffline')}><span>{button}</span></Tooltip> : button}
+      </Perm>
     );
   };
+  // live: the driver camera (channel 1, where DMS alarms come from); multiLive: every camera.
+  const live = (a: AlarmItem) => () => void navigateHref(`/monitor/videoMonitor?vehicleId=${a.vehicleId}&plate=${encodeURIComponent(a.vehiidno)}&channels=1`);
+  const handleButton = (a: AlarmItem) =>
+    a.dealStatus === DealStatus.Unprocessed && (
+      <Perm route={PROCESSING} button="confirm">
+        <Button size="compact-xs" color="red" onClick={() => setDialog({ kind: 'handle', alarm: a })} data-testid="alarm-btn-handle">
+          {t('button.handle')}
+        </Button>
+      </Perm>
+    );
+
+  // 详情: the alarm with its evidence in a dialog (the processing page's call and right).
+  const detailButton = (a: AlarmItem) =>
+    access.canSeeRoute(PROCESSING) && (
+      <Button size="compact-xs" variant="light" onClick={() => setDialog({ kind: 'detail', alarm: a })} data-testid="alarm-btn-detail">
+        {pt('detail')}
+      </Button>
+    );
+
+  const buttons = (a: AlarmItem) => (
+    <Group gap={4} data-testid="alarm-popup-buttons">
+      {btn(a, 'live', live(a))}
+      {btn(a, 'multiLive', () => void navigateHref(`/monitor/videoMonitor?vehicleId=${a.vehicleId}&plate=${encodeURIComponent(a.vehiidno)}`))}
+      {btn(a, 'ttsReminder', () => setDialog({ kind: 'tts', alarm: a }))}
+      {btn(a, 'trackPlayback', () => void navigateHref(playbackHref(a, Date.now())))}
+      {btn(a, 'talk', () => setDialog({ kind: 'talk', alarm: a }))}
+      {btn(a, 'phoneReminder', () => setDialog({ kind: 'phone', alarm: a }))}
+      {btn(a, 'musicReminder', () => void playReminder(a, 'music'))}
+      {btn(a, 'audioReminder', () => void playReminder(a, 'audio'))}
+      {btn(a, 'photoSnap', () => setDialog({ kind: 'snap', alarm: a, started: mediaApi.photoSnap(a.vehicleId, a.id) }))}
+      {btn(a, 'obd', () => setDialog({ kind: 'obd', alarm: a }))}
+      {btn(a, 'obdLargeVehicle', () => setDialog({ kind: 'obdLargeVehicle', alarm: a }))}
+      {handleButton(a)}
+      {detailButton(a)}
+    </Group>
+  );
+
+  /** Head of the pop-up: title, expand / compact on the live map, hide and close. */
+  const head = (
+    <Group justify="space-between" wrap="nowrap" gap={4}>
+      <Text fw={700} c="red" size={mode === 'compact' ? 'sm' : undefined}>{t('popup.title')}</Text>
+      <Group gap={2} wrap="nowrap">
+        {compact && (
+          <Tooltip label={pt(mode === 'compact' ? 'expandHint' : 'compactHint')}>
+            <Button size="compact-xs" variant="subtle" onClick={() => setExpanded(mode === 'compact')} data-testid="alarm-popup-expand" data-expanded={String(mode === 'full')}>
+              {pt(mode === 'compact' ? 'expand' : 'compact')}
+            </Button>
+          </Tooltip>
+        )}
+        <Button size="compact-xs" variant="subtle" onClick={hide} data-testid="alarm-popup-hide">{t('popup.hide')}</Button>
+        <CloseButton size="sm" aria-label={t('popup.close')} onClick={close} data-testid="alarm-popup-close" />
+      </Group>
+    </Group>
+  );
+
+  /** The live map's pop-up: what the operator needs to decide, in as little width as possible. */
+  const compactBody = (a: AlarmItem) => (
+    <Stack gap={4}>
+      {head}
+      <Group gap={6} wrap="nowrap">
+        <Text fw={700} size="sm" lineClamp={2} data-testid="alarm-popup-title" data-plate={a.vehiidno} data-alarm-type={a.alarmType}>
+          {`${a.vehiidno} · ${alarmName(a.alarmType, lang)}`}
+        </Text>
+        <Badge size="sm" color={riskColor(a.riskLevel)} style={{ flexShrink: 0 }} data-testid="alarm-popup-risk">{t(`risk.${a.riskLevel}`, { defaultValue: a.riskLevel })}</Badge>
+      </Group>
+      <Text size="xs" data-testid="alarm-popup-time">{formatTime(a.gpsTime)}</Text>
+      <Text size="xs" c="dimmed" data-testid="alarm-popup-place">{formatPlace(a.lng, a.lat)}</Text>
+      <AddressText lng={a.lng} lat={a.lat} testId="alarm-popup-address" />
+      <Group gap={4} data-testid="alarm-popup-buttons">
+        {handleButton(a)}
+        {detailButton(a)}
+        {btn(a, 'live', live(a), pt('video'))}
+      </Group>
+      {listCount > 1 && <Text size="xs" c="dimmed" data-testid="alarm-popup-count">{pt('more', { count: listCount - 1 })}</Text>}
+      {missedNote}
+    </Stack>
+  );
 
   return (
     <>
       {open && (
-        <AppShell.Aside p="xs" data-testid="alarm-dock">
+        <AppShell.Aside p="xs" data-testid="alarm-dock" data-mode={mode} data-beside-dialogs>
           <AppShell.Section grow component={ScrollArea}>
-            <Paper withBorder p="sm" data-testid="alarm-popup" data-voice={voice} data-alarm-id={newest.id} data-online={online === undefined ? 'unknown' : String(online)}>
+            <Paper withBorder p={mode === 'compact' ? 'xs' : 'sm'} data-testid="alarm-popup" data-mode={mode} data-voice={voice} data-alarm-id={newest.id} data-online={online === undefined ? 'unknown' : String(online)}>
+              {mode === 'compact' ? compactBody(newest) : (
               <Stack gap={6}>
-                <Group justify="space-between" wrap="nowrap">
-                  <Text fw={700} c="red">{t('popup.title')}</Text>
-                  <Group gap={4}>
-                    <Button size="compact-xs" variant="subtle" onClick={hide} data-testid="alarm-popup-hide">{t('popup.hide')}</Button>
-                    <CloseButton aria-label={t('popup.close')} onClick={close} data-testid="alarm-popup-close" />
-                  </Group>
-                </Group>
+                {head}
                 <Group gap={8} wrap="nowrap">
                   {/* Plate and name in one text: a page-wide text search for a plate (other pages' search boxes,
                       their e2e tests) must not find the pop-up's copy of it. */}
@@ -288,6 +345,7 @@ function AlarmArea({ userId, headerSlot, onDockedChange }: { userId: number } & 
                 {listCount > 1 + MORE_SHOWN && <Text size="xs" c="dimmed">{t('popup.more', { count: listCount - 1 - MORE_SHOWN })}</Text>}
                 {missedNote}
               </Stack>
+              )}
             </Paper>
           </AppShell.Section>
         </AppShell.Aside>
@@ -325,19 +383,20 @@ function AlarmArea({ userId, headerSlot, onDockedChange }: { userId: number } & 
         </Group>,
         headerSlot,
       )}
-      <Modal opened={dialog?.kind === 'tts'} onClose={() => setDialog(null)} title={t('tts.title')}>
+      <Modal zIndex={LAYERS.popupDialog} opened={dialog?.kind === 'tts'} onClose={() => setDialog(null)} title={t('tts.title')}>
         {dialog?.kind === 'tts' && <TtsForm vehicleId={dialog.alarm.vehicleId} alarmId={dialog.alarm.id} />}
       </Modal>
-      <Modal opened={dialog?.kind === 'talk'} onClose={() => setDialog(null)} title={dialog ? voiceT('talk.title', { plate: dialog.alarm.vehiidno }) : ''}>
+      <Modal zIndex={LAYERS.popupDialog} opened={dialog?.kind === 'talk'} onClose={() => setDialog(null)} title={dialog ? voiceT('talk.title', { plate: dialog.alarm.vehiidno }) : ''}>
         {dialog?.kind === 'talk' && <TalkPanel vehicleId={dialog.alarm.vehicleId} />}
       </Modal>
-      <Modal opened={dialog?.kind === 'phone'} onClose={() => setDialog(null)} title={dialog ? voiceT('phone.title', { plate: dialog.alarm.vehiidno }) : ''}>
+      <Modal zIndex={LAYERS.popupDialog} opened={dialog?.kind === 'phone'} onClose={() => setDialog(null)} title={dialog ? voiceT('phone.title', { plate: dialog.alarm.vehiidno }) : ''}>
         {dialog?.kind === 'phone' && <PhoneForm vehicleId={dialog.alarm.vehicleId} alarmId={dialog.alarm.id} />}
       </Modal>
-      <Modal opened={dialog?.kind === 'snap'} onClose={() => setDialog(null)} size="lg" title={dialog ? `${dialog.alarm.vehiidno} · ${t('button.photoSnap')}` : ''}>
+      <Modal zIndex={LAYERS.popupDialog} opened={dialog?.kind === 'snap'} onClose={() => setDialog(null)} size="lg" title={dialog ? `${dialog.alarm.vehiidno} · ${t('button.photoSnap')}` : ''}>
         {dialog?.kind === 'snap' && <SnapDialog vehicleId={dialog.alarm.vehicleId} alarmId={dialog.alarm.id} started={dialog.started} />}
       </Modal>
       <Modal
+        zIndex={LAYERS.popupDialog}
         opened={dialog?.kind === 'obd' || dialog?.kind === 'obdLargeVehicle'}
         onClose={() => setDialog(null)}
         title={dialog ? voiceT(dialog.kind === 'obdLargeVehicle' ? 'obd.titleLarge' : 'obd.title', { plate: dialog.alarm.vehiidno }) : ''}
@@ -346,7 +405,10 @@ function AlarmArea({ userId, headerSlot, onDockedChange }: { userId: number } & 
           <ObdPanel vehicleId={dialog.alarm.vehicleId} protocol={dialog.kind === 'obd' ? 'obd2' : 'j1939'} />
         )}
       </Modal>
-      <Modal opened={dialog?.kind === 'handle'} onClose={() => setDialog(null)} title={t('handle.title')}>
+      <Modal zIndex={LAYERS.popupDialog} opened={dialog?.kind === 'detail'} onClose={() => setDialog(null)} size="lg" title={dialog ? `${dialog.alarm.vehiidno} · ${alarmName(dialog.alarm.alarmType, lang)}` : ''}>
+        {dialog?.kind === 'detail' && <AlarmDetailBody alarmId={dialog.alarm.id} />}
+      </Modal>
+      <Modal zIndex={LAYERS.popupDialog} opened={dialog?.kind === 'handle'} onClose={() => setDialog(null)} title={t('handle.title')}>
         {dialog?.kind === 'handle' && (
           <HandleForm
             alarm={dialog.alarm}

@@ -21,6 +21,7 @@ import { mapSourceStore, useMapSources } from './map-source-store.ts';
 import { loadPlaces, placeLabelLayer, type Place } from './place-labels.ts';
 import { MAP_NS } from './messages.ts';
 import { LAYERS } from '../../shell/layers.ts';
+import { recentreOn, RESIZE_SETTLE_MS } from './keep-view.ts';
 import { useThemeName } from '../../shell/theme.ts';
 
 // After `vite build` maplibre cannot find its worker next to its own chunk: point it at the emitted file.
@@ -76,6 +77,12 @@ export interface MapViewProps {
   onContextMenu?: (e: { x: number; y: number; lngLat: [number, number]; picked: PickingInfo | null }) => void;
   /** Called after the camera stops moving (and once when the map is ready). */
   onViewChange?: (view: MapViewState) => void;
+  /**
+   * What the operator is looking at (display coordinates, as layers draw it), if anything: after the
+   * map changes size (the alarm pop-up docks beside it) it is brought back into view when it fell
+   * outside or onto an edge; otherwise the centre is kept.
+   */
+  viewAnchor?: () => readonly [number, number] | undefined;
   /** Overlays positioned over the map (panels, menus). */
   children?: ReactNode;
   ref?: Ref<MapHandle>;
@@ -86,7 +93,7 @@ function readView(map: maplibregl.Map): MapViewState {
   return { west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth(), zoom: map.getZoom() };
 }
 
-export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChange, children, ref }: MapViewProps) {
+export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChange, viewAnchor, children, ref }: MapViewProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const mapRef = useRef<maplibregl.Map | null>(null);
   const overlayRef = useRef<MapboxOverlay | null>(null);
@@ -98,11 +105,12 @@ export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChang
   const [zoom, setZoom] = useState(INITIAL_ZOOM);
   const [places, setPlaces] = useState<Place[]>([]);
   const [failed, setFailed] = useState(false);
-  const callbacks = useRef({ onClick, onContextMenu, onViewChange });
+  const callbacks = useRef({ onClick, onContextMenu, onViewChange, viewAnchor });
+  const frameRef = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     crsRef.current = crs;
     darkRef.current = dark;
-    callbacks.current = { onClick, onContextMenu, onViewChange };
+    callbacks.current = { onClick, onContextMenu, onViewChange, viewAnchor };
   });
 
   // Create the map and the overlay once.
@@ -138,10 +146,30 @@ export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChang
     map.addControl(new maplibregl.ScaleControl({}), 'bottom-left');
     const emitView = () => {
       setZoom(map.getZoom());
+      // The camera and the drawn size, for e2e checks (centre kept, canvas follows the container).
+      const c = map.getCenter();
+      const [lng, lat] = fromDisplay(crsRef.current, c.lng, c.lat);
+      frameRef.current?.setAttribute('data-center', `${lng.toFixed(5)},${lat.toFixed(5)}`);
+      frameRef.current?.setAttribute('data-zoom', map.getZoom().toFixed(2));
+      frameRef.current?.setAttribute('data-canvas-width', String(map.getCanvas().clientWidth));
       callbacks.current.onViewChange?.(readView(map));
     };
     map.on('moveend', emitView);
     map.once('load', emitView);
+    // maplibre follows its container (ResizeObserver) and keeps the centre; deck.gl's overlay follows
+    // maplibre's 'resize'. A resize also stops a camera move in flight (a fly to a chosen vehicle), so
+    // once the size settles the vehicle the operator looks at is brought back if it is out of view.
+    let settle: ReturnType<typeof setTimeout> | undefined;
+    map.on('resize', () => {
+      clearTimeout(settle);
+      settle = setTimeout(() => {
+        const anchor = callbacks.current.viewAnchor?.();
+        if (!anchor) return;
+        const p = map.project([anchor[0], anchor[1]]);
+        const box = map.getContainer();
+        if (recentreOn(p.x, p.y, box.clientWidth, box.clientHeight)) map.easeTo({ center: [anchor[0], anchor[1]], duration: 300 });
+      }, RESIZE_SETTLE_MS);
+    });
     map.on('contextmenu', (e) => {
       const [lng, lat] = fromDisplay(crsRef.current, e.lngLat.lng, e.lngLat.lat);
       const picked = overlay.pickObject({ x: e.point.x, y: e.point.y, radius: 4 });
@@ -159,6 +187,7 @@ export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChang
     overlayRef.current = overlay;
     void loadPlaces().then(setPlaces);
     return () => {
+      clearTimeout(settle);
       overlayRef.current = null;
       mapRef.current = null;
       map.removeControl(overlay);
@@ -241,7 +270,7 @@ export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChang
   );
 
   return (
-    <div style={{ position: 'relative', width: '100%', height: '100%' }} data-testid="map-view" data-crs={crs} data-basemap-variant={dark ? 'dark' : 'light'}>
+    <div ref={frameRef} style={{ position: 'relative', width: '100%', height: '100%' }} data-testid="map-view" data-crs={crs} data-basemap-variant={dark ? 'dark' : 'light'}>
       {/* Its own stacking context: deck.gl's canvas and maplibre's controls (z-index 2 inside) stay
           under every panel the page lays over the map (src/shell/layers.ts). */}
       <div ref={containerRef} style={{ position: 'absolute', inset: 0, zIndex: LAYERS.map, isolation: 'isolate' }} />

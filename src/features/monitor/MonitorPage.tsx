@@ -118,6 +118,11 @@ export function MonitorPage() {
   };
 
   const onViewChange = useCallback((v: MapViewState) => controller?.setView(v), [controller]);
+  // When the map changes size (the alarm pop-up docks or undocks), the followed or focused vehicle stays in view.
+  const viewAnchor = useCallback(() => {
+    const id = following >= 0 ? following : focused;
+    return id >= 0 ? controller?.positionOf(id) : undefined;
+  }, [controller, following, focused]);
 
   const onClick = useCallback(
     (info: PickingInfo) => {
@@ -223,7 +228,7 @@ export function MonitorPage() {
         </Tabs>
       </Paper>
       <div style={{ flex: 1, position: 'relative', minWidth: 0 }}>
-        <MapView ref={mapRef} feed={feed} onClick={onClick} onContextMenu={onContextMenu} onViewChange={onViewChange}>
+        <MapView ref={mapRef} feed={feed} onClick={onClick} onContextMenu={onContextMenu} onViewChange={onViewChange} viewAnchor={viewAnchor}>
           <Group gap="xs" style={{ position: 'absolute', top: 8, left: 8, zIndex: LAYERS.mapPanel }}>
             <ConnectionBadge connection={panel.connection} attempt={panel.attempt} />
             <Tooltip label={t('frameHint')}>
