@@ -29,9 +29,9 @@ function serve(rows: Row[]) {
   });
 }
 
-function signInWith(buttons: string[], userLevel = 2) {
+function signInWith(buttons: string[], userLevel = 2, id = 9) {
   const keys = ['/system', ROUTE, ...buttons.map((b) => `${ROUTE}:${b}`)];
-  act(() => setUser({ id: 9, username: 'u', realName: null, userLevel, companyId: 1, geoInverse: false, permissions: masksFromIds(keys.map((k) => entryByKey(k)?.id ?? 0)) }));
+  act(() => setUser({ id, username: 'u', realName: null, userLevel, companyId: 1, geoInverse: false, permissions: masksFromIds(keys.map((k) => entryByKey(k)?.id ?? 0)) }));
 }
 
 function renderPage(fetchPage: (q: ListQuery) => Promise<Page<Row>>, extra: { remove?: (r: Row) => Promise<unknown> } = {}) {
@@ -199,6 +199,21 @@ describe('page, size and keyword in the URL', () => {
     expect(again).toHaveBeenCalledTimes(1);
     expect(again).toHaveBeenCalledWith({ current: 3, size: 20, keyword: '' });
     expect(window.location.search).toBe('?page=3');
+  });
+
+  it('does not hand one user\'s keyword to the next user signing in in the same browser tab', async () => {
+    renderPage(serve(ROWS));
+    await screen.findByText('role-1');
+    searchFor('role-4');
+    await waitFor(() => expect(window.location.search).toBe('?q=role-4'));
+
+    cleanup();
+    window.history.replaceState(null, '', ROUTE);
+    signInWith(['retrieve'], 2, 10);
+    const again = serve(ROWS);
+    renderPage(again);
+    await screen.findByText('role-1');
+    expect(again).toHaveBeenCalledWith({ current: 1, size: 20, keyword: '' });
   });
 
   it('falls back to the defaults for values that make no sense, without an error', async () => {

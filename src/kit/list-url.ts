@@ -5,6 +5,7 @@
  * params of the URL are kept as they are.
  */
 import { readSession, writeSession } from '../session/storage.ts';
+import { session } from '../session/store.ts';
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 20;
@@ -47,7 +48,8 @@ export function writeListSearch(search: string, q: ListQuery): string {
   return str ? `?${str}` : '';
 }
 
-const storeKey = (route: string) => `list:${route}`;
+/** Per signed-in user: another user signing in in this browser tab must not see the last one's keyword. */
+const storeKey = (route: string) => `list:${session.user?.id ?? 0}:${route}`;
 
 /**
  * Where the list starts: the URL's params when it has any (a reload, a link), else what this browser
