@@ -30,6 +30,16 @@ async function raiseEmergency(v: RealtimeVehicle): Promise<void> {
   expect((await t.report(location({ lng: 121.5001, lat: 31.2003, time: now - 1000, speed: 30, alarm: EMERGENCY_BIT }))).result).toBe(0);
 }
 
+/** The id of the vehicle's emergency alarm (as the safety officer's alarm query finds it). */
+async function emergencyOf(vehicleId: number): Promise<number> {
+  const token = await e2e.server.token(ACCOUNTS.safety);
+  const now = Date.now();
+  const found = await e2e.server.api<{ records: { id: number; alarmType: number }[] }>('/service-safe/alarmInfo', {
+    token, body: { current: 1, size: 10, startTime: now - 86_400_000, endTime: now + 60_000, vehicleIds: [vehicleId] },
+  });
+  return found.data.records.find((a) => a.alarmType === 17001)!.id;
+}
+
 const statValue = async (page: Page, key: string) => Number(await page.getByTestId(`board-stat-${key}`).getAttribute('data-value'));
 
 async function openBoard(page: Page): Promise<void> {
@@ -107,12 +117,7 @@ describe('safety board', () => {
     const resolvedBefore = await statValue(board, 'resolved');
 
     // The same console in a second window (the same signed-in session) handles the alarm from the list.
-    const token = await e2e.server.token(ACCOUNTS.safety);
-    const now = Date.now();
-    const found = await e2e.server.api<{ records: { id: number; alarmType: number }[] }>('/service-safe/alarmInfo', {
-      token, body: { current: 1, size: 10, startTime: now - 86_400_000, endTime: now + 60_000, vehicleIds: [v.vehicleId] },
-    });
-    const alarmId = found.data.records.find((a) => a.alarmType === 17001)!.id;
+    const alarmId = await emergencyOf(v.vehicleId);
     const list = await board.context().newPage();
     await list.goto(consolePath('/safeManagement/alarmProcessingPage'));
     await list.getByTestId('alarm-search').click();
@@ -134,6 +139,50 @@ describe('safety board', () => {
     // The board window was not reloaded: its card and its list follow.
     await board.locator(`[data-testid=board-stat-resolved][data-value="${resolvedBefore + 1}"]`).waitFor({ timeout: 10_000 });
     await row.waitFor({ state: 'detached', timeout: 10_000 });
+  });
+
+  test('operator A handles an alarm in her browser; operator B’s open board, alarm list and pop-up follow at once, without a reload', async () => {
+    // B: another operator in another browser (no shared session, no BroadcastChannel): only the push channel links them.
+    const board = await e2e.newPage();
+    await login(board, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    await openBoard(board);
+    const list = await board.context().newPage();
+    await list.goto(consolePath('/safeManagement/alarmProcessingPage'));
+    await list.getByTestId('alarm-processing-page').waitFor({ timeout: 15_000 });
+
+    const v = (await vehiclesById(e2e.server))[3]!;
+    await raiseEmergency(v);
+    const row = board.locator(`[data-testid=board-row][data-vehicle-id="${v.vehicleId}"]`);
+    await row.waitFor({ timeout: 20_000 });
+    const resolvedBefore = await statValue(board, 'resolved');
+    const alarmId = await emergencyOf(v.vehicleId);
+    // B's pop-up shows the alarm (admin: pop-ups on, emergency is linked to a pop-up).
+    await board.locator(`[data-testid=alarm-popup][data-alarm-id="${alarmId}"]`).waitFor({ timeout: 20_000 });
+    await list.getByTestId('alarm-search').click();
+    const bRow = list.locator(`[data-testid=alarm-row][data-alarm-id="${alarmId}"]`);
+    await bRow.waitFor({ timeout: 15_000 });
+    expect(await bRow.getByTestId('alarm-row-status').textContent()).toBe('未处理');
+
+    // A: the safety officer handles it from her own alarm list.
+    const a = await e2e.newPage();
+    await login(a, ACCOUNTS.safety.username, ACCOUNTS.safety.password);
+    await a.goto(consolePath('/safeManagement/alarmProcessingPage'));
+    await a.getByTestId('alarm-search').click();
+    await a.locator(`[data-testid=alarm-row][data-alarm-id="${alarmId}"]`).getByTestId('alarm-row-detail').click();
+    await a.getByTestId('alarm-confirm').click();
+    await a.getByTestId('handle-content').fill('已联系司机');
+    await a.getByTestId('handle-submit').click();
+    await a.getByTestId('handle-result').waitFor({ timeout: 15_000 });
+    const handledAt = Date.now();
+
+    // B, not reloaded, no search clicked: the board's resolved count, the list row and the pop-up follow.
+    await board.locator(`[data-testid=board-stat-resolved][data-value="${resolvedBefore + 1}"]`).waitFor({ timeout: 3_000 });
+    await row.waitFor({ state: 'detached', timeout: 3_000 });
+    await expect.poll(() => bRow.getByTestId('alarm-row-status').textContent(), { timeout: 3_000, interval: 50 }).toBe('人工处理');
+    expect(await bRow.getByTestId('alarm-row-user').textContent()).toBe('刘安全');
+    await board.locator(`[data-testid=alarm-popup][data-alarm-id="${alarmId}"]`).waitFor({ state: 'detached', timeout: 3_000 });
+    // Everything above typically lands within the 1 s the issue asks (push at commit + one refetch); 3 s bounds a loaded CI machine.
+    expect(Date.now() - handledAt).toBeLessThan(6_000);
   });
 
   test('a user without the resolve bit can follow but has no resolve button', async () => {

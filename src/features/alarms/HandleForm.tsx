@@ -4,14 +4,15 @@
  * notification, `handledOutcome`) and hands back to the caller, which closes the form (issue 13).
  * Used by the pop-up's quick "handle" and the processing page.
  */
-import { Alert, Button, Select, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { alarmName } from '../../../domain/alarms/catalogue.ts';
-import { DEAL_TYPES, DealType } from '../../../domain/alarms/engine.ts';
+import { DealType } from '../../../domain/alarms/engine.ts';
 import { isApiError } from '../../api/http.ts';
 import { useLang, useT } from '../../i18n/index.ts';
 import { confirmAlarm, type TerminalAnswer } from './api.ts';
+import { DealFields, type DealValue } from './DealFields.tsx';
 import { handledOutcome } from './format.ts';
 import { ALARMS_NS } from './messages.ts';
 
@@ -25,8 +26,7 @@ export function HandleForm({ alarm, onDone }: HandleFormProps) {
   const t = useT(ALARMS_NS);
   const lang = useLang();
   const alarmId = alarm.id;
-  const [dealType, setDealType] = useState<string>(String(DealType.RiskRelease));
-  const [content, setContent] = useState('');
+  const [deal, setDeal] = useState<DealValue>({ dealType: String(DealType.RiskRelease), content: '' });
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState<string | null>(null);
 
@@ -34,7 +34,7 @@ export function HandleForm({ alarm, onDone }: HandleFormProps) {
     setBusy(true);
     setFailed(null);
     try {
-      const a = await confirmAlarm(alarmId, Number(dealType), content);
+      const a = await confirmAlarm(alarmId, Number(deal.dealType), deal.content);
       const subject = t('handle.subject', { plate: alarm.vehiidno, alarm: alarmName(alarm.alarmType, lang) });
       notifications.show({
         color: 'green', title: subject,
@@ -53,16 +53,7 @@ export function HandleForm({ alarm, onDone }: HandleFormProps) {
       <Text fw={600} data-testid="handle-subject">
         {t('handle.subject', { plate: alarm.vehiidno, alarm: alarmName(alarm.alarmType, lang) })}
       </Text>
-      <Select
-        label={t('handle.action')}
-        data={DEAL_TYPES.map((d) => ({ value: String(d), label: t(`dealType.${d}`) }))}
-        value={dealType}
-        onChange={(v) => v && setDealType(v)}
-        allowDeselect={false}
-        comboboxProps={{ withinPortal: false }}
-        data-testid="handle-action"
-      />
-      <Textarea label={t('handle.content')} value={content} onChange={(e) => setContent(e.currentTarget.value)} maxLength={500} data-testid="handle-content" />
+      <DealFields value={deal} onChange={setDeal} testIds={{ action: 'handle-action', content: 'handle-content' }} />
       <Button onClick={() => void submit()} loading={busy} data-testid="handle-submit">
         {t('handle.submit')}
       </Button>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVIDENCE_TRACK_MARGIN_MS, evidenceTrackHref, evidenceWindow, formatPlace, handledOutcome, fromLocalInput, playbackHref, PLAYBACK_MARGIN_MS, rangeProblem, todayRange, toLocalInput } from './format.ts';
+import { alarmPeriodEnd, EVIDENCE_TRACK_MARGIN_MS, evidenceTrackHref, evidenceWindow, formatPlace, handledOutcome, fromLocalInput, playbackHref, PLAYBACK_MARGIN_MS, rangeProblem, todayRange, toLocalInput, vehicleHistoryRange } from './format.ts';
 
 const NOW = new Date(2026, 10, 22, 19, 0, 0).getTime();
 
@@ -68,5 +68,23 @@ describe('alarm evidence links', () => {
     // An alarm held for 40 days stays within the report's 31-day limit.
     const long = evidenceWindow({ startTime: NOW, lastTime: NOW, endTime: NOW + 40 * 86_400_000 });
     expect(long.endTime - long.startTime).toBeLessThan(31 * 86_400_000);
+  });
+});
+
+describe('the period of a vehicle’s alarm history (the vehicle menu)', () => {
+  it('opens on the last 7 whole days, today included, not on today only', () => {
+    const now = new Date(2026, 10, 25, 14, 30);
+    expect(vehicleHistoryRange(now)).toEqual({ start: '2026-11-19T00:00', end: '2026-11-25T23:59' });
+  });
+
+  it('never reaches further back than the spec’s 3 months (the 7 days fit well inside them)', () => {
+    const now = new Date(2026, 10, 25, 14, 30);
+    const { start } = vehicleHistoryRange(now);
+    expect(rangeProblem(fromLocalInput(start), now.getTime(), now.getTime())).toBeNull();
+  });
+
+  it('counts the whole last minute of a period: 23:59 includes 23:59:59', () => {
+    expect(alarmPeriodEnd('2026-11-25T23:59')).toBe(new Date(2026, 10, 25, 23, 59, 59, 999).getTime());
+    expect(Number.isNaN(alarmPeriodEnd('bad'))).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 /** Pure helpers of the alarm pop-up and the processing page (unit-tested). */
 import { alarmQueryEarliest } from '../../../domain/alarms/engine.ts';
+import { quickRange, type Period } from '../../../domain/period/period.ts';
 
 /** Track playback around an alarm: the alarm window of spec §9 (30 min) on both sides. */
 export const PLAYBACK_MARGIN_MS = 30 * 60_000;
@@ -59,6 +60,24 @@ export function rangeProblem(startTime: number, endTime: number, now: number): '
   if (!Number.isFinite(startTime) || !Number.isFinite(endTime) || startTime > endTime) return 'badRange';
   if (startTime < alarmQueryEarliest(now)) return 'tooOld';
   return null;
+}
+
+/**
+ * The period a vehicle's alarm history opens with (issue 13: today only was too short): the last 7
+ * whole days, or from the earliest time the spec lets an alarm query reach (the last 3 months, §5)
+ * when that is shorter. Visible and changeable on the page.
+ */
+export function vehicleHistoryRange(now: Date): Period {
+  const week = quickRange('last7Days', now, 'datetime');
+  const earliest = alarmQueryEarliest(now.getTime());
+  if (fromLocalInput(week.start) >= earliest) return week;
+  // Whole minutes, rounded up so the start stays inside the limit.
+  return { start: toLocalInput(Math.ceil(earliest / 60_000) * 60_000), end: week.end };
+}
+
+/** The end of a period field (minutes): the whole minute it names counts, so 23:59 includes 23:59:30. */
+export function alarmPeriodEnd(text: string): number {
+  return fromLocalInput(text) + 59_999;
 }
 
 /** Today from local midnight to the end of the day (the processing page's default range). */

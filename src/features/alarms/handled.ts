@@ -7,8 +7,8 @@
  * until a reload, because its live refresh only reacted to NEW alarms on the session stream.
  *
  * Other windows of the same console (a wall, a second tab) hear it through a BroadcastChannel.
- * Handlings by another operator still reach this console only with the next new alarm or reload:
- * the push stream carries no "alarm handled" message yet (server/push + proto).
+ * Handlings by another operator arrive over the push channel (`alarmHandled`); views take both
+ * through `useAlarmHandlings.ts`.
  */
 
 export type HandledListener = (alarmIds: readonly number[]) => void;

@@ -1,38 +1,40 @@
 /**
  * One board item: its fields, the actions its state allows (each behind its button bit), the
- * vehicle's alarms on the item and the action log (who, when, what).
+ * vehicle's alarms on the item and the action log (who, when, what), both kit RowsTables. The item is
+ * a query under the board's route key: every handling and board step anywhere refetches it.
  */
-import { Alert, Badge, Button, Group, NumberInput, Stack, Table, Text, Textarea } from '@mantine/core';
+import { Alert, Badge, Box, Button, Group, NumberInput, Stack, Table, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { BOARD_ACTION_BUTTON, UNPUSH_MUTE_DEFAULT_MINUTES, UNPUSH_MUTE_MAX_MINUTES, type BoardAction } from '../../../domain/alarms/board.ts';
 import { isApiError } from '../../api/http.ts';
 import { Perm } from '../../app/Perm.tsx';
 import { useT } from '../../i18n/index.ts';
+import { useInvalidate } from '../../kit/ListPage.tsx';
+import { resourceKey } from '../../kit/query.ts';
+import { RowsTable } from '../../kit/RowsTable.tsx';
+import type { KitColumn } from '../../kit/ResourceTable.tsx';
+import type { Alarm } from '../alarms/api.ts';
 import { formatTime, fromLocalInput, riskColor, toLocalInput } from '../alarms/format.ts';
 import { announceAlarmsHandled } from '../alarms/handled.ts';
-import { fetchBoardDetail, runBoardAction, type BoardDetail } from './api.ts';
+import { BOARD_ROUTE, fetchBoardDetail, runBoardAction, type BoardLogEntry } from './api.ts';
 import { formProblem, NOTE_REQUIRED, stateColor } from './form.ts';
 import { BOARD_NS } from './messages.ts';
 import { DateTimeField } from '../../kit/period-picker/index.ts';
 
-const ROUTE = '/safeManagement/safetyBoardPage';
 /** Button order in the drawer. */
 const ACTION_ORDER: readonly BoardAction[] = ['resolve', 'follow', 'continueFollow', 'cancelFollow', 'report', 'unpush'];
+/** Rows a drawer table shows before it scrolls. */
+const SHOWN_ROWS = 6;
+const shownHeight = (rows: number) => (Math.min(Math.max(rows, 1), SHOWN_ROWS) + 1) * 36 + 2;
 
-export function BoardDetailView({ id, version, onChanged }: { id: number; version: number; onChanged: () => void }) {
+export function BoardDetailView({ id }: { id: number }) {
   const t = useT(BOARD_NS);
-  const [detail, setDetail] = useState<BoardDetail | null>(null);
-  const [reload, setReload] = useState(0);
   const [form, setForm] = useState<BoardAction | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    void fetchBoardDetail(id).then((d) => live && setDetail(d)).catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [id, version, reload]);
+  const invalidate = useInvalidate(BOARD_ROUTE);
+  const query = useQuery({ queryKey: resourceKey(BOARD_ROUTE, 'detail', id), queryFn: () => fetchBoardDetail(id) });
+  const detail = query.data;
 
   if (!detail) return null;
   const i = detail.item;
@@ -42,6 +44,25 @@ export function BoardDetailView({ id, version, onChanged }: { id: number; versio
       <Table.Td data-testid={testid}>{value}</Table.Td>
     </Table.Tr>
   );
+  const alarmColumns: KitColumn<Alarm>[] = [
+    { key: 'time', title: t('alarm.time'), minWidth: 150, maxWidth: 170, render: (a) => formatTime(a.startTime) },
+    { key: 'name', title: t('alarm.name'), minWidth: 120, maxWidth: 240, render: (a) => a.alarmName },
+    { key: 'risk', title: t('alarm.risk'), minWidth: 72, maxWidth: 96, render: (a) => t(`alarmRisk.${a.riskLevel}`, { defaultValue: a.riskLevel }) },
+    { key: 'status', title: t('alarm.status'), minWidth: 90, maxWidth: 120, render: (a) => t(`alarmStatus.${a.dealStatus}`) },
+  ];
+  const logColumns: KitColumn<BoardLogEntry>[] = [
+    { key: 'time', title: t('logField.time'), minWidth: 150, maxWidth: 170, render: (l) => formatTime(l.createTime) },
+    { key: 'user', title: t('logField.user'), minWidth: 84, maxWidth: 140, render: (l) => <span data-testid="board-log-user">{l.userId === null ? t('platform') : l.username}</span> },
+    { key: 'action', title: t('logField.action'), minWidth: 100, maxWidth: 220, render: (l) => `${l.actionName}${l.alarmName ? ` · ${l.alarmName}` : ''}` },
+    {
+      key: 'change', title: t('logField.change'), minWidth: 100, maxWidth: 180,
+      render: (l) => (l.fromState && l.fromState !== l.toState ? `${t(`state.${l.fromState}`)} → ${t(`state.${l.toState}`)}` : t(`state.${l.toState}`)),
+    },
+    {
+      key: 'note', title: t('logField.note'), minWidth: 140, maxWidth: 320,
+      render: (l) => <span data-testid="board-log-note">{l.note}{l.nextFollowTime !== null ? ` (${t('field.nextFollow')} ${formatTime(l.nextFollowTime)})` : ''}</span>,
+    },
+  ];
 
   return (
     <Stack gap="sm" data-testid="board-detail" data-item-id={i.id} data-state={i.state}>
@@ -69,7 +90,7 @@ export function BoardDetailView({ id, version, onChanged }: { id: number; versio
       </Table>
       <Group gap="xs">
         {ACTION_ORDER.filter((a) => i.actions.includes(a)).map((a) => (
-          <Perm key={a} route={ROUTE} button={BOARD_ACTION_BUTTON[a]}>
+          <Perm key={a} route={BOARD_ROUTE} button={BOARD_ACTION_BUTTON[a]}>
             <Button
               size="xs"
               variant={form === a ? 'filled' : 'light'}
@@ -90,62 +111,36 @@ export function BoardDetailView({ id, version, onChanged }: { id: number; versio
           onCancel={() => setForm(null)}
           onDone={(closedAlarms) => {
             setForm(null);
-            setReload((n) => n + 1);
-            onChanged();
-            // Resolve / unpush handle the item's unprocessed alarms: the processing list refreshes them.
+            void invalidate();
+            // Resolve / unpush handle the item's unprocessed alarms: this console's other windows refresh them.
             if (closedAlarms > 0) announceAlarmsHandled(detail.alarms.filter((a) => a.dealStatus === 0).map((a) => a.id));
           }}
         />
       )}
       <Text fw={600}>{t('alarms')}</Text>
-      {detail.alarms.length === 0 ? (
-        <Text size="sm" c="dimmed">{t('alarmsEmpty')}</Text>
-      ) : (
-        <Table striped data-testid="board-alarms">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('alarm.time')}</Table.Th><Table.Th>{t('alarm.name')}</Table.Th><Table.Th>{t('alarm.risk')}</Table.Th><Table.Th>{t('alarm.status')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {detail.alarms.map((a) => (
-              <Table.Tr key={a.id} data-testid="board-alarm-row" data-alarm-id={a.id} data-deal-status={a.dealStatus}>
-                <Table.Td>{formatTime(a.startTime)}</Table.Td>
-                <Table.Td>{a.alarmName}</Table.Td>
-                <Table.Td>{t(`alarmRisk.${a.riskLevel}`, { defaultValue: a.riskLevel })}</Table.Td>
-                <Table.Td>{t(`alarmStatus.${a.dealStatus}`)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      <Box data-testid="board-alarms">
+        <RowsTable
+          rows={detail.alarms}
+          columns={alarmColumns}
+          rowKey={(a) => a.id}
+          label={t('alarms')}
+          emptyText={t('alarmsEmpty')}
+          rowAttributes={(a) => ({ 'data-testid': 'board-alarm-row', 'data-alarm-id': a.id, 'data-deal-status': a.dealStatus })}
+          height={shownHeight(detail.alarms.length)}
+        />
+      </Box>
       <Text fw={600}>{t('log')}</Text>
-      {detail.log.length === 0 ? (
-        <Text size="sm" c="dimmed">{t('logEmpty')}</Text>
-      ) : (
-        <Table striped data-testid="board-log">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('logField.time')}</Table.Th><Table.Th>{t('logField.user')}</Table.Th><Table.Th>{t('logField.action')}</Table.Th>
-              <Table.Th>{t('logField.change')}</Table.Th><Table.Th>{t('logField.note')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {detail.log.map((l) => (
-              <Table.Tr key={l.id} data-testid="board-log-row" data-action={l.action}>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTime(l.createTime)}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }} data-testid="board-log-user">{l.userId === null ? t('platform') : l.username}</Table.Td>
-                <Table.Td>{l.actionName}{l.alarmName ? ` · ${l.alarmName}` : ''}</Table.Td>
-                <Table.Td>{l.fromState && l.fromState !== l.toState ? `${t(`state.${l.fromState}`)} → ${t(`state.${l.toState}`)}` : t(`state.${l.toState}`)}</Table.Td>
-                <Table.Td data-testid="board-log-note">
-                  {l.note}
-                  {l.nextFollowTime !== null ? ` (${t('field.nextFollow')} ${formatTime(l.nextFollowTime)})` : ''}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      <Box data-testid="board-log">
+        <RowsTable
+          rows={detail.log}
+          columns={logColumns}
+          rowKey={(l) => l.id}
+          label={t('log')}
+          emptyText={t('logEmpty')}
+          rowAttributes={(l) => ({ 'data-testid': 'board-log-row', 'data-action': l.action })}
+          height={shownHeight(detail.log.length)}
+        />
+      </Box>
     </Stack>
   );
 }

@@ -4,6 +4,8 @@ import { http } from '../../api/http.ts';
 import type { Alarm } from '../alarms/api.ts';
 
 const BASE = '/service-safe/saftyBoard';
+/** The page's route: URL, permission route of its buttons, and the prefix of its query keys. */
+export const BOARD_ROUTE = '/safeManagement/safetyBoardPage';
 
 export interface BoardItem {
   id: number; vehicleId: number; vehiidno: string; devidno: string; companyId: number; companyName: string; state: BoardState; stateName: string;

@@ -21,7 +21,8 @@ registerMessages(BOARD_NS, {
     total: '共 {{total}} 项',
     empty: '看板上没有符合条件的事项',
     detail: '详情',
-    liveHint: '新报警到达时自动刷新',
+    liveHint: '新报警到达或有人处理时自动刷新',
+    title: '安全看板',
     button: { follow: '跟进', continueFollow: '继续跟进', cancelFollow: '取消跟进', report: '上传', resolve: '解决', unpush: '取消推送' },
     form: {
       note: '说明', notePlaceholder: '处理情况或原因', nextFollow: '下次跟进时间', muteMinutes: '屏蔽时长（分钟）', submit: '提交', cancel: '取消',
@@ -57,7 +58,8 @@ registerMessages(BOARD_NS, {
     total: '{{total}} items',
     empty: 'No board items match',
     detail: 'Details',
-    liveHint: 'Refreshes when new alarms arrive',
+    liveHint: 'Refreshes when alarms arrive or anyone handles them',
+    title: 'Safety board',
     button: { follow: 'Follow', continueFollow: 'Continue follow', cancelFollow: 'Cancel follow', report: 'Upload', resolve: 'Resolve', unpush: 'Unpush' },
     form: {
       note: 'Note', notePlaceholder: 'What was done, or why', nextFollow: 'Next follow-up', muteMinutes: 'Mute for (minutes)', submit: 'Submit', cancel: 'Cancel',
