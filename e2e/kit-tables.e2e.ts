@@ -9,6 +9,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
+import { coveredControls } from './layout-checks.ts';
 
 const e2e = useE2E();
 
@@ -89,6 +90,8 @@ describe('report tables keep their columns between min and max width', () => {
           expect(c.width + 0.5, `${r.route} ${c.key} at ${size.width}: ${c.width} ≥ ${c.min}`).toBeGreaterThanOrEqual(c.min);
           expect(c.width - 0.5, `${r.route} ${c.key} at ${size.width}: ${c.width} ≤ ${c.max}`).toBeLessThanOrEqual(c.max);
         }
+        // The form line wraps rather than pushing 查询/导出 under something else.
+        expect(await coveredControls(page), `${r.route} at ${size.width}`).toEqual([]);
       }
     });
   }
