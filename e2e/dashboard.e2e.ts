@@ -41,7 +41,7 @@ describe('operation dashboard', () => {
     await page.waitForURL((url) => routeOf(url.href) === '/home/index');
     await page.getByTestId('dashboard-page').waitFor();
 
-    // First visit: the guide opens (a dialog with the enter-system and ignore buttons); ignoring it closes it for this user.
+    // First visit: the guide shows (a strip under the header with the enter-system and ignore buttons); ignoring it closes it for this user.
     // The first render of the map (maplibre + deck.gl on a software GL) can hold a loaded machine's main thread for seconds.
     await page.getByTestId('online-vehicleTotal').waitFor({ timeout: 60_000 });
     await page.getByTestId('dashboard-guide').waitFor({ timeout: 30_000 });
@@ -121,7 +121,7 @@ describe('operation dashboard', () => {
     const admin = await e2e.newPage();
     await login(admin, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
     await admin.goto(consolePath('/home/index'));
-    // The administrator's first visit opens the guide (a dialog): enter later, ignore it now.
+    // The administrator's first visit shows the guide too (a strip under the header, covering nothing): ignore it.
     await admin.getByTestId('guide-ignore').click({ timeout: 60_000 });
     await admin.getByTestId('dashboard-guide').waitFor({ state: 'detached' });
     await admin.getByTestId('panel-running-open').click();

@@ -12,7 +12,7 @@ import { useLang, useT } from '../../i18n/index.ts';
 import { currentAccess, displayName, useSession } from '../../session/store.ts';
 import { confirmSignOut } from '../../shell/HeaderActions.tsx';
 import { dashboardQueries } from './api.ts';
-import { GuidePopover } from './Guide.tsx';
+import { GuideStrip, useGuide } from './Guide.tsx';
 import { DASHBOARD_NS } from './messages.ts';
 
 /** Where "enter the system" goes: the first built page after the dashboard the user may see, in menu order. */
@@ -51,9 +51,11 @@ export function DashboardHeader({ fullscreen, onFullscreen }: { fullscreen: bool
   const now = new Date(useNow());
   const weather = useQuery(dashboardQueries.weather());
   const w = weather.data;
+  const guide = useGuide(enterSystem);
   const weekdays = t('weekdays', { returnObjects: true }) as unknown as string[];
   const date = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
   return (
+    <>
     <Group justify="space-between" wrap="nowrap" px="sm" py={6} data-testid="dashboard-header" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
       <Group gap="md" wrap="nowrap">
         <Text fw={700} style={{ fontSize: 'clamp(18px, 1.4vw, 36px)', fontVariantNumeric: 'tabular-nums' }} data-testid="dashboard-clock">
@@ -70,9 +72,7 @@ export function DashboardHeader({ fullscreen, onFullscreen }: { fullscreen: bool
       </Group>
       <Text fw={700} size="lg" visibleFrom="md">{t('title')}</Text>
       <Group gap="xs" wrap="nowrap">
-        <GuidePopover onEnter={enterSystem}>
-          {(enter) => <Button size="compact-sm" onClick={enter} disabled={enterTarget() === null} data-testid="enter-system">{t('enterSystem')}</Button>}
-        </GuidePopover>
+        <Button size="compact-sm" onClick={guide.enter} disabled={enterTarget() === null} data-testid="enter-system">{t('enterSystem')}</Button>
         <Tooltip label={fullscreen ? t('exitFullscreen') : t('fullscreen')}>
           <ActionIcon variant="default" onClick={onFullscreen} aria-label={fullscreen ? t('exitFullscreen') : t('fullscreen')} data-testid="dashboard-fullscreen">
             {fullscreen ? '⤡' : '⤢'}
@@ -82,5 +82,7 @@ export function DashboardHeader({ fullscreen, onFullscreen }: { fullscreen: bool
         <Button variant="light" size="compact-sm" onClick={() => confirmSignOut(tc)} data-testid="dashboard-sign-out">{tc('shell.signOut')}</Button>
       </Group>
     </Group>
+    <GuideStrip guide={guide} />
+    </>
   );
 }
