@@ -93,7 +93,7 @@ export function ResourceTable<T extends { id: number }>({ list, columns, actions
 
   const bounds = new Map(columns.map((c) => [c.key, { min: c.minWidth, max: c.maxWidth }]));
   if (actions) bounds.set(ACTIONS, { min: actions.width, max: actions.width });
-  const widths = useColumnWidths(storeKey, dataColumns, bounds);
+  const widths = useColumnWidths(storeKey, dataColumns, bounds, [FILLER]);
   // The reset sits in the last header (the pinned actions, else the filler): always in view.
   const last = dataColumns[dataColumns.length - 1]!;
   const shownColumns = widths.customised

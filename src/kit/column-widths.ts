@@ -15,11 +15,24 @@ export interface WidthBounds {
   max: number;
 }
 
-/** The stored px widths that lie outside their column's bounds, brought back within them. */
-export function widthFixes(stored: readonly Record<string, string | number>[], bounds: ReadonlyMap<string, WidthBounds>): { accessor: string; width: string }[] {
+/**
+ * The stored px widths that lie outside their column's bounds, brought back within them; the
+ * `flexible` columns (the filler) to 0 px. A drag fixes every column in px (the table's layout is
+ * then fixed and exactly the sum): a filler kept at its 3840-px width would widen the table at 1280,
+ * and one set back to auto would let the browser squeeze the dragged columns again.
+ */
+export function widthFixes(
+  stored: readonly Record<string, string | number>[],
+  bounds: ReadonlyMap<string, WidthBounds>,
+  flexible: readonly string[] = [],
+): { accessor: string; width: string }[] {
   const fixes: { accessor: string; width: string }[] = [];
   for (const entry of stored) {
     const [accessor, width] = Object.entries(entry)[0] ?? [];
+    if (accessor !== undefined && flexible.includes(accessor)) {
+      if (typeof width === 'string' && width.endsWith('px') && width !== '0px') fixes.push({ accessor, width: '0px' });
+      continue;
+    }
     const b = accessor === undefined ? undefined : bounds.get(accessor);
     if (accessor === undefined || !b || typeof width !== 'string' || !/^\d+(\.\d+)?px$/.test(width)) continue;
     const px = parseFloat(width);
@@ -38,7 +51,7 @@ export function widthsCustomised<T>(stored: readonly Record<string, string | num
   });
 }
 
-export function useColumnWidths<T>(storeKey: string | undefined, columns: DataTableColumn<T>[], bounds: ReadonlyMap<string, WidthBounds>) {
+export function useColumnWidths<T>(storeKey: string | undefined, columns: DataTableColumn<T>[], bounds: ReadonlyMap<string, WidthBounds>, flexible: readonly string[] = []) {
   const key = storeKey === undefined ? undefined : `${WIDTH_STORE_PREFIX}${storeKey}`;
   // The column order is the code's: mantine-datatable also stores an order per key, which would keep
   // a column where it was after a later release moves it (we offer no dragging).
@@ -52,11 +65,12 @@ export function useColumnWidths<T>(storeKey: string | undefined, columns: DataTa
   });
   const { columnsWidth, setColumnsWidth, resetColumnsWidth } = useDataTableColumns<T>({ key, columns });
 
-  const boundsKey = JSON.stringify([...bounds]);
+  const boundsKey = JSON.stringify([[...bounds], flexible]);
   useEffect(() => {
     if (key === undefined) return;
     // A drag may go below a column's minimum (the library stops at 50 px) or past its maximum.
-    const fixes = widthFixes(columnsWidth, new Map(JSON.parse(boundsKey) as [string, WidthBounds][]));
+    const [entries, loose] = JSON.parse(boundsKey) as [[string, WidthBounds][], string[]];
+    const fixes = widthFixes(columnsWidth, new Map(entries), loose);
     if (fixes.length > 0) setColumnsWidth(fixes);
   }, [key, columnsWidth, boundsKey, setColumnsWidth]);
 
