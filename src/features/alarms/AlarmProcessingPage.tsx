@@ -243,6 +243,7 @@ export function AlarmProcessingPage() {
         list={list}
         columns={columns}
         label={t('page.title')}
+        storeKey={ROUTE}
         selection={{ selected, onChange: setSelected }}
         rowAttributes={(a) => ({ 'data-testid': 'alarm-row', 'data-alarm-id': a.id, 'data-deal-status': a.dealStatus })}
         actions={{

@@ -194,6 +194,7 @@ export function SafetyBoardPage() {
         list={list}
         columns={columns}
         label={t('title')}
+        storeKey={BOARD_ROUTE}
         rowAttributes={(i) => ({ 'data-testid': 'board-row', 'data-item-id': i.id, 'data-vehicle-id': i.vehicleId, 'data-state': i.state })}
         actions={{ width: 84, render: (i) => <Button size="compact-xs" variant="light" onClick={() => setDetailId(i.id)} data-testid="board-row-detail">{t('detail')}</Button> }}
       />
