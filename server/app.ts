@@ -102,7 +102,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('dashboard', dashboardRoutes(api, { config, storage, tokens, live })); // issue 14: the operation dashboard's figures (the walls reuse app.dashboard)
   recordingUploadRoutes(api, { config, storage, gateway: live.gateway }); // issue 6: recordings pulled to the server over FTP
   deviceRegistrationRoutes(api, { storage, gateway: live.gateway }); // issue 12: terminal registration state and operator reset
-  wallRoutes(api, { storage, store: live.store }); // issue 14: /largeScreen walls' data, display credentials, presets
+  wallRoutes(api, { storage, store: live.store, dashboard: app.dashboard }); // issue 14: /largeScreen walls' data, display credentials, presets
   await installConsole(app, config.consoleDir);
   return app;
 }

@@ -37,6 +37,8 @@ export const PANEL_KINDS = [
   'riskLevels', // today's alarms by risk level, processed share (screen/synplatformlevel)
   'companyFleet', // vehicles and online per company (screen/synvehicle)
   'latestReports', // vehicles that reported last (screen/V3/getVehicleLast)
+  'riskRanking', // the dashboard's 5 riskiest vehicles of 30 days (wall/data/riskRanking)
+  'drivingWeek', // the dashboard's km and driving hours per day, 7 days before today (wall/data/dailyMile)
   'missingSource', // a data source other issues have not built yet
 ] as const;
 export type PanelKind = (typeof PANEL_KINDS)[number];
@@ -110,8 +112,8 @@ export const DEFAULT_PRESETS: Readonly<Record<WallKey, WallPreset>> = {
   },
   monitoringCenterZiBo: {
     title: { zh: '淄博监控中心', en: 'Zibo monitoring centre' }, companyId: null, theme: 'dark', map: { center: [118.05, 36.81], zoom: 9 },
-    panels: [p('fleetStates', 0, 0, 6, 4), p('latestReports', 0, 4, 6, 8), p('map', 6, 0, 12, 9), p('alarmWeek', 6, 9, 12, 3),
-      p('alarmTicker', 18, 0, 6, 12)],
+    panels: [p('fleetStates', 0, 0, 6, 4), p('latestReports', 0, 4, 6, 8), p('map', 6, 0, 12, 9), p('alarmWeek', 6, 9, 6, 3),
+      p('drivingWeek', 12, 9, 6, 3), p('alarmTicker', 18, 0, 6, 12)],
   },
   monitoringParkCharge: {
     title: { zh: '停车收费大屏', en: 'Parking revenue' }, companyId: null, theme: 'dark', map: { center: CHINA, zoom: 4.1 },
@@ -120,7 +122,7 @@ export const DEFAULT_PRESETS: Readonly<Record<WallKey, WallPreset>> = {
   },
   monitoringCenterKaiXin: {
     title: { zh: '开心监控中心', en: 'Kaixin monitoring centre' }, companyId: null, theme: 'dark', map: { center: CHINA, zoom: 4.1 },
-    panels: [p('onlineRate', 0, 0, 6, 3), p('fleetStates', 0, 3, 6, 4), p('riskLevels', 0, 7, 6, 5), p('map', 6, 0, 12, 12),
+    panels: [p('onlineRate', 0, 0, 6, 3), p('fleetStates', 0, 3, 6, 4), p('riskRanking', 0, 7, 6, 5), p('map', 6, 0, 12, 12),
       p('latestReports', 18, 0, 6, 5), p('alarmTicker', 18, 5, 6, 7)],
   },
 };

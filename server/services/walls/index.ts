@@ -26,6 +26,7 @@ import { requestLang } from '../../http/lang.ts';
 import type { Message } from '../../http/messages.ts';
 import { Id, Name, PageFields, Strict, type App } from '../../http/route.ts';
 import type { LiveStore } from '../../live/store.ts';
+import type { DashboardFigures } from '../dashboard/index.ts';
 import { countStates, forEachInScope, onlineRate } from '../monitor/realtime.ts';
 import { WallPresets } from './presets.ts';
 
@@ -52,6 +53,8 @@ export const VEHICLE_LAST_MAX = 50;
 export interface WallDeps {
   readonly storage: Storage;
   readonly store: LiveStore;
+  /** The operation dashboard's figures (server/services/dashboard): the walls serve the same numbers behind display keys. */
+  readonly dashboard?: Pick<DashboardFigures, 'risk' | 'dailyMile'>;
 }
 
 /** The scope a wall call reads: the display credential's or the user's, narrowed by `companyId`. */
@@ -240,6 +243,19 @@ export function wallRoutes(app: App, deps: WallDeps): void {
       })),
     }, lang);
   });
+
+  // The dashboard's risk ranking and 7-day driving, for walls (same figures as /home/index, display keys allowed).
+  const dashboard = deps.dashboard;
+  if (dashboard) {
+    app.get('/service-priv/wall/data/riskRanking', { config: WALL_READ, schema: { querystring: Strict({}) } }, async (request) => {
+      const scope = await wallScope(request, storage, request.query.companyId);
+      return ok(dashboard.risk(scope), requestLang(request));
+    });
+    app.get('/service-priv/wall/data/dailyMile', { config: WALL_READ, schema: { querystring: Strict({}) } }, async (request) => {
+      const scope = await wallScope(request, storage, request.query.companyId);
+      return ok(await dashboard.dailyMile(scope), requestLang(request));
+    });
+  }
 
   // ---------------------------------------------------------------- set-up (users only)
 

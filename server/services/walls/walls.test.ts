@@ -203,6 +203,18 @@ describe('wall alarm figures', () => {
     }
   });
 
+  it("serves the operation dashboard's risk ranking and 7-day driving behind a display key, equal to the dashboard's own answer", async () => {
+    const c = await createDisplay('Dashboard figures');
+    const risk = await server.call<{ records: unknown[] }>('GET', '/service-priv/wall/data/riskRanking', { token: c.key });
+    const dashRisk = await server.call<{ records: unknown[] }>('GET', `/service-monitor/dashboard/riskRanking?companyId=${branchCompanyId}`, { token: admin });
+    expect(risk.code).toBe(200);
+    expect(risk.data.records).toEqual(dashRisk.data.records);
+    const mile = await server.call<unknown[]>('GET', '/service-priv/wall/data/dailyMile', { token: c.key });
+    const dashMile = await server.call<unknown[]>('GET', `/service-onlinegps/geography/getVehicleDailyMile?companyId=${branchCompanyId}`, { token: admin });
+    expect(mile.code).toBe(200);
+    expect(mile.data).toEqual(dashMile.data);
+  });
+
   it('rolls vehicles up into the first level of companies and lists the latest reports (vehicles that never reported left out)', async () => {
     const c = await createDisplay('Companies');
     const r = await server.call<{ companies: { companyId: number; total: number }[] }>('GET', '/service-safesheet/screen/synvehicle?top=50', { token: c.key });

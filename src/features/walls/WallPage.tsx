@@ -14,16 +14,16 @@ import { mapSourceStore } from '../map/map-source-store.ts';
 import { displayCrsOf } from '../map/map-sources.ts';
 import { WALLS_NS } from './messages.ts';
 import {
-  AlarmTickerPanel, AlarmTypesTodayPanel, AlarmWeekPanel, CompanyFleetPanel, FleetStatesPanel, LatestReportsPanel, MissingSourcePanel, OnlineRatePanel,
-  RiskLevelsPanel,
+  AlarmTickerPanel, AlarmTypesTodayPanel, AlarmWeekPanel, CompanyFleetPanel, DrivingWeekPanel, FleetStatesPanel, LatestReportsPanel, MissingSourcePanel,
+  OnlineRatePanel, RiskLevelsPanel, RiskRankingPanel,
 } from './panels/WallPanels.tsx';
 import { WallMap } from './panels/WallMap.tsx';
 import { authKey, REFRESH, WallContext, type WallContextValue } from './wall-context.ts';
 import { wallGet, WallApiError, type WallAuth } from './wall-api.ts';
-import { WallLive, type WallLiveState } from './wall-live.ts';
+import { WallLive, type WallLiveOptions, type WallLiveState } from './wall-live.ts';
 import classes from './walls.module.css';
 
-interface PresetAnswer {
+export interface PresetAnswer {
   wall: WallKey;
   preset: WallPreset;
   stored: boolean;
@@ -53,7 +53,16 @@ export function WallPage({ wall }: { wall: WallKey }) {
   return <WallFrame wall={wall} auth={auth} answer={preset.data} />;
 }
 
-function WallFrame({ wall, auth, answer }: { wall: WallKey; auth: WallAuth; answer: PresetAnswer }) {
+export interface WallFrameProps {
+  wall: WallKey;
+  auth: WallAuth;
+  answer: PresetAnswer;
+  /** The soak bench's synthetic stream and frame hook (bench/wall-soak.bench.ts); the live stream otherwise. */
+  liveOptions?: Pick<WallLiveOptions, 'stream' | 'mapOptions'>;
+}
+
+/** A wall with its preset in hand: title bar, panels on the grid, the live half. */
+export function WallFrame({ wall, auth, answer, liveOptions }: WallFrameProps) {
   const t = useT(WALLS_NS);
   const lang = useLang();
   const { preset, companyId } = answer;
@@ -71,11 +80,11 @@ function WallFrame({ wall, auth, answer }: { wall: WallKey; auth: WallAuth; answ
 
   // One live half per (map or not, company): a preset change that keeps both keeps the stream.
   useEffect(() => {
-    const l = new WallLive(auth, { map: hasMap, crs: displayCrsOf(mapSourceStore.get()), companyId });
+    const l = new WallLive(auth, { map: hasMap, crs: displayCrsOf(mapSourceStore.get()), companyId, ...liveOptions });
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the live half owns workers, so it is created in an effect
     setLive(l);
     return () => l.dispose();
-  }, [auth, hasMap, companyId]);
+  }, [auth, hasMap, companyId, liveOptions]);
 
   const ctx: WallContextValue = { auth, companyId, live };
   return (
@@ -121,6 +130,8 @@ function PanelBody({ placement, live, center, zoom }: { placement: PanelPlacemen
     case 'riskLevels': return <RiskLevelsPanel />;
     case 'companyFleet': return <CompanyFleetPanel />;
     case 'latestReports': return <LatestReportsPanel />;
+    case 'riskRanking': return <RiskRankingPanel />;
+    case 'drivingWeek': return <DrivingWeekPanel />;
     case 'missingSource': return <MissingSourcePanel source={placement.source} />;
   }
 }

@@ -13,7 +13,7 @@ import { createLiveStream, pushUrl, type LiveStream } from '../../live/stream/cl
 import type { AlarmItem } from '../../live/stream/alarm-lists.ts';
 import type { Connection, LiveMessage } from '../../live/stream/protocol.ts';
 import { session } from '../../session/store.ts';
-import { MonitorController } from '../monitor/monitor-controller.ts';
+import { MonitorController, type MonitorControllerOptions } from '../monitor/monitor-controller.ts';
 import type { WallAuth } from './wall-api.ts';
 
 /** Rows the alarm ticker keeps (a 2160-pixel-high column shows about 20). */
@@ -23,6 +23,12 @@ export const TICKER_MAX = 30;
  * after 7000 attempts ≈ 13.6 hours; a wall must outlast a weekend outage).
  */
 export const WALL_RECONNECT_MS = 5000;
+
+/**
+ * The ticker changes at most every 2 s: a large fleet raises alarms faster than a room can read them
+ * (100k vehicles ≈ 14 a second), and rows replaced every 250 ms would only flicker. Newest still win.
+ */
+export const TICKER_INTERVAL_MS = 2000;
 
 /** One alarm row of the ticker (push item or the first fill from screenV2/realtimeAlarms). */
 export interface TickerAlarm {
@@ -61,6 +67,8 @@ export interface WallLiveOptions {
   readonly companyId: number | null;
   /** Stream factory (tests and the soak bench inject one). */
   readonly stream?: (opts: { token: () => string | null; url?: string; crs: DisplayCrs }) => LiveStream;
+  /** Options of the map's controller (the soak bench counts applied frames with `onApplied`). */
+  readonly mapOptions?: MonitorControllerOptions;
 }
 
 export class WallLive {
@@ -70,13 +78,17 @@ export class WallLive {
   private readonly listeners = new Set<() => void>();
   private readonly offs: (() => void)[] = [];
   private disposed = false;
+  /** Alarms waiting for the next ticker change (≤ TICKER_MAX: merged as they come). */
+  private pending: TickerAlarm[] = [];
+  private lastTicker = -Infinity;
+  private tickerTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(auth: WallAuth, opts: WallLiveOptions) {
     const token = () => (auth.kind === 'display' ? auth.key : session.token);
     const make = opts.stream ?? ((o) => createLiveStream({ ...o, reconnectAttempts: Number.POSITIVE_INFINITY, reconnectDelayMs: WALL_RECONNECT_MS }));
     const url = opts.companyId === null ? undefined : `${pushUrl(API_BASE, location)}?companyId=${opts.companyId}`;
     this.stream = make({ token, url, crs: opts.crs });
-    this.map = opts.map ? new MonitorController(this.stream) : null;
+    this.map = opts.map ? new MonitorController(this.stream, opts.mapOptions) : null;
     this.offs.push(this.stream.subscribe((m) => this.onMessage(m)));
     this.offs.push(this.stream.onAlarmLists((snap) => this.pushAlarms(snap.recent.map(fromItem))));
   }
@@ -87,10 +99,22 @@ export class WallLive {
     else if (m.type === 'frame' && !this.map) this.stream.release(m);
   }
 
-  /** Adds alarms (the first fill or a push snapshot) to the ticker. */
+  /** Adds alarms (the first fill or a push snapshot) to the ticker, at most every TICKER_INTERVAL_MS. */
   pushAlarms(items: readonly TickerAlarm[]): void {
     if (this.disposed || items.length === 0) return;
-    const next = mergeAlarms(this.state.alarms, items);
+    this.pending = mergeAlarms(this.pending, items);
+    if (this.tickerTimer !== null) return;
+    const wait = this.lastTicker + TICKER_INTERVAL_MS - Date.now();
+    if (wait <= 0) this.flushTicker();
+    else this.tickerTimer = setTimeout(() => this.flushTicker(), wait);
+  }
+
+  private flushTicker(): void {
+    this.tickerTimer = null;
+    if (this.disposed) return;
+    this.lastTicker = Date.now();
+    const next = mergeAlarms(this.state.alarms, this.pending);
+    this.pending = [];
     const same = next.length === this.state.alarms.length && next.every((a, i) => a.id === this.state.alarms[i]?.id);
     if (!same) this.set({ alarms: next });
   }
@@ -110,6 +134,7 @@ export class WallLive {
     if (this.disposed) return;
     this.disposed = true;
     for (const off of this.offs) off();
+    if (this.tickerTimer !== null) clearTimeout(this.tickerTimer);
     this.listeners.clear();
     // The controller disposes the stream it was given.
     if (this.map) this.map.dispose();

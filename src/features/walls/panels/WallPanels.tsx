@@ -223,6 +223,48 @@ export function LatestReportsPanel() {
   );
 }
 
+/** The dashboard's risk ranking (30 days, the riskiest scaled to 100), served to walls by wall/data/riskRanking. */
+export function RiskRankingPanel() {
+  const t = useT(WALLS_NS);
+  const q = useWallQuery<{ records: { vehicleId: number; vehiidno: string; totalScore: number }[] }>('/service-priv/wall/data/riskRanking', {}, REFRESH.week);
+  const rows = q.data?.records ?? [];
+  return (
+    <Body stale={<Stale failed={q.isError} updatedAt={q.dataUpdatedAt} />}>
+      <div className={classes.rows}>
+        {q.data && rows.length === 0 ? <div className={classes.muted}>{t('noRisk')}</div> : null}
+        {rows.map((r, i) => (
+          <div key={r.vehicleId} className={classes.row} data-testid="wall-risk-row" data-score={r.totalScore}>
+            <span>{i + 1}. {r.vehiidno}</span>
+            <b>{r.totalScore.toFixed(1)}</b>
+            <div className={classes.barTrack}><div className={classes.bar} style={{ width: `${r.totalScore}%`, background: r.totalScore >= 80 ? 'var(--wall-bad)' : 'var(--wall-warn)' }} /></div>
+          </div>
+        ))}
+      </div>
+    </Body>
+  );
+}
+
+/** The dashboard's 7-day driving (km per China day before today), served to walls by wall/data/dailyMile. */
+export function DrivingWeekPanel() {
+  const t = useT(WALLS_NS);
+  const q = useWallQuery<{ _id: string; aliveMile: number; aliveMinutes: number; vehicles: number }[]>('/service-priv/wall/data/dailyMile', {}, REFRESH.week);
+  const days = q.data ?? [];
+  const max = Math.max(1, ...days.map((d) => d.aliveMile));
+  return (
+    <Body stale={<Stale failed={q.isError} updatedAt={q.dataUpdatedAt} />}>
+      <div className={classes.columns}>
+        {days.map((d) => (
+          <div key={d._id} className={classes.column} data-testid="wall-driving-day" data-km={d.aliveMile} title={t('drivingHours', { hours: (d.aliveMinutes / 60).toFixed(1) })}>
+            <b>{Math.round(d.aliveMile)}</b>
+            <div style={{ height: `${(d.aliveMile / max) * 75}%`, background: 'var(--wall-good)' }} />
+            <span>{d._id.slice(5)}</span>
+          </div>
+        ))}
+      </div>
+    </Body>
+  );
+}
+
 export function MissingSourcePanel({ source }: { source: MissingSource | undefined }) {
   const t = useT(WALLS_NS);
   return (
