@@ -7,9 +7,14 @@
  * maplibre's and deck.gl's render calls; and the data path alone (the update handler's time: for us
  * copy + colours + layer descriptors, for the baseline JSON.parse + FeatureCollection + setData).
  *
+ * Plate labels (issue 13): the street scene (zoom 17 over a city, N vehicles crowding it, plates
+ * known) with labels on against labels off in the same run — main-thread CPU per frame and the
+ * frame interval (wall time between frames, what the operator sees as smoothness, GPU included).
+ *
  * The page is built with Vite into a temp dir and served from loopback; Chromium runs headless
  * with a fresh profile and no background networking.
  */
+import type { BrowserContext } from 'playwright-core';
 import { endTrace, openBenchPage, percentile } from './browser-page.ts';
 import type { BenchArgs, BenchRecord } from './types.ts';
 
@@ -133,8 +138,62 @@ export async function run({ quick }: BenchArgs): Promise<BenchRecord[]> {
       );
       process.stdout.write(`  ${name}: ${ours.frames.length} pipeline / ${base.frames.length} baseline update frames; WebGL: ${webgl}\n`);
     }
+    records.push(...(await plateLabels(context, url, quick ? 1000 : 10_000, seconds)));
   } finally {
     await close();
   }
   return records;
+}
+
+/** Wall time between animation frames (ms) over a window: what the operator sees, GPU work included. */
+function frameIntervals(events: TraceEvent[]): number[] {
+  const byThread = new Map<string, number[]>();
+  for (const e of events) {
+    if (e.name !== 'FireAnimationFrame' || e.ph !== 'X') continue;
+    const k = `${e.pid}:${e.tid}`;
+    let l = byThread.get(k);
+    if (!l) byThread.set(k, (l = []));
+    l.push(e.ts);
+  }
+  const ts = [...byThread.values()].sort((a, b) => b.length - a.length)[0] ?? [];
+  ts.sort((a, b) => a - b);
+  return ts.slice(1).map((t, i) => (t - (ts[i] as number)) / 1000);
+}
+
+/**
+ * Plate labels at street zoom: the same scene (count vehicles crowding each city, camera at zoom 17
+ * over Beijing) with labels on, then off, each on a fresh page. Ratios are on / off: the labels' cost.
+ */
+export async function plateLabels(context: BrowserContext, url: string, count: number, seconds: number): Promise<BenchRecord[]> {
+  const figures: Record<'on' | 'off', { frames: number[]; intervals: number[]; labels: number }> = { on: { frames: [], intervals: [], labels: 0 }, off: { frames: [], intervals: [], labels: 0 } };
+  for (const labels of [true, false]) {
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.waitForFunction(() => document.title === 'ready');
+    await page.evaluate((o) => (window as unknown as { startBench(o: unknown): Promise<string> }).startBench(o), { mode: 'pipeline', count, scene: 'street', labels });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Tracing.start', { categories: 'toplevel,devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReturnAsStream' });
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    const events = await endTrace<TraceEvent>(cdp);
+    const shown = await page.evaluate(() => (window as unknown as { benchLabels(): number }).benchLabels());
+    await page.evaluate(() => (window as unknown as { stopBench(): unknown }).stopBench());
+    figures[labels ? 'on' : 'off'] = { frames: framesFromTrace(events).frames.sort((a, b) => a - b), intervals: frameIntervals(events).sort((a, b) => a - b), labels: shown };
+    await page.close();
+  }
+  const { on, off } = figures;
+  if (on.labels === 0) throw new Error('plate labels bench: no label was drawn with labels on (street scene)');
+  const name = `console street zoom ${count.toLocaleString('en-US')} vehicles, plate labels on vs off`;
+  const rec = (metric: string, a: number[], b: number[], p: number): BenchRecord => {
+    const v = percentile(a, p);
+    const base = percentile(b, p);
+    return { name, metric, value: v, unit: 'ms', baseline: base, ratio: v / base };
+  };
+  process.stdout.write(`  ${name}: ${on.labels} labels in view; ${on.frames.length} / ${off.frames.length} update frames\n`);
+  return [
+    rec('main CPU ms/frame p50', on.frames, off.frames, 0.5),
+    rec('main CPU ms/frame p95', on.frames, off.frames, 0.95),
+    rec('frame interval ms p50', on.intervals, off.intervals, 0.5),
+    rec('frame interval ms p95', on.intervals, off.intervals, 0.95),
+    { name, metric: 'labels in view', value: on.labels, unit: 'labels' },
+  ];
 }

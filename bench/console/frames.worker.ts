@@ -8,6 +8,10 @@ interface Start {
   type: 'start';
   mode: 'binary' | 'json';
   count: number;
+  /** Half-width (degrees) of the square around a city each vehicle starts in. @default 0.5 (a region) */
+  spread?: number;
+  /** Radius (degrees) of each vehicle's circle. @default 0.02 */
+  orbit?: number;
 }
 interface Ask {
   type: 'next';
@@ -24,18 +28,19 @@ let baseLng = new Float64Array(0);
 let baseLat = new Float64Array(0);
 let phase = new Float64Array(0);
 let t0 = 0;
+let orbit = 0.02;
 const pool: Ask['buffers'][] = [];
 const scope = self as unknown as { postMessage(msg: unknown, transfer?: Transferable[]): void; onmessage: ((e: MessageEvent<Start | Ask>) => void) | null };
 
-function setup(n: number): void {
+function setup(n: number, spread: number): void {
   count = n;
   baseLng = new Float64Array(n);
   baseLat = new Float64Array(n);
   phase = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const c = CENTRES[i % CENTRES.length] as number[];
-    baseLng[i] = (c[0] as number) + ((i * 7919) % 1000) / 1000 - 0.5;
-    baseLat[i] = (c[1] as number) + ((i * 104729) % 1000) / 1000 - 0.5;
+    baseLng[i] = (c[0] as number) + (((i * 7919) % 1000) / 1000 - 0.5) * 2 * spread;
+    baseLat[i] = (c[1] as number) + (((i * 104729) % 1000) / 1000 - 0.5) * 2 * spread;
     phase[i] = i;
   }
   const make = () => ({ ids: new Int32Array(n), positions: new Float32Array(2 * n), headings: new Float32Array(n), states: new Uint8Array(n), alarm: new Uint8Array(n) });
@@ -52,8 +57,8 @@ function send(buffers?: Ask['buffers']): void {
     for (let i = 0; i < count; i++) {
       const a = phase[i]! + t * 0.05;
       b.ids[i] = i + 1;
-      b.positions[2 * i] = baseLng[i]! + 0.02 * Math.cos(a);
-      b.positions[2 * i + 1] = baseLat[i]! + 0.02 * Math.sin(a);
+      b.positions[2 * i] = baseLng[i]! + orbit * Math.cos(a);
+      b.positions[2 * i + 1] = baseLat[i]! + orbit * Math.sin(a);
       b.headings[i] = ((a * 180) / Math.PI) % 360;
       b.states[i] = 2 + (i % 3);
       b.alarm[i] = i % 97 === 0 ? 1 : 0;
@@ -63,7 +68,7 @@ function send(buffers?: Ask['buffers']): void {
     const list = new Array(count);
     for (let i = 0; i < count; i++) {
       const a = phase[i]! + t * 0.05;
-      list[i] = { deviceId: i + 1, latitude: baseLat[i]! + 0.02 * Math.sin(a), longitude: baseLng[i]! + 0.02 * Math.cos(a), course: ((a * 180) / Math.PI) % 360, speed: 30, attributes: { motion: true } };
+      list[i] = { deviceId: i + 1, latitude: baseLat[i]! + orbit * Math.sin(a), longitude: baseLng[i]! + orbit * Math.cos(a), course: ((a * 180) / Math.PI) % 360, speed: 30, attributes: { motion: true } };
     }
     scope.postMessage({ type: 'json', text: JSON.stringify({ positions: list }) });
   }
@@ -76,7 +81,8 @@ scope.onmessage = (e) => {
   const m = e.data;
   if (m.type === 'start') {
     mode = m.mode;
-    setup(m.count);
+    orbit = m.orbit ?? 0.02;
+    setup(m.count, m.spread ?? 0.5);
     asked = true;
     setInterval(() => {
       if (mode === 'binary') {

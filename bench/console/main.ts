@@ -4,6 +4,9 @@
  *              binary deck.gl layers, cluster worker) → MapboxOverlay.setProps.
  *   baseline — what Traccar's console does: JSON text parsed on the main thread, a GeoJSON
  *              FeatureCollection rebuilt and `setData` on a clustered maplibre source.
+ * `scene: 'street'` (issue 13, plate labels): our pipeline at street zoom (17) over a city where the
+ * vehicles crowd a few kilometres, with plates from the directory, `labels` on or off — the cost of
+ * the plate labels (TextLayer + GPU collision filter, ≤ 600 in view) against the same scene without.
  */
 import { markUpdate, startRecording, stopRecording } from './instrument.ts';
 
@@ -38,8 +41,21 @@ interface JsonPosition {
 /** Wall time of each applied update (the data path without rendering), recorded after warm-up. */
 const handlerMs: number[] = [];
 
-async function startBench(opts: { mode: 'pipeline' | 'baseline'; count: number }): Promise<string> {
-  const map = new maplibregl.Map({ container: 'map', style: bundledStyle(), center: [110, 32], zoom: 4.1 });
+/**
+ * Street scene: the vehicles crowd ±0.004° (≈ 700 m) around each city centre, circling 0.001°; the camera
+ * over Beijing at zoom 17, past clustering (CLUSTER_MAX_ZOOM 16), so every vehicle in view is a label
+ * candidate: about LABEL_MAX (600) labels, the worst case the controller allows at street zoom.
+ */
+const STREET = { centre: [116.41, 39.9] as [number, number], zoom: 17, spread: 0.004, orbit: 0.001 };
+
+/** Plates for the directory (the labels' text): Beijing-style plates, CJK glyphs as in the console. */
+function plateOf(id: number): string {
+  return `京${String.fromCharCode(65 + (id % 26))}${String(id % 100_000).padStart(5, '0')}`;
+}
+
+async function startBench(opts: { mode: 'pipeline' | 'baseline'; count: number; scene?: 'fleet' | 'street'; labels?: boolean }): Promise<string> {
+  const street = opts.scene === 'street';
+  const map = new maplibregl.Map({ container: 'map', style: bundledStyle(), center: street ? STREET.centre : [110, 32], zoom: street ? STREET.zoom : 4.1 });
   await new Promise<void>((resolve) => map.once('load', () => resolve()));
   const gl = map.painter.context.gl;
   const dbg = gl.getExtension('WEBGL_debug_renderer_info');
@@ -62,7 +78,8 @@ async function startBench(opts: { mode: 'pipeline' | 'baseline'; count: number }
         worker.postMessage({ type: 'next', buffers }, [f.ids.buffer, f.positions.buffer, f.headings.buffer, f.states.buffer, f.alarm.buffer]);
       },
       setDisplayCrs() {},
-      directory: () => Promise.resolve([]),
+      // Plates only matter to the street scene's labels (the fleet scene has none in view at zoom 4).
+      directory: (ids) => Promise.resolve(street ? ids.map((vehicleId) => ({ vehicleId, plate: plateOf(vehicleId), companyId: 1, deviceNo: String(vehicleId) })) : []),
       dispose() {
         worker.terminate();
       },
@@ -72,9 +89,16 @@ async function startBench(opts: { mode: 'pipeline' | 'baseline'; count: number }
         markUpdate();
         handlerMs.push(ms);
       },
+      plateLabels: opts.labels ?? true,
     });
-    controller.setZoom(map.getZoom());
-    map.on('moveend', () => controller.setZoom(map.getZoom()));
+    // As MonitorPage does: the view's bounds (plate labels) and zoom (clusters, arrows) after every move.
+    const setView = () => {
+      const b = map.getBounds();
+      controller.setView({ west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth(), zoom: map.getZoom() });
+    };
+    setView();
+    map.on('moveend', setView);
+    Object.assign(window, { benchLabels: () => controller.labelledIds().length });
     controller.subscribeLayers(() => overlay.setProps({ layers: controller.layers() }));
     worker.addEventListener('message', (e: MessageEvent<LiveFrame>) => {
       for (const l of listeners) l(e.data);
@@ -99,7 +123,10 @@ async function startBench(opts: { mode: 'pipeline' | 'baseline'; count: number }
       worker.postMessage({ type: 'next' });
     });
   }
-  worker.postMessage({ type: 'start', mode: opts.mode === 'pipeline' ? 'binary' : 'json', count: opts.count });
+  worker.postMessage({
+    type: 'start', mode: opts.mode === 'pipeline' ? 'binary' : 'json', count: opts.count,
+    ...(street ? { spread: STREET.spread, orbit: STREET.orbit } : {}),
+  });
   // Warm-up: first uploads, shader compilation, JIT.
   await new Promise((r) => setTimeout(r, 1500));
   startRecording();

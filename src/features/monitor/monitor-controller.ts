@@ -81,6 +81,8 @@ export interface MonitorControllerOptions {
   schedule?: (cb: () => void) => void;
   /** Called with the main-thread ms each applied frame cost (the benchmark's data-path figure). */
   onApplied?: (ms: number) => void;
+  /** Plate labels at street zoom. @default true (the benchmark's labels-off run measures their cost against false) */
+  plateLabels?: boolean;
 }
 
 export class MonitorController {
@@ -114,6 +116,7 @@ export class MonitorController {
   private scheduled = false;
   private readonly schedule: (cb: () => void) => void;
   private readonly onApplied: ((ms: number) => void) | undefined;
+  private readonly plateLabels: boolean;
 
   constructor(
     private readonly source: LiveSource,
@@ -123,6 +126,7 @@ export class MonitorController {
     this.panTo = opts.panTo;
     this.schedule = opts.schedule ?? ((cb) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => cb()) : queueMicrotask(cb)));
     this.onApplied = opts.onApplied;
+    this.plateLabels = opts.plateLabels ?? true;
     this.cluster = opts.clusters === false ? null : createClusterClient((r) => this.onClusters(r));
     this.unsubscribe = source.subscribe((m) => this.onMessage(m));
     this.selection.subscribe(() => {
@@ -257,7 +261,7 @@ export class MonitorController {
   private refreshLabels(): void {
     const v = this.view;
     const before = this.labelIdx.length;
-    if (!v || v.zoom < LABEL_MIN_ZOOM) {
+    if (!v || v.zoom < LABEL_MIN_ZOOM || !this.plateLabels) {
       this.labelIdx = [];
       if (before) this.labelVersion++;
       return;
