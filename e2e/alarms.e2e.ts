@@ -82,6 +82,10 @@ describe('safety alarms', () => {
     await page.locator('[data-testid=alarm-counter][data-tones="1"]').waitFor({ timeout: 5_000 });
     // The pop-up knows the vehicle is online (from the live stream): the device buttons are enabled.
     await page.locator('[data-testid=alarm-popup][data-online=true]').waitFor({ timeout: 10_000 });
+    // On the live map the pop-up docks compact: 展开 shows the full one with every button.
+    const expand = page.locator('[data-testid=alarm-popup-expand][data-expanded=false]');
+    if ((await expand.count()) > 0) await expand.click();
+    await page.locator('[data-testid=alarm-popup][data-mode=full]').waitFor();
     expect(await page.getByTestId('alarm-btn-ttsReminder').isEnabled()).toBe(true);
     expect(await page.getByTestId('alarm-popup-title').textContent()).toBe(`${v.vehiidno} · 超速报警`);
     expect(await page.getByTestId('alarm-popup-speed').textContent()).toContain('95 km/h');
