@@ -13,6 +13,7 @@ import { isApiError, saveBlob } from '../../api/http.ts';
 import { useT } from '../../i18n/index.ts';
 import { keyProblem, problemOf, useProblemText, type Problem } from '../../i18n/problem.ts';
 import type { KitColumn } from '../../kit/ResourceTable.tsx';
+import { PageFrame } from '../../kit/PageFrame.tsx';
 import { RowsTable } from '../../kit/RowsTable.tsx';
 import { fetchRecordings, type Recording } from '../recordings/api.ts';
 import { mb, RecordingTable } from '../recordings/RecordingTable.tsx';
@@ -200,69 +201,73 @@ export function RecordingUploadPage() {
   );
 
   return (
-    <Group align="stretch" gap="sm" wrap="nowrap" style={{ height: 'calc(100vh - 120px)' }} data-testid="recording-upload-page">
-      <VehicleChannelForm prefix="upload" fields={form} allChannels={false}>
-        <Button
-          size="xs"
-          disabled={!vehicle || !channelKnown}
-          loading={sending}
-          onClick={() => {
-            const p = period();
-            if (p) void upload(Number(channel), p.from, p.to);
-          }}
-          data-testid="upload-request"
-        >
-          {t('upload')}
-        </Button>
-        <Button size="xs" variant="light" disabled={!vehicle || !channelKnown} loading={listing} onClick={() => void listTerminal()} data-testid="upload-list-terminal">
-          {t('listTerminal')}
-        </Button>
-      </VehicleChannelForm>
-      <Stack gap="xs" style={{ flex: 1, minWidth: 0 }}>
-        {error && (
-          <Alert color="red" withCloseButton onClose={() => setProblem(null)} data-testid="upload-error">
-            {error}
-          </Alert>
-        )}
-        {playing && (
-          <Paper withBorder p="xs" style={{ maxWidth: 760 }}>
-            <ClipPlayer file={playing.file} title={playing.title} onClose={() => setPlaying(null)} />
-          </Paper>
-        )}
-        {terminal && (
-          <Paper withBorder p="xs" style={{ display: 'flex', flexDirection: 'column', gap: 4 }} data-testid="terminal-recordings">
-            <Text size="sm" fw={600}>
-              {terminal.length === 0 ? t('noTerminalRecordings') : t('terminalList', { n: terminal.length })}
-            </Text>
-            <RecordingTable
-              rows={terminal} label={t('listTerminal')} rowTestId="terminal-recording" emptyText={t('noTerminalRecordings')} height={220}
-              action={{
-                width: 80,
-                render: (r) => (
-                  <Button size="compact-xs" variant="light" loading={sending} onClick={() => void upload(r.channel, r.startTime, r.endTime)} data-testid="terminal-upload">
-                    {t('uploadThis')}
-                  </Button>
-                ),
-              }}
-            />
-          </Paper>
-        )}
-        <Paper withBorder p="xs" style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column', gap: 6 }}>
-          <Group justify="space-between">
-            <Text size="sm" fw={600}>
-              {t('tasks')}
-            </Text>
-            <Button size="compact-xs" variant="subtle" onClick={reload} data-testid="upload-refresh">
-              {t('refresh')}
-            </Button>
-          </Group>
-          <RowsTable
-            rows={tasks} columns={taskColumns} rowKey={(task) => task.id} label={t('tasks')} emptyText={t('noTasks')} error={tasksError ?? undefined} onRetry={reload}
-            rowAttributes={(task) => ({ 'data-testid': 'upload-task', 'data-task-id': task.id, 'data-state': task.state })}
-            actions={{ width: 150, render: taskActions }}
+    <PageFrame
+      pageId="monitor-recording-upload"
+      testId="recording-upload-page"
+      title={t('title')}
+      aside={
+        <VehicleChannelForm prefix="upload" fields={form} allChannels={false}>
+          <Button
+            size="xs"
+            disabled={!vehicle || !channelKnown}
+            loading={sending}
+            onClick={() => {
+              const p = period();
+              if (p) void upload(Number(channel), p.from, p.to);
+            }}
+            data-testid="upload-request"
+          >
+            {t('upload')}
+          </Button>
+          <Button size="xs" variant="light" disabled={!vehicle || !channelKnown} loading={listing} onClick={() => void listTerminal()} data-testid="upload-list-terminal">
+            {t('listTerminal')}
+          </Button>
+        </VehicleChannelForm>
+      }
+    >
+      {error && (
+        <Alert color="red" withCloseButton onClose={() => setProblem(null)} data-testid="upload-error">
+          {error}
+        </Alert>
+      )}
+      {playing && (
+        <Paper withBorder p="xs" style={{ maxWidth: 760 }}>
+          <ClipPlayer file={playing.file} title={playing.title} onClose={() => setPlaying(null)} />
+        </Paper>
+      )}
+      {terminal && (
+        <Paper withBorder p="xs" style={{ display: 'flex', flexDirection: 'column', gap: 4 }} data-testid="terminal-recordings">
+          <Text size="sm" fw={600}>
+            {terminal.length === 0 ? t('noTerminalRecordings') : t('terminalList', { n: terminal.length })}
+          </Text>
+          <RecordingTable
+            rows={terminal} label={t('listTerminal')} rowTestId="terminal-recording" emptyText={t('noTerminalRecordings')} height={220}
+            action={{
+              width: 80,
+              render: (r) => (
+                <Button size="compact-xs" variant="light" loading={sending} onClick={() => void upload(r.channel, r.startTime, r.endTime)} data-testid="terminal-upload">
+                  {t('uploadThis')}
+                </Button>
+              ),
+            }}
           />
         </Paper>
-      </Stack>
-    </Group>
+      )}
+      <Paper withBorder p="xs" style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column', gap: 6 }}>
+        <Group justify="space-between">
+          <Text size="sm" fw={600}>
+            {t('tasks')}
+          </Text>
+          <Button size="compact-xs" variant="subtle" onClick={reload} data-testid="upload-refresh">
+            {t('refresh')}
+          </Button>
+        </Group>
+        <RowsTable
+          rows={tasks} columns={taskColumns} rowKey={(task) => task.id} label={t('tasks')} emptyText={t('noTasks')} error={tasksError ?? undefined} onRetry={reload}
+          rowAttributes={(task) => ({ 'data-testid': 'upload-task', 'data-task-id': task.id, 'data-state': task.state })}
+          actions={{ width: 150, render: taskActions }}
+        />
+      </Paper>
+    </PageFrame>
   );
 }

@@ -5,6 +5,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Box, Button, Group, Paper, Stack, Switch, Text, Tooltip } from '@mantine/core';
+import { PageFrame } from '../../kit/PageFrame.tsx';
 import { RECORDING_SEARCH_MAX_MS } from '../../../domain/video/playback.ts';
 import { useT } from '../../i18n/index.ts';
 import { keyProblem, problemOf, useProblemText, type Problem } from '../../i18n/problem.ts';
@@ -75,82 +76,86 @@ export function RecordingsPage() {
   const rows = useMemo(() => (result ? timelineRows(result.list, result.from, result.to) : []), [result]);
 
   return (
-    <Group align="stretch" gap="sm" wrap="nowrap" style={{ height: 'calc(100vh - 120px)' }} data-testid="recordings-page">
-      <VehicleChannelForm prefix="recordings" fields={form} allChannels>
-        <Switch size="xs" label={t('alarmOnly')} checked={alarmOnly} onChange={(e) => setAlarmOnly(e.currentTarget.checked)} />
-        <Button size="xs" disabled={!vehicle} loading={loading} onClick={() => void search()} data-testid="recordings-search">
-          {t('search')}
-        </Button>
-      </VehicleChannelForm>
-      <Stack gap="xs" style={{ flex: 1, minWidth: 0 }}>
-        {error && (
-          <Alert color="red" data-testid="recordings-error">
-            {error}
-          </Alert>
-        )}
-        {loading && <Text size="sm">{t('searching')}</Text>}
-        {target && (
-          <Paper withBorder p="xs" style={{ maxWidth: 560 }}>
-            <PlaybackTile target={target} onClose={() => { setTarget(null); setPlayingKey(undefined); }} />
-          </Paper>
-        )}
-        {result && (
-          <Paper withBorder p="xs" style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column', gap: 6 }}>
-            <Text size="sm" fw={600} data-testid="recordings-count">
-              {result.list.length === 0 ? t('noResults') : t('results', { n: result.list.length })}
-            </Text>
-            {rows.length > 0 && (
-              <Stack gap={2} data-testid="recordings-timeline">
-                <Group justify="space-between">
-                  <Text size="xs" c="dimmed">{formatTime(result.from)}</Text>
-                  <Text size="xs" c="dimmed">{t('timeline')}</Text>
-                  <Text size="xs" c="dimmed">{formatTime(result.to)}</Text>
+    <PageFrame
+      pageId="monitor-recordings"
+      testId="recordings-page"
+      title={t('title')}
+      aside={
+        <VehicleChannelForm prefix="recordings" fields={form} allChannels>
+          <Switch size="xs" label={t('alarmOnly')} checked={alarmOnly} onChange={(e) => setAlarmOnly(e.currentTarget.checked)} />
+          <Button size="xs" disabled={!vehicle} loading={loading} onClick={() => void search()} data-testid="recordings-search">
+            {t('search')}
+          </Button>
+        </VehicleChannelForm>
+      }
+    >
+      {error && (
+        <Alert color="red" data-testid="recordings-error">
+          {error}
+        </Alert>
+      )}
+      {loading && <Text size="sm">{t('searching')}</Text>}
+      {target && (
+        <Paper withBorder p="xs" style={{ maxWidth: 560 }}>
+          <PlaybackTile target={target} onClose={() => { setTarget(null); setPlayingKey(undefined); }} />
+        </Paper>
+      )}
+      {result && (
+        <Paper withBorder p="xs" style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column', gap: 6 }}>
+          <Text size="sm" fw={600} data-testid="recordings-count">
+            {result.list.length === 0 ? t('noResults') : t('results', { n: result.list.length })}
+          </Text>
+          {rows.length > 0 && (
+            <Stack gap={2} data-testid="recordings-timeline">
+              <Group justify="space-between">
+                <Text size="xs" c="dimmed">{formatTime(result.from)}</Text>
+                <Text size="xs" c="dimmed">{t('timeline')}</Text>
+                <Text size="xs" c="dimmed">{formatTime(result.to)}</Text>
+              </Group>
+              {rows.map((row) => (
+                <Group key={row.channel} gap={6} wrap="nowrap">
+                  <Text size="xs" w={60}>{t('channelName', { n: row.channel })}</Text>
+                  <div style={{ position: 'relative', flex: 1, height: 14, background: 'var(--mantine-color-gray-2)', borderRadius: 2 }}>
+                    {row.bars.map((b) => (
+                      <Tooltip key={b.recording.startTime} label={`${formatTime(b.recording.startTime)} – ${formatTime(b.recording.endTime)}`}>
+                        <div
+                          role="button"
+                          data-testid={`timeline-bar-${row.channel}`}
+                          onClick={(e) => {
+                            // Play from the clicked point of the file.
+                            const rect = e.currentTarget.getBoundingClientRect();
+                            const share = rect.width > 0 ? (e.clientX - rect.left) / rect.width : 0;
+                            play(b.recording, b.recording.startTime + share * (b.recording.endTime - b.recording.startTime));
+                          }}
+                          style={{
+                            position: 'absolute', top: 0, bottom: 0, left: `${b.left}%`, width: `${b.width}%`, cursor: 'pointer', borderRadius: 2,
+                            background: b.recording.alarms.length > 0 ? 'var(--mantine-color-red-6)' : 'var(--mantine-color-blue-6)',
+                          }}
+                        />
+                      </Tooltip>
+                    ))}
+                  </div>
                 </Group>
-                {rows.map((row) => (
-                  <Group key={row.channel} gap={6} wrap="nowrap">
-                    <Text size="xs" w={60}>{t('channelName', { n: row.channel })}</Text>
-                    <div style={{ position: 'relative', flex: 1, height: 14, background: 'var(--mantine-color-gray-2)', borderRadius: 2 }}>
-                      {row.bars.map((b) => (
-                        <Tooltip key={b.recording.startTime} label={`${formatTime(b.recording.startTime)} – ${formatTime(b.recording.endTime)}`}>
-                          <div
-                            role="button"
-                            data-testid={`timeline-bar-${row.channel}`}
-                            onClick={(e) => {
-                              // Play from the clicked point of the file.
-                              const rect = e.currentTarget.getBoundingClientRect();
-                              const share = rect.width > 0 ? (e.clientX - rect.left) / rect.width : 0;
-                              play(b.recording, b.recording.startTime + share * (b.recording.endTime - b.recording.startTime));
-                            }}
-                            style={{
-                              position: 'absolute', top: 0, bottom: 0, left: `${b.left}%`, width: `${b.width}%`, cursor: 'pointer', borderRadius: 2,
-                              background: b.recording.alarms.length > 0 ? 'var(--mantine-color-red-6)' : 'var(--mantine-color-blue-6)',
-                            }}
-                          />
-                        </Tooltip>
-                      ))}
-                    </div>
-                  </Group>
-                ))}
-              </Stack>
-            )}
-            {/* A click on a row plays its file too; the playing file is marked. */}
-            <Box style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }} data-testid="recordings-table">
-              <RecordingTable
-                rows={result.list} label={t('title')} rowTestId="recording-row" emptyText={t('noResults')}
-                onRowClick={(r) => play(r)} selectedKey={playingKey}
-                action={{
-                  width: 80,
-                  render: (r) => (
-                    <Button size="compact-xs" variant="light" onClick={(e) => { e.stopPropagation(); play(r); }} data-testid="recording-play">
-                      {t('play')}
-                    </Button>
-                  ),
-                }}
-              />
-            </Box>
-          </Paper>
-        )}
-      </Stack>
-    </Group>
+              ))}
+            </Stack>
+          )}
+          {/* A click on a row plays its file too; the playing file is marked. */}
+          <Box style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }} data-testid="recordings-table">
+            <RecordingTable
+              rows={result.list} label={t('title')} rowTestId="recording-row" emptyText={t('noResults')}
+              onRowClick={(r) => play(r)} selectedKey={playingKey}
+              action={{
+                width: 80,
+                render: (r) => (
+                  <Button size="compact-xs" variant="light" onClick={(e) => { e.stopPropagation(); play(r); }} data-testid="recording-play">
+                    {t('play')}
+                  </Button>
+                ),
+              }}
+            />
+          </Box>
+        </Paper>
+      )}
+    </PageFrame>
   );
 }

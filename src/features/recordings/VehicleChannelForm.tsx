@@ -1,12 +1,12 @@
 /**
  * The left column of the terminal-recording pages (recordings on the terminal, recordings pulled to the
- * server): the company tree to pick a vehicle, its channels (from `service-priv/channel/device`: the
+ * server), for the kit `PageFrame`'s aside: the company tree to pick a vehicle, its channels (from `service-priv/channel/device`: the
  * device record or the terminal's own report; none invented when neither is known, and then the form
  * says why) and a period; the page adds its buttons. Test ids are `<prefix>-form`,
  * `-vehicle`, `-channel`, `-start`, `-end`.
  */
 import { useCallback, useState, type ReactNode } from 'react';
-import { Paper, Select, Stack, Text } from '@mantine/core';
+import { Select, Stack, Text } from '@mantine/core';
 import { parseNodeId, type TreeNode } from '../../../domain/company/tree-node.ts';
 import { noCameraMessage } from '../../../domain/video/channels.ts';
 import { useLang, useT } from '../../i18n/index.ts';
@@ -82,11 +82,11 @@ export function VehicleChannelForm({ prefix, fields, allChannels, children }: {
   ];
   const missing = known && noCameraMessage(known, lang);
   return (
-    <Paper withBorder p="xs" style={{ width: 280, display: 'flex', flexDirection: 'column', gap: 8 }}>
+    <>
       <div style={{ flex: 1, minHeight: 0 }}>
         <CompanyTreePanel onSelect={onSelect} applySelection={false} />
       </div>
-      <Stack gap={6} data-testid={`${prefix}-form`}>
+      <Stack gap={6} mt={8} data-testid={`${prefix}-form`}>
         <Text size="sm" fw={600} data-testid={`${prefix}-vehicle`}>
           {vehicle ? vehicle.plate : t('pickVehicle')}
         </Text>
@@ -101,6 +101,6 @@ export function VehicleChannelForm({ prefix, fields, allChannels, children }: {
           labels={{ start: t('start'), end: t('end') }} testIds={{ start: `${prefix}-start`, end: `${prefix}-end`, quick: `${prefix}-quick` }} />
         {children}
       </Stack>
-    </Paper>
+    </>
   );
 }
