@@ -18,3 +18,16 @@ export function stubBrowserApis(): void {
   Element.prototype.scrollTo ??= function scrollTo() {};
   if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { value: { addEventListener() {}, removeEventListener() {} } });
 }
+
+/**
+ * jsdom lays nothing out: gives every element a client and offset height of `px`, so the kit's
+ * virtualised tables (RowsTable) render rows. Answers the undo for `afterAll`.
+ */
+export function stubLayoutHeight(px = 600): () => void {
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => px });
+  Object.defineProperty(HTMLElement.prototype, 'offsetHeight', { configurable: true, get: () => px });
+  return () => {
+    delete (HTMLElement.prototype as { clientHeight?: number }).clientHeight;
+    delete (HTMLElement.prototype as { offsetHeight?: number }).offsetHeight;
+  };
+}

@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Group, Loader, Paper, ScrollArea, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, ScrollArea, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { ADMIN_LEVEL } from '../../../domain/permissions/access.ts';
 import { Perm, usePerm } from '../../app/Perm.tsx';
+import type { KitColumn } from '../../kit/ResourceTable.tsx';
+import { RowsTable, rowsTableHeight } from '../../kit/RowsTable.tsx';
 import { useSession } from '../../session/store.ts';
 import { useLang, useT } from '../../i18n/index.ts';
 import { privApi } from './api.ts';
@@ -15,7 +17,10 @@ import { errorMessage } from './ui/format.ts';
 
 const ROUTE = '/system/privilege';
 
-/** /system/privilege: the permission tree rooted at 'all permissions', a node's detail and its grant per role. */
+/**
+ * /system/privilege: the permission tree rooted at 'all permissions', a node's detail and its grant per
+ * role. The detail and the roles are kit tables (`RowsTable`: column limits, the grant switch pinned right).
+ */
 export function PrivilegePage() {
   const t = useT(SYSTEM_NS);
   const [tree, setTree] = useState<PermissionTree<PermissionRecord> | undefined>(undefined);
@@ -163,6 +168,21 @@ function PrivDetailPanel({ id, tree, onTreeChanged }: { id: number; tree: Permis
     }
   };
 
+  const detailColumns: KitColumn<[string, string]>[] = [
+    { key: 'field', title: t('priv.field'), minWidth: 140, maxWidth: 200, render: ([k]) => k },
+    {
+      key: 'value', title: t('priv.value'), minWidth: 200, maxWidth: 640,
+      render: ([, v]) => <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>{v}</Text>,
+    },
+  ];
+  const roleColumns: KitColumn<PrivDetail['roles'][number]>[] = [
+    { key: 'role', title: t('priv.role'), minWidth: 160, maxWidth: 360, render: (role) => role.name },
+    {
+      key: 'state', title: t('priv.state'), minWidth: 90, maxWidth: 140,
+      render: (role) => <Text size="sm" c={role.granted ? 'green' : 'dimmed'}>{role.granted ? t('priv.granted') : t('priv.notGranted')}</Text>,
+    },
+  ];
+
   const rows: [string, string][] = [
     [t('priv.id'), String(r.id)],
     [t('priv.type'), t(`priv.types.${r.type}`)],
@@ -192,16 +212,14 @@ function PrivDetailPanel({ id, tree, onTreeChanged }: { id: number; tree: Permis
           </Perm>
         </Group>)}
       </Group>
-      <Table withTableBorder variant="vertical" layout="fixed">
-        <Table.Tbody>
-          {rows.map(([k, v]) => (
-            <Table.Tr key={k}>
-              <Table.Th w={180}>{k}</Table.Th>
-              <Table.Td style={{ fontFamily: 'var(--mantine-font-family-monospace)', wordBreak: 'break-all' }}>{v}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <RowsTable<[string, string]>
+        rows={rows}
+        rowKey={([k]) => k}
+        columns={detailColumns}
+        label={t('priv.detail')}
+        height={rowsTableHeight(rows.length)}
+        testId="priv-record"
+      />
       {!catalogueOwner && canUpdate && (
         <Text size="sm" c="dimmed" data-testid="priv-catalogue-owner">
           {t('priv.superAdminOnly')}
@@ -239,23 +257,28 @@ function PrivDetailPanel({ id, tree, onTreeChanged }: { id: number; tree: Permis
         <Title order={6} mb="xs">
           {t('priv.roles')}
         </Title>
-        {detail.roles.length === 0 && (
-          <Text size="sm" c="dimmed">
-            {t('priv.noRoles')}
-          </Text>
-        )}
-        <Stack gap={6}>
-          {detail.roles.map((role) => (
-            <Switch
-              key={role.id}
-              label={role.name}
-              checked={role.granted}
-              disabled={!canUpdate || busy !== undefined}
-              onChange={(e) => void setGrant(role, e.currentTarget.checked)}
-              data-role-id={role.id}
-            />
-          ))}
-        </Stack>
+        <RowsTable<PrivDetail['roles'][number]>
+          rows={detail.roles}
+          rowKey={(role) => role.id}
+          columns={roleColumns}
+          label={t('priv.roles')}
+          emptyText={t('priv.noRoles')}
+          height={rowsTableHeight(detail.roles.length, { max: 420 })}
+          rowAttributes={(role) => ({ 'data-role-id': role.id })}
+          actions={{
+            width: 110,
+            render: (role) => (
+              <Switch
+                aria-label={t('priv.grantFor', { role: role.name })}
+                checked={role.granted}
+                disabled={!canUpdate || busy !== undefined}
+                onChange={(e) => void setGrant(role, e.currentTarget.checked)}
+                data-grant-role={role.id}
+              />
+            ),
+          }}
+          testId="priv-roles"
+        />
       </div>
     </Stack>
   );
