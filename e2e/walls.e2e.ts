@@ -182,4 +182,24 @@ describe('walls', () => {
     await wall.reload();
     await wall.getByTestId('wall-refused').waitFor();
   });
+
+  test('wall setup: an overlapping layout is refused with the reason; a new title reaches the wall without a build', async () => {
+    const { key } = await createKey('Layout');
+    const page = await e2e.newPage();
+    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    await page.goto(consolePath('/largeScreen/wallSetup'));
+    await page.getByRole('tab', { name: '大屏布局' }).click();
+    await page.getByTestId('preset-monitoringCenterZiBo').getByTestId('preset-edit').click();
+    const json = page.getByTestId('preset-json');
+    const preset = JSON.parse(await json.inputValue()) as { title: { zh: string; en: string }; panels: { kind: string; x: number; y: number; w: number; h: number }[] };
+    await json.fill(JSON.stringify({ ...preset, panels: [...preset.panels, { kind: 'onlineRate', x: 0, y: 0, w: 2, h: 2 }] }));
+    await page.getByTestId('preset-save').click();
+    await page.getByTestId('preset-problem').getByText('第 7 个面板与第 1 个面板重叠').waitFor();
+    await json.fill(JSON.stringify({ ...preset, title: { zh: '淄博调度大厅', en: 'Zibo dispatch hall' } }));
+    await page.getByTestId('preset-save').click();
+    await page.getByTestId('preset-monitoringCenterZiBo').getByText('自定义').waitFor();
+    const wall = await e2e.newPage();
+    await wall.goto(consolePath(`/largeScreen/monitoringCenterZiBo?key=${encodeURIComponent(key)}`));
+    await wall.getByTestId('wall-title').getByText('淄博调度大厅').waitFor();
+  });
 });
