@@ -115,7 +115,8 @@ export function AlarmProcessingPage() {
     }
   }
 
-  const types = useQuery({ queryKey: resourceKey(ROUTE, 'types'), queryFn: fetchAlarmTypes, staleTime: Infinity });
+  // The catalogue, outside the route's key: handlings (which invalidate the route) do not change it.
+  const types = useQuery({ queryKey: resourceKey('alarm-catalogue', 'types'), queryFn: fetchAlarmTypes, staleTime: Infinity });
   const groups = useMemo(() => (types.data ?? []).filter((x) => x.isGroup), [types.data]);
   const typeOptions = useMemo(
     () => (types.data ?? []).filter((x) => !x.isGroup && (draft.group === null || String(x.group) === draft.group)).map((x) => ({ value: String(x.alarmType), label: x.alarmName })),
