@@ -96,8 +96,12 @@ export class DisplayCredentials {
   }
 
   /** Credentials of companies inside the scope, newest first (revoked ones included, marked). */
-  list(scope: Scope, offset: number, limit: number): { total: number; records: DisplayCredentialRow[] } {
-    const { sql: where, params: args } = scopeCondition(scope, 'c');
+  list(scope: Scope, offset: number, limit: number, keyword = ''): { total: number; records: DisplayCredentialRow[] } {
+    const scoped = scopeCondition(scope, 'c');
+    // A keyword matches the key's name or its company's name (LIKE with the wildcards escaped).
+    const like = `%${keyword.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    const where = keyword ? `${scoped.sql} AND (d.name LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\')` : scoped.sql;
+    const args = keyword ? [...scoped.params, like, like] : scoped.params;
     const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM display_credential d LEFT JOIN company c ON c.id = d.company_id WHERE ${where}`).get(...args) as { n: number }).n;
     const rows = this.db
       .prepare(`SELECT d.*, c.name AS company_name FROM display_credential d LEFT JOIN company c ON c.id = d.company_id WHERE ${where} ORDER BY d.id DESC LIMIT ? OFFSET ?`)

@@ -24,7 +24,7 @@ import { auth, narrowedScope, permits } from '../../http/auth.ts';
 import { AppError, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import type { Message } from '../../http/messages.ts';
-import { Id, Name, PageFields, Strict, type App } from '../../http/route.ts';
+import { Id, Name, PageFields, Strict, Text, type App } from '../../http/route.ts';
 import type { LiveStore } from '../../live/store.ts';
 import type { DashboardFigures } from '../dashboard/index.ts';
 import { countStates, forEachInScope, onlineRate } from '../monitor/realtime.ts';
@@ -259,10 +259,12 @@ export function wallRoutes(app: App, deps: WallDeps): void {
 
   // ---------------------------------------------------------------- set-up (users only)
 
-  app.get('/service-priv/wall/display/page', { config: { permission: '/largeScreen/wallSetup' }, schema: { querystring: Strict({ ...PageFields }) } }, async (request) => {
+  app.get('/service-priv/wall/display/page', {
+    config: { permission: '/largeScreen/wallSetup' }, schema: { querystring: Strict({ ...PageFields, keyword: Type.Optional(Text(40)) }) },
+  }, async (request) => {
     const scope = await narrowedScope(storage, auth(request), request.query.companyId);
     const { current, size } = request.query;
-    const r = displays.list(scope, (current - 1) * size, size);
+    const r = displays.list(scope, (current - 1) * size, size, request.query.keyword?.trim() ?? '');
     return ok({ current, size, total: r.total, records: r.records }, requestLang(request));
   });
 

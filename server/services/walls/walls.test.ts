@@ -44,6 +44,11 @@ describe('display credentials', () => {
     expect(row).toMatchObject({ name: 'Lobby wall', companyId: branchCompanyId, revokedTime: null, createdByName: 'admin' });
     expect(JSON.stringify(list.data)).not.toContain(c.key.split('.')[2]);
     expect(Object.keys(row)).not.toContain('key');
+    // The list's search: name or company, wildcards taken literally.
+    const found = await server.call<{ records: { id: number }[] }>('GET', '/service-priv/wall/display/page?current=1&size=50&keyword=lobby', { token: admin });
+    expect(found.data.records.map((r) => r.id)).toEqual([c.id]);
+    const literal = await server.call<{ records: unknown[] }>('GET', '/service-priv/wall/display/page?current=1&size=50&keyword=%25', { token: admin });
+    expect(literal.data.records).toEqual([]);
   });
 
   it("read the wall's data of their company subtree, with figures equal to what a user of that company reads", async () => {

@@ -33,7 +33,7 @@ interface DisplayRow {
 }
 
 const api = {
-  page: (q: { current: number; size: number }) => http.get<Page<DisplayRow>>('/service-priv/wall/display/page', q, { noCompanyId: true }),
+  page: (q: { current: number; size: number; keyword?: string }) => http.get<Page<DisplayRow>>('/service-priv/wall/display/page', q, { noCompanyId: true }),
   create: (v: { name: string; companyId: number }) => http.post<DisplayRow & { key: string }>('/service-priv/wall/display/create', v, { silent: true }),
   revoke: (id: number) => http.post<DisplayRow>('/service-priv/wall/display/revoke', { id }, { silent: true, noCompanyId: true }),
   presets: () => http.get<{ wall: WallKey; preset: WallPreset; stored: boolean; updatedBy: string | null; updateTime: number | null }[]>('/service-priv/wall/preset/list', undefined, { noCompanyId: true }),
@@ -105,8 +105,8 @@ function DisplayKeys() {
         route={ROUTE}
         pageId="wall-displays"
         title={t('setup.displays')}
-        searchPlaceholder={t('setup.name')}
-        fetchPage={(q) => api.page({ current: q.current, size: q.size })}
+        searchPlaceholder={t('setup.search')}
+        fetchPage={(q) => api.page({ current: q.current, size: q.size, keyword: q.keyword || undefined })}
         columns={columns}
         actionsWidth={110}
         toolbar={
