@@ -85,8 +85,9 @@ async function mapBox(page: Page): Promise<Box> {
  */
 async function dragMap(page: Page, dx: number, dy: number): Promise<void> {
   const b = await mapBox(page);
-  const x = b.x + b.width / 2 - 120;
-  const y = b.y + b.height / 2 - 120;
+  // A path centred a little left of and below the map's centre: clear of the card (top right) and the toolbar.
+  const x = b.x + b.width / 2 - dx / 2 - 100;
+  const y = b.y + b.height / 2 - dy / 2 + 100;
   const before = await page.getByTestId('map-view').getAttribute('data-center');
   await page.mouse.move(x, y);
   await page.mouse.down();
@@ -252,9 +253,9 @@ describe('the vehicle menu on the live map', () => {
 });
 
 describe('the alarm pop-up beside the map, drawers and dialogs', () => {
-  test('the pop-up docks compact: the map narrows, keeps the chosen vehicle in view, and no control is covered', async () => {
+  test('at 1280×720 the pop-up docks compact: the map narrows, keeps the chosen vehicle in view, and no control is covered', async () => {
     const { v, t, lng, lat } = await onlineVehicle(3);
-    const page = await openMonitor(ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    const page = await openMonitor(ACCOUNTS.admin.username, ACCOUNTS.admin.password, { width: 1280, height: 720 });
     await choose(page, v.vehiidno, lng, lat);
     // The vehicle near the right edge: a map that only kept its centre would cut it off when the pop-up docks.
     const b = await mapBox(page);
@@ -281,6 +282,9 @@ describe('the alarm pop-up beside the map, drawers and dialogs', () => {
     }, { timeout: 10_000 }).toBe(true);
     const narrow = await mapBox(page);
     expect(narrow.x + narrow.width).toBeLessThanOrEqual(dock.x + 1);
+    // Both canvases — maplibre's basemap and deck.gl's overlay (vehicles) — are drawn at the new width.
+    const canvasWidths = () => page.locator('[data-testid=map-view] canvas').evaluateAll((cs) => cs.map((c) => (c as HTMLCanvasElement).getBoundingClientRect().width));
+    await expect.poll(async () => (await canvasWidths()).map((w) => Math.abs(w - narrow.width) <= 1), { timeout: 5_000 }).toEqual([true, true]);
     expect({ ...(await layoutProblems(page)) }).toEqual({ covered: [], narrow: [] });
     await page.locator('.maplibregl-ctrl-zoom-out').click();
     await expect.poll(async () => (await camera(page)).zoom).toBeLessThan(wide.zoom);

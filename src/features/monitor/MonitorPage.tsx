@@ -252,7 +252,8 @@ export function MonitorPage() {
               }}
             />
           ) : null}
-          <Stack gap="xs" style={{ position: 'absolute', top: 8, right: 8, zIndex: LAYERS.mapPanel }}>
+          {/* Below the toolbar row: on a narrow map (1280 px with the alarm pop-up docked) the card would cover its buttons. */}
+          <Stack gap="xs" style={{ position: 'absolute', top: 48, right: 8, zIndex: LAYERS.mapPanel }}>
             {focused >= 0 ? (
               <DetailsCard
                 vehicleId={focused}
