@@ -2,6 +2,7 @@
  * What each account may see: route groups in the side navigation, permission-guarded buttons and
  * routes outside the account's permissions (a 404, as if they did not exist).
  */
+import ExcelJS from 'exceljs';
 import { describe, expect, test } from 'vitest';
 import { PERMISSION_REGISTRY } from '../domain/permissions/registry.ts';
 import { ACCOUNTS, consolePath, login, routeOf, testIds, useE2E } from './harness.ts';
@@ -60,6 +61,28 @@ describe('side navigation and buttons follow the permissions', () => {
     await page.locator('[data-perm="/system/user:create"]').first().waitFor();
     await page.locator('[data-perm="/system/user:update"]').first().waitFor();
     expect(await page.locator('[data-perm="/system/user:delete"]').count()).toBe(0);
+  });
+
+  test('导出 follows its bit: a branch administrator downloads the companies its list shows, and has no user export', async () => {
+    const page = await e2e.newPage();
+    await login(page, ACCOUNTS.branch.username, ACCOUNTS.branch.password);
+    await page.goto(consolePath('/information/company'));
+    // The seeded branch role holds the company screen's whole subtree, export included (server/seed/seed.ts).
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('list-export').click()]);
+    expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(await download.path());
+    const names = (book.worksheets[0]?.getSheetValues() ?? []).filter(Boolean).map((r) => String((r as unknown[])[1]));
+    expect(names[0]).toBe('公司名称');
+    // The file holds what the list shows (the companies under the branch picked in the tree), each a row of the table.
+    expect(names.length).toBeGreaterThan(1);
+    for (const name of names.slice(1)) await page.getByRole('cell', { name, exact: true }).first().waitFor();
+    // The leak the server must not allow: the group company above the branch.
+    expect(names).not.toContain('星途物流集团');
+
+    await page.goto(consolePath('/system/user'));
+    await page.locator('[data-perm="/system/user:update"]').first().waitFor();
+    expect(await page.getByTestId('list-export').count()).toBe(0);
   });
 
   test('after sign-in, / lands on the dashboard; unbuilt screens stay in the menu, marked', async () => {
