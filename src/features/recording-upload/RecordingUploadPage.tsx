@@ -205,8 +205,9 @@ export function RecordingUploadPage() {
       pageId="monitor-recording-upload"
       testId="recording-upload-page"
       title={t('title')}
+      // At most 24 hours go up at once: no multi-day quick range.
       aside={
-        <VehicleChannelForm prefix="upload" fields={form} allChannels={false}>
+        <VehicleChannelForm prefix="upload" fields={form} allChannels={false} quick={['today', 'yesterday']}>
           <Button
             size="xs"
             disabled={!vehicle || !channelKnown}

@@ -81,7 +81,7 @@ export function RecordingsPage() {
       testId="recordings-page"
       title={t('title')}
       aside={
-        <VehicleChannelForm prefix="recordings" fields={form} allChannels>
+        <VehicleChannelForm prefix="recordings" fields={form} allChannels quick={['today', 'yesterday', 'last3Days']}>
           <Switch size="xs" label={t('alarmOnly')} checked={alarmOnly} onChange={(e) => setAlarmOnly(e.currentTarget.checked)} />
           <Button size="xs" disabled={!vehicle} loading={loading} onClick={() => void search()} data-testid="recordings-search">
             {t('search')}

@@ -8,6 +8,7 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import { Select, Stack, Text } from '@mantine/core';
 import { parseNodeId, type TreeNode } from '../../../domain/company/tree-node.ts';
+import type { QuickRange } from '../../../domain/period/period.ts';
 import { noCameraMessage } from '../../../domain/video/channels.ts';
 import { useLang, useT } from '../../i18n/index.ts';
 import { PeriodPicker } from '../../kit/period-picker/index.ts';
@@ -66,11 +67,13 @@ export function useVehicleChannelForm({ channel: firstChannel, startAt, onPick }
   return { vehicle, channels: known?.channels ?? [], known, onSelect, channel, onChannel: setChannel, start, onStart: setStart, end, onEnd: setEnd };
 }
 
-export function VehicleChannelForm({ prefix, fields, allChannels, children }: {
+export function VehicleChannelForm({ prefix, fields, allChannels, quick, children }: {
   prefix: string;
   fields: VehicleChannelFields;
   /** Offer "all channels" (value '0') first. */
   allChannels: boolean;
+  /** The quick ranges that fit the page's longest period (a terminal search: 7 days; an upload: 24 hours). */
+  quick: readonly QuickRange[];
   children: ReactNode;
 }) {
   const { vehicle, channels, known, onSelect, channel, onChannel, start, onStart, end, onEnd } = fields;
@@ -96,7 +99,7 @@ export function VehicleChannelForm({ prefix, fields, allChannels, children }: {
             {missing}
           </Text>
         )}
-        <PeriodPicker size="xs" vertical value={{ start, end }} quick={['today', 'yesterday', 'last3Days']} showProblem={false}
+        <PeriodPicker size="xs" vertical value={{ start, end }} quick={quick} showProblem={false}
           onChange={(p) => { if (p.start !== start) onStart(p.start); if (p.end !== end) onEnd(p.end); }}
           labels={{ start: t('start'), end: t('end') }} testIds={{ start: `${prefix}-start`, end: `${prefix}-end`, quick: `${prefix}-quick` }} />
         {children}
