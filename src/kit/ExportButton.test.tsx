@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
+import { Notifications, notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { entryByKey } from '../../domain/permissions/access.ts';
@@ -47,6 +47,8 @@ beforeAll(() => {
 });
 afterEach(() => {
   cleanup();
+  // The notifications store outlives a render: one test's message (same id) would hide the next one's.
+  notifications.clean();
   vi.useRealTimers();
 });
 
@@ -89,5 +91,19 @@ describe('the list kit\'s export button', () => {
     fireEvent.click(screen.getByTestId('list-export'));
     expect(await screen.findByText('Export failed: Access denied')).toBeTruthy();
     act(() => setLanguage('zh'));
+  });
+
+  it('shows a failed job\'s own reason once, not "export failed: export failed"', async () => {
+    act(() => setLanguage('zh'));
+    signInWith(['retrieve', 'export']);
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const status = vi.fn(() => Promise.resolve({ status: 'failed' as const, total: 0, exported: 0, message: '导出失败，请重试' }));
+    renderPage(() => ({ start: () => Promise.resolve({ taskId: 't2' }), status, file: vi.fn() }));
+    await screen.findByText('branch');
+    fireEvent.click(screen.getByTestId('list-export'));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(1100);
+    });
+    expect(await screen.findByText('导出失败，请重试')).toBeTruthy();
   });
 });

@@ -28,7 +28,9 @@ export function ExportButton({ route, job, testId }: {
         job={job}
         onError={(e) => {
           const reason = isApiError(e) ? e.msg : e instanceof Error ? e.message : '';
-          notifications.show({ color: 'red', autoClose: 3000, message: reason ? t('exportFailedWhy', { reason }) : t('exportFailed'), id: `${id}-failed` });
+          // A failed job's own reason already says so (导出失败，请重试 / The export failed; …): shown as it is.
+          const message = !reason ? t('exportFailed') : reason.toLowerCase().includes(t('exportFailed').toLowerCase()) ? reason : t('exportFailedWhy', { reason });
+          notifications.show({ color: 'red', autoClose: 3000, message, id: `${id}-failed` });
         }}
         testId={id}
         capTestId={`${id}-cap`}
