@@ -7,8 +7,8 @@ import { describe, expect, test } from 'vitest';
 import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
 
 const FLEET = 300;
-// GATEWAY_PORT 0: any free port, so parallel servers never fight over 7611.
-const e2e = useE2E({ seedVehicles: FLEET, env: { SIM_VEHICLES: String(FLEET), GATEWAY_PORT: '0' } });
+// GATEWAY_PORT / MEDIA_PORT 0: any free port, so parallel servers never fight over 7611 / 7612.
+const e2e = useE2E({ seedVehicles: FLEET, env: { SIM_VEHICLES: String(FLEET), GATEWAY_PORT: '0', MEDIA_PORT: '0' } });
 
 interface RealtimeStat {
   vehicleTotal: number;
