@@ -232,7 +232,8 @@ export function RecordingUploadPage() {
         </Alert>
       )}
       {playing && (
-        <Paper withBorder p="xs" style={{ maxWidth: 760 }}>
+        // 60vh wide is about a third of the screen tall at 16:9: on a 720-px screen the lists keep room under the player.
+        <Paper withBorder p="xs" style={{ maxWidth: 'min(760px, 60vh)' }}>
           <ClipPlayer file={playing.file} title={playing.title} onClose={() => setPlaying(null)} />
         </Paper>
       )}
