@@ -98,6 +98,11 @@ export interface Config {
    */
   readonly mapSourceOrigins: readonly string[] | undefined;
   /**
+   * Street-map archives (TILES_DIR): `*.pmtiles` files served by server/services/tiles with range
+   * requests. Unset: `DATA_DIR/tiles`, so an operator drops an extract into the data directory.
+   */
+  readonly tilesDir: string | undefined;
+  /**
    * The dashboard's weather source (WEATHER_URL): an http(s) address answering JSON `{text, temperature, city?}`.
    * Unset: the dashboard hides its weather slot (nothing is invented).
    */
@@ -200,6 +205,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     ftpPassivePorts: portRange(env, 'FTP_PASV_PORTS', [7630, 7679]),
     ftpMaxFileBytes: int(env, 'FTP_MAX_FILE_MB', 1024, 1, 1_000_000) * 1024 * 1024,
     mapSourceOrigins: originList(env, 'MAP_SOURCE_ORIGINS'),
+    tilesDir: env.TILES_DIR ? path.resolve(env.TILES_DIR) : undefined,
     weatherUrl: env.WEATHER_URL || undefined,
     ftpPassivePerLogin: int(env, 'FTP_PASV_PER_LOGIN', 2, 1, 1000),
     ftpPassivePerAddress: int(env, 'FTP_PASV_PER_ADDRESS', 10, 1, 1000),
