@@ -22,6 +22,11 @@ beforeAll(async () => {
   server = await startLiveServer({ seedVehicles: 40 });
   admin = await server.login('admin', 'admin123');
   vehicles = db().prepare('SELECT id AS vehicleId, device_no AS deviceNo, company_id AS companyId, vehiidno FROM vehicle ORDER BY id').all() as typeof vehicles;
+  // History first (the server computes the 7-day rows in the background 10 s after start): two days ago,
+  // 30 minutes northwards at 36 km/h, a report every 10 s: 0.1 km per report, 18 km in all.
+  const start = chinaDayStartMs(chinaDayIndex(server.clock.now()) - 2) + 9 * 3_600_000;
+  const insert = db().prepare('INSERT INTO positions (vehicle_id, gps_time, lng, lat, speed, heading, altitude, status, alarm, mileage, received_at) VALUES (?, ?, ?, ?, ?, 0, 0, 3, 0, NULL, ?)');
+  for (let i = 0; i <= 180; i++) insert.run(vehicles[7]!.vehicleId, start + i * 10_000, 116, 39 + (i * 0.1) / 111.195, 36, start + i * 10_000);
   const role = await server.call<{ id: number }>('POST', '/service-priv/role', { token: admin, body: { name: '看板', permissionIds: [idOf('/home'), idOf('/home/index')] } });
   const other = await server.call<{ id: number }>('POST', '/service-priv/role', { token: admin, body: { name: '仅监控', permissionIds: [idOf('/monitor'), idOf('/monitor/index')] } });
   for (const [name, roleId] of [['dash_viewer', role.data.id], ['no_dash', other.data.id]] as const) {
@@ -74,11 +79,6 @@ describe('dashboard figures come from what the server holds', () => {
   });
 
   it('sums the 7 days before today: km by the track rules, driving hours from moving intervals', async () => {
-    const day = chinaDayIndex(server.clock.now()) - 2;
-    const start = chinaDayStartMs(day) + 9 * 3_600_000;
-    const insert = db().prepare('INSERT INTO positions (vehicle_id, gps_time, lng, lat, speed, heading, altitude, status, alarm, mileage, received_at) VALUES (?, ?, ?, ?, ?, 0, 0, 3, 0, NULL, ?)');
-    // 30 minutes northwards at 36 km/h, a report every 10 s: 0.1 km per report, 18 km in all.
-    for (let i = 0; i <= 180; i++) insert.run(vehicles[7]!.vehicleId, start + i * 10_000, 116, 39 + (i * 0.1) / 111.195, 36, start + i * 10_000);
     const r = await server.call<{ _id: string; aliveMile: number; aliveMinutes: number }[]>('GET', '/service-onlinegps/geography/getVehicleDailyMile', { token: viewer });
     expect(r.code).toBe(200);
     expect(r.data).toHaveLength(7);

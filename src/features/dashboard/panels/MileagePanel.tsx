@@ -31,7 +31,7 @@ export function MileagePanel() {
   return (
     <Panel id="mileage" title={t('mileage.title')} target="mileage" state={stateOf(q)}
       extra={<SegmentedControl size="xs" value={kind} onChange={(v) => setKind(v as 'km' | 'hours')} data={[{ value: 'km', label: 'km' }, { value: 'hours', label: 'h' }]} />}>
-      <div style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+      <div style={{ position: 'absolute', inset: 0, display: 'flex', flexDirection: 'column' }}>
         <Text size="xs" c="dimmed" data-testid="mileage-total" data-km={km} data-hours={hours}>{t('mileage.total', { km, hours })}</Text>
         <div ref={box} style={{ flex: 1, minHeight: 0 }} data-testid="mileage-chart" data-values={series[0]?.values.join(',') ?? ''}>
           <StatsChart labels={labels} series={series} height={Math.max(90, height - 4)} onPick={() => openPanelTarget('mileage')} />

@@ -58,7 +58,7 @@ export function RunningAlarmsPanel() {
   ], [t]);
   return (
     <Panel id="running" title={t('running.title')} target="alarms" state={stateOf(q)}>
-      <div style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+      <div style={{ position: 'absolute', inset: 0, display: 'flex', flexDirection: 'column' }}>
         <RowsTable rows={rows} columns={columns} rowKey={(a) => a.id} label={t('running.title')} emptyText={t('running.empty')}
           onRowClick={() => openPanelTarget('alarms')} rowAttributes={(a) => ({ 'data-testid': 'running-row', 'data-alarm-id': a.id })} testId="running-table" />
       </div>

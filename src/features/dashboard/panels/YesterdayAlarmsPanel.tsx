@@ -31,7 +31,7 @@ export function YesterdayAlarmsPanel() {
   return (
     <Panel id="yesterday" title={t('yesterday.title')} target="alarms" state={set ? 'ready' : 'loading'}
       extra={<SegmentedControl size="xs" value={tab} onChange={(v) => setTab(v as 'dms' | 'adas')} data={[{ value: 'dms', label: 'DMS' }, { value: 'adas', label: 'ADAS' }]} data-testid="yesterday-tabs" />}>
-      <div style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+      <div style={{ position: 'absolute', inset: 0, display: 'flex', flexDirection: 'column' }}>
         <Text size="xs" c="dimmed" data-testid="yesterday-total" data-tab={tab} data-count={set?.count ?? 0}>{t(`yesterday.${tab}`)} · {t('yesterday.total', { count: set?.count ?? 0 })}</Text>
         <ScrollArea style={{ flex: 1, minHeight: 0 }} type="auto" data-testid="yesterday-chart" data-values={set?.records.map((r) => r.count).join(',') ?? ''}>
           {set?.records.map((r) => (
