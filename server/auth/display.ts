@@ -81,9 +81,31 @@ const toRow = (r: Row): DisplayCredentialRow => ({
 });
 
 /** The `display_credential` table (migration 21). */
+/** What revoking needs of an open push socket. */
+export interface ClosableSocket {
+  close(code: number, reason: string): void;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+/** Close code a wall's push socket gets when its key is revoked (the 4xxx range is the application's). */
+export const REVOKED_CLOSE_CODE = 4001;
+
 export class DisplayCredentials {
   private readonly seenWritten = new Map<number, number>();
+  /** Open push sockets per key: revoking closes them at once (a socket is checked only at its upgrade). */
+  private readonly sockets = new Map<number, Set<ClosableSocket>>();
   constructor(private readonly db: SqliteDb) {}
+
+  /** Remembers a push socket opened with key `id` until it closes. */
+  trackSocket(id: number, socket: ClosableSocket): void {
+    let set = this.sockets.get(id);
+    if (!set) this.sockets.set(id, (set = new Set()));
+    set.add(socket);
+    socket.once('close', () => {
+      set.delete(socket);
+      if (set.size === 0 && this.sockets.get(id) === set) this.sockets.delete(id);
+    });
+  }
 
   /** Creates a credential and answers its key (shown once; only the hash is kept). */
   create(input: { name: string; companyId: number; createdBy: number; createdByName: string }, now: number): { id: number; key: string } {
@@ -118,7 +140,10 @@ export class DisplayCredentials {
 
   /** Marks it revoked; answers false when it already was. */
   revoke(id: number, byName: string, now: number): boolean {
-    return this.db.prepare('UPDATE display_credential SET revoked_time = ?, revoked_by_name = ? WHERE id = ? AND revoked_time IS NULL').run(now, byName, id).changes > 0;
+    const changed = this.db.prepare('UPDATE display_credential SET revoked_time = ?, revoked_by_name = ? WHERE id = ? AND revoked_time IS NULL').run(now, byName, id).changes > 0;
+    // Its walls' open streams end now, not at their next reconnect.
+    for (const socket of this.sockets.get(id) ?? []) socket.close(REVOKED_CLOSE_CODE, 'display key revoked');
+    return changed;
   }
 
   /** The context of a valid, unrevoked key whose company still exists; undefined otherwise. */

@@ -9,7 +9,7 @@ import { Type } from '@fastify/type-provider-typebox';
 import { ALL_COMPANIES, type Scope } from '../db/scope.ts';
 import type { Storage } from '../db/repositories.ts';
 import { auth, narrowedScope } from '../http/auth.ts';
-import { displayScope } from '../auth/display.ts';
+import { displayCredentials, displayScope } from '../auth/display.ts';
 import { Strict, type App } from '../http/route.ts';
 import { defaultLinkage, type Linkage } from '../../domain/alarms/linkage.ts';
 import { alarmPushData } from '../alarms/service.ts';
@@ -81,6 +81,7 @@ export function registerPush(app: App, store: PushStore, storage: Storage, optio
       return;
     }
     socket.on('error', (err) => request.log.warn({ err }, 'push socket error'));
+    if (request.displayContext) displayCredentials(storage).trackSocket(request.displayContext.credentialId, socket);
     await hub.connect(socket, scope, query.format === 'json', query.alarmsAfter).catch((err: unknown) => {
       request.log.error({ err }, 'push connect failed');
       socket.close(1011, 'server error');

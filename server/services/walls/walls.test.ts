@@ -132,7 +132,11 @@ describe('display credentials', () => {
     expect((await server.call('GET', '/service-monitor/screen/V3/realtimestat', { token: c.key })).status).toBe(200);
     expect(adminUser.id).toBeGreaterThan(0);
 
+    const open = await connectPush(server.url, c.key);
+    await open.waitFor(() => open.received.find((m) => m.kind === 'directory'));
     const r = await server.call<{ revokedTime: number; revokedByName: string }>('POST', '/service-priv/wall/display/revoke', { token: admin, body: { id: c.id } });
+    // The stream that was open ends at once (4001), not at its next reconnect.
+    await expect(open.closed).resolves.toMatchObject({ code: 4001 });
     expect(r.code).toBe(200);
     expect(r.data.revokedByName).toBe('admin');
     expect((await server.call('GET', '/service-monitor/screen/V3/realtimestat', { token: c.key })).status).toBe(401);

@@ -4,7 +4,7 @@
  * person), start its live half, and lay the preset's panels on the 24 × 12 grid under a title bar
  * with the clock and the connection state. No dialogs, no scroll bars; a refused key says so full-screen.
  */
-import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useSearch } from '@tanstack/react-router';
 import type { PanelPlacement, WallKey, WallPreset } from '../../../domain/walls/preset.ts';
@@ -20,7 +20,7 @@ import {
 import { WallMap } from './panels/WallMap.tsx';
 import { authKey, REFRESH, WallContext, type WallContextValue } from './wall-context.ts';
 import { wallGet, WallApiError, type WallAuth } from './wall-api.ts';
-import { WallLive, type WallLiveOptions, type WallLiveState } from './wall-live.ts';
+import { REVOKED_CLOSE_CODE, WallLive, type WallLiveOptions, type WallLiveState } from './wall-live.ts';
 import classes from './walls.module.css';
 
 export interface PresetAnswer {
@@ -46,11 +46,13 @@ export function WallPage({ wall }: { wall: WallKey }) {
     refetchIntervalInBackground: true,
     retry: false,
   });
+  const { refetch } = preset;
+  const onRevoked = useCallback(() => void refetch(), [refetch]);
   const error = preset.error instanceof WallApiError ? preset.error : null;
   if (error?.refused && auth.kind === 'display') return <div className={classes.center} data-testid="wall-refused">{t('revoked')}</div>;
   if (error?.status === 403) return <div className={classes.center} data-testid="wall-refused">{t('noWall')}</div>;
   if (!preset.data) return <div className={classes.center} data-testid="wall-loading">{preset.isError ? t('loadFailed') : ''}</div>;
-  return <WallFrame wall={wall} auth={auth} answer={preset.data} />;
+  return <WallFrame wall={wall} auth={auth} answer={preset.data} onRevoked={onRevoked} />;
 }
 
 export interface WallFrameProps {
@@ -59,10 +61,12 @@ export interface WallFrameProps {
   answer: PresetAnswer;
   /** The soak bench's synthetic stream and frame hook (bench/wall-soak.bench.ts); the live stream otherwise. */
   liveOptions?: Pick<WallLiveOptions, 'stream' | 'mapOptions'>;
+  /** The server closed the stream because the key was revoked: re-read the preset (its 401 shows the notice). */
+  onRevoked?: () => void;
 }
 
 /** A wall with its preset in hand: title bar, panels on the grid, the live half. */
-export function WallFrame({ wall, auth, answer, liveOptions }: WallFrameProps) {
+export function WallFrame({ wall, auth, answer, liveOptions, onRevoked }: WallFrameProps) {
   const t = useT(WALLS_NS);
   const lang = useLang();
   const { preset, companyId } = answer;
@@ -85,6 +89,11 @@ export function WallFrame({ wall, auth, answer, liveOptions }: WallFrameProps) {
     setLive(l);
     return () => l.dispose();
   }, [auth, hasMap, companyId, liveOptions]);
+
+  const closeCode = useSyncExternalStore(live?.subscribe ?? noop, () => live?.getState().closeCode);
+  useEffect(() => {
+    if (closeCode === REVOKED_CLOSE_CODE) onRevoked?.();
+  }, [closeCode, onRevoked]);
 
   const ctx: WallContextValue = { auth, companyId, live };
   return (

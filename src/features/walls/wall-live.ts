@@ -16,6 +16,9 @@ import { session } from '../../session/store.ts';
 import { MonitorController, type MonitorControllerOptions } from '../monitor/monitor-controller.ts';
 import type { WallAuth } from './wall-api.ts';
 
+/** Close code of a push socket whose display key was revoked (server/auth/display.ts REVOKED_CLOSE_CODE). */
+export const REVOKED_CLOSE_CODE = 4001;
+
 /** Rows the alarm ticker keeps (a 2160-pixel-high column shows about 20). */
 export const TICKER_MAX = 30;
 /**
@@ -44,6 +47,8 @@ export interface TickerAlarm {
 export interface WallLiveState {
   readonly connection: Connection;
   readonly attempt: number;
+  /** Close code of the last disconnect (4001: the server revoked this wall's display key). */
+  readonly closeCode?: number;
   /** Newest first, at most TICKER_MAX. */
   readonly alarms: readonly TickerAlarm[];
 }
@@ -94,7 +99,7 @@ export class WallLive {
   }
 
   private onMessage(m: LiveMessage): void {
-    if (m.type === 'status') this.set({ connection: m.connection, attempt: m.attempt });
+    if (m.type === 'status') this.set({ connection: m.connection, attempt: m.attempt, closeCode: m.closeCode ?? this.state.closeCode });
     // Without a map nobody else takes frames: hand them straight back (the worker double-buffers).
     else if (m.type === 'frame' && !this.map) this.stream.release(m);
   }
