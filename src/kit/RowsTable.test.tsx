@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { ApiError } from '../api/http.ts';
 import { RowsTable } from './RowsTable.tsx';
 import type { KitColumn } from './ResourceTable.tsx';
-import { stubBrowserApis } from './test-dom.ts';
+import { stubBrowserApis, stubLayoutHeight } from './test-dom.ts';
 
 interface Row {
   id: number;
@@ -19,16 +19,12 @@ const columns: KitColumn<Row>[] = [
   { key: 'km', title: 'km', minWidth: 80, maxWidth: 120, align: 'right', render: (r) => r.km.toFixed(1) },
 ];
 
+let unstubLayout: () => void;
 beforeAll(() => {
   stubBrowserApis();
-  // jsdom lays nothing out: give the scroll box a size so the virtualizer renders rows.
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 600 });
-  Object.defineProperty(HTMLElement.prototype, 'offsetHeight', { configurable: true, get: () => 600 });
+  unstubLayout = stubLayoutHeight();
 });
-afterAll(() => {
-  delete (HTMLElement.prototype as { clientHeight?: number }).clientHeight;
-  delete (HTMLElement.prototype as { offsetHeight?: number }).offsetHeight;
-});
+afterAll(() => unstubLayout());
 afterEach(cleanup);
 
 const wrap = (ui: React.ReactNode) => render(<MantineProvider>{ui}</MantineProvider>);

@@ -5,7 +5,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/http.ts';
 import { createQueryClient } from '../../kit/query.ts';
-import { stubBrowserApis } from '../../kit/test-dom.ts';
+import { stubBrowserApis, stubLayoutHeight } from '../../kit/test-dom.ts';
 import type { AlarmSettingList, AlarmSettingRecord } from './api.ts';
 
 const api = vi.hoisted(() => ({ fetchAlarmSettings: vi.fn(), setEnabled: vi.fn(), setAutoHandle: vi.fn() }));
@@ -18,17 +18,13 @@ const row = (alarmType: number, alarmName: string, enabled: boolean, fromCompany
 });
 
 let held: AlarmSettingRecord[] = [];
+let unstubLayout: () => void;
 
 beforeAll(() => {
   stubBrowserApis();
-  // jsdom lays nothing out: give the table's scroll box a size so the virtualised rows render.
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 600 });
-  Object.defineProperty(HTMLElement.prototype, 'offsetHeight', { configurable: true, get: () => 600 });
+  unstubLayout = stubLayoutHeight();
 });
-afterAll(() => {
-  delete (HTMLElement.prototype as { clientHeight?: number }).clientHeight;
-  delete (HTMLElement.prototype as { offsetHeight?: number }).offsetHeight;
-});
+afterAll(() => unstubLayout());
 beforeEach(() => {
   held = [row(12001, '超速报警', true), row(12002, '超速预警', false, 7), row(12003, '平台超速报警', true, 1)];
   api.fetchAlarmSettings.mockReset().mockImplementation(() => Promise.resolve<AlarmSettingList>({ companyId: 1, records: held.map((r) => ({ ...r })) }));
