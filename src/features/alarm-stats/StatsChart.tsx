@@ -57,7 +57,8 @@ export function StatsChart({ labels, series, kind = 'bar', height = 240, onPick 
         scales: { x: { time: false, range: () => [-0.5, n - 0.5] }, y: { range: (_u, _min, max) => [0, Math.max(1, Math.ceil(max * 1.1))] } },
         axes: [
           { splits: () => xs.filter((i) => i % step === 0), values: (_u, splits) => splits.map((i) => short(labels[i] ?? '')), gap: 4, size: 40 },
-          { size: 48 },
+          // Wide enough for the longest tick label (a dashboard's 40,000 km would be cut at 48 px).
+          { size: (_u, values) => Math.max(48, 14 + 7 * Math.max(0, ...(values ?? []).map((v) => String(v).length))) },
         ],
         series: [
           { label: '' },

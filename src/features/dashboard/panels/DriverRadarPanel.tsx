@@ -35,7 +35,7 @@ export function DriverRadarPanel() {
   return (
     <Panel id="radar" title={t('radar.title')} target="alarms" state={axes ? 'ready' : 'loading'} extra={<span style={{ fontSize: 11, opacity: 0.7 }}>{t('radar.period')}</span>}>
       {axes ? (
-        <svg viewBox="-75 -6 350 212" width="100%" height="100%" preserveAspectRatio="xMidYMid meet" role="img" aria-label={t('radar.title')}
+        <svg viewBox="-100 -6 400 212" width="100%" height="100%" preserveAspectRatio="xMidYMid meet" role="img" aria-label={t('radar.title')}
           data-testid="radar" data-counts={axes.map((a) => a.count).join(',')} style={{ cursor: 'pointer' }} onClick={() => openPanelTarget('alarms')}>
           {Array.from({ length: RINGS }, (_, k) => (
             <polygon key={k} fill="none" stroke="currentColor" strokeOpacity={0.15}
