@@ -94,6 +94,8 @@ export class MonitorController {
   private readonly panelListeners = new Set<() => void>();
   private panel: PanelSnapshot = { counts: null, connection: 'connecting', attempt: 0, listVersion: 0, listLength: 0, frames: 0, vehicleCount: 0 };
   private lastPanelAt = -Infinity;
+  /** A frame was drawn inside the 500 ms window after the last panel refresh, so the list lags it. */
+  private panelStale = false;
   private lastFollowAt = -Infinity;
   private tab: StateTab = 'all';
   private list = new Int32Array(0);
@@ -175,6 +177,15 @@ export class MonitorController {
         break;
       case 'stats':
         this.emitPanel({ counts: m.counts });
+        // Frames refresh the list at most every 500 ms, so the last frame before the fleet goes quiet
+        // (the snapshot right after the worker's first, empty frame; a report while everything is parked)
+        // can land inside that window with no later frame to list it. Stats keep their 2 Hz without new
+        // data: they carry the panel's trailing refresh.
+        if (this.panelStale && this.now() - this.lastPanelAt >= PANEL_INTERVAL_MS) {
+          this.refreshLabels();
+          this.emitLayers();
+          this.refreshPanel(this.now());
+        }
         break;
       case 'status':
         this.emitPanel({ connection: m.connection, attempt: m.attempt });
@@ -212,13 +223,10 @@ export class MonitorController {
     // Labels first: this frame's layers already carry the refreshed set.
     if (panelDue) this.refreshLabels();
     this.emitLayers();
-    if (panelDue) {
-      this.lastPanelAt = t;
-      this.listDirty = true;
-      this.refreshHighlights();
-      this.refreshList();
-    } else if (this.panel.frames === 0) {
-      this.emitPanel({ frames: 1 });
+    if (panelDue) this.refreshPanel(t);
+    else {
+      this.panelStale = true;
+      if (this.panel.frames === 0) this.emitPanel({ frames: 1 });
     }
     this.panel.frames++;
     if (this.followId >= 0 && t - this.lastFollowAt >= FOLLOW_INTERVAL_MS) {
@@ -230,6 +238,15 @@ export class MonitorController {
       }
     }
     this.onApplied?.(performance.now() - started);
+  }
+
+  /** The ≤ 2 Hz part of a frame: list ids of the state tab, monitored highlights. */
+  private refreshPanel(t: number): void {
+    this.lastPanelAt = t;
+    this.panelStale = false;
+    this.listDirty = true;
+    this.refreshHighlights();
+    this.refreshList();
   }
 
   private onClusters(r: ClustersResult): void {

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Commands, PushEncoder } from '../../../proto/codec.ts';
-import type { WorkerMessage } from './protocol.ts';
+import { VehicleState } from '../../../domain/vehicle/state.ts';
+import { Commands, DirectoryKind, FrameKind, PushEncoder } from '../../../proto/codec.ts';
+import type { LiveFrame, WorkerMessage } from './protocol.ts';
 import type { SocketLike } from './socket.ts';
 import { ALARMS_INTERVAL_MS, StreamWorker } from './stream-worker.ts';
 
@@ -22,6 +23,35 @@ function worker() {
 }
 
 const alarm = (id: number, vehicleId = id) => encoder.json(Commands.alarm, { data: { id, alarmType: 12001, vehicleId, vehiidno: `沪A${id}`, dealStatus: 0 } });
+
+describe('the stream worker’s frames', () => {
+  it('posts a frame that came due while both buffer sets were on the main thread as soon as one comes back, with no new data', () => {
+    const { w, posted, advance } = worker();
+    const frames = () => posted.filter((m): m is LiveFrame => m.type === 'frame');
+    w.step(); // the first frame (nothing known yet) takes buffer set A
+    w.core.handleMessage(encoder.directory(DirectoryKind.Full, [{ vehicleId: 7, companyId: 1, plate: '沪A7', deviceNo: 'T7' }]), 1000);
+    w.core.handleMessage(encoder.positions(FrameKind.Snapshot, 5000, {
+      vehicleId: [7], lng: [121.4], lat: [31.2], speed: [0], heading: [0], state: [VehicleState.Parking], alarmFlags: [0], gpsTime: [4000], lastContact: [4000],
+    }, [0], 1), 1000);
+    advance(16);
+    w.step(); // the snapshot takes buffer set B
+    w.control().resync(); // a subscriber joined: both sets are still out, so nothing can go yet
+    for (let i = 0; i < 10; i++) {
+      advance(16);
+      w.step();
+    }
+    expect(frames().map((f) => f.count)).toEqual([0, 1]);
+    w.release(frames()[0]!);
+    advance(16);
+    w.step();
+    expect(frames().map((f) => f.count)).toEqual([0, 1, 1]);
+    // Nothing changed since: no more frames even with a free set.
+    w.release(frames()[1]!);
+    advance(16);
+    w.step();
+    expect(frames()).toHaveLength(3);
+  });
+});
 
 describe('the stream worker’s alarm lists', () => {
   it('posts a burst of alarms as one snapshot, at most four times a second, and nothing while the lists stay the same', () => {
