@@ -39,6 +39,7 @@ export const PANEL_KINDS = [
   'latestReports', // vehicles that reported last (screen/V3/getVehicleLast)
   'riskRanking', // the dashboard's 5 riskiest vehicles of 30 days (wall/data/riskRanking)
   'drivingWeek', // the dashboard's km and driving hours per day, 7 days before today (wall/data/dailyMile)
+  'videoToday', // live video watched today: connections, vehicles, open now, volume (screen/synvideo)
   'missingSource', // a data source other issues have not built yet
 ] as const;
 export type PanelKind = (typeof PANEL_KINDS)[number];
@@ -97,7 +98,7 @@ export const DEFAULT_PRESETS: Readonly<Record<WallKey, WallPreset>> = {
   },
   monitoringCenterNew: {
     title: { zh: '监控中心大屏（新）', en: 'Monitoring centre (new)' }, companyId: null, theme: 'dark', map: { center: CHINA, zoom: 4.1 },
-    panels: [p('fleetStates', 0, 0, 5, 4), p('companyFleet', 0, 4, 5, 8), p('map', 5, 0, 14, 9), p('alarmWeek', 5, 9, 7, 3),
+    panels: [p('fleetStates', 0, 0, 5, 4), p('companyFleet', 0, 4, 5, 5), p('videoToday', 0, 9, 5, 3), p('map', 5, 0, 14, 9), p('alarmWeek', 5, 9, 7, 3),
       p('riskLevels', 12, 9, 7, 3), p('alarmTicker', 19, 0, 5, 12)],
   },
   shellProject: {

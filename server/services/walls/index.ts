@@ -228,6 +228,30 @@ export function wallRoutes(app: App, deps: WallDeps): void {
     return ok({ companies: rows.slice(0, request.query.top), more: Math.max(0, rows.length - request.query.top) }, requestLang(request));
   });
 
+  // Today's live video of the scope's vehicles (the stream log, migration 6): read newest-first by id and
+  // stopped at the first row before today, so the cost is today's rows, not the 180 days the log keeps.
+  const todaysStreams = (storage as SqliteStorage).db.prepare('SELECT vehicle_id, started_at, ended_at, bytes FROM stream_log ORDER BY id DESC');
+  app.get('/service-safesheet/screen/synvideo', { config: WALL_READ, schema: { querystring: Strict({}) } }, async (request) => {
+    const scope = await wallScope(request, storage, request.query.companyId);
+    const now = store.clock();
+    const dayStart = chinaDayStart(now);
+    const rows: { vehicle_id: number; ended_at: number | null; bytes: number }[] = [];
+    for (const r of todaysStreams.iterate() as Iterable<{ vehicle_id: number; started_at: number; ended_at: number | null; bytes: number }>) {
+      // Ids follow insertion; a few rows started a moment before a later id: allow a minute of disorder.
+      if (r.started_at < dayStart - 60_000) break;
+      if (r.started_at >= dayStart) rows.push(r);
+    }
+    const labels = await storage.terminals.labels(scope, [...new Set(rows.map((r) => r.vehicle_id))]);
+    const mine = rows.filter((r) => labels.has(r.vehicle_id));
+    return ok({
+      date: chinaDate(now),
+      connections: mine.length,
+      vehicles: new Set(mine.map((r) => r.vehicle_id)).size,
+      open: mine.filter((r) => r.ended_at === null).length,
+      megabytes: Math.round(mine.reduce((n, r) => n + r.bytes, 0) / 104857.6) / 10,
+    }, requestLang(request));
+  });
+
   app.get('/service-safesheet/screenV2/realtimeAlarms', {
     config: WALL_READ, schema: { querystring: Strict({ size: Type.Integer({ minimum: 1, maximum: REALTIME_ALARMS_MAX, default: 20 }) }) },
   }, async (request) => {

@@ -224,6 +224,26 @@ describe('wall alarm figures', () => {
     expect(mile.data).toEqual(dashMile.data);
   });
 
+  it("counts today's live video of the scope's vehicles only (connections, vehicles, open now, volume)", async () => {
+    const storage = server.app.storage;
+    const inside = (await storage.fleet.searchVehicles({ all: false, rootId: branchCompanyId, rootPath: branchPath }, '', 2))[0]!;
+    const outsideCo = (await storage.companies.listAll(ALL_COMPANIES)).find((co) => !co.path.startsWith(branchPath) && !branchPath.startsWith(co.path))!;
+    const outside = (await storage.fleet.searchVehicles({ all: false, rootId: outsideCo.id, rootPath: outsideCo.path }, '', 1))[0]!;
+    const now = store().clock();
+    const c = await createDisplay('Video');
+    const before = (await server.call<{ connections: number; open: number }>('GET', '/service-safesheet/screen/synvideo', { token: c.key })).data;
+    await storage.streams.start({ userId: 1, vehicleId: inside.id, channel: 1, stream: 0, startedAt: now - 3 * 86_400_000 });
+    const ended = await storage.streams.start({ userId: 1, vehicleId: inside.id, channel: 1, stream: 0, startedAt: now - 2000 });
+    await storage.streams.end(ended, now - 1000, 2 * 1048576, 'closed');
+    await storage.streams.start({ userId: 1, vehicleId: inside.id, channel: 2, stream: 0, startedAt: now - 500 });
+    await storage.streams.start({ userId: 1, vehicleId: outside.id, channel: 1, stream: 0, startedAt: now - 400 });
+    const r = await server.call<{ connections: number; vehicles: number; open: number; megabytes: number }>('GET', '/service-safesheet/screen/synvideo', { token: c.key });
+    expect(r.data.connections).toBe(before.connections + 2);
+    expect(r.data.open).toBe(before.open + 1);
+    expect(r.data.vehicles).toBeGreaterThanOrEqual(1);
+    expect(r.data.megabytes).toBeGreaterThanOrEqual(2);
+  });
+
   it('rolls vehicles up into the first level of companies and lists the latest reports (vehicles that never reported left out)', async () => {
     const c = await createDisplay('Companies');
     const r = await server.call<{ companies: { companyId: number; total: number }[] }>('GET', '/service-safesheet/screen/synvehicle?top=50', { token: c.key });

@@ -15,7 +15,7 @@ import { displayCrsOf } from '../map/map-sources.ts';
 import { WALLS_NS } from './messages.ts';
 import {
   AlarmTickerPanel, AlarmTypesTodayPanel, AlarmWeekPanel, CompanyFleetPanel, DrivingWeekPanel, FleetStatesPanel, LatestReportsPanel, MissingSourcePanel,
-  OnlineRatePanel, RiskLevelsPanel, RiskRankingPanel,
+  OnlineRatePanel, RiskLevelsPanel, RiskRankingPanel, VideoTodayPanel,
 } from './panels/WallPanels.tsx';
 import { WallMap } from './panels/WallMap.tsx';
 import { authKey, REFRESH, WallContext, type WallContextValue } from './wall-context.ts';
@@ -141,6 +141,7 @@ function PanelBody({ placement, live, center, zoom }: { placement: PanelPlacemen
     case 'latestReports': return <LatestReportsPanel />;
     case 'riskRanking': return <RiskRankingPanel />;
     case 'drivingWeek': return <DrivingWeekPanel />;
+    case 'videoToday': return <VideoTodayPanel />;
     case 'missingSource': return <MissingSourcePanel source={placement.source} />;
   }
 }

@@ -265,6 +265,23 @@ export function DrivingWeekPanel() {
   );
 }
 
+/** Live video watched today over the wall's vehicles (screen/synvideo). */
+export function VideoTodayPanel() {
+  const t = useT(WALLS_NS);
+  const q = useWallQuery<{ connections: number; vehicles: number; open: number; megabytes: number }>('/service-safesheet/screen/synvideo', {}, REFRESH.alarms);
+  const d = q.data;
+  return (
+    <Body stale={<Stale failed={q.isError} updatedAt={q.dataUpdatedAt} />}>
+      <div className={classes.figures}>
+        <Figure id="video-open" value={d?.open} label={t('video.open')} />
+        <Figure id="video-connections" value={d?.connections} label={t('video.connections')} />
+        <Figure id="video-vehicles" value={d?.vehicles} label={t('video.vehicles')} />
+        <Figure id="video-mb" value={d?.megabytes} label={t('video.megabytes')} />
+      </div>
+    </Body>
+  );
+}
+
 export function MissingSourcePanel({ source }: { source: MissingSource | undefined }) {
   const t = useT(WALLS_NS);
   return (
