@@ -20,6 +20,8 @@ export default defineConfig({
   server: {
     proxy: {
       '^/(service-[a-z]+|ws-service)': { target: apiTarget, ws: true },
+      // Street-map archives (server/services/tiles), read with range requests.
+      '^/tiles/': { target: apiTarget },
     },
   },
 });

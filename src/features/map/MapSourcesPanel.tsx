@@ -10,6 +10,7 @@ import { BUNDLED_ID, PRESETS, validateSource, withPreset, type MapSourceKind, ty
 import { mapSourceStore, useMapSources } from './map-source-store.ts';
 import { MAP_NS } from './messages.ts';
 import type { DisplayCrs } from '../../../domain/geo/gcj02.ts';
+import { formatBytes, STREETS_PREFIX, useStreetArchives, withStreetArchive } from './streets/archives.ts';
 
 function LayersIcon() {
   return (
@@ -41,6 +42,7 @@ export function MapSourcesButton() {
 export function MapSourcesPanel() {
   const t = useT(MAP_NS);
   const settings = useMapSources();
+  const archives = useStreetArchives();
   const [name, setName] = useState('');
   const [kind, setKind] = useState<MapSourceKind>('raster');
   const [url, setUrl] = useState('');
@@ -101,16 +103,18 @@ export function MapSourcesPanel() {
   return (
     <Stack>
       {row(BUNDLED_ID, t('bundled'), 'WGS-84', false)}
+      {/* Street maps the server holds (TILES_DIR): offline like the bundled one. */}
+      {archives.map((a) => row(`${STREETS_PREFIX}${a.name}`, t('streets'), `${a.name} · ${formatBytes(a.bytes)} · ${t('streetsZoom', { max: a.maxZoom })} · WGS-84`, false, () => mapSourceStore.set(withStreetArchive(settings, a))))}
       <Text fw={600} size="sm" mt="xs">
         {t('presets')}
       </Text>
       {PRESETS.map((p) => row(p.id, t(p.nameKey), `${p.crs === 'gcj02' ? 'GCJ-02' : 'WGS-84'} · ${p.kind === 'style' ? t('kindStyle') : t('kindRaster')}`, true, () => mapSourceStore.set(withPreset(settings, p.id))))}
-      {settings.sources.some((s) => !s.id.startsWith('preset-')) && (
+      {settings.sources.some((s) => !s.id.startsWith('preset-') && !s.id.startsWith(STREETS_PREFIX)) && (
         <Text fw={600} size="sm" mt="xs">
           {t('ownSources')}
         </Text>
       )}
-      {settings.sources.filter((s) => !s.id.startsWith('preset-')).map((s) => row(s.id, s.name, `${s.crs === 'gcj02' ? 'GCJ-02' : 'WGS-84'} · ${s.url}`))}
+      {settings.sources.filter((s) => !s.id.startsWith('preset-') && !s.id.startsWith(STREETS_PREFIX)).map((s) => row(s.id, s.name, `${s.crs === 'gcj02' ? 'GCJ-02' : 'WGS-84'} · ${s.url}`))}
       <Text fw={600} size="sm" mt="md">
         {t('addSource')}
       </Text>

@@ -23,6 +23,7 @@ import { MAP_NS } from './messages.ts';
 import { LAYERS } from '../../shell/layers.ts';
 import { recentreOn, RESIZE_SETTLE_MS } from './keep-view.ts';
 import { useThemeName } from '../../shell/theme.ts';
+import { installLocalIcons } from './streets/icons.ts';
 
 // After `vite build` maplibre cannot find its worker next to its own chunk: point it at the emitted file.
 maplibregl.setWorkerUrl(workerUrl);
@@ -121,7 +122,7 @@ export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChang
     try {
       map = new maplibregl.Map({
         container,
-        style: styleFor(activeSource(mapSourceStore.get()), darkRef.current),
+        style: styleFor(activeSource(mapSourceStore.get()), darkRef.current, currentLang()),
         center: CHINA_CENTER,
         zoom: INITIAL_ZOOM,
         attributionControl: { compact: true },
@@ -135,6 +136,7 @@ export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChang
       return;
     }
     map.touchZoomRotate.disableRotation();
+    installLocalIcons(map); // the street map's town dots and POI icons, drawn here instead of a CDN sprite
     const overlay = new MapboxOverlay({
       interleaved: false,
       layers: [],
@@ -197,14 +199,15 @@ export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChang
   }, []);
 
   // Switch the basemap when the active source changes (the overlay survives style swaps).
-  const styleKey = `${settings.activeId}${JSON.stringify(activeSource(settings) ?? null)}${dark ? ':dark' : ''}`;
+  const styleLang = currentLang();
+  const styleKey = `${settings.activeId}${JSON.stringify(activeSource(settings) ?? null)}${dark ? ':dark' : ''}:${styleLang}`;
   const appliedStyleKey = useRef(styleKey);
   useEffect(() => {
     const map = mapRef.current;
     if (!map || appliedStyleKey.current === styleKey) return;
     appliedStyleKey.current = styleKey;
-    map.setStyle(styleFor(activeSource(mapSourceStore.get()), dark));
-  }, [styleKey, dark]);
+    map.setStyle(styleFor(activeSource(mapSourceStore.get()), dark, styleLang));
+  }, [styleKey, dark, styleLang]);
 
   // Hand the layers to deck.gl: basemap labels, then the caller's layers, then the hot feed.
   const lang = currentLang();

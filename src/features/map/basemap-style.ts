@@ -5,6 +5,7 @@
  */
 import type { StyleSpecification } from 'maplibre-gl';
 import { expandSubdomains, type UserMapSource } from './map-sources.ts';
+import { streetStyle } from './streets/streets-style.ts';
 
 export const BASEMAP_COLORS = {
   water: '#b9d3e6',
@@ -74,10 +75,12 @@ export function userRasterStyle(source: UserMapSource, dark = false): StyleSpeci
 
 /**
  * What to pass to `map.setStyle`: an object, or a style URL for 'style' sources. `dark` (the dark
- * console theme) repaints the bundled basemap; a user's own tiles keep their colours.
+ * console theme) repaints the bundled basemap and picks the street map's dark flavour; a user's own
+ * tiles keep their colours. `lang` names the street map's labels.
  */
-export function styleFor(source: UserMapSource | undefined, dark = false): StyleSpecification | string {
+export function styleFor(source: UserMapSource | undefined, dark = false, lang: 'zh' | 'en' = 'zh'): StyleSpecification | string {
   if (!source) return bundledStyle(dark);
   if (source.kind === 'style') return source.url;
+  if (source.kind === 'pmtiles') return streetStyle(source.url, { dark, lang });
   return userRasterStyle(source, dark);
 }

@@ -7,14 +7,17 @@
 import { isDisplayCrs, type DisplayCrs } from '../../../domain/geo/gcj02.ts';
 import { isHttpOrRelativeUrl } from '../../../domain/request/url.ts';
 
-/** Vector tiles come through a style URL: a style names the vector source and how to draw its layers. */
-export type MapSourceKind = 'raster' | 'style';
+/**
+ * Vector tiles come through a style URL: a style names the vector source and how to draw its layers.
+ * 'pmtiles': a street-map archive on our own server (streets/), drawn with the Protomaps style.
+ */
+export type MapSourceKind = 'raster' | 'style' | 'pmtiles';
 
 export interface UserMapSource {
   id: string;
   name: string;
   kind: MapSourceKind;
-  /** raster: an XYZ template with {z}/{x}/{y} (and optional {s}); style: a maplibre style JSON URL (raster or vector). */
+  /** raster: an XYZ template with {z}/{x}/{y} (and optional {s}); style: a maplibre style JSON URL (raster or vector); pmtiles: `/tiles/<name>.pmtiles`. */
   url: string;
   crs: DisplayCrs;
   /** Raster tile size in pixels. @default 256 */
@@ -84,8 +87,10 @@ function isSource(v: unknown): v is UserMapSource {
   return (
     typeof o.id === 'string' &&
     typeof o.name === 'string' &&
-    (o.kind === 'raster' || o.kind === 'style') &&
+    (o.kind === 'raster' || o.kind === 'style' || o.kind === 'pmtiles') &&
     typeof o.url === 'string' &&
+    // A street archive is read from our own server only.
+    (o.kind !== 'pmtiles' || /^\/tiles\/[A-Za-z0-9][A-Za-z0-9._-]{0,99}\.pmtiles$/.test(o.url)) &&
     isDisplayCrs(o.crs)
   );
 }

@@ -7,6 +7,8 @@ registerMessages(MAP_NS, {
   zh: {
     sources: '地图源',
     bundled: '内置离线底图',
+    streets: '街道地图（自建）',
+    streetsZoom: '最大缩放 {{max}} 级',
     presets: '常用底图',
     ownSources: '自定义地图源',
     needsInternet: '需联网',
@@ -41,6 +43,8 @@ registerMessages(MAP_NS, {
   en: {
     sources: 'Map sources',
     bundled: 'Bundled offline basemap',
+    streets: 'Street map (self-hosted)',
+    streetsZoom: 'zoom up to {{max}}',
     presets: 'Common basemaps',
     ownSources: 'Your map sources',
     needsInternet: 'Needs internet',
