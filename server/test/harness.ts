@@ -49,6 +49,10 @@ export async function startServer(overrides: Partial<Config> = {}, beforeListen?
   const app = await buildApp(config);
   beforeListen?.(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
+  // The dashboard computes the 7 days before today in the background 10 s after start. Done here first,
+  // its later run finds nothing to do, so a test that holds "this request wrote nothing" (fuzz, trust
+  // boundary) never sees the dashboard's own rows land in the middle of it.
+  await app.dashboard.ensureDays();
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('server has no TCP address');
   const url = `http://127.0.0.1:${address.port}`;
