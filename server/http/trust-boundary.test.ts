@@ -31,6 +31,12 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'HEAD /bcmp-web/': 'the console shell',
   'GET /bcmp-web/*': 'the console\'s static files',
   'HEAD /bcmp-web/*': 'the console\'s static files',
+  // Self-hosted street maps: public OpenStreetMap-derived data with nothing of the fleet in it; the
+  // browser's range reader sends no session header, and shared caches may keep the tiles.
+  'GET /tiles/archives': 'which street-map archives the server holds (names, sizes, zooms)',
+  'HEAD /tiles/archives': 'the same, headers only',
+  'GET /tiles/:name': 'a street-map archive, read by range',
+  'HEAD /tiles/:name': 'a street-map archive\'s size',
 };
 
 /** A request path for a route pattern: parameters and wildcards filled in (auth runs before validation). */
