@@ -70,3 +70,22 @@ test('the picker offers the self-hosted street map; choosing it draws the archiv
   await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('使用中');
   await page.close();
 });
+
+test('a wall draws the dark street map on its own (a kiosk has no picker), from our server only', async () => {
+  const page = await e2e.newPage();
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  const origin = new URL(e2e.server.url).host;
+  const foreign: string[] = [];
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (/^https?:$/.test(u.protocol) && u.host !== origin) foreign.push(r.url());
+  });
+  // A fresh browser: its own picker still says "bundled outline"; the wall's preset decides instead.
+  await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+  await page.goto(consolePath('/largeScreen/overallMonitoring'));
+  const wallMap = page.getByTestId('wall-map');
+  await expect.poll(() => wallMap.getAttribute('data-basemap'), { timeout: 30_000 }).toBe('streets');
+  await expect.poll(() => wallMap.getByTestId('map-view').getAttribute('data-basemap-variant')).toBe('dark');
+  expect(foreign).toEqual([]);
+  await page.close();
+});

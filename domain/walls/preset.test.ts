@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PRESETS, describeProblem, presetProblems, WALL_KEYS, type WallPreset } from './preset.ts';
+import { DEFAULT_PRESETS, describeProblem, presetProblems, WALL_KEYS, wallBasemap, type WallPreset } from './preset.ts';
 
 const base = DEFAULT_PRESETS.monitoringCenter;
 const withPanels = (panels: unknown[]): unknown => ({ ...base, panels });
@@ -45,5 +45,15 @@ describe('wall presets', () => {
     expect(presetProblems(bad).map((p) => p.code).sort()).toEqual(['center', 'shape', 'title', 'title', 'zoom']);
     expect(presetProblems(null)).toEqual([{ code: 'shape', field: 'preset' }]);
     expect(presetProblems(withPanels([]))).toEqual([{ code: 'noPanels' }]);
+  });
+
+  it('draws the street map when the server holds one unless the preset keeps the outline; refuses other basemaps', () => {
+    expect(wallBasemap(undefined, true)).toBe('streets');
+    expect(wallBasemap('streets', true)).toBe('streets');
+    expect(wallBasemap('outline', true)).toBe('outline');
+    expect(wallBasemap(undefined, false)).toBe('outline');
+    expect(wallBasemap('streets', false)).toBe('outline');
+    expect(presetProblems({ ...base, map: { ...base.map, basemap: 'outline' } })).toEqual([]);
+    expect(presetProblems({ ...base, map: { ...base.map, basemap: 'satellite' } })).toEqual([{ code: 'shape', field: 'map.basemap' }]);
   });
 });

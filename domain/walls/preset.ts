@@ -64,8 +64,18 @@ export interface WallPreset {
   /** The company whose subtree the wall shows; null = the viewer's whole scope (credential or user). */
   readonly companyId: number | null;
   readonly theme: 'dark' | 'light';
-  readonly map: { readonly center: readonly [number, number]; readonly zoom: number };
+  /**
+   * `basemap`: 'streets' (the default when absent) draws the server's self-hosted street map in its
+   * dark or light flavour when the server holds an archive, else the bundled outline; 'outline' keeps the
+   * outline (a wall about provinces, not streets).
+   */
+  readonly map: { readonly center: readonly [number, number]; readonly zoom: number; readonly basemap?: 'streets' | 'outline' };
   readonly panels: readonly PanelPlacement[];
+}
+
+/** What a wall's map draws: the street map when the preset allows it and the server holds an archive. */
+export function wallBasemap(basemap: WallPreset['map']['basemap'], hasStreetArchive: boolean): 'streets' | 'outline' {
+  return basemap !== 'outline' && hasStreetArchive ? 'streets' : 'outline';
 }
 
 /** The grid every wall lays its panels on: 24 × 12 cells of the area under the title bar. */
@@ -170,6 +180,8 @@ export function presetProblems(v: unknown): PresetProblem[] {
     }
     const z = map['zoom'];
     if (typeof z !== 'number' || !(z >= ZOOM_MIN && z <= ZOOM_MAX)) out.push({ code: 'zoom' });
+    const b = map['basemap'];
+    if (b !== undefined && b !== 'streets' && b !== 'outline') out.push({ code: 'shape', field: 'map.basemap' });
   }
   const panels = v['panels'];
   if (!Array.isArray(panels)) {

@@ -70,6 +70,7 @@ const PresetBody = Type.Object({
   map: Type.Object({
     center: Type.Tuple([Type.Number({ minimum: -180, maximum: 180 }), Type.Number({ minimum: -85, maximum: 85 })]),
     zoom: Type.Number({ minimum: ZOOM_MIN, maximum: ZOOM_MAX }),
+    basemap: Type.Optional(Type.Union([Type.Literal('streets'), Type.Literal('outline')])),
   }, { additionalProperties: false }),
   panels: Type.Array(Type.Object({
     kind: Type.Union(PANEL_KINDS.map((k) => Type.Literal(k))),

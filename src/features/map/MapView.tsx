@@ -16,7 +16,7 @@ import { notifications } from '@mantine/notifications';
 import { fromDisplay, toDisplay, type DisplayCrs } from '../../../domain/geo/gcj02.ts';
 import { currentLang, i18n } from '../../i18n/index.ts';
 import { styleFor } from './basemap-style.ts';
-import { activeSource, BUNDLED_ID, displayCrsOf } from './map-sources.ts';
+import { activeSource, BUNDLED_ID, type UserMapSource } from './map-sources.ts';
 import { mapSourceStore, useMapSources } from './map-source-store.ts';
 import { loadPlaces, placeLabelLayer, type Place } from './place-labels.ts';
 import { MAP_NS } from './messages.ts';
@@ -84,6 +84,11 @@ export interface MapViewProps {
    * outside or onto an edge; otherwise the centre is kept.
    */
   viewAnchor?: () => readonly [number, number] | undefined;
+  /**
+   * The basemap chosen by the page instead of the user's picker: a wall draws its preset's map, not
+   * whatever its kiosk browser last picked. `null` = the bundled outline; absent = the user's choice.
+   */
+  source?: UserMapSource | null;
   /** Overlays positioned over the map (panels, menus). */
   children?: ReactNode;
   ref?: Ref<MapHandle>;
@@ -94,12 +99,15 @@ function readView(map: maplibregl.Map): MapViewState {
   return { west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth(), zoom: map.getZoom() };
 }
 
-export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChange, viewAnchor, children, ref }: MapViewProps) {
+export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChange, viewAnchor, source, children, ref }: MapViewProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const mapRef = useRef<maplibregl.Map | null>(null);
   const overlayRef = useRef<MapboxOverlay | null>(null);
   const settings = useMapSources();
-  const crs = displayCrsOf(settings);
+  const chosen = source === undefined ? activeSource(settings) : (source ?? undefined);
+  const chosenRef = useRef(chosen);
+  const pageChoseRef = useRef(source !== undefined);
+  const crs = chosen?.crs ?? 'wgs84';
   const crsRef = useRef(crs);
   const dark = useThemeName() === 'dark';
   const darkRef = useRef(dark);
@@ -110,6 +118,8 @@ export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChang
   const frameRef = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     crsRef.current = crs;
+    chosenRef.current = chosen;
+    pageChoseRef.current = source !== undefined;
     darkRef.current = dark;
     callbacks.current = { onClick, onContextMenu, onViewChange, viewAnchor };
   });
@@ -122,7 +132,7 @@ export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChang
     try {
       map = new maplibregl.Map({
         container,
-        style: styleFor(activeSource(mapSourceStore.get()), darkRef.current, currentLang()),
+        style: styleFor(chosenRef.current, darkRef.current, currentLang()),
         center: CHINA_CENTER,
         zoom: INITIAL_ZOOM,
         attributionControl: { compact: true },
@@ -179,8 +189,9 @@ export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChang
     });
     map.on('error', (e) => {
       // A user source that cannot load (bad URL, offline) must not leave the operator without a map.
+      // (A page's own choice, a wall's preset, is not the user's picker: it is left as it is.)
       const active = mapSourceStore.get().activeId;
-      if (active !== BUNDLED_ID && (e as { sourceId?: string }).sourceId !== undefined) {
+      if (!pageChoseRef.current && active !== BUNDLED_ID && (e as { sourceId?: string }).sourceId !== undefined) {
         mapSourceStore.set({ ...mapSourceStore.get(), activeId: BUNDLED_ID });
         notifications.show({ color: 'red', autoClose: 2000, message: i18n.t('styleFailed', { ns: MAP_NS }) });
       }
@@ -200,18 +211,18 @@ export function MapView({ layers = [], feed, onClick, onContextMenu, onViewChang
 
   // Switch the basemap when the active source changes (the overlay survives style swaps).
   const styleLang = currentLang();
-  const styleKey = `${settings.activeId}${JSON.stringify(activeSource(settings) ?? null)}${dark ? ':dark' : ''}:${styleLang}`;
+  const styleKey = `${chosen?.id ?? BUNDLED_ID}${JSON.stringify(chosen ?? null)}${dark ? ':dark' : ''}:${styleLang}`;
   const appliedStyleKey = useRef(styleKey);
   useEffect(() => {
     const map = mapRef.current;
     if (!map || appliedStyleKey.current === styleKey) return;
     appliedStyleKey.current = styleKey;
-    map.setStyle(styleFor(activeSource(mapSourceStore.get()), dark, styleLang));
+    map.setStyle(styleFor(chosenRef.current, dark, styleLang));
   }, [styleKey, dark, styleLang]);
 
   // Hand the layers to deck.gl: basemap labels, then the caller's layers, then the hot feed.
   const lang = currentLang();
-  const bundled = settings.activeId === BUNDLED_ID;
+  const bundled = chosen === undefined;
   const baseLayers = useRef<Layer[]>([]);
   useEffect(() => {
     const overlay = overlayRef.current;

@@ -118,7 +118,7 @@ export function WallFrame({ wall, auth, answer, liveOptions, onRevoked }: WallFr
               style={{ gridColumn: `${p.x + 1} / span ${p.w}`, gridRow: `${p.y + 1} / span ${p.h}` }}
             >
               <h2>{t(`panel.${p.kind}`)}</h2>
-              <PanelBody placement={p} live={live} center={preset.map.center} zoom={preset.map.zoom} />
+              <PanelBody placement={p} live={live} center={preset.map.center} zoom={preset.map.zoom} basemap={preset.map.basemap} />
             </section>
           ))}
         </main>
@@ -127,10 +127,10 @@ export function WallFrame({ wall, auth, answer, liveOptions, onRevoked }: WallFr
   );
 }
 
-function PanelBody({ placement, live, center, zoom }: { placement: PanelPlacement; live: WallLive | null; center: readonly [number, number]; zoom: number }): ReactNode {
+function PanelBody({ placement, live, center, zoom, basemap }: { placement: PanelPlacement; live: WallLive | null; center: readonly [number, number]; zoom: number; basemap: WallPreset['map']['basemap'] }): ReactNode {
   switch (placement.kind) {
     case 'map':
-      return <div className={classes.mapBody}>{live?.map ? <WallMap controller={live.map} center={center} zoom={zoom} /> : null}</div>;
+      return <div className={classes.mapBody}>{live?.map ? <WallMap controller={live.map} center={center} zoom={zoom} basemap={basemap} /> : null}</div>;
     case 'fleetStates': return <FleetStatesPanel />;
     case 'onlineRate': return <OnlineRatePanel />;
     case 'alarmTicker': return <AlarmTickerPanel />;
