@@ -182,6 +182,40 @@ describe('import', () => {
   });
 });
 
+describe('import template', () => {
+  async function template(token: string, lang: string): Promise<Response> {
+    return fetch(`${server.url}/service-priv/devtype/import_template`, { headers: { 'x-jwt': token, 'x-lang': lang } });
+  }
+  it('answers an .xlsx whose header row names the import columns in the caller language, and a filled copy imports', async () => {
+    for (const [lang, headers, name] of [
+      ['zh', ['设备类型名称', '协议版本', '制造商ID', '终端型号', '备注'], '设备类型导入模板.xlsx'],
+      ['en', ['Type name', 'Protocol', 'Maker ID', 'Model', 'Remark'], 'device_type_import_template.xlsx'],
+    ] as const) {
+      const res = await template(admin, lang);
+      expect(res.status).toBe(200);
+      expect(decodeURIComponent(res.headers.get('content-disposition') ?? '')).toContain(name);
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(await res.arrayBuffer());
+      const ws = book.worksheets[0]!;
+      expect((ws.getRow(1).values as unknown[]).slice(1)).toEqual([...headers]);
+      expect(ws.rowCount).toBe(1);
+      if (lang === 'en') {
+        ws.addRow([`From template ${lang}`, 2019, 'TPL', 'T-1', '']);
+        const file = Buffer.from(await book.xlsx.writeBuffer()).toString('base64');
+        const r = await server.call<{ imported: number }>('POST', '/service-priv/devtype/import', { token: admin, body: { file } });
+        expect(r.data.imported).toBe(1);
+      }
+    }
+  });
+
+  it('is behind the create bit, as the import is', async () => {
+    const viewer = await createUserWithRole(server, 'dt_tpl_viewer', 1, bits());
+    expect((await template(viewer, 'en')).status).toBe(403);
+    const creator = await createUserWithRole(server, 'dt_tpl_creator', 1, bits('create'));
+    expect((await template(creator, 'en')).status).toBe(200);
+  });
+});
+
 describe('export', () => {
   it('runs as an export job and the file holds the filtered rows under headers in the caller language', async () => {
     const start = await server.call<{ taskId: string }>('POST', '/service-priv/devtype/excel', { token: admin, lang: 'en', body: { keyword: 'FLEETSIM' } });

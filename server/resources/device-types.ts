@@ -68,7 +68,10 @@ export const deviceTypeResource: ResourceDeclaration<DeviceType> = {
     createPermission: `${page}:create`, updatePermission: `${page}:update`, fields,
   },
   delete: { method: 'GET', url: '/service-priv/devtype/remove', permission: `${page}:delete` },
-  import: { endpoint: { method: 'POST', url: '/service-priv/devtype/import', permission: `${page}:create` }, columns: importColumns, maxRows: L.importRowsMax },
+  import: { endpoint: { method: 'POST', url: '/service-priv/devtype/import', permission: `${page}:create` }, columns: importColumns, maxRows: L.importRowsMax,
+    // The template is for whoever may import: the same bit.
+    template: { method: 'GET', url: '/service-priv/devtype/import_template', permission: `${page}:create`, fileName: ['设备类型导入模板', 'device_type_import_template'], asciiName: 'device_type_import_template' },
+  },
   export: {
     ...exportEndpoints('/service-priv/devtype', `${page}:export`),
     cap: 5000,

@@ -99,6 +99,11 @@ export interface ImportDeclaration {
   /** Sheet columns in order; each header may be written in Chinese or English. */
   readonly columns: readonly ImportColumn[];
   readonly maxRows: number;
+  /**
+   * A GET answering an empty .xlsx whose header row names the import columns in the caller's language
+   * (the file users fill, then import); `fileName` [zh, en] and `asciiName` name it.
+   */
+  readonly template?: Endpoint & { readonly fileName: readonly [zh: string, en: string]; readonly asciiName: string };
 }
 
 export interface ResourceDeclaration<R extends { readonly id: number }, X = R> {
@@ -193,7 +198,7 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
   const views = async (records: R[]) => (decl.view ? decl.view(storage, records) : records);
   const viewOne = async (record: R) => (await views([record]))[0];
 
-  for (const [op, e] of Object.entries({ page: decl.page, detail: decl.detail, create: decl.create, update: decl.update, save: decl.save, delete: decl.delete, import: decl.import?.endpoint, exportStart: decl.export?.start, exportStatus: decl.export?.status, exportFile: decl.export?.file })) {
+  for (const [op, e] of Object.entries({ page: decl.page, detail: decl.detail, create: decl.create, update: decl.update, save: decl.save, delete: decl.delete, import: decl.import?.endpoint, importTemplate: decl.import?.template, exportStart: decl.export?.start, exportStatus: decl.export?.status, exportFile: decl.export?.file })) {
     if (e && !e.permission) throw new Error(`resource ${decl.name}: ${op} (${e.method} ${e.url}) declares no permission`);
   }
   if (decl.save && (!decl.save.createPermission || !decl.save.updatePermission)) throw new Error(`resource ${decl.name}: save declares no create or update permission`);
@@ -348,6 +353,18 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
         return ok({ imported: ids.length, ids }, c.lang);
       },
     });
+    if (imp.template) {
+      const tpl = imp.template;
+      // The header row is the import's own column list, so a template always reads back as it was written.
+      const sheet: SheetColumn<never>[] = imp.columns.map((col) => ({ header: col.header, width: Math.max(14, col.header[1].length + 4), value: () => null }));
+      app.route({
+        method: tpl.method, url: tpl.url, config: { permission: tpl.permission }, schema: input(Strict({}), tpl.method),
+        handler: async (request, reply) => {
+          const lang = requestLang(request);
+          return sendXlsx(reply, await xlsxBuffer(tpl.asciiName, sheet, [], lang), tpl.fileName[lang === 'zh' ? 0 : 1], tpl.asciiName);
+        },
+      });
+    }
   }
 
   if (decl.export) {
