@@ -9,6 +9,7 @@ import { AuditTrailSlot } from './audit.tsx';
 import type { ExportJob } from '../features/shared/ExportJobButton.tsx';
 import { DeleteRowButton } from './DeleteRowButton.tsx';
 import { ExportButton } from './ExportButton.tsx';
+import { ImportButton, type ImportCall } from './ImportButton.tsx';
 import { FilterBar } from './FilterBar.tsx';
 import { KIT_NS } from './messages.ts';
 import { PageFrame } from './PageFrame.tsx';
@@ -41,6 +42,11 @@ export interface ListScreen<T extends { id: number }> {
    * adds its own filters and company). The file is built on the server, never from the rows shown.
    */
   exportJob?: (q: { keyword: string }) => ExportJob;
+  /**
+   * 导入 behind the route's `import` bit (or `create` where the registry has none, as the server's
+   * import declares): the resource's .xlsx import (+ its template); the list refreshes after.
+   */
+  importCall?: ImportCall;
   /** Toolbar buttons after 新增 and 导出 (import, …), each wrapped in its own `<Perm>`. */
   toolbar?: ReactNode;
   /** 修改 behind the `update` bit. */
@@ -118,6 +124,7 @@ export function ListPage<T extends { id: number }>(screen: ListScreen<T>) {
           </Perm>
         )}
         {screen.exportJob && <ExportButton route={route} job={screen.exportJob({ keyword: list.query.keyword })} />}
+        {screen.importCall && <ImportButton route={route} importCall={screen.importCall} onImported={() => void list.invalidate()} />}
         {screen.toolbar}
       </FilterBar>
       <ResourceTable list={list} columns={screen.columns} label={screen.title} actions={{ render: actions, width: screen.actionsWidth ?? 160 }} storeKey={route} />
