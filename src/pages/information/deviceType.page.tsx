@@ -1,0 +1,3 @@
+import { DeviceTypePage } from '../../features/device-types/DeviceTypePage.tsx';
+
+export default DeviceTypePage;
