@@ -89,6 +89,27 @@ describe('dashboard figures come from what the server holds', () => {
     expect(db().prepare('SELECT COUNT(*) AS n FROM dashboard_day_done').get()).toEqual({ n: 7 });
   });
 
+  it('answers at once while a large fleet\'s days are still being counted: those days come back pending, not as zeros', async () => {
+    const figures = server.app.dashboard;
+    const realCompute = figures.store.computeDays.bind(figures.store);
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    figures.store.computeDays = async (...args) => { await held; return realCompute(...args); };
+    const yesterday = db().prepare('SELECT MAX(day) AS day FROM dashboard_day_done').get() as { day: string };
+    db().prepare('DELETE FROM dashboard_day_done WHERE day = ?').run(yesterday.day);
+    try {
+      const r = await server.call<{ _id: string; pending?: boolean }[]>('GET', '/service-onlinegps/geography/getVehicleDailyMile', { token: viewer });
+      expect(r.code).toBe(200);
+      expect(r.data.filter((d) => d.pending).map((d) => d._id)).toEqual([yesterday.day]);
+    } finally {
+      release();
+      figures.store.computeDays = realCompute;
+    }
+    await figures.ensureDays();
+    const again = await server.call<{ _id: string; pending?: boolean }[]>('GET', '/service-onlinegps/geography/getVehicleDailyMile', { token: viewer });
+    expect(again.data.some((d) => d.pending)).toBe(false);
+  });
+
   it('pages the last positions 1,000 at most and refuses larger pages', async () => {
     const ok = await server.call<{ total: number; records: unknown[] }>('GET', '/service-monitor/dashboard/locations?current=1&size=1000', { token: viewer });
     expect(ok.code).toBe(200);

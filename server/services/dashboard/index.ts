@@ -13,7 +13,7 @@ import {
   ALARM_COUNT_CODES, alarmCountKey, CAMERA_ERROR_CODES, CAMERA_OVER_CODES, chartDays, GUIDE_DONE_STEPS, GUIDE_VERSION, LAST_MONTH_DAYS,
   LOCATION_PAGE_SIZE, riskRanking, today, yesterday,
 } from '../../../domain/dashboard/rules.ts';
-import { CHINA_OFFSET_MS, chinaDayIndex, chinaDayStartMs, DAY_MS } from '../../../domain/track/days.ts';
+import { CHINA_OFFSET_MS, chinaDateOfDay, chinaDayIndex, chinaDayStartMs, DAY_MS } from '../../../domain/track/days.ts';
 import { isOnline } from '../../../domain/vehicle/state.ts';
 import type { Storage } from '../../db/repositories.ts';
 import type { Scope } from '../../db/scope.ts';
@@ -40,6 +40,9 @@ declare module 'fastify' {
 export const RUNNING_ALARMS_MAX = 50;
 
 /** The dashboard's figures for a scope: one object the dashboard routes and the walls share. */
+/** How long the 7-day call waits for a computation in progress before answering with the days it has. */
+export const DAILY_MILE_WAIT_MS = 2_000;
+
 export class DashboardFigures {
   /** One computation of the 7-day days at a time; later callers wait for it. */
   private computing: Promise<void> | null = null;
@@ -140,9 +143,20 @@ export class DashboardFigures {
   /** The 7 days before today: km and driving minutes per China day (computed once per day for the fleet). */
   async dailyMile(scope: Scope) {
     const { first, last } = chartDays(this.now());
-    await this.ensureDays();
+    // The first computation of a day reads every vehicle's history: seconds for the demo, far longer for a
+    // large fleet. The panel is answered within DAILY_MILE_WAIT_MS whatever happens; a day not computed yet
+    // comes back `pending` (the panel says it is being counted) instead of as a zero or a held dashboard.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      this.ensureDays(),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, DAILY_MILE_WAIT_MS);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    const pending = new Set(this.store.missingDays(first, last).map(chinaDateOfDay));
     return this.store.driving(scope, first, last).map((d) => ({
       _id: d.date, aliveMile: Math.round(d.mileageKm * 10) / 10, aliveMinutes: Math.round(d.drivingMinutes), vehicles: d.vehicles,
+      ...(pending.has(d.date) ? { pending: true } : {}),
     }));
   }
 

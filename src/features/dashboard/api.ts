@@ -21,7 +21,8 @@ export interface OnlineStats {
   onlineRate: number;
 }
 export interface MapTotals { vehicleTotal: number; vehicleYesterdayRegister: number; alarmToday: number }
-export interface MileageDay { _id: string; aliveMile: number; aliveMinutes: number; vehicles: number }
+/** `pending`: the day is still being counted on the server (a large fleet's first computation of it). */
+export interface MileageDay { _id: string; aliveMile: number; aliveMinutes: number; vehicles: number; pending?: boolean }
 export interface DeviceHealth { deviceCount: number; t1Count: { t1: number }[]; t2Count: { t2: number }[] }
 export interface CompanyOnline { companyId: number; companyName: string; total: number; online: number; onlineRate: number }
 export interface RunningAlarm { id: number; vehicleId: number; vehiidno: string; companyName: string; alarmType: number; alarmName: string; riskLevel: string; startTime: number; dealStatus: number; speed: number }

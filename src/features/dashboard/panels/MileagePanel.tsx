@@ -20,7 +20,9 @@ export function MileagePanel() {
   const [box, height] = useBoxHeight<HTMLDivElement>(90);
   const days = q.data;
   // Day of the month only: seven dates side by side in a narrow panel would overlap (the total names the span).
-  const labels = useMemo(() => days?.map((d) => d._id.slice(8)) ?? [], [days]);
+  // A day still being counted is marked "…" (its bar is not a figure yet).
+  const labels = useMemo(() => days?.map((d) => `${d._id.slice(8)}${d.pending ? '…' : ''}`) ?? [], [days]);
+  const pendingDays = days?.filter((d) => d.pending).length ?? 0;
   const series = useMemo(() => days ? [{
     label: t(`mileage.${kind}`),
     values: days.map((d) => (kind === 'km' ? d.aliveMile : hoursOneDecimal(d.aliveMinutes))),
@@ -32,7 +34,9 @@ export function MileagePanel() {
     <Panel id="mileage" title={t('mileage.title')} target="mileage" state={stateOf(q)}
       extra={<SegmentedControl size="xs" value={kind} onChange={(v) => setKind(v as 'km' | 'hours')} data={[{ value: 'km', label: 'km' }, { value: 'hours', label: 'h' }]} />}>
       <div style={{ position: 'absolute', inset: 0, display: 'flex', flexDirection: 'column' }}>
-        <Text size="xs" c="dimmed" data-testid="mileage-total" data-km={km} data-hours={hours}>{t('mileage.total', { km, hours })}</Text>
+        <Text size="xs" c="dimmed" data-testid="mileage-total" data-km={km} data-hours={hours} data-pending={pendingDays}>
+          {t('mileage.total', { km, hours })}{pendingDays > 0 ? t('mileage.pending', { days: pendingDays }) : ''}
+        </Text>
         <div ref={box} style={{ flex: 1, minHeight: 0 }} data-testid="mileage-chart" data-values={series[0]?.values.join(',') ?? ''}>
           <StatsChart labels={labels} series={series} height={Math.max(90, height - 4)} onPick={() => openPanelTarget('mileage')} />
         </div>
