@@ -11,6 +11,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, test } from 'vitest';
 import { entryByKey } from '../domain/permissions/access.ts';
 import { ACCOUNTS, consolePath, createUserWithRole, login, useE2E } from './harness.ts';
+import { expectCleanLayout } from './layout-checks.ts';
 
 const e2e = useE2E();
 const ROUTE = '/information/deviceType';
@@ -59,7 +60,8 @@ describe('device types: import from the template, export', () => {
     await page.getByTestId('list-import-submit').click();
     expect(await page.getByTestId('list-import-done').textContent()).toBe('已导入 2 条');
     expect((await search()).data.total).toBe(2);
-    await page.getByRole('button', { name: '关闭' }).click();
+    expect(await page.getByTestId('list-import-close').textContent()).toBe('关闭');
+    await page.getByTestId('list-import-close').click();
     // The list refreshed behind the dialog.
     await list.getByRole('cell', { name: 'E2E 导入甲', exact: true }).waitFor();
     await list.getByRole('cell', { name: 'E2E 导入乙', exact: true }).waitFor();
@@ -72,6 +74,18 @@ describe('device types: import from the template, export', () => {
     expect(rows[0]?.[0]).toBe('设备类型名称');
     expect(rows).toContainEqual(['E2E 导入甲', 2019, 'E2EAA', 'EA-1', '模板导入']);
     expect(rows.map((r) => r[0])).toContain('FLEETSIM-808 (2019)');
+  });
+
+  test('at 1280×720 the list (create, export and import beside the search) and the import dialog cover no control and crush no column', async () => {
+    const page = await e2e.newPage();
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    await page.goto(consolePath(ROUTE));
+    await page.locator('[data-page="information-device-type"] tbody tr[data-row-id]').first().waitFor();
+    await expectCleanLayout(page, 'device types');
+    await page.getByTestId('list-import').click();
+    await page.getByTestId('list-import-template').waitFor();
+    await expectCleanLayout(page, 'import dialog');
   });
 
   test('a role with only the screen sees the list but no create, import, export, edit or delete', async () => {

@@ -166,7 +166,7 @@ export function ImportButton({ route, importCall, onImported, testId = 'list-imp
             </Alert>
           )}
           <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={close}>
+            <Button variant="default" data-testid={`${testId}-close`} onClick={close}>
               {outcome?.kind === 'done' ? t('close') : t('cancel')}
             </Button>
             <Button data-testid={`${testId}-submit`} loading={busy} disabled={!file || tooBig || notXlsx} onClick={() => void run()}>
