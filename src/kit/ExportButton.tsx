@@ -25,6 +25,7 @@ export function ExportButton({ route, job, testId }: {
     <Perm route={route} button="export">
       <ExportJobButton
         label={t('export')}
+        size="sm"
         job={job}
         onError={(e) => {
           const reason = isApiError(e) ? e.msg : e instanceof Error ? e.message : '';

@@ -25,8 +25,10 @@ export interface ExportJob {
   capOf?(s: ExportJobStatus): string | null;
 }
 
-export function ExportJobButton({ label, job, onError, progressText, testId, capTestId }: {
+export function ExportJobButton({ label, job, onError, progressText, testId, capTestId, size = 'xs' }: {
   label: string;
+  /** A list toolbar's buttons are `sm` beside 新增 and 导入; report form lines keep `xs`. */
+  size?: 'xs' | 'sm';
   /** The job for the current inputs, or null while there is nothing to export (the button is disabled). */
   job: ExportJob | null;
   onError(e: unknown): void;
@@ -72,7 +74,7 @@ export function ExportJobButton({ label, job, onError, progressText, testId, cap
 
   return (
     <Group gap="xs" wrap="nowrap">
-      <Button size="xs" variant="default" loading={progress !== null} disabled={!job} onClick={() => job && void run(job)} data-testid={testId}>
+      <Button size={size} variant="default" loading={progress !== null} disabled={!job} onClick={() => job && void run(job)} data-testid={testId}>
         {label}
       </Button>
       {progressText && progress && progress.total > 0 ? <Text size="xs">{progressText(progress)}</Text> : null}
