@@ -34,6 +34,8 @@ import { deviceRegistrationRoutes } from './gateway/registration-routes.ts';
 import { registerPush } from './push/index.ts';
 import { wallRoutes } from './services/walls/index.ts';
 import { tileRoutes } from './services/tiles/index.ts';
+import { fleetAssetRoutes } from './services/fleet-assets/index.ts';
+import { createFleetSync } from './live/fleet-sync.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -105,6 +107,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   deviceRegistrationRoutes(api, { storage, gateway: live.gateway }); // issue 12: terminal registration state and operator reset
   wallRoutes(api, { storage, store: live.store, dashboard: app.dashboard }); // issue 14: /largeScreen walls' data, display credentials, presets
   tileRoutes(api, { config }); // issue 14: street-map PMTiles archives from TILES_DIR (range requests, public)
+  fleetAssetRoutes(api, { config, storage, tokens, live, fleetSync: createFleetSync() }); // issue 15: vehicles, devices, drivers, installations, lines, operator logs
   await installConsole(app, config.consoleDir);
   return app;
 }

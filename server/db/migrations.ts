@@ -21,12 +21,19 @@ import { DEVICE_TYPES_MIGRATION } from './migration-device-types.ts';
 import { DASHBOARD_MIGRATION } from '../services/dashboard/migration.ts';
 import { LOGIN_FAILURE_IP_MIGRATION } from './migration-login-failure-ip.ts';
 import { WALLS_MIGRATION } from './migration-walls.ts';
+import { MACHINE_AFFAIRS_MIGRATION } from './migration-machine-affairs.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
   readonly version: number;
   readonly name: string;
   readonly sql: string;
+  /**
+   * Rebuilds a table others reference (SQLite's create-copy-drop-rename procedure): foreign keys are
+   * off while it runs (the pragma cannot change inside a transaction, so it is set around it) and
+   * `foreign_key_check` must find no violation before it commits.
+   */
+  readonly foreignKeysOff?: boolean;
 }
 
 const MIGRATIONS: readonly Migration[] = [
@@ -250,21 +257,33 @@ const MIGRATIONS: readonly Migration[] = [
   DASHBOARD_MIGRATION,
   // Issue 14 (/largeScreen walls: display credentials, stored presets): version 21.
   WALLS_MIGRATION,
+  // Issue 15 (machine affairs: devices apart from vehicles, drivers, installations, line stations, operator log): version 22.
+  MACHINE_AFFAIRS_MIGRATION,
 ];
 
-/** Applies pending migrations in one transaction each; answers the versions applied now. */
-export function migrate(db: SqliteDb): number[] {
+/** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */
+export function migrate(db: SqliteDb, upTo: number = Number.MAX_SAFE_INTEGER): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_time INTEGER NOT NULL)`);
   const done = new Set((db.prepare('SELECT version FROM schema_version').all() as { version: number }[]).map((r) => r.version));
   const applied: number[] = [];
   // By number, whatever order parallel work appended them in.
   for (const m of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
-    if (done.has(m.version)) continue;
-    db.transaction(() => {
-      db.exec(m.sql);
-      db.prepare('INSERT INTO schema_version (version, name, applied_time) VALUES (?, ?, ?)').run(m.version, m.name, Date.now());
-    })();
+    if (done.has(m.version) || m.version > upTo) continue;
+    const fkWasOn = m.foreignKeysOff ? db.pragma('foreign_keys', { simple: true }) === 1 : false;
+    if (fkWasOn) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        db.exec(m.sql);
+        if (m.foreignKeysOff) {
+          const broken = db.pragma('foreign_key_check') as unknown[];
+          if (broken.length > 0) throw new Error(`migration ${m.version} leaves ${broken.length} foreign key violations: ${JSON.stringify(broken.slice(0, 5))}`);
+        }
+        db.prepare('INSERT INTO schema_version (version, name, applied_time) VALUES (?, ?, ?)').run(m.version, m.name, Date.now());
+      })();
+    } finally {
+      if (fkWasOn) db.pragma('foreign_keys = ON');
+    }
     applied.push(m.version);
   }
   return applied;

@@ -23,6 +23,12 @@ import type {
   Company, CompanyInput, CompanyUsage, Line, Page, PageRequest, PermissionRow, Role, Session, User,
   UserInput, UserPatch, UserWithSecret, Vehicle, VehicleInput,
 } from './types.ts';
+import type { VehicleRepository } from './vehicle-record-types.ts';
+import type { DeviceRepository } from './device-record-types.ts';
+import type { DriverRepository } from './driver-types.ts';
+import type { InstallationRepository } from './installation-types.ts';
+import type { LineRepository } from './line-types.ts';
+import type { ChangeLogRepository } from './change-log-types.ts';
 
 export interface CompanyRepository {
   get(scope: Scope, id: number): Promise<Company | undefined>;
@@ -285,6 +291,18 @@ export interface Repositories {
   readonly channels: ChannelRepository;
   /** Issue 13 (migration 18): device types per company, the first resource of server/resources/. */
   readonly deviceTypes: DeviceTypeRepository;
+  /** Issue 15 (migration 22): vehicles as master data (/information/vehicle, /service-priv/vehicle). */
+  readonly vehicles: VehicleRepository;
+  /** Issue 15: devices (terminals) apart from vehicles, unassigned devices, refused registrations. */
+  readonly devices: DeviceRepository;
+  /** Issue 15: drivers, their photos, vehicles driven and 0x0702 sign-ins. */
+  readonly drivers: DriverRepository;
+  /** Issue 15: installation records (bind, remove, replace a device) with photos. */
+  readonly installations: InstallationRepository;
+  /** Issue 15: lines with their stations in order (/information/lineManagement). */
+  readonly lines: LineRepository;
+  /** Issue 15: the operator log: every change to a vehicle, device, driver, … with who, when, from where, before and after. */
+  readonly changeLog: ChangeLogRepository;
 }
 
 export interface Storage extends Repositories {

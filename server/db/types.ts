@@ -122,7 +122,8 @@ export interface Vehicle {
   readonly vehiidno: string;
   readonly companyId: number;
   readonly lineId: number | null;
-  readonly deviceNo: string;
+  /** The bound device's terminal number; null when no device is installed (migration 22). */
+  readonly deviceNo: string | null;
   readonly vin: string;
   readonly createTime: number;
   /** Path of the owning company. */
@@ -133,6 +134,6 @@ export interface VehicleInput {
   readonly vehiidno: string;
   readonly companyId: number;
   readonly lineId: number | null;
-  readonly deviceNo: string;
+  readonly deviceNo: string | null;
   readonly vin: string;
 }

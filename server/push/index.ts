@@ -26,7 +26,8 @@ export const PUSH_PATH = '/ws-service/websocket';
 
 /** Plates and terminal numbers from the vehicle repository. */
 export function storageDirectory(storage: Storage): DirectorySource {
-  const toEntry = (v: { id: number; companyId: number; vehiidno: string; deviceNo: string }) => ({ vehicleId: v.id, companyId: v.companyId, plate: v.vehiidno, deviceNo: v.deviceNo });
+  // A vehicle without a device is listed with an empty terminal number.
+  const toEntry = (v: { id: number; companyId: number; vehiidno: string; deviceNo: string | null }) => ({ vehicleId: v.id, companyId: v.companyId, plate: v.vehiidno, deviceNo: v.deviceNo ?? '' });
   return {
     async inScope(scope: Scope) {
       // An empty keyword matches every vehicle in the scope.

@@ -7,8 +7,9 @@
  */
 import { Type, type TProperties, type TSchema } from '@fastify/type-provider-typebox';
 import type { Lang } from '../../domain/errors/catalogue.ts';
+import { changedFields, type ChangeResource } from '../db/change-log-types.ts';
 import type { Repositories, Storage } from '../db/repositories.ts';
-import type { Scope } from '../db/scope.ts';
+import { ALL_COMPANIES, type Scope } from '../db/scope.ts';
 import type { Page, PageRequest } from '../db/types.ts';
 import { auth, narrowedScope, permits, type AuthContext } from '../http/auth.ts';
 import { AppError, fail, ok } from '../http/envelope.ts';
@@ -28,6 +29,8 @@ export interface Endpoint {
   readonly url: string;
   /** A registry key, 'session' or 'public': required (a route without one fails at start-up). */
   readonly permission: RoutePermission;
+  /** Where the input is read; default: the query for GET and DELETE, the body for POST and PUT (the spec's `DELETE /vehicle` takes a body). */
+  readonly input?: 'query' | 'body';
 }
 
 /** A request's fields after validation (the schema has checked them; declarations read what they declared). */
@@ -47,6 +50,21 @@ export interface CallContext {
   readonly ctx: AuthContext;
   readonly lang: Lang;
   readonly storage: Storage;
+  /** The caller's address (the operator log's "from where"). */
+  readonly ip: string;
+}
+
+/**
+ * The operator log of a resource (issue 15, `change_log`): every create, update, delete and imported
+ * row appends one row in the write's own transaction, with the changed fields before and after.
+ */
+export interface ChangeLogDeclaration<R> {
+  readonly resource: ChangeResource;
+  /** Plate, number or name: what the log's search finds. */
+  readonly label: (record: R) => string;
+  readonly companyId: (record: R) => number;
+  /** The logged fields of a record (before / after compare them); the record itself when absent. */
+  readonly fields?: (record: R) => Record<string, unknown>;
 }
 
 /**
@@ -62,6 +80,12 @@ export interface ResourceHooks<R> {
   prepareDelete?(call: CallContext, records: R[]): Promise<R[]>;
   checkWrite?(tx: Repositories, input: Fields, record: R | undefined, call: CallContext): Promise<void>;
   checkDelete?(tx: Repositories, record: R, call: CallContext): Promise<void>;
+  /**
+   * Runs inside the transaction right after a create, update or imported row is written (`id` the
+   * record's): the writes that come with it (a vehicle's device binding and its installation record).
+   * `record` is the record before an update, undefined for a create.
+   */
+  afterWrite?(tx: Repositories, id: number, input: Fields, record: R | undefined, call: CallContext): Promise<void>;
 }
 
 /** `X`: the rows of the sheet (the records, or records with what the sheet adds, e.g. a user's role names). */
@@ -104,6 +128,12 @@ export interface ImportDeclaration {
    * (the file users fill, then import); `fileName` [zh, en] and `asciiName` name it.
    */
   readonly template?: Endpoint & { readonly fileName: readonly [zh: string, en: string]; readonly asciiName: string };
+  /**
+   * The large-file path (issue 15: `vehicle/v3/batchimp` + `vehicle/batch/status`): `start` takes the
+   * .xlsx as multipart and answers a task id at once; `status` reports the task's phase, rows done of
+   * the total and, when refused, every bad row and cell. Nothing is written unless every row passes.
+   */
+  readonly job?: { readonly start: Endpoint; readonly status: Endpoint };
 }
 
 export interface ResourceDeclaration<R extends { readonly id: number }, X = R> {
@@ -127,6 +157,8 @@ export interface ResourceDeclaration<R extends { readonly id: number }, X = R> {
   readonly hooks?: ResourceHooks<R>;
   /** A record outside the caller's scope reads as missing: this message (404) when set. */
   readonly notFound?: Message;
+  /** Set: every write of this resource leaves its operator-log row (issue 15). */
+  readonly changeLog?: ChangeLogDeclaration<R>;
 }
 
 // ── the one place every write passes ──
@@ -175,6 +207,8 @@ function writesOf(app: App): ResourceWrites {
 // ── registration ──
 
 const inQuery = (m: Method) => m === 'GET' || m === 'DELETE';
+/** Whether an endpoint reads its input from the query (else the body). */
+const queryInput = (e: Endpoint) => (e.input ? e.input === 'query' : inQuery(e.method));
 
 /** String filters are trimmed and dropped when empty, so `keyword=` and `keyword=%20` mean no filter. */
 function cleanFilters(q: Fields, names: readonly string[]): Fields {
@@ -203,20 +237,41 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
   }
   if (decl.save && (!decl.save.createPermission || !decl.save.updatePermission)) throw new Error(`resource ${decl.name}: save declares no create or update permission`);
 
-  const call = (request: Parameters<typeof requestLang>[0]): CallContext => ({ ctx: auth(request), lang: requestLang(request), storage });
+  const call = (request: Parameters<typeof requestLang>[0] & { ip: string }): CallContext => ({ ctx: auth(request), lang: requestLang(request), storage, ip: request.ip });
+  const log = decl.changeLog;
+  const logged = (r: R): Record<string, unknown> => (log?.fields ? log.fields(r) : { ...(r as unknown as Record<string, unknown>) });
+  /** Appends the operator-log row of one write (nothing when the resource declares no log or nothing changed). */
+  async function logChange(tx: Repositories, c: CallContext, operation: string, before: R | undefined, after: R | undefined): Promise<void> {
+    if (!log) return;
+    const record = after ?? before;
+    if (!record) return;
+    let b = before ? logged(before) : null;
+    let a = after ? logged(after) : null;
+    if (b && a) {
+      ({ before: b, after: a } = changedFields(b, a));
+      if (Object.keys(a).length === 0) return;
+    }
+    await tx.changeLog.append({
+      resource: log.resource, recordId: record.id, label: log.label(record), companyId: log.companyId(record), operation,
+      userId: c.ctx.user.id, userName: c.ctx.user.realName || c.ctx.user.username, ip: c.ip, time: Date.now(), before: b, after: a,
+    });
+  }
   const inScope = async (scope: Scope, id: number): Promise<R> => {
     const record = await store.get(scope, id);
     if (!record) throw fail.notFound(notFound);
     return record;
   };
-  const input = (schema: TSchema, m: Method) => (inQuery(m) ? { querystring: schema } : { body: schema });
-  const partOf = (request: { query: unknown; body: unknown }, m: Method) => (inQuery(m) ? request.query : request.body) as Fields;
+  const input = (schema: TSchema, e: Endpoint) => (queryInput(e) ? { querystring: schema } : { body: schema });
+  const partOf = (request: { query: unknown; body: unknown }, e: Endpoint) => (queryInput(e) ? request.query : request.body) as Fields;
 
   async function create(c: CallContext, body: Fields, operation: 'create' | 'import' = 'create'): Promise<number> {
     const fields = hooks.prepareCreate ? await hooks.prepareCreate(c, body) : body;
     return writes.writeThrough(storage, { resource: decl.name, operation, userId: c.ctx.user.id, sessionId: c.ctx.sessionId }, async (tx) => {
       await hooks.checkWrite?.(tx, fields, undefined, c);
-      const id = await decl.store(tx).create(fields);
+      const repo = decl.store(tx);
+      const id = await repo.create(fields);
+      await hooks.afterWrite?.(tx, id, fields, undefined, c);
+      if (log) await logChange(tx, c, operation, undefined, await repo.get(ALL_COMPANIES, id));
       return { ids: [id], result: id };
     });
   }
@@ -226,7 +281,11 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
     const fields = hooks.prepareUpdate ? await hooks.prepareUpdate(c, record, body) : body;
     await writes.writeThrough(storage, { resource: decl.name, operation: 'update', userId: c.ctx.user.id, sessionId: c.ctx.sessionId }, async (tx) => {
       await hooks.checkWrite?.(tx, fields, record, c);
-      await decl.store(tx).update(record.id, fields, record);
+      const repo = decl.store(tx);
+      const before = log ? await repo.get(ALL_COMPANIES, record.id) : undefined;
+      await repo.update(record.id, fields, record);
+      await hooks.afterWrite?.(tx, record.id, fields, record, c);
+      if (log) await logChange(tx, c, 'update', before, await repo.get(ALL_COMPANIES, record.id));
       return { ids: [record.id], result: undefined };
     });
   }
@@ -236,9 +295,9 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
     const names = Object.keys(p.filters);
     app.route({
       method: p.method, url: p.url, config: { permission: p.permission },
-      schema: input(Strict({ ...PageFields, ...p.filters }), p.method),
+      schema: input(Strict({ ...PageFields, ...p.filters }), p),
       handler: async (request) => {
-        const q = partOf(request, p.method);
+        const q = partOf(request, p);
         const scope = await narrowedScope(storage, auth(request), q.companyId as number | undefined);
         const page = await store.page(scope, { current: q.current as number, size: q.size as number, ...cleanFilters(q, names) });
         return ok({ ...page, records: await views(page.records) }, requestLang(request));
@@ -251,9 +310,9 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
     const byPath = d.url.includes(':id');
     app.route({
       method: d.method, url: d.url, config: { permission: d.permission },
-      schema: byPath ? { params: Type.Object({ id: Id }), querystring: Strict({}) } : input(Strict({ id: Id }), d.method),
+      schema: byPath ? { params: Type.Object({ id: Id }), querystring: Strict({}) } : input(Strict({ id: Id }), d),
       handler: async (request) => {
-        const id = (byPath ? (request.params as { id: number }).id : partOf(request, d.method).id) as number;
+        const id = (byPath ? (request.params as { id: number }).id : partOf(request, d).id) as number;
         return ok(await viewOne(await inScope(auth(request).scope, id)), requestLang(request));
       },
     });
@@ -262,10 +321,10 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
   if (decl.create) {
     const e = decl.create;
     app.route({
-      method: e.method, url: e.url, config: { permission: e.permission }, schema: input(Strict(e.fields), e.method),
+      method: e.method, url: e.url, config: { permission: e.permission }, schema: input(Strict(e.fields), e),
       handler: async (request) => {
         const c = call(request);
-        const id = await create(c, partOf(request, e.method));
+        const id = await create(c, partOf(request, e));
         return ok(await viewOne(await inScope(c.ctx.scope, id)), c.lang);
       },
     });
@@ -274,10 +333,10 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
   if (decl.update) {
     const e = decl.update;
     app.route({
-      method: e.method, url: e.url, config: { permission: e.permission }, schema: input(Strict({ ...e.fields, id: Id }), e.method),
+      method: e.method, url: e.url, config: { permission: e.permission }, schema: input(Strict({ ...e.fields, id: Id }), e),
       handler: async (request) => {
         const c = call(request);
-        const body = partOf(request, e.method);
+        const body = partOf(request, e);
         await update(c, body.id as number, body);
         return ok(await viewOne(await inScope(c.ctx.scope, body.id as number)), c.lang);
       },
@@ -287,10 +346,10 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
   if (decl.save) {
     const e = decl.save;
     app.route({
-      method: e.method, url: e.url, config: { permission: e.permission }, schema: input(Strict({ ...e.fields, id: Type.Optional(Id) }), e.method),
+      method: e.method, url: e.url, config: { permission: e.permission }, schema: input(Strict({ ...e.fields, id: Type.Optional(Id) }), e),
       handler: async (request) => {
         const c = call(request);
-        const body = partOf(request, e.method);
+        const body = partOf(request, e);
         let id = body.id as number | undefined;
         if (!permits(c.ctx, id === undefined ? e.createPermission : e.updatePermission)) throw fail.forbidden();
         if (id === undefined) id = await create(c, body);
@@ -303,10 +362,10 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
   if (decl.delete) {
     const e = decl.delete;
     app.route({
-      method: e.method, url: e.url, config: { permission: e.permission }, schema: input(Strict({ ids: IdList }), e.method),
+      method: e.method, url: e.url, config: { permission: e.permission }, schema: input(Strict({ ids: IdList }), e),
       handler: async (request) => {
         const c = call(request);
-        const ids = partOf(request, e.method).ids as number[];
+        const ids = partOf(request, e).ids as number[];
         let records: R[] = [];
         for (const id of ids) records.push(await inScope(c.ctx.scope, id));
         if (hooks.prepareDelete) records = await hooks.prepareDelete(c, records);
@@ -315,6 +374,7 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
           for (const record of records) {
             await hooks.checkDelete?.(tx, record, c);
             await repo.delete(record);
+            await logChange(tx, c, 'delete', record, undefined);
           }
           return { ids: records.map((r) => r.id), result: undefined };
         });
@@ -346,7 +406,10 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
           const created: number[] = [];
           for (const p of prepared) {
             await rowError(p.row, () => hooks.checkWrite?.(tx, p.fields, undefined, c) ?? Promise.resolve());
-            created.push(await repo.create(p.fields));
+            const id = await repo.create(p.fields);
+            await rowError(p.row, () => hooks.afterWrite?.(tx, id, p.fields, undefined, c) ?? Promise.resolve());
+            if (log) await logChange(tx, c, 'import', undefined, await repo.get(ALL_COMPANIES, id));
+            created.push(id);
           }
           return { ids: created, result: created };
         });
@@ -358,7 +421,7 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
       // The header row is the import's own column list, so a template always reads back as it was written.
       const sheet: SheetColumn<never>[] = imp.columns.map((col) => ({ header: col.header, width: Math.max(14, col.header[1].length + 4), value: () => null }));
       app.route({
-        method: tpl.method, url: tpl.url, config: { permission: tpl.permission }, schema: input(Strict({}), tpl.method),
+        method: tpl.method, url: tpl.url, config: { permission: tpl.permission }, schema: input(Strict({}), tpl),
         handler: async (request, reply) => {
           const lang = requestLang(request);
           return sendXlsx(reply, await xlsxBuffer(tpl.asciiName, sheet, [], lang), tpl.fileName[lang === 'zh' ? 0 : 1], tpl.asciiName);
@@ -375,10 +438,10 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
     const filterNames = Object.keys(decl.page?.filters ?? {});
     app.route({
       method: x.start.method, url: x.start.url, config: { permission: x.start.permission },
-      schema: input(Strict(decl.page?.filters ?? {}), x.start.method),
+      schema: input(Strict(decl.page?.filters ?? {}), x.start),
       handler: async (request) => {
         const c = call(request);
-        const q = partOf(request, x.start.method);
+        const q = partOf(request, x.start);
         const scope = await narrowedScope(storage, c.ctx, q.companyId as number | undefined);
         const filters = cleanFilters(q, filterNames);
         const job = await jobs.start({ userId: c.ctx.user.id, fileName: x.fileName, asciiName: x.asciiName, log: request.log }, async () => {
@@ -391,18 +454,18 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
     });
     const TaskQuery = Strict({ taskId: Type.String({ minLength: 1, maxLength: 64 }) });
     app.route({
-      method: x.status.method, url: x.status.url, config: { permission: x.status.permission }, schema: input(TaskQuery, x.status.method),
+      method: x.status.method, url: x.status.url, config: { permission: x.status.permission }, schema: input(TaskQuery, x.status),
       handler: async (request) => {
         const c = call(request);
-        const job = await jobs.own(c.ctx.user.id, partOf(request, x.status.method).taskId as string);
+        const job = await jobs.own(c.ctx.user.id, partOf(request, x.status).taskId as string);
         const message = job.status === 'failed' ? ResourceMessages.exportFailed(c.lang) : job.total > x.cap ? ResourceMessages.firstOnly(x.cap)(c.lang) : undefined;
         return ok({ status: job.status, total: job.total, exported: job.exported, ...(message === undefined ? {} : { message }) }, c.lang);
       },
     });
     app.route({
-      method: x.file.method, url: x.file.url, config: { permission: x.file.permission }, schema: input(TaskQuery, x.file.method),
+      method: x.file.method, url: x.file.url, config: { permission: x.file.permission }, schema: input(TaskQuery, x.file),
       handler: async (request, reply) => {
-        const f = await jobs.file(auth(request).user.id, partOf(request, x.file.method).taskId as string, requestLang(request));
+        const f = await jobs.file(auth(request).user.id, partOf(request, x.file).taskId as string, requestLang(request));
         return sendXlsx(reply, f.body, f.name, f.asciiName);
       },
     });

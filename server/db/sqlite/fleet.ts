@@ -72,8 +72,13 @@ export class SqliteFleetRepository implements FleetRepository {
   }
 
   async createVehicles(vehicles: readonly VehicleInput[]): Promise<void> {
-    const insert = this.db.prepare('INSERT INTO vehicle (vehiidno, company_id, line_id, device_no, vin, create_time) VALUES (?, ?, ?, ?, ?, ?)');
+    // A vehicle's device is a device row of its company (migration 22), entered first.
+    const device = this.db.prepare('INSERT INTO device (device_no, company_id, create_time, update_time) VALUES (?, ?, ?, ?)');
+    const insert = this.db.prepare('INSERT INTO vehicle (vehiidno, company_id, line_id, device_no, vin, create_time, update_time) VALUES (?, ?, ?, ?, ?, ?, ?)');
     const now = Date.now();
-    for (const v of vehicles) insert.run(v.vehiidno, v.companyId, v.lineId, v.deviceNo, v.vin, now);
+    for (const v of vehicles) {
+      if (v.deviceNo !== null) device.run(v.deviceNo, v.companyId, now, now);
+      insert.run(v.vehiidno, v.companyId, v.lineId, v.deviceNo, v.vin, now, now);
+    }
   }
 }

@@ -14,7 +14,7 @@ export function toCompany(r: CompanyRowDb): Company {
 }
 
 export interface VehicleRowDb {
-  id: number; vehiidno: string; company_id: number; line_id: number | null; device_no: string; vin: string;
+  id: number; vehiidno: string; company_id: number; line_id: number | null; device_no: string | null; vin: string;
   create_time: number; path: string;
 }
 

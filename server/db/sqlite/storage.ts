@@ -17,6 +17,12 @@ import { SqliteExportFileRepository, SqliteMediaSearchRepository, SqliteObdRepos
 import { SqliteRetentionRepository } from './retention.ts';
 import { SqliteChannelRepository } from './channels.ts';
 import { SqliteDeviceTypeRepository } from './device-types.ts';
+import { SqliteVehicleRepository } from './vehicles.ts';
+import { SqliteDeviceRepository } from './devices.ts';
+import { SqliteDriverRepository } from './drivers.ts';
+import { SqliteInstallationRepository } from './installations.ts';
+import { SqliteLineRepository } from './lines.ts';
+import { SqliteChangeLogRepository } from './change-log.ts';
 import { SqliteTerminalRepository } from './terminals.ts';
 import { SqliteTrackRepository } from './tracks.ts';
 import { SqliteUserRepository } from './users.ts';
@@ -46,6 +52,12 @@ export class SqliteStorage implements Storage {
   readonly retention: SqliteRetentionRepository;
   readonly channels: SqliteChannelRepository;
   readonly deviceTypes: SqliteDeviceTypeRepository;
+  readonly vehicles: SqliteVehicleRepository;
+  readonly devices: SqliteDeviceRepository;
+  readonly drivers: SqliteDriverRepository;
+  readonly installations: SqliteInstallationRepository;
+  readonly lines: SqliteLineRepository;
+  readonly changeLog: SqliteChangeLogRepository;
   /** Tail of the transaction queue: one transaction at a time on the single connection. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -73,6 +85,12 @@ export class SqliteStorage implements Storage {
     this.retention = new SqliteRetentionRepository(db);
     this.channels = new SqliteChannelRepository(db);
     this.deviceTypes = new SqliteDeviceTypeRepository(db);
+    this.vehicles = new SqliteVehicleRepository(db);
+    this.devices = new SqliteDeviceRepository(db);
+    this.drivers = new SqliteDriverRepository(db);
+    this.installations = new SqliteInstallationRepository(db);
+    this.lines = new SqliteLineRepository(db);
+    this.changeLog = new SqliteChangeLogRepository(db);
   }
 
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {

@@ -6,8 +6,10 @@ import { placeholders } from './rows.ts';
 interface LiveVehicleRowDb { id: number; company_id: number; path: string; device_no: string; auth_code: string | null }
 
 // An empty auth code is "no valid code" (unregistered or reset; migration 14).
+// Vehicles with a bound device (migration 22: the registration is the device's, keyed by its number).
 const LIVE = `SELECT v.id, v.company_id, c.path, v.device_no, NULLIF(t.auth_code, '') AS auth_code
-              FROM vehicle v JOIN company c ON c.id = v.company_id LEFT JOIN terminal t ON t.vehicle_id = v.id`;
+              FROM vehicle v JOIN company c ON c.id = v.company_id LEFT JOIN terminal t ON t.device_no = v.device_no
+              WHERE v.device_no IS NOT NULL`;
 
 function toLive(r: LiveVehicleRowDb): LiveVehicleRow {
   return { vehicleId: r.id, companyId: r.company_id, companyPath: r.path, deviceNo: r.device_no, authCode: r.auth_code };
@@ -24,18 +26,18 @@ export class SqliteTerminalRepository implements TerminalRepository {
   }
 
   async byDeviceNo(deviceNo: string): Promise<LiveVehicleRow | undefined> {
-    const row = this.db.prepare(`${LIVE} WHERE v.device_no = ?`).get(deviceNo) as LiveVehicleRowDb | undefined;
+    const row = this.db.prepare(`${LIVE} AND v.device_no = ?`).get(deviceNo) as LiveVehicleRowDb | undefined;
     return row && toLive(row);
   }
 
   async register(reg: TerminalRegistration): Promise<void> {
-    this.db.prepare(`INSERT INTO terminal (device_no, vehicle_id, auth_code, maker_id, model, terminal_id, plate_color, plate, register_time)
-                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                     ON CONFLICT (device_no) DO UPDATE SET vehicle_id = excluded.vehicle_id, auth_code = excluded.auth_code,
+    this.db.prepare(`INSERT INTO terminal (device_no, auth_code, maker_id, model, terminal_id, plate_color, plate, register_time)
+                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                     ON CONFLICT (device_no) DO UPDATE SET auth_code = excluded.auth_code,
                        maker_id = excluded.maker_id, model = excluded.model, terminal_id = excluded.terminal_id,
                        plate_color = excluded.plate_color, plate = excluded.plate, register_time = excluded.register_time,
                        unregister_time = NULL, unregister_by = NULL, reset_user_id = NULL`)
-      .run(reg.deviceNo, reg.vehicleId, reg.authCode, reg.makerId, reg.model, reg.terminalId, reg.plateColor, reg.plate, Date.now());
+      .run(reg.deviceNo, reg.authCode, reg.makerId, reg.model, reg.terminalId, reg.plateColor, reg.plate, Date.now());
   }
 
   async markAuthenticated(deviceNo: string, at: number): Promise<void> {
@@ -56,7 +58,7 @@ export class SqliteTerminalRepository implements TerminalRepository {
   async registrationOf(vehicleId: number): Promise<TerminalRegistrationState | undefined> {
     const r = this.db.prepare(`SELECT v.id, v.device_no, t.auth_code, t.register_time, t.auth_time, t.unregister_time, t.unregister_by,
                                       t.reset_user_id, t.refused_count, t.refused_time, t.refused_address
-                               FROM vehicle v LEFT JOIN terminal t ON t.vehicle_id = v.id WHERE v.id = ?`).get(vehicleId) as {
+                               FROM vehicle v LEFT JOIN terminal t ON t.device_no = v.device_no WHERE v.id = ?`).get(vehicleId) as {
       id: number; device_no: string; auth_code: string | null; register_time: number | null; auth_time: number | null; unregister_time: number | null;
       unregister_by: 'terminal' | 'operator' | null; reset_user_id: number | null; refused_count: number | null; refused_time: number | null; refused_address: string | null;
     } | undefined;
@@ -69,8 +71,11 @@ export class SqliteTerminalRepository implements TerminalRepository {
   }
 
   async provisionVehicle(input: { vehiidno: string; companyId: number; deviceNo: string }): Promise<LiveVehicleRow> {
-    this.db.prepare('INSERT INTO vehicle (vehiidno, company_id, line_id, device_no, vin, create_time) VALUES (?, ?, NULL, ?, \'\', ?)')
-      .run(input.vehiidno, input.companyId, input.deviceNo, Date.now());
+    const now = Date.now();
+    this.db.prepare("INSERT INTO device (device_no, company_id, source, create_time, update_time) VALUES (?, ?, 'auto', ?, ?)")
+      .run(input.deviceNo, input.companyId, now, now);
+    this.db.prepare('INSERT INTO vehicle (vehiidno, company_id, line_id, device_no, vin, create_time, update_time) VALUES (?, ?, NULL, ?, \'\', ?, ?)')
+      .run(input.vehiidno, input.companyId, input.deviceNo, now, now);
     const row = await this.byDeviceNo(input.deviceNo);
     if (!row) throw new Error(`provisioned vehicle for terminal ${input.deviceNo} not found`);
     return row;

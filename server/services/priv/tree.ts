@@ -43,7 +43,7 @@ function lineNode(l: Line & { vehicleCount: number }): TreeNode {
 }
 
 function vehicleNode(v: Vehicle): TreeNode {
-  return { id: `V_${v.id}`, name: v.vehiidno, nodeType: 'V', companyId: v.companyId, hasChildren: false, vehicleCount: 0, deviceNo: v.deviceNo };
+  return { id: `V_${v.id}`, name: v.vehiidno, nodeType: 'V', companyId: v.companyId, hasChildren: false, vehicleCount: 0, deviceNo: v.deviceNo ?? undefined };
 }
 
 /** Ancestor company node ids of a path inside the scope, root first (`/1/3/12/` → C_1, C_3, C_12). */

@@ -73,6 +73,9 @@ export function videoRoutes(app: App, deps: VideoDeps): void {
     const scope = await narrowedScope(storage, ctx, companyId).catch(() => null);
     const vehicle = scope ? await storage.fleet.getVehicle(scope, vehicleId) : undefined;
     if (!scope || !vehicle) return stop('notFound');
+    const sim = vehicle.deviceNo;
+    // No device installed: nothing can stream.
+    if (sim === null) return stop('vehicleOffline');
     const slot = store.slotOf(vehicleId);
     if (slot < 0 || !pathInScope(scope, store.companyPathOf(slot)) || !isOnline(store.stateOf(slot))) return stop('vehicleOffline');
     // Unknown channels leave it to the terminal (its 0x9101 answer); known ones are checked here.
@@ -105,7 +108,7 @@ export function videoRoutes(app: App, deps: VideoDeps): void {
     }
     let bytes = 0;
     let outcome = '';
-    const leave = hub.addViewer({ vehicleId, sim: vehicle.deviceNo, channel, stream }, {
+    const leave = hub.addViewer({ vehicleId, sim, channel, stream }, {
       send(data) {
         if (typeof data === 'string') {
           const s = JSON.parse(data) as MediaStatus;

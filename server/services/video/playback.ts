@@ -69,7 +69,8 @@ export function playbackRoutes(app: App, deps: PlaybackDeps): void {
     if (!vehicle) return undefined;
     const slot = store.slotOf(vehicleId);
     const online = slot >= 0 && pathInScope(scope, store.companyPathOf(slot)) && isOnline(store.stateOf(slot));
-    return { vehicle, online };
+    // A vehicle without an installed device is never online; its (empty) number is then never used.
+    return { vehicle: { ...vehicle, deviceNo: vehicle.deviceNo ?? '' }, online: online && vehicle.deviceNo !== null };
   }
 
   app.get(RESOURCE_LIST_PATH, {

@@ -121,6 +121,7 @@ export function recordingUploadRoutes(app: App, deps: RecordingUploadDeps): void
     const scope = await narrowedScope(storage, ctx, b.companyId);
     const vehicle = await storage.fleet.getVehicle(scope, b.vehicleId);
     if (!vehicle) throw fail.notFound();
+    if (vehicle.deviceNo === null) throw fail.conflict((lang) => uploadMessage('deviceOffline', lang));
     try {
       const { task, problem } = await runtime.request({
         userId: ctx.user.id, vehicleId: vehicle.id, deviceNo: vehicle.deviceNo, channel: b.channel, startTime: b.startTime, endTime: b.endTime,

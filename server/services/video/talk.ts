@@ -64,7 +64,8 @@ export function talkRoutes(app: App, deps: TalkDeps): void {
     if (!scope || !vehicle) return undefined;
     const slot = store.slotOf(vehicleId);
     const online = slot >= 0 && pathInScope(scope, store.companyPathOf(slot)) && isOnline(store.stateOf(slot));
-    return { vehicle, online };
+    // A vehicle without an installed device is never online; its (empty) number is then never used.
+    return { vehicle: { ...vehicle, deviceNo: vehicle.deviceNo ?? '' }, online: online && vehicle.deviceNo !== null };
   }
 
   const displayName = (ctx: AuthContext) => ctx.user.realName || ctx.user.username;

@@ -184,7 +184,7 @@ describe('wall alarm figures', () => {
     const v = vehicles[0]!;
     const now = store().clock();
     const base = {
-      vehicleId: v.id, deviceNo: v.deviceNo, companyId: v.companyId, source: 'platform' as const, lng: 120, lat: 30, speed: 40, dealStatus: 0 as const, createTime: now,
+      vehicleId: v.id, deviceNo: v.deviceNo!, companyId: v.companyId, source: 'platform' as const, lng: 120, lat: 30, speed: 40, dealStatus: 0 as const, createTime: now,
     };
     const c = await createDisplay('Alarms');
     const before = await server.call<{ total: number }>('GET', '/service-monitor/screen/V3/getUserAlarmData', { token: c.key });

@@ -1,0 +1,52 @@
+import type { ChangeEntry, ChangeLogQuery, ChangeLogRepository, ChangeLogRow, ChangeResource } from '../change-log-types.ts';
+import { scopeCondition, type Scope } from '../scope.ts';
+import type { SqliteDb } from '../sqlite.ts';
+import type { Page } from '../types.ts';
+import { likePattern } from './rows.ts';
+
+interface Row {
+  id: number; resource: ChangeResource; record_id: number; label: string; company_id: number; operation: string; user_id: number | null;
+  user_name: string; ip: string; time: number; before: string | null; after: string | null; company_name: string;
+}
+
+const json = (s: string | null) => (s === null ? null : (JSON.parse(s) as Record<string, unknown>));
+
+export class SqliteChangeLogRepository implements ChangeLogRepository {
+  constructor(private readonly db: SqliteDb) {}
+
+  async append(e: ChangeEntry): Promise<void> {
+    this.db.prepare(`INSERT INTO change_log (resource, record_id, label, company_id, operation, user_id, user_name, ip, time, before, after)
+                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(e.resource, e.recordId, e.label, e.companyId, e.operation, e.userId, e.userName, e.ip, e.time,
+        e.before === null ? null : JSON.stringify(e.before), e.after === null ? null : JSON.stringify(e.after));
+  }
+
+  async page(scope: Scope, q: ChangeLogQuery): Promise<Page<ChangeLogRow>> {
+    const s = scopeCondition(scope, 'c');
+    const where = ['l.resource = ?', s.sql];
+    const params: unknown[] = [q.resource, ...s.params];
+    if (q.keyword) {
+      where.push("(l.label LIKE ? ESCAPE '\\' OR l.user_name LIKE ? ESCAPE '\\')");
+      params.push(likePattern(q.keyword), likePattern(q.keyword));
+    }
+    if (q.recordId !== undefined) { where.push('l.record_id = ?'); params.push(q.recordId); }
+    if (q.operation) { where.push('l.operation = ?'); params.push(q.operation); }
+    if (q.from !== undefined) { where.push('l.time >= ?'); params.push(q.from); }
+    if (q.to !== undefined) { where.push('l.time <= ?'); params.push(q.to); }
+    const from = `FROM change_log l JOIN company c ON c.id = l.company_id WHERE ${where.join(' AND ')}`;
+    const total = (this.db.prepare(`SELECT count(*) n ${from}`).get(...params) as { n: number }).n;
+    const rows = this.db.prepare(`SELECT l.*, c.name company_name ${from} ORDER BY l.time DESC, l.id DESC LIMIT ? OFFSET ?`)
+      .all(...params, q.size, (q.current - 1) * q.size) as Row[];
+    return {
+      total, current: q.current, size: q.size,
+      records: rows.map((r) => ({
+        id: r.id, resource: r.resource, recordId: r.record_id, label: r.label, companyId: r.company_id, companyName: r.company_name,
+        operation: r.operation, userId: r.user_id, userName: r.user_name, ip: r.ip, time: r.time, before: json(r.before), after: json(r.after),
+      })),
+    };
+  }
+
+  async moveRecord(resource: ChangeResource, recordId: number, companyId: number): Promise<void> {
+    this.db.prepare('UPDATE change_log SET company_id = ? WHERE resource = ? AND record_id = ?').run(companyId, resource, recordId);
+  }
+}
