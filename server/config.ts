@@ -3,6 +3,7 @@
  * builds an isolated server with `loadConfig({...})` instead of touching globals.
  */
 import path from 'node:path';
+import { COMPANY_LIMITS } from '../domain/management/limits.ts';
 
 export interface Config {
   readonly port: number;
@@ -26,8 +27,15 @@ export interface Config {
   /** Demo data created on a new database only. */
   readonly seedVehicles: number;
   readonly seedFleetsPerBranch: number;
-  /** Skip the demo seed entirely (an empty database with the permission records only). */
+  /** Skip the demo seed entirely (an empty database: the permission records and the first administrator only). */
   readonly seedEnabled: boolean;
+  /**
+   * The first administrator of a database without users (server/db/open.ts, SEED=0): user `admin`, with
+   * this password (ADMIN_PASSWORD, 6–64 characters) when set, else a random one printed once at that start.
+   */
+  readonly adminPassword: string | undefined;
+  /** The root company created with the first administrator when the database has no company (ROOT_COMPANY_NAME). */
+  readonly rootCompanyName: string;
   readonly logLevel: string;
   /** Honour X-Forwarded-For (behind a reverse proxy) for the allowed-address check and throttling. */
   readonly trustProxy: boolean;
@@ -162,6 +170,16 @@ function originList(env: Env, name: string): readonly string[] | undefined {
   return list;
 }
 
+/** A text setting with bounded length (surrounding blanks trimmed unless `trim` is false); unset or blank → undefined. */
+function text(env: Env, name: string, min: number, max: number, trim = true): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = trim ? raw.trim() : raw;
+  const length = [...value].length;
+  if (length < min || length > max) throw new Error(`${name} must be ${min} to ${max} characters, got ${length}`);
+  return value;
+}
+
 /** Reads the configuration; `overrides` win over the environment (tests use them). */
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const config: Config = {
@@ -178,6 +196,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     seedVehicles: int(env, 'SEED_VEHICLES', 2000, 0, 1_000_000),
     seedFleetsPerBranch: int(env, 'SEED_FLEETS_PER_BRANCH', 4, 1, 1000),
     seedEnabled: bool(env, 'SEED', true),
+    adminPassword: text(env, 'ADMIN_PASSWORD', 6, 64, false),
+    rootCompanyName: text(env, 'ROOT_COMPANY_NAME', 1, COMPANY_LIMITS.name) ?? '我的公司',
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: bool(env, 'TRUST_PROXY', false),
     gatewayPort: int(env, 'GATEWAY_PORT', 7611, 0, 65535),

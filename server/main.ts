@@ -12,7 +12,7 @@ import { readProvisionedTerminals, startSimulator, type RunningSimulator, type T
 
 async function main(): Promise<void> {
   const loaded = loadConfig();
-  const { storage, created, demo, file } = await openStorage(loaded);
+  const { storage, created, demo, file, firstAdmin } = await openStorage(loaded);
   // Only a demo database lets unknown terminals provision themselves by default (any TCP client could
   // create vehicles); a production database needs GATEWAY_AUTO_REGISTER=1. The gateway warns while it is on.
   const config = { ...loaded, autoRegister: loaded.autoRegister ?? demo };
@@ -66,7 +66,17 @@ async function main(): Promise<void> {
     `Database: ${file}${created ? (config.seedEnabled ? ' (new, seeded with demo data)' : ' (new, empty)') : ''}`,
   ];
   if (backfill) lines.push(`Track history backfilled: ${backfill.summary} (SEED_HISTORY_VEHICLES / SEED_HISTORY_DAYS, 0 = off)`);
-  if (config.seedEnabled) {
+  if (firstAdmin) {
+    // Printed at this start only: the next start finds a user and creates (and prints) nothing.
+    lines.push(
+      firstAdmin.generatedPassword === undefined
+        ? `first administrator: ${firstAdmin.username} / (the password in ADMIN_PASSWORD) — change it`
+        : `first administrator: ${firstAdmin.username} / ${firstAdmin.generatedPassword} — change it`,
+      `  created in company "${firstAdmin.companyName}"${firstAdmin.companyCreated ? ' (new root company, ROOT_COMPANY_NAME)' : ''}; ` +
+        'this password is not shown again: change it under 系统管理 › 用户 (/system/user)',
+    );
+  }
+  if (config.seedEnabled && demo) {
     lines.push('Demo accounts (user name / password):');
     for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.username.padEnd(9)} / ${a.password.padEnd(12)} ${a.description}`);
   }
