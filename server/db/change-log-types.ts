@@ -3,6 +3,7 @@
  * driver, installation record or line, with who, when, from where, before and after. Writers append
  * inside the transaction of the change itself, so a change never commits without its row.
  */
+import type { ChangeNames, RefKind } from '../../domain/fleet/change-fields.ts';
 import type { Scope } from './scope.ts';
 import type { Page, PageRequest } from './types.ts';
 
@@ -49,6 +50,10 @@ export interface ChangeLogRepository {
   page(scope: Scope, query: ChangeLogQuery): Promise<Page<ChangeLogRow>>;
   /** A moved record's rows follow it to its new company (modifyVehiCompany: the old owner no longer reads them). */
   moveRecord(resource: ChangeResource, recordId: number, companyId: number): Promise<void>;
+  /** The company path of a record that exists (any scope), or undefined when there is no such record (never was, or deleted). */
+  recordCompanyPath(resource: ChangeResource, recordId: number): Promise<string | undefined>;
+  /** Names of the referenced ids that lie in `scope` (companies, lines, device types, vehicles, drivers); others stay unnamed. */
+  names(scope: Scope, ids: ReadonlyMap<RefKind, ReadonlySet<number>>): Promise<ChangeNames>;
 }
 
 /**

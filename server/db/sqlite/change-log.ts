@@ -1,13 +1,30 @@
+import type { ChangeNames, RefKind } from '../../../domain/fleet/change-fields.ts';
 import type { ChangeEntry, ChangeLogQuery, ChangeLogRepository, ChangeLogRow, ChangeResource } from '../change-log-types.ts';
 import { scopeCondition, type Scope } from '../scope.ts';
 import type { SqliteDb } from '../sqlite.ts';
 import type { Page } from '../types.ts';
-import { likePattern } from './rows.ts';
+import { likePattern, placeholders } from './rows.ts';
 
 interface Row {
   id: number; resource: ChangeResource; record_id: number; label: string; company_id: number; operation: string; user_id: number | null;
   user_name: string; ip: string; time: number; before: string | null; after: string | null; company_name: string;
 }
+
+/** The table of each resource's records (all carry company_id). */
+const RECORD_TABLE: Record<ChangeResource, string> = {
+  vehicle: 'vehicle', device: 'device', driver: 'driver', installation: 'vehicle_installation', line: 'line',
+};
+
+/** Where a referenced id's name lives: `SELECT id, <name> FROM <table> t JOIN company c ON c.id = t.<company>`. */
+const REF_NAME: Record<RefKind, { table: string; name: string; company: string }> = {
+  company: { table: 'company', name: 'name', company: 'id' },
+  line: { table: 'line', name: 'name', company: 'company_id' },
+  deviceType: { table: 'device_type', name: 'name', company: 'company_id' },
+  vehicle: { table: 'vehicle', name: 'vehiidno', company: 'company_id' },
+  driver: { table: 'driver', name: 'name', company: 'company_id' },
+};
+/** Ids named per query (SQLite's variable limit is far above; a page holds ≤ 500 rows). */
+const NAME_CHUNK = 500;
 
 const json = (s: string | null) => (s === null ? null : (JSON.parse(s) as Record<string, unknown>));
 
@@ -44,6 +61,29 @@ export class SqliteChangeLogRepository implements ChangeLogRepository {
         operation: r.operation, userId: r.user_id, userName: r.user_name, ip: r.ip, time: r.time, before: json(r.before), after: json(r.after),
       })),
     };
+  }
+
+  async recordCompanyPath(resource: ChangeResource, recordId: number): Promise<string | undefined> {
+    const row = this.db.prepare(`SELECT c.path FROM ${RECORD_TABLE[resource]} t JOIN company c ON c.id = t.company_id WHERE t.id = ?`).get(recordId) as { path: string } | undefined;
+    return row?.path;
+  }
+
+  async names(scope: Scope, ids: ReadonlyMap<RefKind, ReadonlySet<number>>): Promise<ChangeNames> {
+    const out: Record<string, Record<string, string>> = {};
+    for (const [kind, set] of ids) {
+      const all = [...set];
+      const ref = REF_NAME[kind];
+      const s = scopeCondition(scope, 'c');
+      const named: Record<string, string> = {};
+      for (let i = 0; i < all.length; i += NAME_CHUNK) {
+        const part = all.slice(i, i + NAME_CHUNK);
+        const rows = this.db.prepare(`SELECT t.id, t.${ref.name} name FROM ${ref.table} t JOIN company c ON c.id = t.${ref.company} WHERE t.id IN (${placeholders(part.length)}) AND ${s.sql}`)
+          .all(...part, ...s.params) as { id: number; name: string }[];
+        for (const r of rows) named[String(r.id)] = r.name;
+      }
+      if (Object.keys(named).length > 0) out[kind] = named;
+    }
+    return out;
   }
 
   async moveRecord(resource: ChangeResource, recordId: number, companyId: number): Promise<void> {
