@@ -107,7 +107,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   deviceRegistrationRoutes(api, { storage, gateway: live.gateway }); // issue 12: terminal registration state and operator reset
   wallRoutes(api, { storage, store: live.store, dashboard: app.dashboard }); // issue 14: /largeScreen walls' data, display credentials, presets
   tileRoutes(api, { config }); // issue 14: street-map PMTiles archives from TILES_DIR (range requests, public)
-  fleetAssetRoutes(api, { config, storage, tokens, live, fleetSync: createFleetSync() }); // issue 15: vehicles, devices, drivers, installations, lines, operator logs
+  fleetAssetRoutes(api, { config, storage, tokens, live, fleetSync: createFleetSync(storage, live, app.log) }); // issue 15: vehicles, devices, drivers, installations, lines, operator logs
   await installConsole(app, config.consoleDir);
   return app;
 }

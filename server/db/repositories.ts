@@ -207,6 +207,44 @@ export interface LiveVehicleRow {
   readonly authCode: string | null;
 }
 
+/**
+ * A device as the gateway's directory sees it (issue 15): its vehicle (null: in stock or unassigned)
+ * with that vehicle's company, and the current auth code.
+ */
+export interface DeviceDirectoryRow {
+  readonly deviceNo: string;
+  readonly vehicleId: number | null;
+  /** The vehicle's company (null without a vehicle). */
+  readonly companyId: number | null;
+  readonly companyPath: string | null;
+  readonly authCode: string | null;
+}
+
+/** A vehicle as the live store holds it (with or without a device). */
+export interface StoreVehicleRow {
+  readonly vehicleId: number;
+  readonly companyId: number;
+  readonly companyPath: string;
+  readonly deviceNo: string | null;
+}
+
+/** What a terminal sent in a refused 0x0100 (kept on the device page, `device/error`). */
+export interface RegisterRefusalInput {
+  readonly deviceNo: string;
+  /** 0x8100 result: 4 no such terminal, 2 the device has no vehicle. */
+  readonly result: number;
+  readonly at: number;
+  readonly remoteAddress: string;
+  readonly makerId: string;
+  readonly model: string;
+  readonly terminalId: string;
+  readonly plateColor: number;
+  readonly plate: string;
+}
+
+/** Refused-registration rows kept at most (the oldest by last time go): unknown numbers cannot fill the disk. */
+export const REGISTER_REFUSALS_MAX = 10_000;
+
 /** The vehicle directory the monitor calls show next to live state. */
 export interface VehicleLabel {
   readonly vehicleId: number;
@@ -218,7 +256,6 @@ export interface VehicleLabel {
 
 export interface TerminalRegistration {
   readonly deviceNo: string;
-  readonly vehicleId: number;
   readonly authCode: string;
   readonly makerId: string;
   readonly model: string;
@@ -247,11 +284,21 @@ export interface TerminalRepository {
   unregister(deviceNo: string, at: number, by: 'terminal' | 'operator', userId?: number): Promise<boolean>;
   /** The registration state of a vehicle's terminal; undefined when the vehicle does not exist. */
   registrationOf(vehicleId: number): Promise<TerminalRegistrationState | undefined>;
-  /** Creates a vehicle for an unknown terminal (autoRegister); answers it. */
-  provisionVehicle(input: { vehiidno: string; companyId: number; deviceNo: string }): Promise<LiveVehicleRow>;
-  /** The first root company (lowest id), the default home of provisioned vehicles. */
+  /** Every device with its vehicle and auth code (loads the gateway's directory). */
+  allDevices(): Promise<DeviceDirectoryRow[]>;
+  /** One device by its 12-digit number; undefined when no such device is entered. */
+  deviceByNo(deviceNo: string): Promise<DeviceDirectoryRow | undefined>;
+  /** Every vehicle (with or without a device), or the given ones, with its company path: the live store's rows. */
+  storeVehicles(vehicleIds?: readonly number[]): Promise<StoreVehicleRow[]>;
+  /**
+   * autoRegister (issue 15): an unknown number becomes a device of `companyId` with source 'auto' and no
+   * vehicle ("unassigned"), with its operator-log row (the terminal as the actor), in one transaction.
+   */
+  provisionDevice(input: { deviceNo: string; companyId: number; terminalId: string; model: string; at: number; remoteAddress: string }): Promise<DeviceDirectoryRow>;
+  /** A refused 0x0100 (result 4 or 2): one row per number, counted; at most REGISTER_REFUSALS_MAX rows. */
+  recordRegisterRefusal(input: RegisterRefusalInput): Promise<void>;
+  /** The first root company (lowest id), the default home of provisioned devices. */
   defaultCompanyId(): Promise<number | undefined>;
-  vehiidnoTaken(vehiidno: string): Promise<boolean>;
   /** Labels of the given vehicles inside the scope (others are left out). */
   labels(scope: Scope, vehicleIds: readonly number[]): Promise<Map<number, VehicleLabel>>;
 }

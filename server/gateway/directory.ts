@@ -1,13 +1,21 @@
 /**
- * The gateway's terminal directory: device number → vehicle and current auth code (cached, backed by
- * the `terminal` table), and the registration rules of JT/T 808 (0x0100 / 0x0102 / 0x0003):
- * - An unknown terminal is refused with result 4 unless autoRegister provisions a vehicle for it.
+ * The gateway's terminal directory: device number → device (its vehicle, if installed) and current
+ * auth code (cached, backed by the `device` and `terminal` tables, migration 22), and the registration
+ * rules of JT/T 808 (0x0100 / 0x0102 / 0x0003):
+ * - An unknown number is refused with result 4 ("no such terminal" in the standard's table) and the
+ *   refusal is recorded (`terminal_refusal`, shown on the device page), unless autoRegister is on: then
+ *   it becomes a DEVICE (source 'auto', no vehicle: "unassigned") and is accepted. Nothing else is created.
+ * - autoRegister off: a device entered but installed on no vehicle is refused with result 2 ("no such
+ *   vehicle") and recorded the same way.
  * - A terminal that holds an auth code is refused with result 3 ("terminal already registered"):
  *   anyone who knows a SIM number could otherwise take over its identity with a fresh code. The
  *   refusal is logged and counted on the terminal row. It registers again only after its own 0x0003
  *   (terminal unregistration) or an operator's reset.
  * - 0x0102 succeeds only with the current code (compared in constant time).
- * Sessions (session.ts) ask; nothing here knows about sockets.
+ * An entry's vehicle follows the installation records (`reload`, called through FleetSync after a
+ * commit): the entry object is shared with the sessions that authenticated it, so a connection's next
+ * report goes to the new vehicle without reconnecting. Sessions (session.ts) ask; nothing here knows
+ * about sockets.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { TerminalRepository } from '../db/repositories.ts';
@@ -16,15 +24,39 @@ import { REGISTER_RESULT, type Register } from './jt808/index.ts';
 import type { GatewayLog, GatewayStats } from './types.ts';
 
 export interface TerminalEntry {
-  readonly vehicleId: number;
+  /** The vehicle the device is installed on; null: none (reports are acknowledged, never stored). Changes in place on (un)binding. */
+  vehicleId: number | null;
   readonly deviceNo: string;
   /** The valid auth code; null before registration and after unregistration or a reset. */
   authCode: string | null;
 }
 
+/** Counters of the device side of registration (issue 15), beside GatewayStats in `snapshotStats`. */
+export interface DeviceGatewayStats {
+  /** 0x0100 with a number no device has (result 4), recorded in terminal_refusal. */
+  refusedUnknown: number;
+  /** 0x0100 of a device installed on no vehicle while autoRegister is off (result 2), recorded. */
+  refusedNoVehicle: number;
+  /** Reports and other messages of an authenticated device installed on no vehicle: acknowledged, stored nowhere. */
+  unassignedMessages: number;
+}
+
+export function emptyDeviceGatewayStats(): DeviceGatewayStats {
+  return { refusedUnknown: 0, refusedNoVehicle: 0, unassignedMessages: 0 };
+}
+
 export interface DirectoryOptions {
   readonly autoRegister: boolean;
   readonly autoRegisterCompanyId?: number;
+}
+
+/** What `reload` did to one cached entry (the gateway moves its sessions accordingly). */
+export interface EntryChange {
+  readonly phone: string;
+  readonly entry: TerminalEntry;
+  /** The device is gone (deleted, or renumbered away from this number). */
+  readonly removed: boolean;
+  readonly previousVehicleId: number | null;
 }
 
 /** The codec's phone key (leading zeros dropped) of a 12-digit device number. */
@@ -45,7 +77,7 @@ function sameCode(a: string, b: string): boolean {
 
 export class TerminalDirectory {
   private readonly byPhone = new Map<string, TerminalEntry>();
-  /** Vehicles being provisioned (autoRegister), so two connections registering one number create one vehicle. */
+  /** Devices being provisioned (autoRegister), so two connections registering one number create one device. */
   private readonly provisioning = new Map<string, Promise<TerminalEntry | undefined>>();
 
   constructor(
@@ -54,15 +86,16 @@ export class TerminalDirectory {
     private readonly stats: GatewayStats,
     private readonly options: DirectoryOptions,
     private readonly log: GatewayLog | undefined,
+    readonly deviceStats: DeviceGatewayStats = emptyDeviceGatewayStats(),
   ) {}
 
   async init(): Promise<void> {
-    for (const v of await this.terminals.allVehicles()) {
-      this.byPhone.set(phoneKey(v.deviceNo), { vehicleId: v.vehicleId, deviceNo: v.deviceNo, authCode: v.authCode });
+    for (const d of await this.terminals.allDevices()) {
+      this.byPhone.set(phoneKey(d.deviceNo), { vehicleId: d.vehicleId, deviceNo: d.deviceNo, authCode: d.authCode });
     }
     if (this.options.autoRegister) {
       this.log?.warn({ companyId: this.options.autoRegisterCompanyId ?? 'first root company' },
-        'gateway: autoRegister is on: any TCP client that sends 0x0100 with an unknown number creates a vehicle (GATEWAY_AUTO_REGISTER=0 turns it off)');
+        'gateway: autoRegister is on: any TCP client that sends 0x0100 with an unknown number creates an unassigned device (GATEWAY_AUTO_REGISTER=0 turns it off)');
     }
   }
 
@@ -71,18 +104,58 @@ export class TerminalDirectory {
     return this.byPhone.get(phone);
   }
 
-  /** The entry of a phone key; a vehicle created after start (management calls) is found in the database. */
+  /** The entry of a phone key; a device entered after start (management calls) is found in the database. */
   async lookup(phone: string): Promise<TerminalEntry | undefined> {
     const cached = this.byPhone.get(phone);
     if (cached) return cached;
     const deviceNo = deviceNoOf(phone);
     if (!deviceNo) return undefined;
-    const row = await this.terminals.byDeviceNo(deviceNo);
+    const row = await this.terminals.deviceByNo(deviceNo);
     if (!row) return undefined;
     const entry: TerminalEntry = this.byPhone.get(phone) ?? { vehicleId: row.vehicleId, deviceNo: row.deviceNo, authCode: row.authCode };
     this.byPhone.set(phone, entry);
-    this.store.upsertVehicle({ vehicleId: row.vehicleId, companyId: row.companyId, companyPath: row.companyPath });
+    if (row.vehicleId !== null && row.companyId !== null && row.companyPath !== null) {
+      this.store.upsertVehicle({ vehicleId: row.vehicleId, companyId: row.companyId, companyPath: row.companyPath });
+    }
     return entry;
+  }
+
+  /**
+   * Re-reads these devices after a management change was committed: an installed or removed vehicle
+   * changes the cached entry in place, a device gone (deleted or renumbered) leaves the cache. Entries
+   * not cached are left to `lookup`. Answers what changed.
+   */
+  async reload(deviceNos: readonly string[]): Promise<EntryChange[]> {
+    const changes: EntryChange[] = [];
+    for (const deviceNo of new Set(deviceNos)) {
+      const phone = phoneKey(deviceNo);
+      const entry = this.byPhone.get(phone);
+      const row = await this.terminals.deviceByNo(deviceNo);
+      if (!entry) continue;
+      const previousVehicleId = entry.vehicleId;
+      if (!row) {
+        this.byPhone.delete(phone);
+        entry.authCode = null;
+        entry.vehicleId = null;
+        changes.push({ phone, entry, removed: true, previousVehicleId });
+        continue;
+      }
+      if (row.vehicleId !== null && row.companyId !== null && row.companyPath !== null) {
+        this.store.upsertVehicle({ vehicleId: row.vehicleId, companyId: row.companyId, companyPath: row.companyPath });
+      }
+      if (row.vehicleId !== previousVehicleId) {
+        entry.vehicleId = row.vehicleId;
+        changes.push({ phone, entry, removed: false, previousVehicleId });
+      }
+    }
+    return changes;
+  }
+
+  /** Cached entries installed on these vehicles (a vehicle deleted or moved: its device must be re-read). */
+  devicesOfVehicles(vehicleIds: ReadonlySet<number>): string[] {
+    const out: string[] = [];
+    for (const e of this.byPhone.values()) if (e.vehicleId !== null && vehicleIds.has(e.vehicleId)) out.push(e.deviceNo);
+    return out;
   }
 
   /** True when `authCode` is the terminal's current code. */
@@ -99,22 +172,39 @@ export class TerminalDirectory {
       this.stats.registerRefused++;
       return { result, authCode: '' };
     };
-    const entry = (await this.lookup(phone)) ?? (await this.provision(phone, msg));
-    if (!entry) return refused(REGISTER_RESULT.NO_TERMINAL);
+    const at = this.store.clock();
+    const refusal = async (result: number, deviceNo: string) => {
+      // Recorded for operators (device page, device/error): who knocked, from where, with what.
+      await this.terminals.recordRegisterRefusal({
+        deviceNo, result, at, remoteAddress: remoteAddress ?? '', makerId: msg.makerId, model: msg.model, terminalId: msg.terminalId,
+        plateColor: msg.plateColor, plate: msg.plate,
+      });
+      return refused(result);
+    };
+    const entry = (await this.lookup(phone)) ?? (await this.provision(phone, msg, remoteAddress));
+    if (!entry) {
+      const deviceNo = deviceNoOf(phone);
+      if (!deviceNo) return refused(REGISTER_RESULT.NO_TERMINAL);
+      this.deviceStats.refusedUnknown++;
+      return refusal(REGISTER_RESULT.NO_TERMINAL, deviceNo);
+    }
     if (entry.authCode !== null) {
       this.stats.reregisterRefused++;
-      const at = this.store.clock();
       this.log?.warn({ deviceNo: entry.deviceNo, vehicleId: entry.vehicleId, remoteAddress },
         'gateway: 0x0100 for a terminal that is already registered refused with result 3 (it must unregister with 0x0003, or an operator resets it)');
       await this.terminals.recordRefusedRegistration(entry.deviceNo, at, remoteAddress ?? null);
       return refused(REGISTER_RESULT.TERMINAL_TAKEN);
+    }
+    if (entry.vehicleId === null && !this.options.autoRegister) {
+      this.deviceStats.refusedNoVehicle++;
+      return refusal(REGISTER_RESULT.NO_VEHICLE, entry.deviceNo);
     }
     const authCode = randomBytes(8).toString('hex');
     // Taken before the write, so a second 0x0100 racing this one on another connection is refused.
     entry.authCode = authCode;
     try {
       await this.terminals.register({
-        deviceNo: entry.deviceNo, vehicleId: entry.vehicleId, authCode, makerId: msg.makerId, model: msg.model,
+        deviceNo: entry.deviceNo, authCode, makerId: msg.makerId, model: msg.model,
         terminalId: msg.terminalId, plateColor: msg.plateColor, plate: msg.plate,
       });
     } catch (err) {
@@ -141,8 +231,8 @@ export class TerminalDirectory {
     void this.terminals.markAuthenticated(entry.deviceNo, this.store.clock()).catch((err: unknown) => this.log?.warn({ err }, 'gateway: auth time not stored'));
   }
 
-  /** autoRegister: a vehicle for an unknown number (one per number even when registrations race). */
-  private provision(phone: string, msg: Register): Promise<TerminalEntry | undefined> {
+  /** autoRegister: an unassigned device for an unknown number (one per number even when registrations race). */
+  private provision(phone: string, msg: Register, remoteAddress: string | undefined): Promise<TerminalEntry | undefined> {
     if (!this.options.autoRegister) return Promise.resolve(undefined);
     const deviceNo = deviceNoOf(phone);
     if (!deviceNo) return Promise.resolve(undefined);
@@ -152,10 +242,9 @@ export class TerminalDirectory {
         const { terminals } = this;
         const companyId = this.options.autoRegisterCompanyId ?? (await terminals.defaultCompanyId());
         if (companyId === undefined) return undefined;
-        const plate = msg.plateColor !== 0 ? msg.plate.trim() : '';
-        const vehiidno = plate && !(await terminals.vehiidnoTaken(plate)) ? plate : `T${deviceNo}`;
-        const row = await terminals.provisionVehicle({ vehiidno, companyId, deviceNo });
-        this.store.upsertVehicle({ vehicleId: row.vehicleId, companyId: row.companyId, companyPath: row.companyPath });
+        const row = await terminals.provisionDevice({
+          deviceNo, companyId, terminalId: msg.terminalId.slice(0, 30), model: msg.model.slice(0, 30), at: this.store.clock(), remoteAddress: remoteAddress ?? '',
+        });
         const entry: TerminalEntry = { vehicleId: row.vehicleId, deviceNo: row.deviceNo, authCode: null };
         this.byPhone.set(phone, entry);
         this.stats.provisioned++;

@@ -15,7 +15,7 @@ import type { TerminalRepository } from '../db/repositories.ts';
 import type { HistorySink } from '../live/history.ts';
 import type { LiveStore } from '../live/store.ts';
 import { ReassemblyBudget, type Jt808Header, type Jt808MessageInput, type ProtocolEdition, type ReassemblerOptions } from './jt808/index.ts';
-import { phoneKey, TerminalDirectory, type TerminalEntry } from './directory.ts';
+import { emptyDeviceGatewayStats, phoneKey, TerminalDirectory, type DeviceGatewayStats, type TerminalEntry } from './directory.ts';
 import { LiveApplier } from './live-apply.ts';
 import { TerminalSession, type SessionHost, type SessionTarget } from './session.ts';
 import {
@@ -29,7 +29,7 @@ import {
   type TerminalMessageHandler,
 } from './types.ts';
 
-export { deviceNoOf, phoneKey } from './directory.ts';
+export { deviceNoOf, phoneKey, type DeviceGatewayStats } from './directory.ts';
 export { FUTURE_TOLERANCE_MS } from './live-apply.ts';
 export type {
   AuthenticatedListener,
@@ -54,9 +54,9 @@ export interface GatewayReassemblyOptions extends Omit<ReassemblerOptions, 'budg
 export interface GatewayOptions {
   /** Close a connection silent for this long. */
   readonly idleMs: number;
-  /** Provision unknown terminals at register instead of refusing them (result 4). */
+  /** Unknown terminals become unassigned devices at register instead of being refused (result 4). */
   readonly autoRegister: boolean;
-  /** Company of provisioned vehicles; default: the first root company. */
+  /** Company of auto-registered devices; default: the first root company. */
   readonly autoRegisterCompanyId?: number;
   /** Unsent reply bytes per socket above which reading pauses. @default 64 KiB */
   readonly maxBufferedBytes?: number;
@@ -79,8 +79,13 @@ interface Reachable extends SessionTarget {
   readonly session: TerminalSession;
 }
 
+/** The connection a device (phone key) is authenticated on, with its header's edition (installed or not). */
+type Connected = Omit<Reachable, 'vehicleId'>;
+
 export class Jt808Gateway {
   readonly stats: GatewayStats = emptyGatewayStats();
+  /** Issue 15: refusals by device rules and messages of devices installed on no vehicle. */
+  readonly deviceStats: DeviceGatewayStats = emptyDeviceGatewayStats();
   private readonly server: net.Server;
   private readonly sessions = new Set<TerminalSession>();
   private readonly directory: TerminalDirectory;
@@ -95,6 +100,8 @@ export class Jt808Gateway {
   private closedGarbage = 0;
   /** Authenticated terminals by vehicle id (the latest connection wins). */
   private readonly reachable = new Map<number, Reachable>();
+  /** Authenticated devices by phone key, installed on a vehicle or not (the latest connection wins). */
+  private readonly connected = new Map<string, Connected>();
   /** Handlers of terminal messages beyond the core set, by message id (see `handleTerminalMessage`). */
   private readonly handlers = new Map<number, TerminalMessageHandler>();
   /** Called after a terminal authenticated (0x0102 accepted) on a connection; see `onAuthenticated`. */
@@ -106,13 +113,14 @@ export class Jt808Gateway {
   ) {
     this.directory = new TerminalDirectory(deps.terminals, deps.store, this.stats, {
       autoRegister: options.autoRegister, autoRegisterCompanyId: options.autoRegisterCompanyId,
-    }, deps.log);
+    }, deps.log, this.deviceStats);
     this.live = new LiveApplier(deps.store, deps.history, this.stats, deps.log);
     const { budgetBytes, tickMs, ...reassembly } = options.reassembly ?? {};
     this.budget = new ReassemblyBudget(budgetBytes ?? DEFAULT_REASSEMBLY_BUDGET);
     this.tickMs = tickMs ?? 1000;
     this.host = {
       stats: this.stats,
+      deviceStats: this.deviceStats,
       log: deps.log,
       store: deps.store,
       directory: this.directory,
@@ -124,7 +132,9 @@ export class Jt808Gateway {
       bind: (session, entry, header) => this.bind(session, entry, header),
       announce: (session, entry) => this.announce(session, entry),
       unbind: (session, entry) => {
-        if (this.reachable.get(entry.vehicleId)?.session === session) this.reachable.delete(entry.vehicleId);
+        if (entry.vehicleId !== null && this.reachable.get(entry.vehicleId)?.session === session) this.reachable.delete(entry.vehicleId);
+        const phone = phoneKey(entry.deviceNo);
+        if (this.connected.get(phone)?.session === session) this.connected.delete(phone);
       },
       closed: (session) => {
         this.sessions.delete(session);
@@ -168,7 +178,7 @@ export class Jt808Gateway {
     return typeof address === 'object' && address ? address.port : undefined;
   }
 
-  snapshotStats(): GatewayStats {
+  snapshotStats(): GatewayStats & DeviceGatewayStats {
     let backlog = 0;
     let garbage = this.closedGarbage;
     for (const s of this.sessions) {
@@ -176,7 +186,7 @@ export class Jt808Gateway {
       garbage += s.garbageBytes;
     }
     return {
-      ...this.stats, badFrames: { ...this.stats.badFrames }, garbageBytes: garbage, writeBacklogBytes: backlog,
+      ...this.stats, ...this.deviceStats, badFrames: { ...this.stats.badFrames }, garbageBytes: garbage, writeBacklogBytes: backlog,
       reassemblyHeldBytes: this.budget.held, historyPending: this.deps.history.pending,
     };
   }
@@ -275,6 +285,61 @@ export class Jt808Gateway {
     return changed;
   }
 
+  /** True when the device is authenticated on an open connection now (installed on a vehicle or not). */
+  deviceOnline(deviceNo: string): boolean {
+    const phone = phoneKey(deviceNo);
+    const c = this.connected.get(phone);
+    return c !== undefined && c.session.open && c.session.holds(phone);
+  }
+
+  /**
+   * Issue 15 (FleetSync): these devices changed in the database (installed, removed, renumbered,
+   * deleted; committed). Their cached entries follow; a connection authenticated as one of them:
+   * - keeps its session when the device moved to another vehicle or to none: its next report goes to
+   *   the new vehicle (or nowhere), platform requests for the previous vehicle end as offline and that
+   *   vehicle shows offline at once;
+   * - loses the terminal when the device is gone (closed when nothing else is authenticated there).
+   * Answers the vehicles whose device changed.
+   */
+  async devicesChanged(deviceNos: readonly string[]): Promise<number[]> {
+    const touched: number[] = [];
+    for (const change of await this.directory.reload(deviceNos)) {
+      const { phone, entry, previousVehicleId } = change;
+      if (previousVehicleId !== null) {
+        touched.push(previousVehicleId);
+        const r = this.reachable.get(previousVehicleId);
+        if (r && r.phone === phone) this.reachable.delete(previousVehicleId);
+        this.deps.store.markOffline(previousVehicleId);
+      }
+      const c = this.connected.get(phone);
+      if (change.removed) {
+        for (const s of this.sessions) {
+          if (!s.holds(phone)) continue;
+          s.release(phone);
+          if (s.empty) s.end();
+        }
+        continue;
+      }
+      if (!c || !c.session.open || !c.session.holds(phone)) continue;
+      c.session.vehicleChanged(phone, previousVehicleId);
+      if (entry.vehicleId !== null) {
+        touched.push(entry.vehicleId);
+        const previous = this.reachable.get(entry.vehicleId);
+        this.reachable.set(entry.vehicleId, { ...c, vehicleId: entry.vehicleId });
+        // The vehicle had another device online: that one no longer reaches it (it was unbound in the same change).
+        if (previous && previous.session !== c.session && previous.phone !== phone) this.stats.displaced++;
+        this.deps.store.touch(entry.vehicleId);
+        this.announce(c.session, entry);
+      }
+    }
+    return touched;
+  }
+
+  /** Devices whose cached entry is installed on one of these vehicles (FleetSync re-reads them when vehicles change). */
+  devicesOfVehicles(vehicleIds: readonly number[]): string[] {
+    return this.directory.devicesOfVehicles(new Set(vehicleIds));
+  }
+
   private accept(socket: net.Socket, idleMs: number): void {
     if (this.stopping) {
       socket.destroy();
@@ -294,9 +359,10 @@ export class Jt808Gateway {
 
   /** The terminal authenticated on `session`: it is reachable there, and no longer on an older connection. */
   private bind(session: TerminalSession, entry: TerminalEntry, header: Jt808Header): void {
-    const previous = this.reachable.get(entry.vehicleId);
-    const target: Reachable = { session, vehicleId: entry.vehicleId, phone: header.phone, version: header.version as ProtocolEdition, protocolVersion: header.protocolVersion };
-    this.reachable.set(entry.vehicleId, target);
+    const target: Connected = { session, phone: header.phone, version: header.version as ProtocolEdition, protocolVersion: header.protocolVersion };
+    const previous = this.connected.get(header.phone);
+    this.connected.set(header.phone, target);
+    if (entry.vehicleId !== null) this.reachable.set(entry.vehicleId, { ...target, vehicleId: entry.vehicleId });
     if (previous && previous.session !== session && previous.session.holds(previous.phone)) {
       // One terminal, one session: the older connection (a half-open socket, or someone who knew the
       // code) no longer acts as the terminal.
@@ -306,9 +372,12 @@ export class Jt808Gateway {
   }
 
   private announce(session: TerminalSession, entry: TerminalEntry): void {
+    const { vehicleId } = entry;
+    // A device installed on no vehicle has nobody to tell (channel discovery etc. start once it is installed).
+    if (vehicleId === null) return;
     for (const listener of this.authListeners) {
       try {
-        listener(entry.vehicleId, session.remoteAddress);
+        listener(vehicleId, session.remoteAddress);
       } catch (err) {
         this.deps.log?.warn({ err }, 'gateway: authenticated listener failed');
       }

@@ -10,6 +10,10 @@
  * only the requests sent on this connection to that terminal. Registration (0x0100) is the directory's
  * decision (directory.ts) and never touches a registered terminal.
  *
+ * A device installed on no vehicle (issue 15: auto-registered, or unbound by an installation record)
+ * may authenticate: its messages are acknowledged and stored nowhere (counted). Its entry is shared
+ * with the directory, so once an operator installs it on a vehicle the next report goes there.
+ *
  * Other rules (server/API.md "JT/T 808 gateway"):
  * - A report is acknowledged only after its positions are queued in the history sink.
  * - Bad frames are counted and dropped; one with a verified header gets result 2.
@@ -41,13 +45,14 @@ import {
   type ReassemblerOptions,
   type Register,
 } from './jt808/index.ts';
-import type { TerminalDirectory, TerminalEntry } from './directory.ts';
+import type { DeviceGatewayStats, TerminalDirectory, TerminalEntry } from './directory.ts';
 import type { LiveApplier } from './live-apply.ts';
 import type { CommandOutcome, GatewayLog, GatewayStats, RequestOutcome, TerminalMessageHandler } from './types.ts';
 
 /** What a session needs from its gateway. */
 export interface SessionHost {
   readonly stats: GatewayStats;
+  readonly deviceStats: DeviceGatewayStats;
   readonly log: GatewayLog | undefined;
   readonly store: LiveStore;
   readonly directory: TerminalDirectory;
@@ -151,8 +156,17 @@ export class TerminalSession {
     this.authed.delete(phone);
     this.reassembler.dropPhone(phone);
     this.syncReassemblyStats();
-    this.settleAllOffline(entry.vehicleId);
+    if (entry.vehicleId !== null) this.settleAllOffline(entry.vehicleId);
     this.host.unbind(this, entry);
+  }
+
+  /**
+   * The terminal authenticated here as `phone` now belongs to another vehicle (or none): what was sent
+   * to it for the previous vehicle can no longer be answered for that vehicle and ends as offline.
+   */
+  vehicleChanged(phone: string, previousVehicleId: number | null): void {
+    if (!this.authed.has(phone) || previousVehicleId === null) return;
+    this.settleAllOffline(previousVehicleId);
   }
 
   /** True when no terminal is authenticated here any more. */
@@ -306,7 +320,7 @@ export class TerminalSession {
     if (r.kind === 'unsupported') {
       stats.unsupported++;
       const entry = this.authed.get(header.phone);
-      if (entry) this.host.store.touch(entry.vehicleId);
+      if (entry && entry.vehicleId !== null) this.host.store.touch(entry.vehicleId);
       this.reply(header, RESULT.UNSUPPORTED);
       return undefined;
     }
@@ -332,18 +346,20 @@ export class TerminalSession {
   /** A message of `entry`, a terminal authenticated on this connection. */
   private fromTerminal(entry: TerminalEntry, header: Jt808Header, message: Jt808Message): Promise<void> | undefined {
     const { store, live } = this.host;
+    const vehicleId = entry.vehicleId;
+    if (vehicleId === null) return this.unassigned(entry, header, message);
     switch (message.msgId) {
       case MSG.LOCATION:
-        live.location(entry.vehicleId, message, header.version);
+        live.location(vehicleId, message, header.version);
         this.reply(header, RESULT.OK);
         return undefined;
       case MSG.BATCH_LOCATION:
-        live.batch(entry.vehicleId, message, header.version);
+        live.batch(vehicleId, message, header.version);
         this.reply(header, RESULT.OK);
         return undefined;
       case MSG.TERMINAL_RESPONSE: {
-        store.touch(entry.vehicleId);
-        const key = `${entry.vehicleId}:${message.replySerial}`;
+        store.touch(vehicleId);
+        const key = `${vehicleId}:${message.replySerial}`;
         const resolve = this.awaiting.get(key);
         if (resolve) {
           this.awaiting.delete(key);
@@ -358,21 +374,32 @@ export class TerminalSession {
         return undefined;
       }
       case MSG.HEARTBEAT:
-        store.touch(entry.vehicleId);
+        store.touch(vehicleId);
         this.reply(header, RESULT.OK);
         return undefined;
       case MSG.LOGOUT:
         return this.unregister(entry, header);
       default:
-        store.touch(entry.vehicleId);
-        this.settleRequest(entry.vehicleId, message);
-        return this.extension(header, entry.vehicleId, message);
+        store.touch(vehicleId);
+        this.settleRequest(vehicleId, message);
+        return this.extension(header, vehicleId, message);
     }
+  }
+
+  /**
+   * A message of an authenticated device installed on no vehicle: acknowledged (the terminal keeps its
+   * session and need not retry), counted, stored nowhere — no vehicle, no history, no handler.
+   */
+  private unassigned(entry: TerminalEntry, header: Jt808Header, message: Jt808Message): Promise<void> | undefined {
+    if (message.msgId === MSG.LOGOUT) return this.unregister(entry, header);
+    this.host.deviceStats.unassignedMessages++;
+    if (message.msgId !== MSG.TERMINAL_RESPONSE) this.reply(header, RESULT.OK);
+    return undefined;
   }
 
   /** 0x0003 terminal unregistration: the auth code is void; the terminal must register again. */
   private async unregister(entry: TerminalEntry, header: Jt808Header): Promise<void> {
-    this.host.store.touch(entry.vehicleId);
+    if (entry.vehicleId !== null) this.host.store.touch(entry.vehicleId);
     // Unauthenticated at once, so nothing after it on this connection acts as the terminal.
     this.release(header.phone);
     await this.host.directory.unregister(entry, 'terminal');
@@ -391,7 +418,7 @@ export class TerminalSession {
         this.authed.set(header.phone, entry);
         this.host.bind(this, entry, header);
         stats.authenticated++;
-        this.host.store.touch(entry.vehicleId);
+        if (entry.vehicleId !== null) this.host.store.touch(entry.vehicleId);
         directory.markAuthenticated(entry);
         this.reply(header, RESULT.OK);
         this.host.announce(this, entry);

@@ -25,7 +25,8 @@ export interface LiveRuntimeOptions {
 }
 
 export async function createLiveRuntime(config: Config, storage: Storage, options: LiveRuntimeOptions = {}): Promise<LiveRuntime> {
-  const vehicles = await storage.terminals.allVehicles();
+  // Every vehicle, with or without a device (issue 15): one without is listed, never online.
+  const vehicles = await storage.terminals.storeVehicles();
   const latest = new Map((await storage.positions.latestPerVehicle()).map((p) => [p.vehicleId, p]));
   const store = new LiveStore({ clock: options.clock, capacity: Math.max(1024, vehicles.length * 1.25) });
   store.load(vehicles.map((v) => {

@@ -180,6 +180,39 @@ export class LiveStore {
     }
   }
 
+  /**
+   * Issue 15: the vehicle's terminal was removed (an installation record) — it shows offline now
+   * instead of after OFFLINE_AFTER_MS, and listeners hear of it. Its last position stays.
+   */
+  markOffline(vehicleId: number, now: number = this.clock()): void {
+    const slot = this.slots.get(vehicleId);
+    if (slot === undefined) return;
+    const last = this.cols.lastContact[slot]!;
+    if (!Number.isFinite(last) || now - last > OFFLINE_AFTER_MS) return;
+    this.cols.lastContact[slot] = now - OFFLINE_AFTER_MS - 1;
+    this.notifiedContact[slot] = this.cols.lastContact[slot]!;
+    this.emit(slot);
+  }
+
+  /**
+   * Issue 15: a deleted vehicle. Slots are never reused, so the slot stays, emptied: no position, no
+   * contact, company -1 (a path no company has) and no longer found by id (reports and lookups miss it).
+   */
+  forget(vehicleId: number): void {
+    const slot = this.slots.get(vehicleId);
+    if (slot === undefined) return;
+    this.slots.delete(vehicleId);
+    const c = this.cols;
+    c.companyId[slot] = -1;
+    this.companyPaths.set(-1, '\u0000deleted');
+    c.lng[slot] = NaN;
+    c.lat[slot] = NaN;
+    c.gpsTime[slot] = NaN;
+    c.lastContact[slot] = NaN;
+    this.notifiedContact[slot] = NaN;
+    this.emit(slot);
+  }
+
   /** Listener called synchronously for each accepted change; answers the unsubscribe function. */
   onChange(listener: Listener): () => void {
     this.listeners.add(listener);

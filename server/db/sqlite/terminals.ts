@@ -1,4 +1,7 @@
-import type { LiveVehicleRow, TerminalRegistration, TerminalRegistrationState, TerminalRepository, VehicleLabel } from '../repositories.ts';
+import {
+  REGISTER_REFUSALS_MAX, type DeviceDirectoryRow, type LiveVehicleRow, type RegisterRefusalInput, type StoreVehicleRow, type TerminalRegistration,
+  type TerminalRegistrationState, type TerminalRepository, type VehicleLabel,
+} from '../repositories.ts';
 import { scopeCondition, type Scope } from '../scope.ts';
 import type { SqliteDb } from '../sqlite.ts';
 import { placeholders } from './rows.ts';
@@ -13,6 +16,17 @@ const LIVE = `SELECT v.id, v.company_id, c.path, v.device_no, NULLIF(t.auth_code
 
 function toLive(r: LiveVehicleRowDb): LiveVehicleRow {
   return { vehicleId: r.id, companyId: r.company_id, companyPath: r.path, deviceNo: r.device_no, authCode: r.auth_code };
+}
+
+interface DirectoryRowDb { device_no: string; vehicle_id: number | null; company_id: number | null; path: string | null; auth_code: string | null }
+
+// Every device, with its vehicle (if installed) and that vehicle's company (migration 22).
+const DIRECTORY = `SELECT d.device_no, v.id AS vehicle_id, v.company_id, c.path, NULLIF(t.auth_code, '') AS auth_code
+                   FROM device d LEFT JOIN vehicle v ON v.device_no = d.device_no LEFT JOIN company c ON c.id = v.company_id
+                   LEFT JOIN terminal t ON t.device_no = d.device_no`;
+
+function toDirectory(r: DirectoryRowDb): DeviceDirectoryRow {
+  return { deviceNo: r.device_no, vehicleId: r.vehicle_id, companyId: r.company_id, companyPath: r.path, authCode: r.auth_code };
 }
 
 /** IN lists are chunked below SQLite's variable limit. */
@@ -70,24 +84,65 @@ export class SqliteTerminalRepository implements TerminalRepository {
     };
   }
 
-  async provisionVehicle(input: { vehiidno: string; companyId: number; deviceNo: string }): Promise<LiveVehicleRow> {
-    const now = Date.now();
-    this.db.prepare("INSERT INTO device (device_no, company_id, source, create_time, update_time) VALUES (?, ?, 'auto', ?, ?)")
-      .run(input.deviceNo, input.companyId, now, now);
-    this.db.prepare('INSERT INTO vehicle (vehiidno, company_id, line_id, device_no, vin, create_time, update_time) VALUES (?, ?, NULL, ?, \'\', ?, ?)')
-      .run(input.vehiidno, input.companyId, input.deviceNo, now, now);
-    const row = await this.byDeviceNo(input.deviceNo);
-    if (!row) throw new Error(`provisioned vehicle for terminal ${input.deviceNo} not found`);
+  async allDevices(): Promise<DeviceDirectoryRow[]> {
+    return (this.db.prepare(`${DIRECTORY} ORDER BY d.id`).all() as DirectoryRowDb[]).map(toDirectory);
+  }
+
+  async deviceByNo(deviceNo: string): Promise<DeviceDirectoryRow | undefined> {
+    const row = this.db.prepare(`${DIRECTORY} WHERE d.device_no = ?`).get(deviceNo) as DirectoryRowDb | undefined;
+    return row && toDirectory(row);
+  }
+
+  async storeVehicles(vehicleIds?: readonly number[]): Promise<StoreVehicleRow[]> {
+    const base = 'SELECT v.id, v.company_id, c.path, v.device_no FROM vehicle v JOIN company c ON c.id = v.company_id';
+    type R = { id: number; company_id: number; path: string; device_no: string | null };
+    const map = (r: R): StoreVehicleRow => ({ vehicleId: r.id, companyId: r.company_id, companyPath: r.path, deviceNo: r.device_no });
+    if (vehicleIds === undefined) return (this.db.prepare(`${base} ORDER BY v.id`).all() as R[]).map(map);
+    const out: StoreVehicleRow[] = [];
+    for (let i = 0; i < vehicleIds.length; i += CHUNK) {
+      const ids = vehicleIds.slice(i, i + CHUNK);
+      out.push(...(this.db.prepare(`${base} WHERE v.id IN (${placeholders(ids.length)})`).all(...ids) as R[]).map(map));
+    }
+    return out;
+  }
+
+  async provisionDevice(input: { deviceNo: string; companyId: number; terminalId: string; model: string; at: number; remoteAddress: string }): Promise<DeviceDirectoryRow> {
+    const { db } = this;
+    // One transaction (a savepoint when a request's transaction is open): the device never exists without its log row.
+    db.transaction(() => {
+      const id = Number(db.prepare(`INSERT INTO device (device_no, company_id, terminal_id, model, source, create_time, update_time)
+                                    VALUES (?, ?, ?, ?, 'auto', ?, ?)`)
+        .run(input.deviceNo, input.companyId, input.terminalId, input.model, input.at, input.at).lastInsertRowid);
+      db.prepare('DELETE FROM terminal_refusal WHERE device_no = ?').run(input.deviceNo);
+      db.prepare(`INSERT INTO change_log (resource, record_id, label, company_id, operation, user_id, user_name, ip, time, before, after)
+                  VALUES ('device', ?, ?, ?, 'register', NULL, 'terminal', ?, ?, NULL, ?)`)
+        .run(id, input.deviceNo, input.companyId, input.remoteAddress, input.at,
+          JSON.stringify({ deviceNo: input.deviceNo, companyId: input.companyId, terminalId: input.terminalId, model: input.model, source: 'auto' }));
+    })();
+    const row = await this.deviceByNo(input.deviceNo);
+    if (!row) throw new Error(`provisioned device ${input.deviceNo} not found`);
     return row;
+  }
+
+  async recordRegisterRefusal(r: RegisterRefusalInput): Promise<void> {
+    const { db } = this;
+    db.transaction(() => {
+      const updated = db.prepare(`UPDATE terminal_refusal SET result = ?, count = count + 1, last_time = ?, remote_address = ?, maker_id = ?, model = ?,
+                                    terminal_id = ?, plate_color = ?, plate = ? WHERE device_no = ?`)
+        .run(r.result, r.at, r.remoteAddress, r.makerId, r.model, r.terminalId, r.plateColor, r.plate, r.deviceNo).changes;
+      if (updated > 0) return;
+      db.prepare(`INSERT INTO terminal_refusal (device_no, result, count, first_time, last_time, remote_address, maker_id, model, terminal_id, plate_color, plate)
+                  VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`)
+        .run(r.deviceNo, r.result, r.at, r.at, r.remoteAddress, r.makerId, r.model, r.terminalId, r.plateColor, r.plate);
+      // Bounded: a new row past the cap pushes out the oldest (by last refusal).
+      db.prepare(`DELETE FROM terminal_refusal WHERE device_no IN
+                    (SELECT device_no FROM terminal_refusal ORDER BY last_time DESC, device_no LIMIT -1 OFFSET ?)`).run(REGISTER_REFUSALS_MAX);
+    })();
   }
 
   async defaultCompanyId(): Promise<number | undefined> {
     const row = this.db.prepare('SELECT id FROM company WHERE pid IS NULL ORDER BY id LIMIT 1').get() as { id: number } | undefined;
     return row?.id;
-  }
-
-  async vehiidnoTaken(vehiidno: string): Promise<boolean> {
-    return this.db.prepare('SELECT 1 FROM vehicle WHERE vehiidno = ?').get(vehiidno) !== undefined;
   }
 
   async labels(scope: Scope, vehicleIds: readonly number[]): Promise<Map<number, VehicleLabel>> {
