@@ -1,5 +1,169 @@
-/** Issue 15: vehicles (/information/vehicle): service-priv vehicle calls. Placeholder laid down with migration 22; its owner fills it. */
-import type { App } from '../../http/route.ts';
+/**
+ * Issue 15: vehicles (/information/vehicle), the service-priv vehicle calls. The table calls (page,
+ * create, update, delete, import, export) are the declaration in resources/vehicles.ts; the others are
+ * here: modifyVehiCompany (move with history), license_plate, status, device, photoList, syncToCab.
+ * Contract: ./api/vehicles.md.
+ */
+import { Type } from '@fastify/type-provider-typebox';
+import { ErrorCode } from '../../../domain/errors/catalogue.ts';
+import { VEHICLE_LIMITS } from '../../../domain/fleet/limits.ts';
+import type { VehicleRecord } from '../../db/vehicle-record-types.ts';
+import { auth, narrowedScope } from '../../http/auth.ts';
+import { AppError, fail, ok } from '../../http/envelope.ts';
+import { requestLang } from '../../http/lang.ts';
+import type { Message } from '../../http/messages.ts';
+import { Id, Name, Strict, type App } from '../../http/route.ts';
+import { registerResource } from '../../resources/resource.ts';
+import { PendingVehicleSync, vehicleResource } from '../../resources/vehicles.ts';
+import { countStates } from '../monitor/realtime.ts';
 import type { FleetAssetDeps } from './deps.ts';
 
-export function registerVehicleCalls(_app: App, _deps: FleetAssetDeps): void {}
+const page = '/information/vehicle' as const;
+const pair = (zh: string, en: string): Message => (lang) => (lang === 'zh' ? zh : en);
+
+export const VehicleCallMessages = {
+  noSuchVehicle: pair('车辆不存在', 'No such vehicle'),
+  notOnline: pair('车辆不在线', 'The vehicle is not online'),
+  noPlateCommand: pair(
+    '平台尚不能下发终端参数设置（0x8103），车牌未同步到终端',
+    'The platform cannot send terminal parameters (0x8103) yet: the plate was not sent to the terminal'),
+} as const;
+
+const MoveBody = Type.Object({
+  ids: Type.Array(Id, { minItems: 1, maxItems: VEHICLE_LIMITS.moveMax, uniqueItems: true }),
+  /** The company the vehicles move to (not the tree selection: required here). */
+  companyId: Id,
+}, { additionalProperties: false });
+const PhotoBody = Strict({ ids: Type.Array(Id, { minItems: 1, maxItems: VEHICLE_LIMITS.moveMax, uniqueItems: true }) });
+
+export function registerVehicleCalls(app: App, deps: FleetAssetDeps): void {
+  const { storage, live, fleetSync } = deps;
+  const pending = new PendingVehicleSync();
+  registerResource(app, storage, vehicleResource(pending));
+
+  /** After a vehicle write's answer (committed or not: a rolled-back id only makes the live side re-read it), the live side follows. */
+  const flush = async () => {
+    if (pending.vehicles.size === 0 && pending.devices.size === 0) return;
+    const vehicles = [...pending.vehicles];
+    const devices = [...pending.devices];
+    pending.vehicles.clear();
+    pending.devices.clear();
+    if (devices.length) await fleetSync.devicesChanged(devices);
+    if (vehicles.length) await fleetSync.vehiclesChanged(vehicles);
+  };
+  app.addHook('onResponse', async (request) => {
+    if (request.method !== 'GET' && request.routeOptions.url?.startsWith('/service-priv/vehicle')) await flush();
+  });
+
+  const inScope = async (scope: Parameters<typeof storage.vehicles.get>[0], ids: readonly number[]): Promise<VehicleRecord[]> => {
+    const out: VehicleRecord[] = [];
+    for (const id of ids) {
+      const v = await storage.vehicles.get(scope, id);
+      if (!v) throw fail.notFound(VehicleCallMessages.noSuchVehicle);
+      out.push(v);
+    }
+    return out;
+  };
+
+  app.post('/service-priv/vehicle/modifyVehiCompany', {
+    config: { permission: `${page}:move` },
+    schema: { body: MoveBody },
+  }, async (request) => {
+    const ctx = auth(request);
+    const lang = requestLang(request);
+    const { ids, companyId } = request.body as { ids: number[]; companyId: number };
+    const target = await narrowedScope(storage, ctx, companyId);
+    if (target.all) throw fail.forbidden();
+    const vehicles = (await inScope(ctx.scope, ids)).filter((v) => v.companyId !== companyId);
+    const moving = vehicles.map((v) => v.id);
+    const devices: string[] = [];
+    if (moving.length) {
+      await storage.transaction(async (tx) => {
+        const r = await tx.vehicles.moveToCompany(moving, companyId, target.rootPath);
+        const who = { userId: ctx.user.id, userName: ctx.user.realName || ctx.user.username, ip: request.ip, time: Date.now() };
+        for (const v of vehicles) {
+          const b = r.before.get(v.id)!;
+          await tx.changeLog.moveRecord('vehicle', v.id, companyId);
+          const dropped = r.droppedDrivers.get(v.id) ?? [];
+          await tx.changeLog.append({
+            resource: 'vehicle', recordId: v.id, label: v.vehiidno, companyId, operation: 'move', ...who,
+            before: { companyId: b.companyId, ...(r.clearedLines.has(v.id) ? { lineId: b.lineId } : {}), ...(dropped.length ? { driverIds: dropped } : {}) },
+            after: { companyId, ...(r.clearedLines.has(v.id) ? { lineId: null } : {}), ...(dropped.length ? { driverIds: [] } : {}) },
+          });
+          if (b.device) {
+            devices.push(b.device.deviceNo);
+            await tx.changeLog.moveRecord('device', b.device.id, companyId);
+            if (b.device.companyId !== companyId) {
+              await tx.changeLog.append({
+                resource: 'device', recordId: b.device.id, label: b.device.deviceNo, companyId, operation: 'move', ...who,
+                before: { companyId: b.device.companyId }, after: { companyId },
+              });
+            }
+          }
+        }
+        for (const id of r.installationIds) await tx.changeLog.moveRecord('installation', id, companyId);
+      });
+      if (devices.length) await fleetSync.devicesChanged(devices);
+      await fleetSync.vehiclesChanged(moving);
+    }
+    return ok({ moved: moving.length }, lang);
+  });
+
+  app.get('/service-priv/vehicle/license_plate', {
+    config: { permission: page },
+    schema: { querystring: Strict({ plate: Name(VEHICLE_LIMITS.plateMax), id: Type.Optional(Id) }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const q = request.query as { plate: string; id?: number };
+    const owner = await storage.vehicles.plateOwner(q.plate.trim(), q.id);
+    // The id only when the caller could open that vehicle: another branch's vehicle stays anonymous.
+    const visible = owner && (await storage.vehicles.get(ctx.scope, owner.id));
+    return ok({ taken: !!owner, ...(visible ? { vehicleId: owner.id } : {}) }, requestLang(request));
+  });
+
+  app.get('/service-priv/vehicle/status', {
+    config: { permission: page },
+    schema: { querystring: Strict({}) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const scope = await narrowedScope(storage, ctx, (request.query as { companyId?: number }).companyId);
+    const now = Date.now();
+    const counts = await storage.vehicles.statusCounts(scope, now);
+    const live = countStates(deps.live.store, scope, now);
+    return ok({ ...counts, online: live.online, offline: counts.total - live.online }, requestLang(request));
+  });
+
+  app.get('/service-priv/vehicle/device', {
+    config: { permission: page },
+    schema: { querystring: Strict({ id: Id }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const [v] = await inScope(ctx.scope, [(request.query as { id: number }).id]);
+    const device = v!.deviceNo === null ? null : (await storage.vehicles.deviceOf(v!.id)) ?? null;
+    const registration = device ? (await storage.terminals.registrationOf(v!.id)) ?? null : null;
+    return ok({ vehicleId: v!.id, vehiidno: v!.vehiidno, deviceNo: v!.deviceNo, device, registration, online: live.gateway.isReachable(v!.id) }, requestLang(request));
+  });
+
+  app.post('/service-priv/vehicle/photoList', {
+    config: { permission: page },
+    schema: { body: PhotoBody },
+  }, async (request) => {
+    const ctx = auth(request);
+    const vehicles = await inScope(ctx.scope, (request.body as { ids: number[] }).ids);
+    const plates = new Map(vehicles.map((v) => [v.id, v.vehiidno]));
+    const photos = await storage.vehicles.latestPhotos(vehicles.map((v) => v.id));
+    return ok(photos.map((p) => ({ ...p, vehiidno: plates.get(p.vehicleId), url: `/service-priv/media/file/${p.mediaId}` })), requestLang(request));
+  });
+
+  app.get('/service-priv/vehicle/syncToCab', {
+    config: { permission: `${page}:update` },
+    schema: { querystring: Strict({ id: Id }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const [v] = await inScope(ctx.scope, [(request.query as { id: number }).id]);
+    if (v!.deviceNo === null || !live.gateway.isReachable(v!.id)) throw new AppError(ErrorCode.Conflict, VehicleCallMessages.notOnline);
+    // The gateway's codec has no 0x8103 (set terminal parameters) yet: say so rather than pretend it was sent.
+    throw new AppError(ErrorCode.Conflict, VehicleCallMessages.noPlateCommand);
+  });
+
+}
