@@ -9,6 +9,8 @@ import type { Storage } from '../db/repositories.ts';
 import type { VehicleInput } from '../db/types.ts';
 import { prng } from '../../domain/random.ts';
 import { BRANCHES, PLATE_LETTERS, ROOT_COMPANY, VIN_CHARS, type FleetSeed } from './data.ts';
+import { seedLineStations } from './lines.ts';
+import { seedDrivers } from './drivers.ts';
 
 export interface DemoAccount {
   readonly username: string;
@@ -99,6 +101,8 @@ export async function seedDemoData(storage: Storage, opts: SeedOptions): Promise
       vehicles.push({ vehiidno: plate, companyId: fleet.id, lineId, deviceNo: device, vin });
     }
     await tx.fleet.createVehicles(vehicles);
+    await seedDrivers(tx, vehicles); // issue 15: the drivers the simulator's 0x0702 sign-ins name
+    await seedLineStations(tx);
 
     const monitorRole = await tx.roles.create({ name: '监控员', companyId: root.id, remark: '实时监控、轨迹回放、多路视频' }, ids([
       '/home', '/home/index', '/monitor', '/monitor/index', '/monitor/trackPlaybackPage', '/monitor/videoMonitor',
