@@ -31,6 +31,44 @@ export function readProvisionedTerminals(dataDir: string, limit = Number.MAX_SAF
   }
 }
 
+/** What the database knows of a chosen terminal number (cli.ts --device-no with --data-dir). */
+export interface StoredTerminal {
+  readonly deviceNo: string;
+  /** The bound vehicle's plate and colour (null: the device is bound to no vehicle). */
+  readonly plate: string | null;
+  readonly plateColor: number | null;
+  /** As entered on the device ('' when not entered). */
+  readonly terminalId: string;
+  readonly protocol: 2011 | 2013 | 2019;
+  /** The code of its last registration, if it holds one. */
+  readonly authCode: string | null;
+}
+
+/**
+ * The devices of DATA_DIR's database among `deviceNos`, read-only, by number. Numbers the database does not
+ * know are absent (such a terminal is refused at register unless auto-registration is on).
+ */
+export function readChosenTerminals(dataDir: string, deviceNos: readonly string[]): Map<string, StoredTerminal> {
+  const file = path.join(dataDir, DB_FILE);
+  if (!existsSync(file)) throw new Error(`no database at ${file}: start the server once with DATA_DIR=${dataDir}, or leave out --data-dir`);
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    const read = db.prepare(`SELECT d.device_no AS deviceNo, v.vehiidno AS plate, v.plate_color AS plateColor, d.terminal_id AS terminalId,
+                                    d.protocol AS protocol, NULLIF(t.auth_code, '') AS authCode
+                             FROM device d LEFT JOIN vehicle v ON v.device_no = d.device_no LEFT JOIN terminal t ON t.device_no = d.device_no
+                             WHERE d.device_no = ?`);
+    const found = new Map<string, StoredTerminal>();
+    for (const no of deviceNos) {
+      const row = read.get(no) as StoredTerminal | undefined;
+      if (row) found.set(no, row);
+    }
+    return found;
+  } finally {
+    db.close();
+  }
+}
+
 /**
  * `count` terminals with generated device numbers from index `offset` (the gateway needs autoRegister
  * on for them). Processes splitting one large fleet take disjoint offsets.

@@ -3,7 +3,7 @@
  * (default every 100 ms) pops the terminals whose wake time has come from a binary heap, so
  * thousands of vehicles cost one timer, not one setInterval each.
  */
-import { Terminal, emptyStats, type SimStats, type TerminalContext } from './terminal.ts';
+import { Terminal, emptyStats, type SimRegistration, type SimStats, type SimTerminalEvent, type TerminalContext } from './terminal.ts';
 import { VehicleProgram, type SimRates } from './vehicle.ts';
 
 export interface TerminalSpec {
@@ -18,6 +18,8 @@ export interface TerminalSpec {
   readonly program?: VehicleProgram;
   /** The auth code it registered with before (fleet-source.ts reads it from the database), so it authenticates without registering. */
   readonly authCode?: string | null;
+  /** Maker, model, terminal id and plate colour its 0x0100 carries (the simulator's own model when absent). */
+  readonly registration?: SimRegistration;
 }
 
 export interface SimulatorOptions {
@@ -50,6 +52,10 @@ export interface SimulatorOptions {
    * terminals without a stored code (generated numbers); off by default (the codes stay valid). @default false
    */
   readonly unregisterOnStop?: boolean;
+  /** Told of each terminal's handshake steps (registered, refused with its result, authenticated) and drops. */
+  readonly onEvent?: (deviceNo: string, event: SimTerminalEvent) => void;
+  /** Least wait in seconds before a refused terminal registers again (it grows with the back-off up to a minute). @default 300 */
+  readonly refusedRetryS?: number;
 }
 
 export interface RunningSimulator {
@@ -164,6 +170,8 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
     stats,
     clock,
     unregisterOnStop: options.unregisterOnStop ?? false,
+    onEvent: options.onEvent,
+    refusedRetryMs: options.refusedRetryS === undefined ? undefined : options.refusedRetryS * 1000,
     reschedule(t) {
       t.gen++;
       heap.push(t);
@@ -182,7 +190,7 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
       // Time to connect and authenticate, so first reports go live rather than as re-uploads.
       firstReportAfterMs: 5000,
     });
-    const t = new Terminal(program, ctx, s.authCode ?? null);
+    const t = new Terminal(program, ctx, s.authCode ?? null, s.registration);
     if (program.link === 'never') stats.neverOnline++;
     heap.push(t);
     return t;

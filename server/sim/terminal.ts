@@ -95,6 +95,23 @@ export function errorCount(s: SimStats): number {
   return s.nacks + s.registerFailures + s.authFailures + s.connectErrors + s.drops + s.badFrames;
 }
 
+/** What a terminal's 0x0100 says about itself beyond its number and plate (defaults: the simulator's own model). */
+export interface SimRegistration {
+  readonly makerId?: string;
+  readonly model?: string;
+  readonly terminalId?: string;
+  /** JT/T 415 plate colour. @default 2 (yellow: goods vehicles) */
+  readonly plateColor?: number;
+}
+
+/** Steps of a terminal's handshake, for a caller that follows a few terminals by name (the CLI with --device-no). */
+export type SimTerminalEvent =
+  | { readonly kind: 'registered' }
+  | { readonly kind: 'registerRefused'; readonly result: number; readonly retryInMs: number }
+  | { readonly kind: 'authenticated' }
+  | { readonly kind: 'authRefused'; readonly result: number }
+  | { readonly kind: 'dropped' };
+
 export interface TerminalContext {
   readonly host: string;
   readonly port: number;
@@ -109,6 +126,10 @@ export interface TerminalContext {
   readonly unregisterOnStop?: boolean;
   /** Called when a socket event changed `wakeAt`. */
   reschedule(t: Terminal): void;
+  /** Told of handshake steps and dropped connections (optional). */
+  readonly onEvent?: (deviceNo: string, event: SimTerminalEvent) => void;
+  /** Least wait before registering again after a refused 0x0100 (grows with the usual back-off). @default 5 min */
+  readonly refusedRetryMs?: number;
 }
 
 const BACKOFF_MIN_MS = 1000;
@@ -165,6 +186,7 @@ export class Terminal {
     private readonly ctx: TerminalContext,
     /** The code this terminal registered with before (kept like a real terminal's flash), if any. */
     authCode: string | null = null,
+    private readonly registration: SimRegistration = {},
   ) {
     this.authCode = authCode;
     this.connectNotBefore = program.nextAt - CONNECT_LEAD_MS;
@@ -282,7 +304,10 @@ export class Terminal {
     if (this.phase !== 'connecting') stats.connected--;
     if (this.phase === 'ready') stats.authenticated--;
     const wanted = !this.stopped && this.program.link === 'up';
-    if (wanted && this.phase !== 'connecting') stats.drops++;
+    if (wanted && this.phase !== 'connecting') {
+      stats.drops++;
+      this.ctx.onEvent?.(this.program.deviceNo, { kind: 'dropped' });
+    }
     this.phase = 'down';
     if (this.socket === socket) {
       this.socket = null;
@@ -316,9 +341,11 @@ export class Terminal {
     socket.destroy();
   }
 
-  private fail(now: number, minimumBackoff = 0): void {
+  /** Closes and waits; answers the wait (ms of the simulation clock). */
+  private fail(now: number, minimumBackoff = 0): number {
     this.close();
     this.backOff(now, minimumBackoff);
+    return this.reconnectAt - now;
   }
 
   private register(): void {
@@ -328,10 +355,10 @@ export class Terminal {
       msgId: MSG.REGISTER,
       province: Math.floor(p.home.code / 10000),
       city: p.home.code % 10000,
-      makerId: 'SIMFL',
-      model: 'FLEETSIM-808',
-      terminalId: p.deviceNo.slice(-7),
-      plateColor: 2, // yellow: goods vehicles
+      makerId: this.registration.makerId ?? 'SIMFL',
+      model: this.registration.model ?? 'FLEETSIM-808',
+      terminalId: this.registration.terminalId ?? p.deviceNo.slice(-7),
+      plateColor: this.registration.plateColor ?? 2, // yellow: goods vehicles
       plate: p.plate,
     });
   }
@@ -361,6 +388,7 @@ export class Terminal {
           stats.registrations++;
           this.refused = false;
           this.authCode = m.authCode;
+          this.ctx.onEvent?.(this.program.deviceNo, { kind: 'registered' });
           this.authenticate();
         } else {
           stats.registerFailures++;
@@ -368,7 +396,8 @@ export class Terminal {
           this.refused = true;
           stats.recordedPending -= this.recorded.length;
           this.recorded = [];
-          this.fail(now, REFUSED_BACKOFF_MS);
+          const retryInMs = this.fail(now, this.ctx.refusedRetryMs ?? REFUSED_BACKOFF_MS);
+          this.ctx.onEvent?.(this.program.deviceNo, { kind: 'registerRefused', result: m.result, retryInMs });
         }
         break;
       case MSG.PLATFORM_RESPONSE:
@@ -379,6 +408,7 @@ export class Terminal {
             this.phase = 'ready';
             this.backoffMs = BACKOFF_MIN_MS;
             this.handshakeDeadline = Infinity;
+            this.ctx.onEvent?.(this.program.deviceNo, { kind: 'authenticated' });
             this.flush();
             // The driver signs in (0x0702), so live alarms are attributed to someone (server/sim/driver.ts).
             const card = simDriverCard(this.program.deviceNo, now);
@@ -387,6 +417,7 @@ export class Terminal {
             // A stale code: register afresh on the next connection.
             stats.authFailures++;
             this.authCode = null;
+            this.ctx.onEvent?.(this.program.deviceNo, { kind: 'authRefused', result: m.result });
             this.fail(now);
           }
         } else if (m.result === RESULT.OK) {
