@@ -12,13 +12,14 @@ import type { Repositories, Storage } from '../db/repositories.ts';
 import { ALL_COMPANIES, type Scope } from '../db/scope.ts';
 import type { Page, PageRequest } from '../db/types.ts';
 import { auth, narrowedScope, permits, type AuthContext } from '../http/auth.ts';
-import { AppError, fail, ok } from '../http/envelope.ts';
+import { fail, ok } from '../http/envelope.ts';
 import { requestLang } from '../http/lang.ts';
 import { Messages, type Message } from '../http/messages.ts';
 import { Id, IdList, PageFields, Strict, type App, type RoutePermission } from '../http/route.ts';
 import { sendXlsx, xlsxBuffer, type SheetColumn } from '../services/reports/excel.ts';
 import { ExportJobs } from '../services/export-jobs.ts';
-import { readImportRows, type ImportColumn } from './import.ts';
+import type { ImportColumn } from './import.ts';
+import { refusalError, registerImportJob, runImport, type ImportRunner } from './import-jobs.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -134,6 +135,11 @@ export interface ImportDeclaration {
    * the total and, when refused, every bad row and cell. Nothing is written unless every row passes.
    */
   readonly job?: { readonly start: Endpoint; readonly status: Endpoint };
+  /**
+   * After an import committed (both calls), outside the transaction: what must follow the new rows
+   * (the live side: `FleetSync.vehiclesChanged(ids)`). A failure here is logged; the rows stay written.
+   */
+  readonly committed?: (ids: readonly number[], call: CallContext) => Promise<void> | void;
 }
 
 export interface ResourceDeclaration<R extends { readonly id: number }, X = R> {
@@ -386,6 +392,21 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
   if (decl.import) {
     const imp = decl.import;
     const e = imp.endpoint;
+    // The pipeline both import calls share (import-jobs.ts): every row checked, all problems collected, one transaction or nothing.
+    const runner: ImportRunner = {
+      resource: decl.name, columns: imp.columns, maxRows: imp.maxRows,
+      prepare: async (c, fields) => (hooks.prepareCreate ? hooks.prepareCreate(c, fields) : fields),
+      check: hooks.checkWrite ? (tx, fields, c) => hooks.checkWrite!(tx, fields, undefined, c) : undefined,
+      write: async (tx, fields, c) => {
+        const repo = decl.store(tx);
+        const id = await repo.create(fields);
+        await hooks.afterWrite?.(tx, id, fields, undefined, c);
+        if (log) await logChange(tx, c, 'import', undefined, await repo.get(ALL_COMPANIES, id));
+        return id;
+      },
+      transaction: (c, fn) => writes.writeThrough(storage, { resource: decl.name, operation: 'import', userId: c.ctx.user.id, sessionId: c.ctx.sessionId }, fn),
+      committed: imp.committed,
+    };
     app.route({
       method: e.method, url: e.url, config: { permission: e.permission },
       // The .xlsx travels base64-encoded in JSON (the console reads the picked file): every route keeps a JSON schema the fuzz and trust-boundary tests drive.
@@ -394,28 +415,20 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
       handler: async (request) => {
         const c = call(request);
         const body = request.body as { file: string; companyId?: number };
-        const rows = await readImportRows(Buffer.from(body.file, 'base64'), imp.columns, imp.maxRows);
-        // Every row is prepared (and refused with its row number) before anything is written.
-        const prepared: { row: number; fields: Fields }[] = [];
-        for (const r of rows) {
-          const fields = { ...r.fields, ...(body.companyId === undefined ? {} : { companyId: body.companyId }) };
-          prepared.push({ row: r.row, fields: hooks.prepareCreate ? await rowError(r.row, () => hooks.prepareCreate!(c, fields)) : fields });
+        // The company the rows go to must lie in the caller's subtree: one 403 now rather than one per row.
+        await narrowedScope(storage, c.ctx, body.companyId);
+        const outcome = await runImport(storage, runner, c, Buffer.from(body.file, 'base64'), { extra: body.companyId === undefined ? {} : { companyId: body.companyId } });
+        // Refused: the first problem's status and sentence (as before), every problem (≤ 200) in `data.problems`.
+        if (outcome.kind === 'refused') throw refusalError(outcome, c.lang);
+        try {
+          await imp.committed?.(outcome.ids, c);
+        } catch (err) {
+          request.log.error({ err, resource: decl.name }, 'import committed; the follow-up after the commit failed');
         }
-        const ids = await writes.writeThrough(storage, { resource: decl.name, operation: 'import', userId: c.ctx.user.id, sessionId: c.ctx.sessionId }, async (tx) => {
-          const repo = decl.store(tx);
-          const created: number[] = [];
-          for (const p of prepared) {
-            await rowError(p.row, () => hooks.checkWrite?.(tx, p.fields, undefined, c) ?? Promise.resolve());
-            const id = await repo.create(p.fields);
-            await rowError(p.row, () => hooks.afterWrite?.(tx, id, p.fields, undefined, c) ?? Promise.resolve());
-            if (log) await logChange(tx, c, 'import', undefined, await repo.get(ALL_COMPANIES, id));
-            created.push(id);
-          }
-          return { ids: created, result: created };
-        });
-        return ok({ imported: ids.length, ids }, c.lang);
+        return ok({ imported: outcome.ids.length, ids: outcome.ids }, c.lang);
       },
     });
+    if (imp.job) registerImportJob(app, storage, runner, imp.job, call);
     if (imp.template) {
       const tpl = imp.template;
       // The header row is the import's own column list, so a template always reads back as it was written.
@@ -469,19 +482,6 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
         return sendXlsx(reply, f.body, f.name, f.asciiName);
       },
     });
-  }
-}
-
-/** Runs a row's check; its error names the row (the message keeps its field). */
-async function rowError<T>(row: number, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof AppError) {
-      const e = err;
-      throw new AppError(e.code, (lang) => ResourceMessages.row(row, e.localized(lang))(lang));
-    }
-    throw err;
   }
 }
 
