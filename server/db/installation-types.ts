@@ -5,11 +5,11 @@
  * here too, and only by `services/fleet-assets/binding.ts` `changeDevice`: the one place a vehicle's
  * device changes after the vehicle exists, so every change leaves its record.
  */
+import type { InstallationKindCode } from '../../domain/fleet/installation.ts';
 import type { Scope } from './scope.ts';
 import type { Page, PageRequest } from './types.ts';
 
-export type InstallationKind = 'install' | 'remove' | 'replace';
-export const INSTALLATION_KINDS: readonly InstallationKind[] = ['install', 'remove', 'replace'];
+export type InstallationKind = InstallationKindCode;
 
 export interface Installation {
   readonly id: number;

@@ -19,6 +19,7 @@
  *   there first (a remove record), so no change ever happens silently on a second vehicle.
  */
 import { ErrorCode } from '../../../domain/errors/catalogue.ts';
+import { installationKind } from '../../../domain/fleet/installation.ts';
 import { DEVICE_NO_PATTERN } from '../../../domain/fleet/limits.ts';
 import type { InstallationKind, NewPhoto } from '../../db/installation-types.ts';
 import type { Repositories } from '../../db/repositories.ts';
@@ -99,7 +100,7 @@ export async function changeDevice(tx: Repositories, input: ChangeDeviceInput): 
     }
   }
 
-  const kind: InstallationKind = prev === null ? 'install' : next === null ? 'remove' : 'replace';
+  const kind: InstallationKind = installationKind(prev, next)!;
   const who = { userId: input.userId, userName: input.userName, ip: input.ip, time: now };
 
   await repo.setVehicleDevice(vehicle.id, next, now);
