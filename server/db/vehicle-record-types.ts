@@ -136,6 +136,8 @@ export interface VehicleRepository {
    * media items, installation records, the bound device) — the caller logs and moves change-log rows.
    */
   moveToCompany(ids: readonly number[], companyId: number, companyPath: string): Promise<VehicleMoveResult>;
+  /** Devices and drivers a company owns itself (a company still owning them is not deleted). */
+  companyAssets(companyId: number): Promise<{ devices: number; drivers: number }>;
   /** The newest photo (media_item, type 0) per vehicle. */
   latestPhotos(ids: readonly number[]): Promise<{ vehicleId: number; mediaId: number; channel: number; captureTime: number }[]>;
 }

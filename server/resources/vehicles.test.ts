@@ -310,3 +310,14 @@ describe('status, device, photos, syncToCab', () => {
     expect(sync.msg).toBe('车辆不在线');
   });
 });
+
+describe('company in use', () => {
+  it('a company that still owns a device is not deleted (409 naming the devices)', async () => {
+    const parent = byName('华东分公司');
+    const made = await server.call<{ id: number }>('POST', '/service-priv/company', { token: admin, body: { pid: parent.id, name: '设备库存组' } });
+    device(made.data.id);
+    const r = await server.call('DELETE', `/service-priv/company?ids=${made.data.id}`, { token: admin, lang: 'zh' });
+    expect(r.status).toBe(409);
+    expect(r.msg).toBe('公司「设备库存组」下还有1 个设备，不能删除');
+  });
+});

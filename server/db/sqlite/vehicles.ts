@@ -224,6 +224,11 @@ export class SqliteVehicleRepository implements VehicleRepository {
     return { droppedDrivers, clearedLines, before, installationIds };
   }
 
+  async companyAssets(companyId: number): Promise<{ devices: number; drivers: number }> {
+    return this.db.prepare('SELECT (SELECT count(*) FROM device WHERE company_id = ?) devices, (SELECT count(*) FROM driver WHERE company_id = ?) drivers')
+      .get(companyId, companyId) as { devices: number; drivers: number };
+  }
+
   async latestPhotos(ids: readonly number[]): Promise<{ vehicleId: number; mediaId: number; channel: number; captureTime: number }[]> {
     if (ids.length === 0) return [];
     const one = this.db.prepare(`SELECT id, channel, capture_time FROM media_item WHERE vehicle_id = ? AND media_type = 0 ORDER BY capture_time DESC, id DESC LIMIT 1`);

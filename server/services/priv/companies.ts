@@ -11,6 +11,7 @@ import { MAX_ID, Name, Strict, Text, type App } from '../../http/route.ts';
 import { exportEndpoints, firstRows, registerResource, type ResourceDeclaration } from '../../resources/resource.ts';
 import { chinaTimeText } from '../track/common.ts';
 import type { ServiceDeps } from '../deps.ts';
+import { assertCompanyUnused } from '../fleet-assets/company-assets.ts';
 import { companyNames, companyViews, type CompanyView } from './views.ts';
 
 const Phone = Type.String({ pattern: COMPANY_PHONE_PATTERN });
@@ -114,7 +115,7 @@ function companyResource(parentInScope: ParentCheck): ResourceDeclaration<Compan
       },
       async checkDelete(tx, c) {
         const usage = { ...(await tx.companies.usage(c.id)), deviceTypes: await tx.deviceTypes.countOfCompany(c.id) };
-        if (usage.children + usage.vehicles + usage.users + usage.roles + usage.lines + usage.deviceTypes > 0) throw fail.conflict(Messages.companyInUse(c.name, usage));
+        await assertCompanyUnused(tx, c.name, c.id, usage);
       },
     },
   };
