@@ -9,6 +9,7 @@ import type { Storage } from '../db/repositories.ts';
 import type { VehicleInput } from '../db/types.ts';
 import { prng } from '../../domain/random.ts';
 import { BRANCHES, PLATE_LETTERS, ROOT_COMPANY, VIN_CHARS, type FleetSeed } from './data.ts';
+import { seedDrivers } from './drivers.ts';
 import { seedLineStations } from './lines.ts';
 import { seedDrivers } from './drivers.ts';
 
@@ -101,6 +102,7 @@ export async function seedDemoData(storage: Storage, opts: SeedOptions): Promise
       vehicles.push({ vehiidno: plate, companyId: fleet.id, lineId, deviceNo: device, vin });
     }
     await tx.fleet.createVehicles(vehicles);
+    await seedDrivers(tx, vehicles); // issue 15: the drivers the simulator's 0x0702 sign-ins name
     await seedDrivers(tx, vehicles); // issue 15: the drivers the simulator's 0x0702 sign-ins name
     await seedLineStations(tx);
 

@@ -14,6 +14,10 @@ export function driverSignIn(gateway: Jt808Gateway, storage: Storage, clock: () 
     const identified = message.status === 1 && message.readResult === 0 && (message.certificate !== '' || message.name !== '');
     // A card time the terminal does not know (all zeros) counts from now.
     const signInTime = Number.isFinite(message.time) ? message.time : clock();
-    await storage.alarmStats.setDriver(vehicleId, identified ? { cert: message.certificate, name: message.name, signInTime } : null, clock());
+    await storage.transaction(async (tx) => {
+      await tx.alarmStats.setDriver(vehicleId, identified ? { cert: message.certificate, name: message.name, signInTime } : null, clock());
+      // Issue 15: the sign-in history of /information/driver, linked to the driver entered with this certificate number.
+      await tx.drivers.recordSignIn(vehicleId, identified ? { kind: 'in', cert: message.certificate, name: message.name, time: signInTime } : { kind: 'out', time: signInTime });
+    });
   });
 }
