@@ -258,7 +258,7 @@ export class ImportJobs {
 
   /** A new task of `userId`, or 429 when the user already runs one or the server runs its maximum. */
   begin(userId: number, resource: string): Job {
-    this.sweep();
+    this.sweep(1);
     const active = [...this.jobs.values()].filter((j) => j.finished === undefined);
     if (active.filter((j) => j.userId === userId).length >= this.limits.runningPerUser) throw new AppError(ErrorCode.TooManyRequests, ImportJobMessages.oneRunning);
     if (this.closing || active.length >= this.limits.runningMax) throw new AppError(ErrorCode.TooManyRequests, ImportJobMessages.busy);
@@ -269,7 +269,7 @@ export class ImportJobs {
 
   /** The caller's task of this resource; anything else (someone else's, another resource's, expired) is 404. */
   own(userId: number, resource: string, taskId: string): Job {
-    this.sweep();
+    this.sweep(0);
     const job = this.jobs.get(taskId);
     if (!job || job.userId !== userId || job.resource !== resource) throw fail.notFound(ImportJobMessages.taskNotFound);
     return job;
@@ -318,7 +318,8 @@ export class ImportJobs {
     return this.jobs.size;
   }
 
-  private sweep(): void {
+  /** Forgets expired tasks, and a user's oldest finished ones past `keptPerUser - room` (room for a new one). */
+  private sweep(room: number): void {
     const now = this.now();
     const keep = this.limits.keepMinutes * 60_000;
     const finishedBy = new Map<number, Job[]>();
@@ -334,8 +335,7 @@ export class ImportJobs {
     }
     for (const list of finishedBy.values()) {
       list.sort((a, b) => a.finished! - b.finished!);
-      // Room for the next one: a user keeps `keptPerUser` finished tasks in all.
-      for (const old of list.slice(0, Math.max(0, list.length - this.limits.keptPerUser + 1))) this.jobs.delete(old.id);
+      for (const old of list.slice(0, Math.max(0, list.length - this.limits.keptPerUser + room))) this.jobs.delete(old.id);
     }
   }
 }
