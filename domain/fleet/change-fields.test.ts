@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeLineText, changeLines, changeResourceOfRoute, fieldName, fieldValue, operationName, referencedIds } from './change-fields.ts';
+import { changeLogPeriodProblem, changeLineText, changeLines, changeResourceOfRoute, fieldName, fieldValue, operationName, referencedIds } from './change-fields.ts';
 
 describe('operator-log wording', () => {
   it('names fields and operations in both languages, unknown ones as their key', () => {
@@ -33,6 +33,15 @@ describe('operator-log wording', () => {
     expect(lines.map(changeLineText)).toEqual(['车牌颜色: 蓝色 → 黄色', '状态: 在用 → 停用', 'zzz: a → b']);
     expect(changeLines(null, { vehiidno: '粤B12345' }, 'en').map(changeLineText)).toEqual(['Plate: 粤B12345']);
     expect(changeLines({ vehiidno: '粤B12345' }, null, 'en').map(changeLineText)).toEqual(['Plate: 粤B12345']);
+  });
+
+  it('holds a search period to both ends or neither, in order, at most 92 days apart', () => {
+    const day = 86_400_000;
+    expect(changeLogPeriodProblem(undefined, undefined)).toBeNull();
+    expect(changeLogPeriodProblem(0, undefined)).toBe('missing');
+    expect(changeLogPeriodProblem(5, 4)).toBe('order');
+    expect(changeLogPeriodProblem(0, 92 * day)).toBeNull();
+    expect(changeLogPeriodProblem(0, 92 * day + 1)).toBe('span');
   });
 
   it('collects the referenced ids a server names, and maps list screens to their resource', () => {

@@ -36,6 +36,17 @@ export const CHANGE_LOG_SCREENS = {
 
 /** The longest period one log search or export covers (days, both ends included). */
 export const CHANGE_LOG_MAX_SPAN_DAYS = 92;
+/**
+ * What is wrong with a search's inclusive bounds (epoch ms), or null: the end before the start, or
+ * the two more than 92 days apart. Both ends or neither: a period given by one end only is 'missing'.
+ */
+export function changeLogPeriodProblem(from: number | undefined, to: number | undefined): 'missing' | 'order' | 'span' | null {
+  if (from === undefined && to === undefined) return null;
+  if (from === undefined || to === undefined) return 'missing';
+  if (to < from) return 'order';
+  return to - from > CHANGE_LOG_MAX_SPAN_DAYS * 86_400_000 ? 'span' : null;
+}
+
 /** Rows of one log export at most. */
 export const CHANGE_LOG_EXPORT_CAP = 50_000;
 /** Longest keyword of a log search (plate / device number / operator). */

@@ -1,21 +1,25 @@
 /**
- * The audit trail hook of the list pages. Issue 19 builds the trail (server audit rows and the
- * viewer); until it registers a component here, the slot renders nothing: no placeholder history.
+ * The audit trail hook of the list pages. Each row's action cell renders `<AuditTrailSlot route recordId>`.
  *
- *   registerAuditTrail(({ route, recordId }) => <AuditButton route={route} recordId={recordId} />);
+ * Issue 15: the operator log is the trail of the machine-affairs lists. `RecordTrailButton`
+ * (src/features/operator-log) is registered here by default: on the vehicle, device, driver,
+ * installation and line lists it shows 操作记录, which opens the row's change history
+ * (`GET /service-priv/binlog/record`); on every other screen it renders nothing — no placeholder
+ * history. A later, wider audit trail (issue 19) replaces it with `registerAuditTrail(Component)`.
  */
 import type { ComponentType } from 'react';
+import { RecordTrailButton } from '../features/operator-log/RecordTrail.tsx';
 
 export interface AuditTrailProps {
-  /** The screen's route: the audit rows' `route`. */
+  /** The screen's route: which records' trail (domain/fleet/change-fields.ts maps the route to its resource). */
   route: string;
-  /** The row's id: the audit rows' `record_id`. */
+  /** The row's id: the log rows' `record_id`. */
   recordId: number;
 }
 
-let trail: ComponentType<AuditTrailProps> | undefined;
+let trail: ComponentType<AuditTrailProps> | undefined = RecordTrailButton;
 
-/** Called once by the audit feature at module load. */
+/** Replaces the trail every list row shows (undefined: none). */
 export function registerAuditTrail(component: ComponentType<AuditTrailProps> | undefined): void {
   trail = component;
 }

@@ -104,6 +104,9 @@ describe('binlog/vehicle and binlog/device', () => {
     expect(body.errors?.to?.code).toBe('periodSpan');
     expect((await search(admin, { from: now - 92 * DAY, to: now })).status).toBe(200);
     expect((await search(admin, { from: now, to: now - 1 })).status).toBe(400);
+    const oneEnd = await search(admin, { to: now }, 'vehicle', 'en');
+    expect(oneEnd.status).toBe(400);
+    expect(oneEnd.msg).toContain('from');
     expect((await search(admin, { operation: 'drop table' })).status).toBe(400);
     expect((await search(admin, { size: 501 })).status).toBe(400);
     expect((await search(admin, { userId: 1 })).status).toBe(400);

@@ -12,7 +12,7 @@ import { Type, type Static } from '@fastify/type-provider-typebox';
 import { ErrorCode, type Lang } from '../../../domain/errors/catalogue.ts';
 import {
   CHANGE_LOG_EXPORT_CAP, CHANGE_LOG_KEYWORD_MAX, CHANGE_LOG_MAX_SPAN_DAYS, CHANGE_LOG_SCREENS, CHANGE_RESOURCE_ROUTES, CHANGE_RESOURCES,
-  changeLineText, changeLines, operationName, referencedIds, type ChangeNames,
+  changeLineText, changeLines, changeLogPeriodProblem, operationName, referencedIds, type ChangeNames,
 } from '../../../domain/fleet/change-fields.ts';
 import type { ChangeLogQuery, ChangeLogRow, ChangeResource } from '../../db/change-log-types.ts';
 import type { Repositories } from '../../db/repositories.ts';
@@ -25,9 +25,8 @@ import type { Message } from '../../http/messages.ts';
 import { EpochMs, Id, PageFields, Strict, Text, type App } from '../../http/route.ts';
 import { ExportJobs } from '../export-jobs.ts';
 import { sendXlsx, xlsxBuffer, type SheetColumn } from '../reports/excel.ts';
+import { chinaTimeText } from '../track/common.ts';
 import type { FleetAssetDeps } from './deps.ts';
-
-const DAY_MS = 86_400_000;
 
 const pair = (zh: string, en: string): Message => (lang) => (lang === 'zh' ? zh : en);
 export const OperatorLogMessages = {
@@ -57,13 +56,12 @@ const TrailQuery = Strict({
   recordId: Id,
 });
 
-/** The period's rules: the end not before the start, both ends at most 92 days apart (400 naming `to`). */
+/** The period's rules (domain/fleet/change-fields.ts, the console checks the same): 400 naming `to` (or `from` when it is missing). */
 export function checkPeriod(from: number | undefined, to: number | undefined): void {
-  if (from === undefined || to === undefined) return;
-  if (to < from) throw new AppError(ErrorCode.BadRequest, OperatorLogMessages.periodOrder, null, { to: { code: 'periodOrder' } });
-  if (to - from > CHANGE_LOG_MAX_SPAN_DAYS * DAY_MS) {
-    throw new AppError(ErrorCode.BadRequest, OperatorLogMessages.periodSpan, null, { to: { code: 'periodSpan', params: { maxDays: CHANGE_LOG_MAX_SPAN_DAYS } } });
-  }
+  const problem = changeLogPeriodProblem(from, to);
+  if (problem === 'missing') throw fail.field(from === undefined ? 'from' : 'to', { code: 'required' });
+  if (problem === 'order') throw new AppError(ErrorCode.BadRequest, OperatorLogMessages.periodOrder, null, { to: { code: 'periodOrder' } });
+  if (problem === 'span') throw new AppError(ErrorCode.BadRequest, OperatorLogMessages.periodSpan, null, { to: { code: 'periodSpan', params: { maxDays: CHANGE_LOG_MAX_SPAN_DAYS } } });
 }
 
 function queryOf(resource: ChangeResource, s: Search, current: number, size: number): ChangeLogQuery {
@@ -103,17 +101,10 @@ async function views(repos: Repositories, scope: Scope, rows: readonly ChangeLog
   }));
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-/** Log times in China time (GMT+8), as every fleet time on the console. */
-function chinaTime(ms: number): string {
-  const d = new Date(ms + 8 * 3_600_000);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-}
-
 /** The export sheet: each changed field on its own line, "field: before → after" in the caller's language. */
 export function sheetColumns(resource: 'vehicle' | 'device', lang: Lang): SheetColumn<LogRowView>[] {
   return [
-    { header: ['操作时间', 'Time'], width: 20, value: (r) => chinaTime(r.time) },
+    { header: ['操作时间', 'Time'], width: 20, value: (r) => chinaTimeText(r.time) },
     { header: ['操作人', 'Operator'], width: 16, value: (r) => r.userName },
     { header: ['来源IP', 'From IP'], width: 16, value: (r) => r.ip },
     { header: resource === 'vehicle' ? ['车牌号', 'Plate'] : ['设备号', 'Device no.'], width: 16, value: (r) => r.label },
