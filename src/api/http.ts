@@ -155,6 +155,51 @@ async function exportCall(url: string, payload: unknown, opts?: ExportOptions): 
   return { blob, filename: filenameFromDisposition(res.headers.get('content-disposition'), fallback) };
 }
 
+/** Upload progress: bytes sent of the body's size. */
+export type UploadProgress = (loaded: number, total: number) => void;
+
+/**
+ * A multipart upload with progress (fetch cannot report an upload's progress, so XMLHttpRequest): the
+ * same headers, token refresh, companyId rule (added to the form unless it has one or `noCompanyId`)
+ * and failure handling as every call.
+ */
+function uploadCall<T>(url: string, form: FormData, opts: RequestOptions & { onProgress?: UploadProgress } = {}): Promise<T> {
+  const selected = companySelection.companyId;
+  if (!opts.noCompanyId && selected !== null && !form.has('companyId')) form.append('companyId', String(selected));
+  const lang = currentLang();
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', API_BASE + url);
+    headersFor(false, false).forEach((value, key) => xhr.setRequestHeader(key, value));
+    xhr.responseType = 'text';
+    xhr.upload.onprogress = (e) => opts.onProgress?.(e.loaded, e.lengthComputable ? e.total : 0);
+    const failWith = (err: ApiError) => {
+      notify(err, opts);
+      reject(err);
+    };
+    xhr.onerror = () => failWith(new ApiError(ErrorCode.Network, networkMessage(lang)));
+    xhr.onabort = () => reject(new DOMException('The upload was aborted', 'AbortError'));
+    xhr.onload = () => {
+      applyTokenHeader(xhr.getResponseHeader('jwt'));
+      let body: unknown;
+      try {
+        body = (xhr.getResponseHeader('content-type') ?? '').includes('json') ? JSON.parse(xhr.responseText) as unknown : undefined;
+      } catch {
+        body = undefined;
+      }
+      const failure = classifyAnswer(xhr.status, body, currentLang());
+      if (!failure) return resolve((body as { data: T }).data);
+      try {
+        fail(failure.code, failure.msg, failure.body, opts);
+      } catch (err) {
+        reject(err);
+      }
+    };
+    opts.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(form);
+  });
+}
+
 export const http = {
   get<T>(url: string, params?: Record<string, unknown>, opts?: RequestOptions): Promise<T> {
     return call<T>('GET', url, params, opts);
@@ -167,6 +212,10 @@ export const http = {
   },
   delete<T>(url: string, params?: Record<string, unknown>, opts?: RequestOptions): Promise<T> {
     return call<T>('DELETE', url, params, opts);
+  },
+  /** POST of a multipart form (a file import) with upload progress. */
+  upload<T>(url: string, form: FormData, opts?: RequestOptions & { onProgress?: UploadProgress }): Promise<T> {
+    return uploadCall<T>(url, form, opts);
   },
   /** Binary export: GET with params (default) or POST with a JSON body (`opts.method`). */
   export(url: string, payload?: Record<string, unknown>, opts?: ExportOptions): Promise<ExportResult> {
