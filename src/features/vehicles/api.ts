@@ -41,7 +41,7 @@ export interface VehicleInput {
   vehiidno: string;
   plateColor: number;
   vin: string;
-  lineId: number | null;
+  lineId?: number | null;
   vehicleType: string;
   status: number;
   insuranceExpire: number | null;
@@ -104,6 +104,10 @@ export const vehicleApi = {
   status: () => http.get<VehicleStatusCounts>(`${BASE}/status`),
   plateTaken: (plate: string, id?: number) => http.get<{ taken: boolean; vehicleId?: number }>(`${BASE}/license_plate`, defined({ plate, id }), { noCompanyId: true, silent: true }),
   move: (ids: number[], companyId: number) => http.post<{ moved: number }>(`${BASE}/modifyVehiCompany`, { ids, companyId }, { silent: true }),
+  /** Companies of the caller's scope (the move's targets), flat. */
+  companies: () => http.get<{ id: number; pid: number; name: string }[]>('/service-priv/company/tree', undefined, { noCompanyId: true, silent: true }),
+  /** Drivers to bind (the driver page's list, whole scope): id and name. */
+  drivers: (keyword: string) => http.get<Page<{ id: number; name: string }>>('/service-priv/driver', { current: 1, size: 20, keyword }, { noCompanyId: true, silent: true }),
   import: (file: string) => http.post<{ imported: number; ids: number[] }>(`${BASE}/import`, { file }, { silent: true }),
   template: (): Promise<ExportResult> => http.export(`${BASE}/import_template`, undefined, { noCompanyId: true, silent: true }),
   exportJob: (q: VehicleFilters) => serverExportJob(BASE, defined({ ...q })),

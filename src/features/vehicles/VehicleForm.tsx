@@ -1,0 +1,155 @@
+import { useEffect, useState } from 'react';
+import { Group, MultiSelect, NumberInput, Select, SimpleGrid, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { DEVICE_LIMITS, PLATE_COLOR_NAMES, PLATE_COLORS, VEHICLE_LIMITS as L, VEHICLE_TYPE_NAMES, VEHICLE_TYPES } from '../../../domain/fleet/limits.ts';
+import { useLang, useT } from '../../i18n/index.ts';
+import { FormDrawer } from '../../kit/FormDrawer.tsx';
+import { DateTimeField } from '../../kit/period-picker/index.ts';
+import { DeviceSelect } from '../fleet-pickers/DeviceSelect.tsx';
+import { vehicleApi, type Vehicle } from './api.ts';
+import { VEHICLE_NS } from './messages.ts';
+import { CHANNEL_NAME_MAX, initialValues, toInput, validateVehicleForm, vinFormProblem, type VehicleFormValues } from './vehicle-form.ts';
+
+/** Create (vehicle undefined) or edit a vehicle with every field, in the kit's form drawer. */
+export function VehicleForm({ vehicle, companyId, onClose, onSaved }: { vehicle: Vehicle | undefined; companyId?: number; onClose: () => void; onSaved: () => void }) {
+  const t = useT(VEHICLE_NS);
+  const lang = useLang();
+  const word = (names: readonly [string, string]) => names[lang === 'zh' ? 0 : 1];
+  const form = useForm<VehicleFormValues>({
+    initialValues: initialValues(vehicle),
+    validate: (values) => Object.fromEntries(Object.entries(validateVehicleForm(values)).map(([field, e]) => [field, e!.params ? t(e!.key, e!.params) : t(e!.key)])),
+  });
+  const values = form.getValues();
+  // The VIN is checked as it is typed (the same domain rule as the server), once 17 characters are in or the field is left.
+  const [vinTouched, setVinTouched] = useState(false);
+  const vinProblem = vinTouched || values.vin.length >= L.vinLength ? vinFormProblem(values.vin) : undefined;
+  const [driverOptions, setDriverOptions] = useState<{ id: number; name: string }[]>(vehicle?.drivers ?? []);
+  const [driverQuery, setDriverQuery] = useState('');
+  useEffect(() => {
+    const q = driverQuery.trim();
+    if (!q) return;
+    let stale = false;
+    vehicleApi.drivers(q)
+      .then((page) => {
+        if (!stale) setDriverOptions((old) => [...old.filter((o) => form.getValues().driverIds.includes(o.id) && !page.records.some((r) => r.id === o.id)), ...page.records.map((r) => ({ id: r.id, name: r.name }))]);
+      })
+      .catch(() => undefined);
+    return () => {
+      stale = true;
+    };
+  }, [driverQuery, form]);
+
+  return (
+    <FormDrawer
+      title={vehicle ? t('editTitle', { name: vehicle.vehiidno }) : t('createTitle')}
+      form={form}
+      testId="vehicle-form"
+      size="lg"
+      onClose={onClose}
+      onSaved={onSaved}
+      submit={(v) => (vehicle ? vehicleApi.update({ ...toInput(v), id: vehicle.id }) : vehicleApi.create(toInput(v)))}
+    >
+      <SimpleGrid cols={2} spacing="sm">
+        <TextInput label={t('plate')} required name="vehiidno" maxLength={L.plateMax} {...form.getInputProps('vehiidno')} />
+        <Select
+          label={t('plateColor')}
+          name="plateColor"
+          allowDeselect={false}
+          data={PLATE_COLORS.map((c) => ({ value: String(c), label: word(PLATE_COLOR_NAMES[c]) }))}
+          value={String(values.plateColor)}
+          onChange={(v) => v && form.setFieldValue('plateColor', Number(v))}
+        />
+      </SimpleGrid>
+      <TextInput
+        label={t('vin')}
+        required
+        name="vin"
+        maxLength={L.vinLength}
+        {...form.getInputProps('vin')}
+        onChange={(e) => form.setFieldValue('vin', e.currentTarget.value.toUpperCase())}
+        onBlur={() => setVinTouched(true)}
+        error={form.errors.vin ?? (vinProblem ? t(vinProblem.key) : undefined)}
+        styles={{ input: { fontFamily: 'monospace', letterSpacing: 1 } }}
+      />
+      <SimpleGrid cols={2} spacing="sm">
+        <Select
+          label={t('vehicleType')}
+          name="vehicleType"
+          clearable
+          data={VEHICLE_TYPES.map((c) => ({ value: c, label: word(VEHICLE_TYPE_NAMES[c]) }))}
+          value={values.vehicleType || null}
+          onChange={(v) => form.setFieldValue('vehicleType', v ?? '')}
+        />
+        <Select
+          label={t('status')}
+          name="status"
+          allowDeselect={false}
+          data={[{ value: '1', label: t('inService') }, { value: '0', label: t('retired') }]}
+          value={String(values.status)}
+          onChange={(v) => v && form.setFieldValue('status', Number(v))}
+        />
+        <DateTimeField mode="date" label={t('insuranceExpire')} value={values.insuranceExpire} onChange={(v) => form.setFieldValue('insuranceExpire', v)} />
+        <DateTimeField mode="date" label={t('inspectionExpire')} value={values.inspectionExpire} onChange={(v) => form.setFieldValue('inspectionExpire', v)} />
+      </SimpleGrid>
+      <DeviceSelect
+        label={t('deviceNo')}
+        placeholder={t('devicePlaceholder')}
+        value={values.deviceNo}
+        unboundOnly
+        clearable
+        companyId={companyId}
+        error={form.errors.deviceNo as string | undefined}
+        initialOption={vehicle?.deviceNo ? { id: 0, deviceNo: vehicle.deviceNo, companyId: vehicle.companyId, companyName: vehicle.companyName, model: '', channelCount: 0, vehicleId: vehicle.id, plate: vehicle.vehiidno } : undefined}
+        onChange={(no, option) => {
+          form.setFieldValue('deviceNo', no);
+          // A device with known channels fills the count when none was entered.
+          if (option && option.channelCount > 0 && form.getValues().channelCount === 0) form.setFieldValue('channelCount', option.channelCount);
+        }}
+        testId="vehicle-form-device"
+      />
+      <Group align="flex-end" gap="sm">
+        <NumberInput
+          label={t('channelCount')}
+          name="channelCount"
+          min={0}
+          max={DEVICE_LIMITS.channelCountMax}
+          w={120}
+          value={values.channelCount}
+          onChange={(v) => form.setFieldValue('channelCount', Math.max(0, Math.min(DEVICE_LIMITS.channelCountMax, Number(v) || 0)))}
+        />
+      </Group>
+      {values.channelCount > 0 && (
+        <SimpleGrid cols={3} spacing="xs">
+          {Array.from({ length: values.channelCount }, (_, i) => (
+            <TextInput
+              key={i}
+              size="xs"
+              label={t('channelName', { n: i + 1 })}
+              maxLength={CHANNEL_NAME_MAX}
+              value={values.channelNames[i] ?? ''}
+              error={form.errors[`channelNames.${i}`]}
+              onChange={(e) => {
+                const names = [...form.getValues().channelNames];
+                names[i] = e.currentTarget.value;
+                form.setFieldValue('channelNames', names);
+              }}
+            />
+          ))}
+        </SimpleGrid>
+      )}
+      <MultiSelect
+        label={t('drivers')}
+        placeholder={t('driverSearch')}
+        searchable
+        clearable
+        data={driverOptions.map((d) => ({ value: String(d.id), label: d.name }))}
+        value={values.driverIds.map(String)}
+        onChange={(ids) => form.setFieldValue('driverIds', ids.map(Number))}
+        onSearchChange={setDriverQuery}
+        filter={({ options }) => options}
+        error={form.errors.driverIds}
+      />
+      <Textarea label={t('remark')} name="remark" autosize minRows={2} maxLength={L.remarkMax} {...form.getInputProps('remark')} />
+    </FormDrawer>
+  );
+}

@@ -1,0 +1,3 @@
+import { VehiclePage } from '../../features/vehicles/VehiclePage.tsx';
+
+export default VehiclePage;
