@@ -225,19 +225,18 @@ describe('gateway protocol rules', () => {
 });
 
 describe('autoRegister', () => {
-  it('provisions an unknown terminal as a vehicle of the first root company, which then reports', async () => {
+  it('makes an unknown terminal an unassigned device of the first root company (no vehicle): accepted, its reports acknowledged (device-registration.test.ts has the rest)', async () => {
     const server = await startLiveServer({ autoRegister: true, seedVehicles: 5 });
     try {
+      const vehicles = server.app.live.store.count;
       const t = await TestTerminal.connect(server.gatewayPort, '018888888888');
       const reg = await t.register('沪A99999', 2);
       expect(reg.result).toBe(REGISTER_RESULT.OK);
       expect((await t.authenticate(reg.authCode)).result).toBe(RESULT.OK);
       expect((await t.report(location({ lng: 121.5, lat: 31.2, time: seconds(server.clock.now()) }))).result).toBe(RESULT.OK);
-      const row = await server.app.storage.terminals.byDeviceNo('018888888888');
-      expect(row).toMatchObject({ companyId: 1, companyPath: '/1/' });
-      const admin = await server.login('admin', 'admin123');
-      const r = await server.call<{ vehiidno: string; online: boolean }>('GET', `/service-monitor/monitor/realtime?vehicleId=${row!.vehicleId}`, { token: admin });
-      expect(r.data).toMatchObject({ vehiidno: '沪A99999', online: true });
+      expect(await server.app.storage.terminals.deviceByNo('018888888888')).toMatchObject({ vehicleId: null, authCode: reg.authCode });
+      expect(await server.app.storage.terminals.byDeviceNo('018888888888')).toBeUndefined();
+      expect(server.app.live.store.count).toBe(vehicles);
       expect(phoneKey('018888888888')).toBe('18888888888');
       await t.close();
     } finally {

@@ -134,9 +134,11 @@ export class SqliteTerminalRepository implements TerminalRepository {
       db.prepare(`INSERT INTO terminal_refusal (device_no, result, count, first_time, last_time, remote_address, maker_id, model, terminal_id, plate_color, plate)
                   VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`)
         .run(r.deviceNo, r.result, r.at, r.at, r.remoteAddress, r.makerId, r.model, r.terminalId, r.plateColor, r.plate);
-      // Bounded: a new row past the cap pushes out the oldest (by last refusal).
-      db.prepare(`DELETE FROM terminal_refusal WHERE device_no IN
-                    (SELECT device_no FROM terminal_refusal ORDER BY last_time DESC, device_no LIMIT -1 OFFSET ?)`).run(REGISTER_REFUSALS_MAX);
+      // Bounded: a new row past the cap pushes out the oldest (by last refusal, on its index).
+      const excess = (db.prepare('SELECT count(*) n FROM terminal_refusal').get() as { n: number }).n - REGISTER_REFUSALS_MAX;
+      if (excess > 0) {
+        db.prepare('DELETE FROM terminal_refusal WHERE device_no IN (SELECT device_no FROM terminal_refusal ORDER BY last_time, device_no LIMIT ?)').run(excess);
+      }
     })();
   }
 
