@@ -1,0 +1,3 @@
+import { LinesPage } from '../../features/lines/LinesPage.tsx';
+
+export default LinesPage;
