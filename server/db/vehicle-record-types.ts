@@ -138,6 +138,10 @@ export interface VehicleRepository {
   moveToCompany(ids: readonly number[], companyId: number, companyPath: string): Promise<VehicleMoveResult>;
   /** Devices and drivers a company owns itself (a company still owning them is not deleted). */
   companyAssets(companyId: number): Promise<{ devices: number; drivers: number }>;
+  /** Every vehicle's id, VIN and line (the demo seed fills vehicle fields from them). */
+  seedRows(): Promise<{ id: number; vin: string; lineId: number | null }[]>;
+  /** The demo seed's fields, one UPDATE per vehicle (the caller's transaction). */
+  setSeedFields(rows: readonly { id: number; vin: string; plateColor: number; vehicleType: string; insuranceExpire: number | null; inspectionExpire: number | null }[]): Promise<void>;
   /** The newest photo (media_item, type 0) per vehicle. */
   latestPhotos(ids: readonly number[]): Promise<{ vehicleId: number; mediaId: number; channel: number; captureTime: number }[]>;
 }

@@ -229,6 +229,16 @@ export class SqliteVehicleRepository implements VehicleRepository {
       .get(companyId, companyId) as { devices: number; drivers: number };
   }
 
+  async seedRows(): Promise<{ id: number; vin: string; lineId: number | null }[]> {
+    return (this.db.prepare('SELECT id, vin, line_id FROM vehicle ORDER BY id').all() as { id: number; vin: string; line_id: number | null }[])
+      .map((r) => ({ id: r.id, vin: r.vin, lineId: r.line_id }));
+  }
+
+  async setSeedFields(rows: readonly { id: number; vin: string; plateColor: number; vehicleType: string; insuranceExpire: number | null; inspectionExpire: number | null }[]): Promise<void> {
+    const update = this.db.prepare('UPDATE vehicle SET vin = ?, plate_color = ?, vehicle_type = ?, insurance_expire = ?, inspection_expire = ? WHERE id = ?');
+    for (const r of rows) update.run(r.vin, r.plateColor, r.vehicleType, r.insuranceExpire, r.inspectionExpire, r.id);
+  }
+
   async latestPhotos(ids: readonly number[]): Promise<{ vehicleId: number; mediaId: number; channel: number; captureTime: number }[]> {
     if (ids.length === 0) return [];
     const one = this.db.prepare(`SELECT id, channel, capture_time FROM media_item WHERE vehicle_id = ? AND media_type = 0 ORDER BY capture_time DESC, id DESC LIMIT 1`);
