@@ -9,7 +9,6 @@ import type { Storage } from '../db/repositories.ts';
 import type { VehicleInput } from '../db/types.ts';
 import { prng } from '../../domain/random.ts';
 import { BRANCHES, PLATE_LETTERS, ROOT_COMPANY, VIN_CHARS, type FleetSeed } from './data.ts';
-import { seedDrivers } from './drivers.ts';
 import { seedLineStations } from './lines.ts';
 import { seedVehicleExtras } from './vehicles-extra.ts';
 import { seedDrivers } from './drivers.ts';
@@ -104,7 +103,6 @@ export async function seedDemoData(storage: Storage, opts: SeedOptions): Promise
     }
     await tx.fleet.createVehicles(vehicles);
     await seedVehicleExtras(tx); // issue 15: VINs with check digits, plate colours, types, expiry dates
-    await seedDrivers(tx, vehicles); // issue 15: the drivers the simulator's 0x0702 sign-ins name
     await seedDrivers(tx, vehicles); // issue 15: the drivers the simulator's 0x0702 sign-ins name
     await seedLineStations(tx);
 
