@@ -188,6 +188,18 @@ describe('autoRegister on', () => {
     expect(store.columns.gpsTime[store.slotOf(vehicleId)]).toBe(time);
   });
 
+  it('an operator resets the registration of a device installed on no vehicle (by device): its connection is closed, the reset is logged', async () => {
+    const t = await connect(server, '017770000004');
+    await t.login();
+    const id = (dbOf(server).prepare('SELECT id FROM device WHERE device_no = ?').get('017770000004') as { id: number }).id;
+    const r = await server.call<{ registered: boolean; online: boolean }>('POST', '/service-priv/device/resetRegistration', { token: admin, body: { deviceId: id } });
+    expect(r).toMatchObject({ status: 200, data: { registered: false, online: false } });
+    await t.closed;
+    expect(dbOf(server).prepare("SELECT operation, user_id FROM change_log WHERE resource = 'device' AND record_id = ? AND operation = 'resetRegistration'").all(id)).toHaveLength(1);
+    expect((await server.call('POST', '/service-priv/device/resetRegistration', { token: admin, body: { deviceId: 999999 } })).status).toBe(404);
+    expect((await server.call('POST', '/service-priv/device/resetRegistration', { token: admin, body: { deviceId: id, vehicleId: 1 } })).status).toBe(400);
+  });
+
   it('a deleted device\'s connection loses the terminal and is closed', async () => {
     const t = await connect(server, '017770000003');
     await t.login();

@@ -273,16 +273,9 @@ export class Jt808Gateway {
    * registered (nothing to reset).
    */
   async resetRegistration(vehicleId: number, deviceNo: string, userId: number): Promise<boolean> {
-    const phone = phoneKey(deviceNo);
-    const entry = await this.directory.lookup(phone);
+    const entry = await this.directory.lookup(phoneKey(deviceNo));
     if (!entry || entry.vehicleId !== vehicleId) return false;
-    const changed = await this.directory.unregister(entry, 'operator', userId);
-    for (const s of this.sessions) {
-      if (!s.holds(phone)) continue;
-      s.release(phone);
-      if (s.empty) s.end();
-    }
-    return changed;
+    return this.resetDeviceRegistration(deviceNo, userId);
   }
 
   /** True when the device is authenticated on an open connection now (installed on a vehicle or not). */
@@ -338,6 +331,23 @@ export class Jt808Gateway {
   /** Devices whose cached entry is installed on one of these vehicles (FleetSync re-reads them when vehicles change). */
   devicesOfVehicles(vehicleIds: readonly number[]): string[] {
     return this.directory.devicesOfVehicles(new Set(vehicleIds));
+  }
+
+  /**
+   * An operator's reset of a device's registration (issue 15: by device, installed on a vehicle or
+   * not): as `resetRegistration`. False when the device held no registration.
+   */
+  async resetDeviceRegistration(deviceNo: string, userId: number): Promise<boolean> {
+    const phone = phoneKey(deviceNo);
+    const entry = await this.directory.lookup(phone);
+    if (!entry) return false;
+    const changed = await this.directory.unregister(entry, 'operator', userId);
+    for (const s of this.sessions) {
+      if (!s.holds(phone)) continue;
+      s.release(phone);
+      if (s.empty) s.end();
+    }
+    return changed;
   }
 
   private accept(socket: net.Socket, idleMs: number): void {
