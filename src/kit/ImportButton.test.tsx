@@ -10,6 +10,8 @@ import { setLanguage } from '../i18n/index.ts';
 import { setUser } from '../session/store.ts';
 import { importProblems, IMPORT_MAX_BYTES, type ImportCall } from './ImportButton.tsx';
 import { ListPage } from './ListPage.tsx';
+import type { ImportJobState } from '../../domain/fleet/import-job.ts';
+import type { ImportJobCall } from './import-job.ts';
 import { createQueryClient } from './query.ts';
 import { stubBrowserApis } from './test-dom.ts';
 
@@ -135,5 +137,94 @@ describe('importProblems', () => {
     expect(importProblems('Row 12: The device type "X" already exists')).toEqual([{ row: 12, reason: 'The device type "X" already exists' }]);
     expect(importProblems('第 5 行：设备类型「X」已存在\n第 7 行「协议版本」：不合法')).toEqual([{ row: 5, reason: '设备类型「X」已存在' }, { row: 7, reason: '「协议版本」：不合法' }]);
     expect(importProblems('表头有无法识别的列「颜色」')).toEqual([{ reason: '表头有无法识别的列「颜色」' }]);
+  });
+});
+
+describe('the import job path (multipart upload, progress, every problem listed)', () => {
+  const state = (s: Partial<ImportJobState>): ImportJobState => ({ taskId: 't1', phase: 'reading', done: 0, total: 0, ...s });
+
+  function jobOf(states: ImportJobState[], onStart?: (file: File) => void): ImportJobCall & { start: ReturnType<typeof vi.fn>; status: ReturnType<typeof vi.fn> } {
+    let i = 0;
+    return {
+      start: vi.fn(async (file: File, onUpload: (f: number) => void) => {
+        onStart?.(file);
+        onUpload(0.5);
+        return { taskId: 't1' };
+      }),
+      status: vi.fn(async () => states[Math.min(i++, states.length - 1)]!),
+    };
+  }
+
+  it('uploads the file, shows the upload and the server\'s phases, then the rows imported and a refreshed list', async () => {
+    signInWith(['retrieve', 'create']);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => { release = r; });
+    const states = [state({ phase: 'reading', done: 500 }), state({ phase: 'checking', done: 4000, total: 10000 })];
+    const job = jobOf(states);
+    const status = job.status;
+    let calls = 0;
+    job.status = vi.fn(async (...args: unknown[]) => {
+      calls += 1;
+      if (calls === 3) await gate;
+      if (calls >= 3) return state({ phase: 'done', done: 10000, total: 10000, imported: 10000 });
+      return status(...args);
+    });
+    const fetchPage = renderPage({ job, maxRows: 10000, pollMs: 5 });
+    await screen.findByText('FLEETSIM-808');
+    await pick(xlsx('vehicles.xlsx', 6 * 1024 * 1024));
+    // The job takes 8 MB files (the JSON path 4 MB).
+    expect(screen.getByTestId('list-import-limits').textContent).toBe('仅支持 .xlsx 文件，不超过 8.0 MB，最多 10000 行；任一行有误则整个文件都不导入。');
+    expect((screen.getByTestId('list-import-submit') as HTMLButtonElement).disabled).toBe(false);
+    const before = fetchPage.mock.calls.length;
+    fireEvent.click(screen.getByTestId('list-import-submit'));
+    await waitFor(() => expect(screen.getByTestId('list-import-phase').textContent).toBe('校验：4000 / 10000 行'));
+    expect(screen.getByTestId('list-import-progress').getAttribute('data-phase')).toBe('checking');
+    expect(screen.getByText('上传 100%')).toBeTruthy();
+    expect(job.start).toHaveBeenCalledWith(expect.objectContaining({ name: 'vehicles.xlsx' }), expect.any(Function), expect.any(AbortSignal));
+    release();
+    expect((await screen.findByTestId('list-import-done')).textContent).toBe('已导入 10000 条');
+    expect(screen.getByTestId('list-import-phase').textContent).toBe('已写入 10000 行');
+    await waitFor(() => expect(fetchPage.mock.calls.length).toBeGreaterThan(before));
+  });
+
+  it('lists a refused task\'s problems by row and column, says how many there were in all, and keeps the file', async () => {
+    signInWith(['retrieve', 'create']);
+    const problems = Array.from({ length: 200 }, (_, i) => ({ row: i + 2, column: '车架号', msg: '校验位不正确' }));
+    const job = jobOf([state({ phase: 'refused', done: 5000, total: 10000, problems, problemCount: 250, msg: '共 250 处错误，未导入任何数据' })]);
+    const fetchPage = renderPage({ job, pollMs: 5 });
+    await screen.findByText('FLEETSIM-808');
+    await pick(xlsx('bad.xlsx'));
+    const before = fetchPage.mock.calls.length;
+    fireEvent.click(screen.getByTestId('list-import-submit'));
+    const errors = await screen.findByTestId('list-import-errors');
+    expect(errors.getAttribute('data-count')).toBe('250');
+    expect(screen.getByTestId('list-import-errors-count').textContent).toBe('共 250 处错误，仅列出前 200 处');
+    expect(errors.querySelectorAll('[data-row]')).toHaveLength(200);
+    expect(errors.querySelector('[data-row="5"]')?.textContent).toBe('第 5 行 「车架号」：校验位不正确');
+    expect(screen.getByText('bad.xlsx')).toBeTruthy();
+    expect(fetchPage.mock.calls.length).toBe(before);
+  });
+
+  it('shows a refused start (the server\'s 429) as the reason, nothing imported', async () => {
+    signInWith(['retrieve', 'create']);
+    const job = jobOf([]);
+    job.start = vi.fn(() => Promise.reject(new ApiError(429, '您已有一个导入正在进行，请等待其完成', null)));
+    renderPage({ job, pollMs: 5 });
+    await pick(xlsx());
+    fireEvent.click(screen.getByTestId('list-import-submit'));
+    const errors = await screen.findByTestId('list-import-errors');
+    expect(errors.textContent).toContain('您已有一个导入正在进行，请等待其完成');
+    expect(job.status).not.toHaveBeenCalled();
+  });
+
+  it('the JSON path lists every problem the server names in data.problems', async () => {
+    signInWith(['retrieve', 'create']);
+    const body = { code: 400, msg: 'Row 3, column "Protocol": …', data: { problems: [{ row: 3, column: '协议版本', msg: '应为 2013, 2019 之一' }, { row: 7, msg: '设备类型「A」已存在' }], problemCount: 2 } };
+    renderPage({ call: () => Promise.reject(new ApiError(400, body.msg, body)) });
+    await pick(xlsx());
+    fireEvent.click(screen.getByTestId('list-import-submit'));
+    const errors = await screen.findByTestId('list-import-errors');
+    expect(errors.querySelector('[data-row="3"]')?.textContent).toBe('第 3 行 「协议版本」：应为 2013, 2019 之一');
+    expect(errors.querySelector('[data-row="7"]')?.textContent).toBe('第 7 行 设备类型「A」已存在');
   });
 });
