@@ -12,6 +12,7 @@ import { BRANCHES, PLATE_LETTERS, ROOT_COMPANY, VIN_CHARS, type FleetSeed } from
 import { seedLineStations } from './lines.ts';
 import { seedVehicleExtras } from './vehicles-extra.ts';
 import { seedDrivers } from './drivers.ts';
+import { seedChangeLog } from './change-log.ts';
 
 export interface DemoAccount {
   readonly username: string;
@@ -129,5 +130,6 @@ export async function seedDemoData(storage: Storage, opts: SeedOptions): Promise
     await tx.users.create({ ...base, username: 'operator', passwordHash: operatorHash, realName: '张监控', userLevel: 2, companyId: root.id }, [monitorRole]);
     await tx.users.create({ ...base, username: 'safety', passwordHash: safetyHash, realName: '刘安全', userLevel: 2, companyId: root.id }, [safetyRole]);
     await tx.users.create({ ...base, username: 'branch', passwordHash: branchHash, realName: '赵分管', userLevel: 1, companyId: eastBranchId }, [branchRole]);
+    await seedChangeLog(tx, Date.now()); // issue 15: demo history for the operator logs
   });
 }

@@ -47,7 +47,8 @@ beforeAll(async () => {
   east = company('华东分公司');
   south = company('华南分公司');
   const vehicleIn = (c: Company) => db.prepare(`SELECT v.id, v.vehiidno, v.company_id, v.device_no FROM vehicle v JOIN company c ON c.id = v.company_id
-    WHERE c.path >= ? AND c.path < ? AND v.device_no IS NOT NULL ORDER BY v.id LIMIT 1`).get(c.path, `${c.path}~`) as VehicleRow;
+    WHERE c.path >= ? AND c.path < ? AND v.device_no IS NOT NULL AND NOT EXISTS (SELECT 1 FROM change_log l WHERE l.resource = 'vehicle' AND l.record_id = v.id)
+    ORDER BY v.id LIMIT 1`).get(c.path, `${c.path}~`) as VehicleRow;
   v1 = vehicleIn(east);
   v2 = vehicleIn(south);
   deviceId = (db.prepare('SELECT id FROM device WHERE device_no = ?').get(v1.device_no) as { id: number }).id;
@@ -76,9 +77,23 @@ describe('binlog/vehicle and binlog/device', () => {
     // userId never leaves the server
     expect(Object.keys(r.data.records[0]!)).not.toContain('userId');
 
-    const devices = await search(admin, {}, 'device');
+    // the demo seed's history is there too: these tests read the rows of their own records
+    const devices = await search(admin, { keyword: v1.device_no }, 'device');
     expect(devices.data.records.map((x) => [x.label, x.operation])).toEqual([[v1.device_no, 'bind']]);
     expect(devices.data.records[0]!.names.vehicle?.[String(v1.id)]).toBe(v1.vehiidno);
+  });
+
+  it('a new demo database has history to read: the seeded vehicles entered, edited and bound, consistent with their state', async () => {
+    const db = (server.app.storage as SqliteStorage).db;
+    const seeded = db.prepare("SELECT record_id, operation, after FROM change_log WHERE resource = 'vehicle' AND user_name = '系统管理员' AND ip = '10.10.1.5' ORDER BY time, id").all() as { record_id: number; operation: string; after: string }[];
+    expect(seeded.length).toBeGreaterThanOrEqual(4);
+    for (const row of seeded.filter((x) => x.operation === 'bind')) {
+      const v = db.prepare('SELECT device_no FROM vehicle WHERE id = ?').get(row.record_id) as { device_no: string };
+      expect(JSON.parse(row.after)).toEqual({ deviceNo: v.device_no });
+    }
+    const devices = await search(admin, { operation: 'bind' }, 'device');
+    expect(devices.data.total).toBeGreaterThanOrEqual(2);
+    expect(devices.data.records[0]!.userName).toMatch(/系统管理员|赵分管/);
   });
 
   it('finds rows by plate, by operator, by operation and within an inclusive period', async () => {
@@ -86,8 +101,9 @@ describe('binlog/vehicle and binlog/device', () => {
     expect(byPlate.data.records.map((x) => x.recordId)).toEqual([v2.id]);
     const byOperator = await search(admin, { keyword: '张调' });
     expect(byOperator.data.records.map((x) => x.recordId)).toEqual([v1.id]);
-    const creates = await search(admin, { operation: 'create' });
-    expect(creates.data.records.map((x) => x.recordId)).toEqual([v1.id]);
+    const creates = await search(admin, { operation: 'create', size: 500 });
+    expect(creates.data.records.every((x) => x.operation === 'create')).toBe(true);
+    expect(creates.data.records.filter((x) => x.recordId === v1.id || x.recordId === v2.id).map((x) => x.recordId)).toEqual([v1.id]);
     const exact = now - DAY;
     const period = await search(admin, { from: exact, to: exact });
     expect(period.data.total).toBe(2);
@@ -118,16 +134,20 @@ describe('binlog/vehicle and binlog/device', () => {
 describe('scoping and bits', () => {
   it('a branch reads its subtree only; a foreign companyId is 403; no screen bit is 403', async () => {
     const eastUser = await createUserWithRole(server, 'log_east', east.id, ids(VLOG, DLOG, '/information/vehicle'));
-    const seen = await search(eastUser, {});
+    const seen = await search(eastUser, { size: 500 });
     expect(seen.code).toBe(200);
-    expect(new Set(seen.data.records.map((x) => x.recordId))).toEqual(new Set([v1.id]));
+    const db = (server.app.storage as SqliteStorage).db;
+    const eastIds = new Set((db.prepare('SELECT id FROM company WHERE path >= ? AND path < ?').all(east.path, `${east.path}~`) as { id: number }[]).map((c) => c.id));
+    expect(seen.data.records.some((x) => x.recordId === v1.id)).toBe(true);
+    expect(seen.data.records.filter((x) => !eastIds.has(x.companyId))).toEqual([]);
+    expect(seen.data.records.some((x) => x.recordId === v2.id)).toBe(false);
     expect((await search(eastUser, { companyId: south.id })).status).toBe(403);
     const noBits = await createUserWithRole(server, 'log_none', east.id, ids('/information/vehicle'));
     expect((await search(noBits, {})).status).toBe(403);
     expect((await search(noBits, {}, 'device')).status).toBe(403);
     const deviceOnly = await createUserWithRole(server, 'log_dev', east.id, ids(DLOG));
     expect((await search(deviceOnly, {})).status).toBe(403);
-    expect((await search(deviceOnly, {}, 'device')).data.total).toBe(1);
+    expect((await search(deviceOnly, { keyword: v1.device_no }, 'device')).data.total).toBe(1);
     // export needs its own bit (348 / 349)
     expect((await server.call('POST', '/service-priv/binlog/vehicle/excel', { token: eastUser, body: {} })).status).toBe(403);
   });
