@@ -1,0 +1,3 @@
+import { InstallationsPage } from '../../features/installations/InstallationsPage.tsx';
+
+export default InstallationsPage;
