@@ -95,12 +95,28 @@ async function createDevice(page: Page): Promise<void> {
   if (r.code !== 200) throw new Error(JSON.stringify(r));
 }
 
+/** The vehicle, in the new company (picked in the tree), bound to the device, with a VIN the form checks as it is typed. */
 async function createVehicle(page: Page): Promise<void> {
-  void page;
-  const token = await e2e.server.token({ username: 'admin', password: adminPassword! });
-  const companyId = await companyIdOf(token);
-  const r = await e2e.server.api('/service-priv/vehicle', { token, body: { vehiidno: PLATE, plateColor: 1, vin: VIN, companyId, deviceNo: DEVICE_NO, vehicleType: 'truck', status: 1, insuranceExpire: null, inspectionExpire: null, remark: '', channels: [], driverIds: [] } });
-  if (r.code !== 200) throw new Error(JSON.stringify(r));
+  await page.goto(consolePath('/information/vehicle'));
+  const list = page.locator('[data-page="information-vehicle"]');
+  await page.getByTestId('company-tree').getByText(COMPANY, { exact: true }).click();
+  await list.getByRole('button', { name: '新增', exact: true }).click();
+  const form = page.getByTestId('vehicle-form');
+  await form.locator('input[name=vehiidno]').fill(PLATE);
+  await choose(page, form, '车牌颜色', '蓝色');
+  // A wrong check digit is named under the field before anything is sent.
+  const wrongDigit = VIN[8] === '0' ? '1' : '0';
+  await form.locator('input[name=vin]').fill(`${VIN.slice(0, 8)}${wrongDigit}${VIN.slice(9)}`);
+  await form.getByText('车架号(VIN)第9位校验位不正确').waitFor();
+  await form.locator('input[name=vin]').fill(VIN);
+  await form.getByText('车架号(VIN)第9位校验位不正确').waitFor({ state: 'detached' });
+  await choose(page, form, '车辆类型', '货车');
+  // The device picker offers devices installed on no vehicle, searched on the server.
+  await choose(page, form, '设备号', new RegExp(DEVICE_NO), DEVICE_NO.slice(0, 8));
+  await page.getByTestId('vehicle-form-submit').click();
+  await form.waitFor({ state: 'detached' });
+  await list.getByRole('cell', { name: PLATE, exact: true }).first().waitFor();
+  await list.getByRole('cell', { name: DEVICE_NO }).first().waitFor();
 }
 
 async function createDriver(page: Page): Promise<void> {
