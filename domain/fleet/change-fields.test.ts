@@ -33,6 +33,9 @@ describe('operator-log wording', () => {
     expect(lines.map(changeLineText)).toEqual(['车牌颜色: 蓝色 → 黄色', '状态: 在用 → 停用', 'zzz: a → b']);
     expect(changeLines(null, { vehiidno: '粤B12345' }, 'en').map(changeLineText)).toEqual(['Plate: 粤B12345']);
     expect(changeLines({ vehiidno: '粤B12345' }, null, 'en').map(changeLineText)).toEqual(['Plate: 粤B12345']);
+    // an id logged beside its name at the time shows as the name only
+    expect(changeLines({ vehicleId: null, plate: null }, { vehicleId: 7, plate: '粤B12345' }, 'zh').map(changeLineText)).toEqual(['车牌号: — → 粤B12345']);
+    expect(changeLines({ vehicleId: null }, { vehicleId: 7 }, 'zh', { vehicle: { 7: '粤B12345' } }).map(changeLineText)).toEqual(['绑定车辆: — → 粤B12345']);
   });
 
   it('holds a search period to both ends or neither, in order, at most 92 days apart', () => {

@@ -149,6 +149,14 @@ export const CHANGE_FIELDS: Readonly<Record<string, FieldDef>> = {
 /** Bookkeeping the log's readers never need (the row itself says who and when). */
 const HIDDEN = new Set(['id', 'path', 'createTime', 'updateTime', 'companyPath']);
 
+/**
+ * A referenced id logged beside its name at the time (`vehicleId` with `plate`): the name shows, the
+ * id does not (the name then is what the operator saw; the id's name now may differ or be gone).
+ */
+const NAMED_BY: Readonly<Record<string, string>> = {
+  companyId: 'companyName', lineId: 'lineName', deviceTypeId: 'deviceTypeName', vehicleId: 'plate', driverIds: 'drivers', vehicleIds: 'vehicles',
+};
+
 export function isShownField(key: string): boolean {
   return !HIDDEN.has(key);
 }
@@ -260,13 +268,14 @@ export interface ChangeLine {
  * a create lists its values, a delete what was deleted, a change each field before and after.
  */
 export function changeLines(before: Readonly<Record<string, unknown>> | null, after: Readonly<Record<string, unknown>> | null, lang: ChangeLang, names?: ChangeNames): ChangeLine[] {
-  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})].filter(isShownField));
+  const all = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  const keys = [...all].filter((k) => isShownField(k) && !(NAMED_BY[k] !== undefined && all.has(NAMED_BY[k]!)));
   const order = Object.keys(CHANGE_FIELDS);
   const rank = (k: string) => {
     const i = order.indexOf(k);
     return i < 0 ? order.length : i;
   };
-  return [...keys].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)).map((key) => ({
+  return keys.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)).map((key) => ({
     key,
     field: fieldName(key, lang),
     before: before === null ? null : fieldValue(key, before[key], lang, names),
