@@ -24,7 +24,7 @@ export async function seedChangeLog(tx: Repositories, now: number): Promise<void
   for (const [i, v] of records.entries()) {
     const who = people[i % people.length]!;
     // A working morning (from 09:00 China time) days back, older for the first vehicles.
-    const day = now - (VEHICLES + 6 - i) * DAY;
+    const day = now - (VEHICLES - i) * DAY;
     const at = (hours: number) => day - (day % DAY) + (1 + hours) * 3_600_000 + i * 7 * 60_000;
     const edited = v.plateColor !== 0 || v.vehicleType !== '';
     const base = { resource: 'vehicle' as const, recordId: v.id, label: v.vehiidno, companyId: v.companyId, ...who };
