@@ -119,9 +119,24 @@ async function createVehicle(page: Page): Promise<void> {
   await list.getByRole('cell', { name: DEVICE_NO }).first().waitFor();
 }
 
+/** A driver of the new company who drives the vehicle. */
 async function createDriver(page: Page): Promise<void> {
-  void page;
-  void DRIVER;
+  await page.goto(consolePath('/information/driver'));
+  const list = page.locator('[data-page="information-driver"]');
+  await list.getByRole('button', { name: '新增', exact: true }).click();
+  const form = page.getByTestId('driver-form');
+  await form.locator('input[name=name]').fill(DRIVER);
+  await choose(page, form, '所属公司', new RegExp(COMPANY));
+  await form.locator('input[name=licenceNo]').fill('440301199001011234');
+  await choose(page, form, '准驾车型', 'A2');
+  await form.locator('input[name=phone]').fill('13800138042');
+  await form.locator('input[name=certNo]').fill('44030119900101123X');
+  await choose(page, form, '驾驶车辆', new RegExp(PLATE), PLATE.slice(0, 3));
+  await page.getByTestId('driver-form-submit').click();
+  await form.waitFor({ state: 'detached' });
+  const row = list.locator('tr', { hasText: DRIVER });
+  await row.first().waitFor();
+  await expect.poll(() => row.first().textContent()).toContain(PLATE);
 }
 
 async function expectRefusalShown(page: Page, deviceNo: string): Promise<void> {
