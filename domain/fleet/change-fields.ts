@@ -53,12 +53,13 @@ export const CHANGE_LOG_EXPORT_CAP = 50_000;
 export const CHANGE_LOG_KEYWORD_MAX = 64;
 
 /** Operations writers log (an unknown one shows as its code). */
-export const CHANGE_OPERATIONS = ['create', 'update', 'delete', 'import', 'move', 'bind', 'unbind', 'replace', 'register'] as const;
+export const CHANGE_OPERATIONS = ['create', 'update', 'delete', 'import', 'move', 'bind', 'unbind', 'replace', 'register', 'resetRegistration'] as const;
 export type ChangeOperation = (typeof CHANGE_OPERATIONS)[number];
 const OPERATION_NAMES: Record<ChangeOperation, readonly [zh: string, en: string]> = {
   create: ['新增', 'Created'], update: ['修改', 'Edited'], delete: ['删除', 'Deleted'], import: ['导入', 'Imported'],
   move: ['转移公司', 'Moved'], bind: ['绑定设备', 'Device bound'], unbind: ['解绑设备', 'Device unbound'],
   replace: ['更换设备', 'Device replaced'], register: ['终端自动注册', 'Auto-registered'],
+  resetRegistration: ['重置注册', 'Registration reset'],
 };
 
 export function operationName(op: string, lang: ChangeLang): string {
@@ -143,6 +144,7 @@ export const CHANGE_FIELDS: Readonly<Record<string, FieldDef>> = {
   downStations: f('下行站点', 'Stations (down)', { type: 'count' }),
   // registration (0x0100 as the terminal reported it)
   authCode: f('鉴权码', 'Auth code'),
+  registered: f('已注册', 'Registered', { type: 'bool' }),
   remoteAddress: f('终端地址', 'Terminal address'),
 };
 

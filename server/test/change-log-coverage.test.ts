@@ -34,11 +34,7 @@ const EXEMPT: Record<string, string> = {
  * Routes whose successful write leaves no row today, each with whose it is: listed so the suite stays
  * green while the gap is open, and checked — a gap that gets fixed fails here until it is removed.
  */
-const KNOWN_GAPS: Record<string, string> = {
-  // server/gateway/registration-routes.ts (issue 12, the device page's 重置注册): clears the terminal's
-  // registration (auth code) of a device; it logs to the server log only. Reported to the devices owner.
-  'POST /service-priv/device/resetRegistration': 'the registration reset writes no change_log row',
-};
+const KNOWN_GAPS: Record<string, string> = {};
 
 interface Req {
   readonly query?: Record<string, string | number>;
@@ -118,9 +114,11 @@ const SAMPLES: Record<string, () => Promise<Req>> = {
   'POST /service-priv/device/import': async () => ({ body: { file: (await sheetFor('/service-priv/device/import_template', deviceRow())).toString('base64') } }),
   'POST /service-priv/device/batchimp': async () => ({ multipart: { file: await sheetFor('/service-priv/device/import_template', deviceRow()), status: '/service-priv/device/batch/status' } }),
   'POST /service-priv/device/resetRegistration': async () => {
-    const db = (server.app.storage as SqliteStorage).db;
-    const v = db.prepare('SELECT id FROM vehicle WHERE device_no IS NOT NULL ORDER BY id LIMIT 1').get() as { id: number };
-    return { body: { vehicleId: v.id } };
+    // A device whose terminal registered (as a 0x0100 would record it): the reset lets it register again.
+    const no = deviceNo();
+    const { id } = await ok<{ id: number }>('POST', '/service-priv/device', { deviceNo: no });
+    await server.app.storage.terminals.register({ deviceNo: no, authCode: `AUTH${no}`, makerId: 'TEST', model: 'T1', terminalId: 'T0001', plateColor: 0, plate: '' });
+    return { body: { deviceId: id } };
   },
   // drivers
   'POST /service-priv/driver': async () => ({ body: { name: `司机${next()}`, phone: '13800000000' } }),

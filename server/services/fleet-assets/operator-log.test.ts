@@ -124,6 +124,7 @@ describe('binlog/vehicle and binlog/device', () => {
     expect(oneEnd.status).toBe(400);
     expect(oneEnd.msg).toContain('from');
     expect((await search(admin, { operation: 'drop table' })).status).toBe(400);
+    expect((await search(admin, { operation: 'resetRegistration' })).status).toBe(200);
     expect((await search(admin, { size: 501 })).status).toBe(400);
     expect((await search(admin, { userId: 1 })).status).toBe(400);
     expect((await server.call('POST', '/service-priv/binlog/vehicle/excel', { token: admin, body: { from: 0, to: now } })).status).toBe(400);

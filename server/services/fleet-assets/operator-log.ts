@@ -42,7 +42,7 @@ export const OperatorLogMessages = {
 /** The search of a log screen: the list's paging, a keyword (plate / device number / operator), an operation, an inclusive period. */
 const SearchFields = {
   keyword: Type.Optional(Text(CHANGE_LOG_KEYWORD_MAX)),
-  operation: Type.Optional(Type.String({ minLength: 1, maxLength: 16, pattern: '^[a-zA-Z]+$' })),
+  operation: Type.Optional(Type.String({ minLength: 1, maxLength: 32, pattern: '^[a-zA-Z]+$' })),
   from: Type.Optional(EpochMs),
   to: Type.Optional(EpochMs),
 };
