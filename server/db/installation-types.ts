@@ -126,6 +126,12 @@ export interface InstallationRepository {
   /** Moves a device into a company (a device of an ancestor company follows the vehicle it is put on). */
   setDeviceCompany(deviceNo: string, companyId: number, time: number): Promise<void>;
 
+  // ── demo data (server/seed/installations.ts) ──
+  /** Every vehicle with a device, by id. */
+  boundVehicles(): Promise<{ vehicleId: number; companyId: number; deviceNo: string }[]>;
+  /** Inserts records as given (one prepared statement; a seed writes one per vehicle). */
+  createMany(records: readonly (NewInstallation & { createTime: number })[]): Promise<void>;
+
   /** The vehicles' records follow them to their new company (modifyVehiCompany: the new owner reads them, the old one no longer). */
   moveWithVehicles(vehicleIds: readonly number[], companyId: number): Promise<void>;
 }

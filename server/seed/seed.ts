@@ -13,6 +13,7 @@ import { seedLineStations } from './lines.ts';
 import { seedVehicleExtras } from './vehicles-extra.ts';
 import { seedDrivers } from './drivers.ts';
 import { seedChangeLog } from './change-log.ts';
+import { seedInstallations } from './installations.ts';
 
 export interface DemoAccount {
   readonly username: string;
@@ -131,5 +132,6 @@ export async function seedDemoData(storage: Storage, opts: SeedOptions): Promise
     await tx.users.create({ ...base, username: 'safety', passwordHash: safetyHash, realName: '刘安全', userLevel: 2, companyId: root.id }, [safetyRole]);
     await tx.users.create({ ...base, username: 'branch', passwordHash: branchHash, realName: '赵分管', userLevel: 1, companyId: eastBranchId }, [branchRole]);
     await seedChangeLog(tx, Date.now()); // issue 15: demo history for the operator logs
+    await seedInstallations(tx, Date.now()); // issue 15: the installation records behind the seeded bindings (after the operator log: same times)
   });
 }

@@ -23,6 +23,9 @@ const SELECT = `SELECT i.*, v.vehiidno plate, c.name company_name,
   JOIN company c ON c.id = i.company_id
   LEFT JOIN user u ON u.id = i.user_id`;
 
+const INSERT = `INSERT INTO vehicle_installation (vehicle_id, company_id, kind, old_device_no, new_device_no, installer, install_time, remark, user_id, create_time, update_time)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
 function toInstallation(r: Row): Installation {
   return {
     id: r.id, vehicleId: r.vehicle_id, plate: r.plate, companyId: r.company_id, companyName: r.company_name, kind: r.kind,
@@ -71,9 +74,7 @@ export class SqliteInstallationRepository implements InstallationRepository {
 
   async create(r: NewInstallation): Promise<number> {
     const now = Date.now();
-    const info = this.db.prepare(`INSERT INTO vehicle_installation (vehicle_id, company_id, kind, old_device_no, new_device_no, installer, install_time, remark, user_id, create_time, update_time)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-      .run(r.vehicleId, r.companyId, r.kind, r.oldDeviceNo, r.newDeviceNo, r.installer, r.installTime, r.remark, r.userId, now, now);
+    const info = this.db.prepare(INSERT).run(r.vehicleId, r.companyId, r.kind, r.oldDeviceNo, r.newDeviceNo, r.installer, r.installTime, r.remark, r.userId, now, now);
     return Number(info.lastInsertRowid);
   }
 
@@ -138,6 +139,18 @@ export class SqliteInstallationRepository implements InstallationRepository {
 
   async setDeviceCompany(deviceNo: string, companyId: number, time: number): Promise<void> {
     this.db.prepare('UPDATE device SET company_id = ?, update_time = ? WHERE device_no = ?').run(companyId, time, deviceNo);
+  }
+
+  async boundVehicles(): Promise<{ vehicleId: number; companyId: number; deviceNo: string }[]> {
+    return this.db.prepare('SELECT id vehicleId, company_id companyId, device_no deviceNo FROM vehicle WHERE device_no IS NOT NULL ORDER BY id')
+      .all() as { vehicleId: number; companyId: number; deviceNo: string }[];
+  }
+
+  async createMany(records: readonly (NewInstallation & { createTime: number })[]): Promise<void> {
+    const insert = this.db.prepare(INSERT);
+    for (const r of records) {
+      insert.run(r.vehicleId, r.companyId, r.kind, r.oldDeviceNo, r.newDeviceNo, r.installer, r.installTime, r.remark, r.userId, r.createTime, r.createTime);
+    }
   }
 
   async moveWithVehicles(vehicleIds: readonly number[], companyId: number): Promise<void> {

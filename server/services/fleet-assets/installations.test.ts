@@ -67,6 +67,27 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+describe('seed', () => {
+  it('every seeded binding has its records: the latest puts on the device the vehicle has, some replaced a failed terminal', async () => {
+    const vehicles = db.prepare('SELECT id, device_no FROM vehicle WHERE device_no IS NOT NULL').all() as { id: number; device_no: string }[];
+    expect(vehicles.length).toBeGreaterThan(0);
+    for (const v of vehicles) {
+      const recs = db.prepare('SELECT kind, old_device_no, new_device_no, install_time, installer FROM vehicle_installation WHERE vehicle_id = ? ORDER BY install_time').all(v.id) as { kind: string; old_device_no: string | null; new_device_no: string; install_time: number; installer: string }[];
+      expect(recs.length).toBeGreaterThan(0);
+      expect(recs.at(-1)!.new_device_no).toBe(v.device_no);
+      expect(recs[0]!.kind).toBe('install');
+      expect(recs.every((r) => r.install_time < now && r.installer !== '')).toBe(true);
+      if (recs.length === 2) expect(recs[1]).toMatchObject({ kind: 'replace', old_device_no: recs[0]!.new_device_no });
+    }
+    const page = await server.call<Page<Record_>>('GET', '/service-priv/vehicle/installed_records?kind=replace&size=100', { token: admin });
+    expect(page.data.total).toBeGreaterThan(0);
+    expect(page.data.records[0]).toMatchObject({ userName: '系统管理员', kind: 'replace' });
+    // Where the operator log holds a seeded binding, the install has its time.
+    const bind = db.prepare("SELECT record_id, time FROM change_log WHERE resource = 'vehicle' AND operation = 'bind' LIMIT 1").get() as { record_id: number; time: number } | undefined;
+    if (bind) expect((db.prepare('SELECT install_time FROM vehicle_installation WHERE vehicle_id = ?').get(bind.record_id) as { install_time: number }).install_time).toBe(bind.time);
+  });
+});
+
 describe('create', () => {
   it('installs a device with photos: the record, the binding, the photos by their bytes, the log', async () => {
     addDevice('015500000001', east.id);
