@@ -321,3 +321,46 @@ describe('company in use', () => {
     expect(r.msg).toBe('公司「设备库存组」下还有1 个设备，不能删除');
   });
 });
+
+describe('large import (v3/batchimp)', () => {
+  it('a multipart file runs as a task: its rows are written with their devices; a bad VIN is refused by row', async () => {
+    const east = byName('华东分公司');
+    const no = device(east.id);
+    const upload = async (rows: (string | number | null)[][]) => {
+      const form = new FormData();
+      form.append('companyId', String(east.id));
+      form.append('file', new Blob([Buffer.from(await sheet(rows), 'base64')]), 'vehicles.xlsx');
+      const res = await fetch(`${server.url}/service-priv/vehicle/v3/batchimp`, { method: 'POST', headers: { 'x-jwt': admin, 'x-lang': 'en' }, body: form });
+      return ((await res.json()) as { data: { taskId: string } }).data.taskId;
+    };
+    const follow = async (taskId: string) => {
+      for (let i = 0; i < 2000; i++) {
+        const s = await server.call<{ phase: string; imported?: number; problems?: { row: number }[] }>('GET', `/service-priv/vehicle/batch/status?taskId=${taskId}`, { token: admin, lang: 'en' });
+        if (['done', 'refused', 'failed'].includes(s.data.phase)) return s.data;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error('task did not end');
+    };
+    const before = server.count('vehicle');
+    const refused = await follow(await upload([['Plate', 'VIN'], ['沪J·J0001', vin(70)], ['沪J·J0002', 'LFV2A21K000000000']]));
+    expect(refused.phase).toBe('refused');
+    expect(refused.problems?.map((p) => p.row)).toEqual([3]);
+    expect(server.count('vehicle')).toBe(before);
+    const done = await follow(await upload([['Plate', 'VIN', 'Device no.'], ['沪J·J0001', vin(70), no], ['沪J·J0002', vin(71), null]]));
+    expect(done).toMatchObject({ phase: 'done', imported: 2 });
+    const list = await server.call<Page<Vehicle>>('GET', '/service-priv/vehicle?keyword=J000', { token: admin });
+    expect(list.data.records.map((v) => [v.vehiidno, v.deviceNo, v.companyId])).toEqual([['沪J·J0001', no, east.id], ['沪J·J0002', null, east.id]]);
+  });
+});
+
+describe('demo seed', () => {
+  it('every seeded vehicle has a valid VIN, a type and expiry dates, some expiring or expired', async () => {
+    const { vinProblem } = await import('../../domain/fleet/vin.ts');
+    const rows = db().prepare("SELECT vin, vehicle_type, plate_color, insurance_expire FROM vehicle WHERE vehiidno NOT LIKE '%·%'").all() as { vin: string; vehicle_type: string; plate_color: number; insurance_expire: number | null }[];
+    expect(rows.length).toBeGreaterThanOrEqual(50);
+    expect(rows.filter((r) => vinProblem(r.vin) !== undefined)).toEqual([]);
+    expect(rows.every((r) => r.vehicle_type !== '' && r.plate_color > 0 && r.insurance_expire !== null)).toBe(true);
+    const s = await server.call<{ insuranceSoon: number; insuranceExpired: number; inspectionSoon: number; inspectionExpired: number }>('GET', '/service-priv/vehicle/status', { token: admin });
+    expect(s.data.insuranceSoon + s.data.inspectionSoon).toBeGreaterThan(0);
+  });
+});

@@ -130,7 +130,7 @@ export function VehiclePage() {
       })}
       scope={{ companyId, ...filters }}
       exportJob={(q) => vehicleApi.exportJob({ ...filters, keyword: q.keyword || undefined })}
-      importCall={{ call: vehicleApi.import, template: vehicleApi.template, maxRows: L.importRowsMax }}
+      importCall={{ job: vehicleApi.importJob, call: vehicleApi.import, template: vehicleApi.template, maxRows: L.importRowsMax }}
       toolbar={toolbar}
       columns={columns}
       onCreate={() => setDialog({ kind: 'create' })}

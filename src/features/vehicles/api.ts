@@ -3,6 +3,7 @@ import type { ExpiryState } from '../../../domain/fleet/limits.ts';
 import { API_BASE, ApiError, http, type ExportResult } from '../../api/http.ts';
 import { currentLang } from '../../i18n/index.ts';
 import { serverExportJob } from '../../kit/export-job.ts';
+import { importJob } from '../../kit/import-job.ts';
 import { applyTokenHeader, session } from '../../session/store.ts';
 import type { Page } from '../system/types.ts';
 
@@ -109,6 +110,8 @@ export const vehicleApi = {
   /** Drivers to bind (the driver page's list, whole scope): id and name. */
   drivers: (keyword: string) => http.get<Page<{ id: number; name: string }>>('/service-priv/driver', { current: 1, size: 20, keyword }, { noCompanyId: true, silent: true }),
   import: (file: string) => http.post<{ imported: number; ids: number[] }>(`${BASE}/import`, { file }, { silent: true }),
+  /** The large-file path: multipart upload with progress, then the task's phases (v3/batchimp + batch/status). */
+  importJob: importJob(`${BASE}/v3/batchimp`, `${BASE}/batch/status`),
   template: (): Promise<ExportResult> => http.export(`${BASE}/import_template`, undefined, { noCompanyId: true, silent: true }),
   exportJob: (q: VehicleFilters) => serverExportJob(BASE, defined({ ...q })),
 };
