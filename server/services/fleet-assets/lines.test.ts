@@ -11,6 +11,8 @@ import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { changedTables, fingerprint } from '../../test/db-fingerprint.ts';
 import { startServer, type TestServer } from '../../test/harness.ts';
 import { createUserWithRole, permissionId } from '../../test/users.ts';
+import { LiveStore } from '../../live/store.ts';
+import { mapHint } from './lines.ts';
 
 const PAGE = '/information/lineManagement';
 const bits = (...buttons: string[]) => [permissionId('/information'), permissionId(PAGE), ...buttons.map((b) => permissionId(`${PAGE}:${b}`))];
@@ -257,5 +259,24 @@ describe('button bits', () => {
     expect((await server.call('GET', '/service-priv/line/page', { token: operator })).status).toBe(403);
     expect((await server.call('GET', `/service-priv/line/${made.data.id}`, { token: operator })).status).toBe(403);
     expect(changedTables(frozen, fingerprint(server.app))).toEqual([]);
+  });
+});
+
+describe('where the editor opens a line without stations', () => {
+  it('the median position of the line\'s vehicles, else of its company subtree\'s, else nowhere', () => {
+    const store = new LiveStore();
+    const add = (vehicleId: number, companyPath: string, lng?: number, lat?: number) => {
+      store.upsertVehicle({ vehicleId, companyId: Number(companyPath.split('/').at(-2)), companyPath });
+      if (lng !== undefined && lat !== undefined) store.applyPosition({ vehicleId, lng, lat, speed: 0, heading: 0, altitude: 0, statusFlags: 0, alarmFlags: 0, gpsTime: 1 });
+    };
+    add(1, '/1/4/9/', 114.05, 22.54);
+    add(2, '/1/4/9/', 114.07, 22.55);
+    add(3, '/1/4/9/', 120.6, 31.3); // a drifting one: the median ignores it
+    add(4, '/1/2/5/', 116.4, 39.9);
+    add(5, '/1/4/9/'); // never reported
+    expect(mapHint(store, new Set([1, 2, 3]), '/1/4/9/')).toEqual({ lng: 114.07, lat: 22.55 });
+    expect(mapHint(store, new Set([5]), '/1/2/')).toEqual({ lng: 116.4, lat: 39.9 });
+    expect(mapHint(store, new Set(), '/1/4/')).toEqual({ lng: 114.07, lat: 22.55 });
+    expect(mapHint(store, new Set(), '/1/7/')).toBeNull();
   });
 });

