@@ -119,6 +119,9 @@ export const deviceApi = {
   /** Picker options in the caller's scope (`unbound`: devices installed on no vehicle). */
   search: (q: { keyword?: string; unbound?: boolean; size?: number }) =>
     http.post<DeviceOption[]>(`${BASE}/pp/search`, defined(q), { noCompanyId: true, silent: true }),
+  /** Voids the device's auth code: the terminal must register again (its connection is closed). */
+  resetRegistration: (deviceId: number) =>
+    http.post<{ deviceId: number; registered: boolean; online: boolean }>(`${BASE}/resetRegistration`, { deviceId }, { noCompanyId: true, silent: true }),
   refusals: (q: { current: number; size: number; keyword?: string; result?: number }) =>
     http.get<Page<RegisterRefusal>>(`${BASE}/error`, defined(q), { noCompanyId: true }),
 };

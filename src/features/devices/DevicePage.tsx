@@ -1,0 +1,151 @@
+import { useState } from 'react';
+import { Badge, Button, Checkbox, Select, Text, Tooltip } from '@mantine/core';
+import { DEVICE_EDITIONS, DEVICE_LIMITS, type DeviceEdition } from '../../../domain/fleet/limits.ts';
+import { Perm } from '../../app/Perm.tsx';
+import { useT } from '../../i18n/index.ts';
+import { ConfirmButton } from '../../kit/ConfirmButton.tsx';
+import { importJob } from '../../kit/import-job.ts';
+import { ListPage, useInvalidate } from '../../kit/ListPage.tsx';
+import type { KitColumn } from '../../kit/ResourceTable.tsx';
+import { useCompanySelection } from '../../session/company-selection.ts';
+import { formatTime } from '../system/ui/format.ts';
+import { deviceApi, type Device, type DeviceFilters, type RegisterRefusal } from './api.ts';
+import { dayText, EDITION_LABEL, type DeviceFormValues } from './device-form.ts';
+import { DeviceForm, useDeviceTypes } from './DeviceForm.tsx';
+import { DEVICE_NS } from './messages.ts';
+import { RefusalsDialog } from './RefusalsDialog.tsx';
+
+const ROUTE = '/information/device';
+
+type Dialog = { kind: 'create'; prefill?: Partial<DeviceFormValues> } | { kind: 'edit'; device: Device } | { kind: 'refusals' } | undefined;
+
+/** The form's prefill from a refused registration: the number and what the terminal said it is. */
+export function prefillFromRefusal(r: RegisterRefusal): Partial<DeviceFormValues> {
+  const ascii = (s: string) => s.replace(/[^\x20-\x7E]/g, '').slice(0, DEVICE_LIMITS.modelMax);
+  return { deviceNo: r.deviceNo, model: ascii(r.model), terminalId: ascii(r.terminalId), maker: r.makerId.slice(0, DEVICE_LIMITS.makerMax) };
+}
+
+/**
+ * /information/device: the terminals of the company picked in the tree (and below it), installed on a
+ * vehicle or in stock, auto-registered ones "unassigned" until an operator installs them; create,
+ * edit (renumbering follows to the vehicle), delete (not while installed), .xlsx import and export,
+ * registration reset, and the refused registrations with 添加为设备.
+ */
+export function DevicePage() {
+  const t = useT(DEVICE_NS);
+  const { companyId } = useCompanySelection();
+  const [dialog, setDialog] = useState<Dialog>(undefined);
+  const [protocol, setProtocol] = useState<string | null>(null);
+  const [deviceTypeId, setDeviceTypeId] = useState<string | null>(null);
+  const [bound, setBound] = useState<string | null>(null);
+  const [unassigned, setUnassigned] = useState(false);
+  const invalidate = useInvalidate(ROUTE);
+  const types = useDeviceTypes();
+
+  const filters: DeviceFilters = {
+    protocol: protocol ? (Number(protocol) as DeviceEdition) : undefined,
+    deviceTypeId: deviceTypeId ? Number(deviceTypeId) : undefined,
+    bound: bound === null ? undefined : bound === 'yes',
+    unassigned: unassigned || undefined,
+  };
+
+  const sourceLabel = (d: Device) => (d.source === 'auto' ? t('sourceAuto') : d.source === 'import' ? t('sourceImport') : t('sourceOperator'));
+  const columns: KitColumn<Device>[] = [
+    { key: 'deviceNo', title: t('deviceNo'), minWidth: 120, maxWidth: 150, render: (d) => <Text size="sm" fw={500} ff="monospace">{d.deviceNo}</Text> },
+    { key: 'terminalId', title: t('terminalId'), minWidth: 90, maxWidth: 160, render: (d) => d.terminalId },
+    { key: 'model', title: t('model'), minWidth: 90, maxWidth: 160, render: (d) => d.model },
+    { key: 'maker', title: t('maker'), minWidth: 90, maxWidth: 180, render: (d) => d.maker },
+    { key: 'deviceType', title: t('deviceType'), minWidth: 100, maxWidth: 200, render: (d) => d.deviceTypeName },
+    { key: 'protocol', title: t('protocol'), minWidth: 120, maxWidth: 140, render: (d) => <Badge variant="light" size="sm">{EDITION_LABEL[d.protocol]}</Badge> },
+    { key: 'channelCount', title: t('channelCount'), minWidth: 60, maxWidth: 80, align: 'right', render: (d) => d.channelCount },
+    { key: 'simIccid', title: t('simIccid'), minWidth: 170, maxWidth: 190, render: (d) => d.simIccid },
+    { key: 'installDate', title: t('installDate'), minWidth: 100, maxWidth: 120, render: (d) => dayText(d.installDate) },
+    {
+      key: 'vehicle', title: t('vehicle'), minWidth: 100, maxWidth: 140,
+      render: (d) => (d.plate ?? (d.unassigned ? <Badge color="orange" variant="light" size="sm" data-testid="device-unassigned">{t('unassigned')}</Badge> : t('notBound'))),
+    },
+    {
+      key: 'online', title: t('online'), minWidth: 70, maxWidth: 90,
+      render: (d) => <Badge color={d.online ? 'green' : 'gray'} variant="dot" size="sm" data-online={d.online ? 1 : 0}>{d.online ? t('isOnline') : t('isOffline')}</Badge>,
+    },
+    {
+      key: 'registration', title: t('registration'), minWidth: 80, maxWidth: 110,
+      render: (d) => (
+        <Tooltip label={t('lastAuth', { time: formatTime(d.authTime) })} disabled={d.authTime === null}>
+          <Badge color={d.registered ? 'blue' : 'gray'} variant="light" size="sm">{d.registered ? t('registered') : t('notRegistered')}</Badge>
+        </Tooltip>
+      ),
+    },
+    { key: 'source', title: t('source'), minWidth: 80, maxWidth: 110, render: (d) => sourceLabel(d) },
+    { key: 'company', title: t('company'), minWidth: 100, maxWidth: 200, render: (d) => d.companyName },
+    { key: 'remark', title: t('remark'), minWidth: 100, maxWidth: 300, render: (d) => d.remark },
+  ];
+
+  const filterInputs = (
+    <>
+      <Select
+        size="xs" w={150} clearable placeholder={t('anyEdition')} value={protocol} onChange={setProtocol}
+        data={DEVICE_EDITIONS.map((e) => ({ value: String(e), label: EDITION_LABEL[e] }))} data-testid="device-filter-protocol"
+      />
+      <Select
+        size="xs" w={160} clearable searchable placeholder={t('anyType')} value={deviceTypeId} onChange={setDeviceTypeId}
+        data={(types.data?.records ?? []).map((d) => ({ value: String(d.id), label: d.devTypeName }))} data-testid="device-filter-type"
+      />
+      <Select
+        size="xs" w={140} clearable placeholder={t('anyBound')} value={bound} onChange={setBound}
+        data={[{ value: 'yes', label: t('boundYes') }, { value: 'no', label: t('boundNo') }]} data-testid="device-filter-bound"
+      />
+      <Checkbox size="xs" label={t('unassignedOnly')} checked={unassigned} onChange={(e) => setUnassigned(e.currentTarget.checked)} data-testid="device-filter-unassigned" />
+    </>
+  );
+
+  return (
+    <ListPage<Device>
+      route={ROUTE}
+      pageId="information-device"
+      title={t('title')}
+      tree={{}}
+      searchPlaceholder={t('keywordPlaceholder')}
+      filters={filterInputs}
+      fetchPage={(q) => deviceApi.page({ ...q, keyword: q.keyword || undefined, ...filters })}
+      scope={{ companyId, ...filters }}
+      exportJob={(q) => deviceApi.exportJob({ keyword: q.keyword || undefined, ...filters })}
+      importCall={{ job: importJob('/service-priv/device/batchimp', '/service-priv/device/batch/status'), template: deviceApi.template, maxRows: DEVICE_LIMITS.importRowsMax }}
+      toolbar={(
+        <Perm route={ROUTE} button="create">
+          <Button size="xs" variant="light" color="orange" onClick={() => setDialog({ kind: 'refusals' })} data-testid="device-refusals-open">{t('refusals')}</Button>
+        </Perm>
+      )}
+      columns={columns}
+      actionsWidth={230}
+      onCreate={() => setDialog({ kind: 'create' })}
+      onEdit={(device) => setDialog({ kind: 'edit', device })}
+      rowActions={(d) => (d.registered ? (
+        <Perm route={ROUTE} button="update">
+          <ConfirmButton size="compact-xs" variant="subtle" color="orange" message={t('resetConfirm', { no: d.deviceNo })} onConfirm={async () => {
+            await deviceApi.resetRegistration(d.id);
+            await invalidate();
+          }} data-testid="device-reset-registration">
+            {t('resetRegistration')}
+          </ConfirmButton>
+        </Perm>
+      ) : null)}
+      remove={{ name: (d) => d.deviceNo, message: (d) => t('deleteConfirm', { no: d.deviceNo }), call: (d) => deviceApi.remove([d.id]) }}
+    >
+      {dialog?.kind === 'refusals' && (
+        <RefusalsDialog onClose={() => setDialog(undefined)} onAdd={(r) => setDialog({ kind: 'create', prefill: prefillFromRefusal(r) })} />
+      )}
+      {(dialog?.kind === 'create' || dialog?.kind === 'edit') && (
+        <DeviceForm
+          device={dialog.kind === 'edit' ? dialog.device : undefined}
+          prefill={dialog.kind === 'create' ? dialog.prefill : undefined}
+          onClose={() => setDialog(undefined)}
+          onSaved={() => {
+            setDialog(undefined);
+            void invalidate();
+          }}
+        />
+      )}
+    </ListPage>
+  );
+}

@@ -1,0 +1,3 @@
+import { DevicePage } from '../../features/devices/DevicePage.tsx';
+
+export default DevicePage;
