@@ -79,17 +79,6 @@ export function stationProblemText(p: StationProblem, lang: 'zh' | 'en'): string
   }
 }
 
-/** The length of a direction in km: the great-circle distances between consecutive stations, summed. */
-export function directionLengthKm(stations: readonly Station[]): number {
-  let km = 0;
-  for (let i = 1; i < stations.length; i++) {
-    const a = stations[i - 1]!;
-    const b = stations[i]!;
-    km += haversineKm(a.lng, a.lat, b.lng, b.lat);
-  }
-  return km;
-}
-
 /** Cumulative km at each station (0 at the first): the editor shows it beside each stop. */
 export function cumulativeKm(stations: readonly Station[]): number[] {
   const out: number[] = [];
@@ -102,6 +91,11 @@ export function cumulativeKm(stations: readonly Station[]): number[] {
     out.push(km);
   });
   return out;
+}
+
+/** The length of a direction in km: the great-circle distances between consecutive stations, summed. */
+export function directionLengthKm(stations: readonly Station[]): number {
+  return cumulativeKm(stations).at(-1) ?? 0;
 }
 
 // ── the editor's list operations (pure: each answers a new list) ──
