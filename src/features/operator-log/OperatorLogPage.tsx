@@ -44,14 +44,15 @@ export function OperatorLogPage({ kind }: { kind: LogKind }) {
 
   const search: LogSearch = { ...applied, ...(operation ? { operation } : {}) };
 
+  // What changed first (time, record, operation, changes): on a 1280-px screen those fit; who, from where and the company follow.
   const columns: KitColumn<LogRow>[] = [
-    { key: 'time', title: t('time'), minWidth: 150, maxWidth: 170, render: (r) => logTime(r.time) },
+    { key: 'time', title: t('time'), minWidth: 160, maxWidth: 180, render: (r) => logTime(r.time) },
+    { key: 'label', title: kind === 'vehicle' ? t('plate') : t('deviceNo'), minWidth: 100, maxWidth: 160, render: (r) => <Text size="sm" fw={500}>{r.label}</Text> },
+    { key: 'operation', title: t('operation'), minWidth: 90, maxWidth: 120, render: (r) => <OperationBadge operation={r.operation} /> },
+    { key: 'changes', title: t('changes'), minWidth: 230, maxWidth: 560, render: (r) => <ChangeSummary row={r} /> },
     { key: 'userName', title: t('operator'), minWidth: 90, maxWidth: 160, render: (r) => r.userName || t('system') },
     { key: 'ip', title: t('ip'), minWidth: 110, maxWidth: 150, render: (r) => r.ip },
-    { key: 'label', title: kind === 'vehicle' ? t('plate') : t('deviceNo'), minWidth: 110, maxWidth: 160, render: (r) => <Text size="sm" fw={500}>{r.label}</Text> },
     { key: 'companyName', title: t('company'), minWidth: 120, maxWidth: 220, render: (r) => r.companyName },
-    { key: 'operation', title: t('operation'), minWidth: 100, maxWidth: 130, render: (r) => <OperationBadge operation={r.operation} /> },
-    { key: 'changes', title: t('changes'), minWidth: 260, maxWidth: 560, render: (r) => <ChangeSummary row={r} /> },
   ];
 
   return (
@@ -61,33 +62,34 @@ export function OperatorLogPage({ kind }: { kind: LogKind }) {
       title={kind === 'vehicle' ? t('vehicleTitle') : t('deviceTitle')}
       tree={{}}
       searchPlaceholder={kind === 'vehicle' ? t('vehicleKeyword') : t('deviceKeyword')}
+      // The period sits on the title line: with the tree and the menu open, a 1280-px screen has no room for it in the filter bar.
+      header={
+        <PeriodPicker
+          size="sm"
+          value={period}
+          labels={{ start: '', end: '' }}
+          quick={['today', 'yesterday', 'last3Days', 'last7Days', 'thisMonth', 'lastMonth']}
+          limits={LIMITS}
+          testIds={{ start: 'log-from', end: 'log-to', quick: 'log-quick' }}
+          onChange={(p) => {
+            setPeriod(p);
+            const bounds = periodBounds(p);
+            if (bounds) setApplied(bounds);
+          }}
+        />
+      }
       filters={
-        <Group gap="xs" wrap="nowrap" align="flex-end">
-          <Select
-            size="sm"
-            w={140}
-            clearable
-            placeholder={t('allOperations')}
-            aria-label={t('operation')}
-            data-testid="log-operation"
-            value={operation}
-            onChange={setOperation}
-            data={CHANGE_OPERATIONS.map((op) => ({ value: op, label: operationName(op, lang) }))}
-          />
-          <PeriodPicker
-            size="sm"
-            value={period}
-            labels={{ start: '', end: '' }}
-            quick={['today', 'yesterday', 'last3Days', 'last7Days', 'thisMonth', 'lastMonth']}
-            limits={LIMITS}
-            testIds={{ start: 'log-from', end: 'log-to', quick: 'log-quick' }}
-            onChange={(p) => {
-              setPeriod(p);
-              const bounds = periodBounds(p);
-              if (bounds) setApplied(bounds);
-            }}
-          />
-        </Group>
+        <Select
+          size="sm"
+          w={140}
+          clearable
+          placeholder={t('allOperations')}
+          aria-label={t('operation')}
+          data-testid="log-operation"
+          value={operation}
+          onChange={setOperation}
+          data={CHANGE_OPERATIONS.map((op) => ({ value: op, label: operationName(op, lang) }))}
+        />
       }
       fetchPage={(q) => operatorLogApi.page(kind, { ...search, current: q.current, size: q.size, ...(q.keyword ? { keyword: q.keyword } : {}) })}
       scope={{ companyId, ...search }}
@@ -98,7 +100,7 @@ export function OperatorLogPage({ kind }: { kind: LogKind }) {
           {t('details')}
         </Button>
       )}
-      actionsWidth={90}
+      actionsWidth={70}
     >
       {detail && (
         <Drawer opened onClose={() => setDetail(undefined)} position="right" size="md" title={t('detailTitle', { label: detail.label, operation: operationName(detail.operation, lang) })}>
