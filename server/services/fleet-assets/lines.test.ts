@@ -193,6 +193,26 @@ describe('vehicles on a line', () => {
     expect(logRows('line', line.id).at(-1)!.operation).toBe('delete');
   });
 
+  it('a line takes vehicles of its own company or of a company above it (the vehicle form\'s rule), never of one below or beside', async () => {
+    const branch = byName('华南分公司');
+    const fleet = byName('深圳公交车队');
+    await server.app.storage.fleet.createVehicles([{ vehiidno: '粤B总部01', companyId: branch.id, lineId: null, deviceNo: null, vin: '' }]);
+    const branchVehicle = (db().prepare('SELECT id FROM vehicle WHERE vehiidno = ?').get('粤B总部01') as { id: number }).id;
+    const fleetLine = (await server.call<Line>('POST', '/service-priv/line', { token: admin, body: { name: '车队线路', companyId: fleet.id } })).data;
+    const branchLine = (await server.call<Line>('POST', '/service-priv/line', { token: admin, body: { name: '分公司线路', companyId: branch.id } })).data;
+    const ok1 = await server.call<{ changed: number }>('POST', '/service-priv/line/vehicles', { token: admin, body: { lineId: fleetLine.id, vehicleIds: [branchVehicle] } });
+    expect(ok1.data.changed).toBe(1);
+    const fleetVehicle = vehiclesOf(fleet.id)[0]!;
+    const before = fingerprint(server.app);
+    const refused = await server.call('POST', '/service-priv/line/vehicles', { token: admin, lang: 'zh', body: { lineId: branchLine.id, vehicleIds: [fleetVehicle.id] } });
+    expect(refused.status).toBe(400);
+    expect(refused.msg).toBe(`线路「分公司线路」不属于车辆 ${fleetVehicle.vehiidno} 的所属公司或其下级公司`);
+    expect(changedTables(before, fingerprint(server.app))).toEqual([]);
+    // The owner sees it in its tree under the line.
+    const under = await server.call<{ id: string }[]>('GET', `/service-priv/company/treeStruct?nodeId=L_${fleetLine.id}`, { token: admin });
+    expect(under.data.map((n) => n.id)).toEqual([`V_${branchVehicle}`]);
+  });
+
   it('the company tree shows a new line at once, with its vehicles under it', async () => {
     const fleet = byName('广州城配车队');
     const line = (await server.call<Line>('POST', '/service-priv/line', { token: admin, body: { name: '树节点测试线', companyId: fleet.id } })).data;

@@ -33,9 +33,9 @@ export const LINE_DETAIL_VEHICLES_MAX = 2000;
 
 const pair = (zh: string, en: string): Message => (lang) => (lang === 'zh' ? zh : en);
 export const LineCallMessages = {
-  notInLineCompany: (plates: readonly string[]): Message => pair(
-    `车辆 ${plates.join('、')} 不属于线路所属公司或其下级公司`,
-    `Vehicle(s) ${plates.join(', ')} do not belong to the line's company or its subcompanies`),
+  lineNotInVehicleCompany: (line: string, plates: readonly string[]): Message => pair(
+    `线路「${line}」不属于车辆 ${plates.join('、')} 的所属公司或其下级公司`,
+    `The line "${line}" is not in the company of vehicle(s) ${plates.join(', ')} or a company below it`),
   noSuchVehicle: pair('车辆不存在', 'No such vehicle'),
 } as const;
 
@@ -150,11 +150,13 @@ export function registerLineCalls(app: App, deps: FleetAssetDeps): void {
     // Every vehicle in the caller's scope, or nothing is written (an id outside it reads as missing).
     if (vehicles.length !== vehicleIds.length) throw fail.notFound(LineCallMessages.noSuchVehicle);
     if (!remove) {
+      // The vehicle form's rule for the same field (resources/vehicles.ts): the line is of the vehicle's
+      // company or a company below it, so the vehicle shows under the line in its owner's company tree.
       const linePath = await storage.lines.companyPath(line.companyId);
-      const outside = vehicles.filter((v) => !linePath || !v.companyPath.startsWith(linePath)).map((v) => v.vehiidno).sort();
+      const outside = vehicles.filter((v) => !linePath || !linePath.startsWith(v.companyPath)).map((v) => v.vehiidno).sort();
       if (outside.length > 0) {
         const shown = outside.slice(0, 5).concat(outside.length > 5 ? ['…'] : []);
-        throw new AppError(ErrorCode.BadRequest, LineCallMessages.notInLineCompany(shown), null, { vehicleIds: { code: 'notInLineCompany', params: { plates: outside.slice(0, 20) } } });
+        throw new AppError(ErrorCode.BadRequest, LineCallMessages.lineNotInVehicleCompany(line.name, shown), null, { vehicleIds: { code: 'lineNotInVehicleCompany', params: { plates: outside.slice(0, 20) } } });
       }
     }
     const changed = vehicles.filter((v) => (remove ? v.lineId === line.id : v.lineId !== line.id)).sort((a, b) => a.vehiidno.localeCompare(b.vehiidno));
