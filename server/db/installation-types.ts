@@ -131,7 +131,4 @@ export interface InstallationRepository {
   boundVehicles(): Promise<{ vehicleId: number; companyId: number; deviceNo: string }[]>;
   /** Inserts records as given (one prepared statement; a seed writes one per vehicle). */
   createMany(records: readonly (NewInstallation & { createTime: number })[]): Promise<void>;
-
-  /** The vehicles' records follow them to their new company (modifyVehiCompany: the new owner reads them, the old one no longer). */
-  moveWithVehicles(vehicleIds: readonly number[], companyId: number): Promise<void>;
 }

@@ -152,9 +152,4 @@ export class SqliteInstallationRepository implements InstallationRepository {
       insert.run(r.vehicleId, r.companyId, r.kind, r.oldDeviceNo, r.newDeviceNo, r.installer, r.installTime, r.remark, r.userId, r.createTime, r.createTime);
     }
   }
-
-  async moveWithVehicles(vehicleIds: readonly number[], companyId: number): Promise<void> {
-    if (vehicleIds.length === 0) return;
-    this.db.prepare(`UPDATE vehicle_installation SET company_id = ? WHERE vehicle_id IN (${placeholders(vehicleIds.length)})`).run(companyId, ...vehicleIds);
-  }
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Drawer, Group, Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Badge, Button, Drawer, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { INSTALLATION_KIND_CODES, INSTALLATION_KIND_NAMES, type InstallationKindCode } from '../../../domain/fleet/installation.ts';
 import { valueTime, type Period } from '../../../domain/period/period.ts';
@@ -64,7 +64,8 @@ export function InstallationsPage() {
     { key: 'installTime', title: t('installTime'), minWidth: 130, maxWidth: 170, render: (r) => formatTime(r.installTime) },
     { key: 'userName', title: t('operator'), minWidth: 90, maxWidth: 160, render: (r) => r.userName },
     { key: 'photoCount', title: t('photos'), minWidth: 60, maxWidth: 80, align: 'right', render: (r) => (r.photoCount > 0 ? t('photoCount', { count: r.photoCount }) : '') },
-    { key: 'remark', title: t('remark'), minWidth: 120, maxWidth: 320, render: (r) => r.remark },
+    // One line in the list (the detail shows it all), so a long remark never makes a row tall.
+    { key: 'remark', title: t('remark'), minWidth: 120, maxWidth: 320, render: (r) => <Text size="sm" lineClamp={1} title={r.remark}>{r.remark}</Text> },
   ];
 
   const close = () => setDialog(undefined);
@@ -80,27 +81,28 @@ export function InstallationsPage() {
       title={t('title')}
       tree={{}}
       searchPlaceholder={t('keywordPlaceholder')}
+      // The period sits on the title line: with the tree and the menu open, a 1280-px screen has no room for it in the filter bar.
+      header={
+        <PeriodPicker mode="date" size="sm" value={period} onChange={setPeriod} quick={['today', 'last7Days', 'thisMonth', 'lastMonth']} labels={{ start: '', end: '' }}
+          testIds={{ start: 'installation-from', end: 'installation-to', quick: 'installation-quick' }} />
+      }
       filters={
-        <Group gap="xs" align="flex-end" wrap="nowrap">
-          <Select
-            size="sm"
-            w={120}
-            aria-label={t('kindFilter')}
-            placeholder={t('kindAll')}
-            clearable
-            data={INSTALLATION_KIND_CODES.map((k) => ({ value: k, label: INSTALLATION_KIND_NAMES[k][lang === 'zh' ? 0 : 1] }))}
-            value={kind}
-            onChange={(v) => setKind(v as InstallationKindCode | null)}
-            data-testid="installation-kind-filter"
-          />
-          <PeriodPicker mode="date" size="sm" value={period} onChange={setPeriod} quick={['today', 'last7Days', 'thisMonth', 'lastMonth']} labels={{ start: '', end: '' }}
-            testIds={{ start: 'installation-from', end: 'installation-to', quick: 'installation-quick' }} />
-        </Group>
+        <Select
+          size="sm"
+          w={120}
+          aria-label={t('kindFilter')}
+          placeholder={t('kindAll')}
+          clearable
+          data={INSTALLATION_KIND_CODES.map((k) => ({ value: k, label: INSTALLATION_KIND_NAMES[k][lang === 'zh' ? 0 : 1] }))}
+          value={kind}
+          onChange={(v) => setKind(v as InstallationKindCode | null)}
+          data-testid="installation-kind-filter"
+        />
       }
       fetchPage={(q) => installationApi.page({ ...q, keyword: q.keyword || undefined, ...filters })}
       scope={{ companyId, ...filters }}
       columns={columns}
-      actionsWidth={200}
+      actionsWidth={260}
       rowActions={(r) => (
         <Button size="compact-xs" variant="subtle" onClick={() => setDialog({ kind: 'detail', id: r.id })} data-testid="installation-detail">
           {t('detail')}
@@ -148,12 +150,12 @@ function InstallationDetail({ id, onClose }: { id: number; onClose: () => void }
             <Field label={t('plate')}>{r.plate}</Field>
             <Field label={t('company')}>{r.companyName}</Field>
             <Field label={t('kind')}><KindBadge kind={r.kind} /></Field>
-            <Field label={t('devices')}><Devices r={r} /></Field>
             <Field label={t('installer')}>{r.installer}</Field>
             <Field label={t('installTime')}>{formatTime(r.installTime)}</Field>
             <Field label={t('operator')}>{r.userName}</Field>
             <Field label={t('createTime')}>{formatTime(r.createTime)}</Field>
           </SimpleGrid>
+          <Field label={t('devices')}><Devices r={r} /></Field>
           <Field label={t('remark')}>{r.remark}</Field>
           <Text size="xs" c="dimmed">{t('photos')}</Text>
           <PhotoGrid photos={r.photos} />
