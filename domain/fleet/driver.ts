@@ -58,8 +58,8 @@ export function checkPhoto(bytes: Uint8Array): PhotoProblem | undefined {
   return undefined;
 }
 
-/** The form's values as typed (dates as `YYYY-MM-DD` or ''). */
-export interface DriverFormValues {
+/** The form's values as typed (dates as `YYYY-MM-DD` or ''); a type (not an interface) so it fits @mantine/form's records. */
+export type DriverFormValues = {
   companyId: number | null;
   name: string;
   licenceNo: string;
@@ -72,7 +72,7 @@ export interface DriverFormValues {
   status: 0 | 1;
   remark: string;
   vehicleIds: number[];
-}
+};
 
 export type DriverFormProblem =
   | { readonly key: 'required' }

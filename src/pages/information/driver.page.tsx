@@ -1,0 +1,3 @@
+import { DriverPage } from '../../features/drivers/DriverPage.tsx';
+
+export default DriverPage;
