@@ -14,6 +14,7 @@ import { seedVehicleExtras } from './vehicles-extra.ts';
 import { seedDrivers } from './drivers.ts';
 import { seedChangeLog } from './change-log.ts';
 import { seedInstallations } from './installations.ts';
+import { seedDevicesExtra } from './devices-extra.ts';
 
 export interface DemoAccount {
   readonly username: string;
@@ -133,5 +134,6 @@ export async function seedDemoData(storage: Storage, opts: SeedOptions): Promise
     await tx.users.create({ ...base, username: 'branch', passwordHash: branchHash, realName: '赵分管', userLevel: 1, companyId: eastBranchId }, [branchRole]);
     await seedChangeLog(tx, Date.now()); // issue 15: demo history for the operator logs
     await seedInstallations(tx, Date.now()); // issue 15: the installation records behind the seeded bindings (after the operator log: same times)
+    await seedDevicesExtra(tx, Date.now()); // issue 15: unassigned auto-registered devices, devices in stock, refused registrations
   });
 }
