@@ -79,20 +79,25 @@ function drivingProgram(deviceNo: string, plate: string): VehicleProgram {
   throw new Error('no seed drives for the next four minutes');
 }
 
-// TEMP scaffolding through the API until the pages land.
-async function companyIdOf(token: string): Promise<number> {
-  const r = await e2e.server.api<{ records: { id: number; name: string }[] }>('/service-priv/company/page', { token, query: { current: 1, size: 50 } });
-  const c = r.data.records.find((x) => x.name === COMPANY);
-  if (!c) throw new Error(`no company ${COMPANY}: ${JSON.stringify(r)}`);
-  return c.id;
-}
+/** The device 013800000042 in the new company (picked in the tree), of the new type; a number with a letter is named under its field first. */
 async function createDevice(page: Page): Promise<void> {
-  void page;
-  void DEVICE_TYPE;
-  const token = await e2e.server.token({ username: 'admin', password: adminPassword! });
-  const companyId = await companyIdOf(token);
-  const r = await e2e.server.api('/service-priv/device', { token, body: { deviceNo: DEVICE_NO, companyId, protocol: 2013, model: 'FLEETSIM-808', terminalId: 'T000042' } });
-  if (r.code !== 200) throw new Error(JSON.stringify(r));
+  await page.goto(consolePath('/information/device'));
+  const list = page.locator('[data-page="information-device"]');
+  await page.getByTestId('company-tree').getByText(COMPANY, { exact: true }).click();
+  await list.getByRole('button', { name: '新增', exact: true }).click();
+  const form = page.getByTestId('device-form');
+  await form.locator('input[name=deviceNo]').fill(`${DEVICE_NO.slice(0, 11)}X`);
+  await page.getByTestId('device-form-submit').click();
+  await form.getByText('设备号为 12 位数字（终端手机号，不足 12 位前面补 0）').last().waitFor();
+  await form.locator('input[name=deviceNo]').fill(DEVICE_NO);
+  await form.locator('input[name=terminalId]').fill('T000042');
+  await form.locator('input[name=model]').fill('FLEETSIM-808');
+  await form.locator('input[name=maker]').fill('模拟终端厂');
+  await choose(page, form, '设备类型', DEVICE_TYPE);
+  await form.locator('input[name=channelCount]').fill('4');
+  await page.getByTestId('device-form-submit').click();
+  await form.waitFor({ state: 'detached' });
+  await list.locator('tr', { hasText: DEVICE_NO }).first().waitFor();
 }
 
 /** The vehicle, in the new company (picked in the tree), bound to the device, with a VIN the form checks as it is typed. */
@@ -139,9 +144,22 @@ async function createDriver(page: Page): Promise<void> {
   await expect.poll(() => row.first().textContent()).toContain(PLATE);
 }
 
+/** The device page: the entered device online on its vehicle, and the refused number in 注册拒绝, ready to be added. */
 async function expectRefusalShown(page: Page, deviceNo: string): Promise<void> {
-  void page;
-  void deviceNo;
+  await page.goto(consolePath('/information/device'));
+  const list = page.locator('[data-page="information-device"]');
+  const entered = list.locator('tr', { hasText: DEVICE_NO }).first();
+  await expect.poll(() => entered.textContent(), { timeout: 10_000 }).toContain(PLATE);
+  expect(await entered.textContent()).toContain('在线');
+  // The refused number is no device: registration refusals are the only place it shows.
+  expect(await list.locator('tr', { hasText: deviceNo }).count()).toBe(0);
+  await page.getByTestId('device-refusals-open').click();
+  const refused = page.getByTestId('device-refusals-table').locator(`[data-device-no="${deviceNo}"]`);
+  await refused.waitFor({ timeout: 10_000 });
+  expect(await refused.textContent()).toContain('4 无该终端');
+  // 添加为设备 opens the device form with the number filled in.
+  await refused.getByTestId('device-refusal-add').click();
+  expect(await page.getByTestId('device-form').locator('input[name=deviceNo]').inputValue()).toBe(deviceNo);
 }
 
 describe('a fleet from nothing', () => {
