@@ -4,16 +4,15 @@
  * naming its plate; a photo refused by its bytes) land under their fields.
  */
 import { useState } from 'react';
-import { Alert, Badge, Group, SegmentedControl, Select, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Badge, Group, SegmentedControl, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { INSTALLATION_KIND_NAMES, photoProblemText } from '../../../domain/fleet/installation.ts';
 import { INSTALLATION_LIMITS as L } from '../../../domain/fleet/limits.ts';
 import { useLang, useT } from '../../i18n/index.ts';
 import { FormDrawer } from '../../kit/FormDrawer.tsx';
 import { DateTimeField } from '../../kit/period-picker/DateTimeField.tsx';
-import { deviceApi } from '../devices/api.ts';
+import { DeviceSelect } from '../fleet-pickers/DeviceSelect.tsx';
 import { VehicleSelect, type VehicleOption } from '../fleet-pickers/VehicleSelect.tsx';
 import { vehicleApi } from '../vehicles/api.ts';
 import { installationApi, type Installation } from './api.ts';
@@ -42,44 +41,6 @@ function useVehicleDevice(vehicle: VehicleOption | undefined): string | null | u
     queryFn: async () => (await vehicleApi.search(vehicle!.plate, 50)).records.find((v) => v.id === vehicle!.id)?.deviceNo ?? null,
   });
   return vehicle === undefined ? undefined : q.data;
-}
-
-/** Devices on no vehicle in the caller's scope, searched by number on the server. */
-function DevicePicker({ value, onChange, error }: { value: string | null; onChange: (deviceNo: string | null) => void; error?: string }) {
-  const t = useT(INSTALLATION_NS);
-  const [query, setQuery] = useState('');
-  const [debounced] = useDebouncedValue(query.trim(), 250);
-  const options = useQuery({
-    queryKey: [ROUTE, 'unbound-devices', debounced],
-    queryFn: () => deviceApi.search({ keyword: debounced || undefined, unbound: true, size: 50 }),
-  });
-  const data = (options.data ?? []).map((d) => ({ value: d.deviceNo, label: d.deviceNo, company: d.companyName }));
-  if (value && !data.some((d) => d.value === value)) data.unshift({ value, label: value, company: '' });
-  const companyOf = new Map(data.map((d) => [d.value, d.company]));
-  return (
-    <Select
-      label={t('device')}
-      placeholder={t('devicePlaceholder')}
-      required
-      searchable
-      clearable
-      data={data}
-      value={value}
-      searchValue={query}
-      onSearchChange={setQuery}
-      filter={({ options: all }) => all}
-      nothingFoundMessage={options.isFetching ? t('reading') : undefined}
-      renderOption={({ option }) => (
-        <Group justify="space-between" wrap="nowrap" w="100%">
-          <Text size="sm" ff="monospace">{option.label}</Text>
-          <Text size="xs" c="dimmed">{companyOf.get(option.value)}</Text>
-        </Group>
-      )}
-      onChange={onChange}
-      error={error}
-      data-testid="installation-device"
-    />
-  );
 }
 
 export function InstallationCreateForm({ onClose, onSaved }: { onClose: () => void; onSaved: () => void }) {
@@ -135,7 +96,17 @@ export function InstallationCreateForm({ onClose, onSaved }: { onClose: () => vo
         data-testid="installation-action"
       />
       {values.action === 'bind' ? (
-        <DevicePicker value={values.deviceNo} onChange={(no) => form.setFieldValue('deviceNo', no)} error={form.errors.deviceNo as string | undefined} />
+        // Devices on no vehicle in the caller's scope; one of another branch is refused by the server, naming the rule.
+        <DeviceSelect
+          unboundOnly
+          required
+          label={t('device')}
+          placeholder={t('devicePlaceholder')}
+          value={values.deviceNo}
+          onChange={(no) => form.setFieldValue('deviceNo', no)}
+          error={form.errors.deviceNo as string | undefined}
+          testId="installation-device"
+        />
       ) : (
         form.errors.deviceNo && <Alert color="red" p="xs">{form.errors.deviceNo}</Alert>
       )}
