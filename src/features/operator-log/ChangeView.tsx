@@ -1,9 +1,10 @@
 import { Fragment } from 'react';
-import { Badge, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Badge, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { CHANGE_OPERATIONS, changeLines, changeLineText, operationName, type ChangeLine } from '../../../domain/fleet/change-fields.ts';
 import { useLang, useT } from '../../i18n/index.ts';
 import type { LogRow } from './api.ts';
 import { OPERATOR_LOG_NS } from './messages.ts';
+import { logTime } from './time.ts';
 
 const OPERATION_COLOR: Record<string, string> = {
   create: 'green', import: 'teal', update: 'blue', delete: 'red', move: 'grape', bind: 'cyan', unbind: 'orange', replace: 'indigo', register: 'gray',
@@ -17,6 +18,19 @@ export function OperationBadge({ operation }: { operation: string }) {
     <Badge size="sm" variant="light" color={OPERATION_COLOR[operation] ?? 'gray'} data-operation={operation}>
       {known ? operationName(operation, lang) : operation}
     </Badge>
+  );
+}
+
+/** Who did what when, from where: the operation badge, the time, the operator (else 系统), the address. */
+export function LogHeadline({ row }: { row: LogRow }) {
+  const t = useT(OPERATOR_LOG_NS);
+  return (
+    <Group gap="xs">
+      <OperationBadge operation={row.operation} />
+      <Text size="sm">{logTime(row.time)}</Text>
+      <Text size="sm">{row.userName || t('system')}</Text>
+      <Text size="xs" c="dimmed">{row.ip}</Text>
+    </Group>
   );
 }
 

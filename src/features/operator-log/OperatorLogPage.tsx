@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Drawer, Group, Select, Stack, Text } from '@mantine/core';
+import { Button, Drawer, Select, Stack, Text } from '@mantine/core';
 import { CHANGE_LOG_MAX_SPAN_DAYS, CHANGE_LOG_SCREENS, changeLogPeriodProblem, CHANGE_OPERATIONS, operationName } from '../../../domain/fleet/change-fields.ts';
 import { periodProblem, quickRange, valueTime, type Period } from '../../../domain/period/period.ts';
 import { useLang, useT } from '../../i18n/index.ts';
@@ -8,7 +8,7 @@ import { PeriodPicker } from '../../kit/period-picker/index.ts';
 import type { KitColumn } from '../../kit/ResourceTable.tsx';
 import { useCompanySelection } from '../../session/company-selection.ts';
 import { operatorLogApi, type LogKind, type LogRow, type LogSearch } from './api.ts';
-import { ChangeFields, ChangeSummary, OperationBadge } from './ChangeView.tsx';
+import { ChangeFields, ChangeSummary, LogHeadline, OperationBadge } from './ChangeView.tsx';
 import { OPERATOR_LOG_NS } from './messages.ts';
 import { logTime } from './time.ts';
 
@@ -105,12 +105,7 @@ export function OperatorLogPage({ kind }: { kind: LogKind }) {
       {detail && (
         <Drawer opened onClose={() => setDetail(undefined)} position="right" size="md" title={t('detailTitle', { label: detail.label, operation: operationName(detail.operation, lang) })}>
           <Stack gap="sm" data-testid="log-detail">
-            <Group gap="xs">
-              <OperationBadge operation={detail.operation} />
-              <Text size="sm">{logTime(detail.time)}</Text>
-              <Text size="sm">{detail.userName || t('system')}</Text>
-              <Text size="sm" c="dimmed">{detail.ip}</Text>
-            </Group>
+            <LogHeadline row={detail} />
             <Text size="sm" c="dimmed">{detail.companyName}</Text>
             <ChangeFields row={detail} />
           </Stack>

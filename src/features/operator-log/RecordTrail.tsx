@@ -6,9 +6,8 @@ import { useT } from '../../i18n/index.ts';
 import type { AuditTrailProps } from '../../kit/audit.tsx';
 import { errorMessage } from '../system/ui/format.ts';
 import { operatorLogApi } from './api.ts';
-import { ChangeFields, OperationBadge } from './ChangeView.tsx';
+import { ChangeFields, LogHeadline } from './ChangeView.tsx';
 import { OPERATOR_LOG_NS } from './messages.ts';
-import { logTime } from './time.ts';
 
 const TRAIL_PAGE = 20;
 
@@ -60,14 +59,7 @@ function RecordTrailDrawer({ route, resource, recordId, onClose }: { route: stri
         {rows.length > 0 && (
           <Timeline bulletSize={14} lineWidth={2}>
             {rows.map((r) => (
-              <Timeline.Item key={r.id} data-testid="trail-entry" title={
-                <Group gap="xs">
-                  <OperationBadge operation={r.operation} />
-                  <Text size="sm">{logTime(r.time)}</Text>
-                  <Text size="sm">{r.userName || t('system')}</Text>
-                  <Text size="xs" c="dimmed">{r.ip}</Text>
-                </Group>
-              }>
+              <Timeline.Item key={r.id} data-testid="trail-entry" title={<LogHeadline row={r} />}>
                 <ChangeFields row={r} />
               </Timeline.Item>
             ))}
