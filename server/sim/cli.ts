@@ -17,6 +17,7 @@ import { startSimulator, type TerminalSpec } from './simulator.ts';
 import { errorCount, type SimStats, type SimTerminalEvent } from './terminal.ts';
 
 const USAGE = `Usage: npm run sim -- [--vehicles N] [--rate HZ] [--host H] [--port P] [--seed S] [--data-dir DIR]
+       npm run sim -- --device-no 013800000001[,013800000002] [--plate …] [--host H] [--port P] [--data-dir DIR]
   --vehicles N     terminals to simulate (default 2000; with --data-dir, at most the vehicles in the database)
   --rate HZ        reports per second per vehicle with ACC on, at most 1 (default 0.1 = every 10 s)
   --parked S       report interval with ACC off, seconds (default 60)
@@ -66,7 +67,7 @@ export interface CliOptions {
 export const REGISTER_REFUSALS: Readonly<Record<number, string>> = {
   1: 'the vehicle is already registered by another terminal',
   2: 'no such vehicle: the device is entered but bound to no vehicle (bind it on /information/vehicle)',
-  3: 'the terminal is already registered (it must unregister with 0x0003, or reset its registration on the monitor\'s vehicle card)',
+  3: 'the terminal is already registered (it must unregister with 0x0003, or an operator resets it: 重置注册 on /information/device)',
   4: 'no such terminal: enter the device on /information/device (or turn GATEWAY_AUTO_REGISTER on)',
 };
 
