@@ -15,6 +15,9 @@ const RECORD_TABLE: Record<ChangeResource, string> = {
   vehicle: 'vehicle', device: 'device', driver: 'driver', installation: 'vehicle_installation', line: 'line',
 };
 
+/** The column a record is searched by today (a renamed plate still finds the rows written under the old one). */
+const RECORD_LABEL: Partial<Record<ChangeResource, string>> = { vehicle: 'vehiidno', device: 'device_no', driver: 'name', line: 'name' };
+
 /** Where a referenced id's name lives: `SELECT id, <name> FROM <table> t JOIN company c ON c.id = t.<company>`. */
 const REF_NAME: Record<RefKind, { table: string; name: string; company: string }> = {
   company: { table: 'company', name: 'name', company: 'id' },
@@ -43,8 +46,10 @@ export class SqliteChangeLogRepository implements ChangeLogRepository {
     const where = ['l.resource = ?', s.sql];
     const params: unknown[] = [q.resource, ...s.params];
     if (q.keyword) {
-      where.push("(l.label LIKE ? ESCAPE '\\' OR l.user_name LIKE ? ESCAPE '\\')");
-      params.push(likePattern(q.keyword), likePattern(q.keyword));
+      const like = likePattern(q.keyword);
+      const current = RECORD_LABEL[q.resource];
+      where.push(`(l.label LIKE ? ESCAPE '\\' OR l.user_name LIKE ? ESCAPE '\\'${current ? ` OR l.record_id IN (SELECT id FROM ${RECORD_TABLE[q.resource]} WHERE ${current} LIKE ? ESCAPE '\\')` : ''})`);
+      params.push(like, like, ...(current ? [like] : []));
     }
     if (q.recordId !== undefined) { where.push('l.record_id = ?'); params.push(q.recordId); }
     if (q.operation) { where.push('l.operation = ?'); params.push(q.operation); }

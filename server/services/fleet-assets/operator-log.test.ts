@@ -99,6 +99,11 @@ describe('binlog/vehicle and binlog/device', () => {
   it('finds rows by plate, by operator, by operation and within an inclusive period', async () => {
     const byPlate = await search(admin, { keyword: v2.vehiidno });
     expect(byPlate.data.records.map((x) => x.recordId)).toEqual([v2.id]);
+    // a row written under an earlier plate is found by the plate the vehicle has now
+    await server.app.storage.changeLog.append(entry({ recordId: v2.id, label: '旧牌OLD1', companyId: v2.company_id, time: now - 2 * DAY, before: { vehiidno: '旧牌OLD1' }, after: { vehiidno: v2.vehiidno } }));
+    const renamed = await search(admin, { keyword: v2.vehiidno });
+    expect(renamed.data.records.map((x) => x.label)).toEqual([v2.vehiidno, '旧牌OLD1']);
+    expect((await search(admin, { keyword: '旧牌OLD' })).data.total).toBe(1);
     const byOperator = await search(admin, { keyword: '张调' });
     expect(byOperator.data.records.map((x) => x.recordId)).toEqual([v1.id]);
     const creates = await search(admin, { operation: 'create', size: 500 });
