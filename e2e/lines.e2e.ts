@@ -2,7 +2,8 @@
  * Lines (/information/lineManagement) in Chromium against the real server: the seeded bus lines are
  * listed with their stations; a new line opens straight in the editor, where clicks on the map add
  * numbered stations (a polyline joins them), a station is renamed in the list, 上行 is saved, 下行 is made
- * from it reversed and saved; a vehicle is put on the line; the company tree shows the new line.
+ * from it reversed and saved; a dragged marker makes the direction unsaved; a vehicle of the line's
+ * company is put on the line.
  */
 import { describe, expect, test } from 'vitest';
 import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
@@ -10,6 +11,7 @@ import { expectCleanLayout } from './layout-checks.ts';
 
 const e2e = useE2E();
 const ROUTE = '/information/lineManagement';
+const FLEET = '北京冷链车队';
 
 interface Detail { id: number; name: string; stations: { up: { name: string; lng: number; lat: number }[]; down: { name: string }[] }; vehicles: { vehiidno: string }[] }
 
@@ -30,6 +32,10 @@ describe('lines: stations on the map, vehicles on the line', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('line-station-marker').count()).toBe(0);
 
+    // A new line belongs to the company picked in the tree.
+    const tree = page.getByTestId('company-tree');
+    await tree.locator('input').first().fill(FLEET);
+    await tree.getByText(FLEET, { exact: true }).last().click();
     await list.getByRole('button', { name: '新增' }).click();
     const form = page.getByTestId('line-form');
     await form.locator('input[name="name"]').fill('E2E 环线');
@@ -51,6 +57,16 @@ describe('lines: stations on the map, vehicles on the line', () => {
     await page.getByTestId('line-save-stations').click();
     await page.getByText('上行站点已保存').waitFor();
 
+    // Dragging a marker moves its station: the direction has unsaved changes until discarded.
+    const marker = (await page.getByTestId('line-station-marker').nth(1).boundingBox())!;
+    await page.mouse.move(marker.x + marker.width / 2, marker.y + marker.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(marker.x + 60, marker.y + 50, { steps: 8 });
+    await page.mouse.up();
+    await page.getByText('有未保存的修改').waitFor();
+    await page.getByRole('button', { name: '放弃修改' }).click();
+    await expect.poll(() => page.getByText('有未保存的修改').count()).toBe(0);
+
     await page.getByTestId('line-tab-down').click();
     await page.getByTestId('line-copy-reverse').click();
     expect(await page.getByTestId('line-station-row').count()).toBe(3);
@@ -66,7 +82,8 @@ describe('lines: stations on the map, vehicles on the line', () => {
     expect(detail.stations.up[0]!.lng).toBeGreaterThan(70);
 
     // A vehicle onto the line, through the vehicle picker.
-    const vehicles = await e2e.server.api<{ records: { vehiidno: string }[] }>('/service-priv/vehicle', { method: 'GET', token, query: { current: 1, size: 1 } });
+    const fleet = (await e2e.server.api<{ id: number; name: string }[]>('/service-priv/company/tree', { method: 'GET', token })).data.find((c) => c.name === FLEET)!;
+    const vehicles = await e2e.server.api<{ records: { vehiidno: string }[] }>('/service-priv/vehicle', { method: 'GET', token, query: { current: 1, size: 1, companyId: fleet.id } });
     const plate = vehicles.data.records[0]!.vehiidno;
     await page.getByTestId('line-tab-vehicles').click();
     await page.getByTestId('line-vehicle-pick').fill(plate);
