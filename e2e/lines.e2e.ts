@@ -18,12 +18,14 @@ interface Detail { id: number; name: string; stations: { up: { name: string; lng
 describe('lines: stations on the map, vehicles on the line', () => {
   test('create a line, add stations by clicking the map, save both directions, put a vehicle on it', async () => {
     const page = await e2e.newPage();
-    await page.setViewportSize({ width: 1600, height: 900 });
+    await page.setViewportSize({ width: 1280, height: 720 });
     await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
     await page.goto(consolePath(ROUTE));
     const list = page.locator('[data-page="information-line-management"]');
     await list.getByRole('cell', { name: '机场快线', exact: true }).waitFor();
-    await expectCleanLayout(page, 'line list');
+    await expectCleanLayout(page, 'line list 1280×720');
+    await page.setViewportSize({ width: 1600, height: 900 });
+    await expectCleanLayout(page, 'line list 1600×900');
 
     // A seeded line: its stations as numbered markers joined by the polyline.
     await list.getByRole('row').filter({ hasText: '机场快线' }).getByTestId('line-open-editor').click();
