@@ -88,6 +88,15 @@ describe('autoRegister off', () => {
     expect(store.columns.gpsTime[store.slotOf(vehicleId)]).toBe(time);
   });
 
+  it('a vehicle without a device has no registration to reset (200, nothing changes), not a failure', async () => {
+    const now = Date.now();
+    const vehicleId = Number(dbOf(server).prepare('INSERT INTO vehicle (vehiidno, company_id, create_time, update_time) VALUES (?, 1, ?, ?)').run('沪A5NODEV', now, now).lastInsertRowid);
+    const before = counts(server);
+    const r = await server.call<{ registered: boolean }>('POST', '/service-priv/device/resetRegistration', { token: admin, body: { vehicleId } });
+    expect(r).toMatchObject({ status: 200, data: { registered: false } });
+    expect(counts(server)).toEqual(before);
+  });
+
   it('keeps at most REGISTER_REFUSALS_MAX refusal rows: the oldest by last refusal go', async () => {
     const terminals = server.app.storage.terminals;
     const base = Date.UTC(2020, 0, 1);

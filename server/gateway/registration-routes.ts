@@ -70,6 +70,8 @@ export function deviceRegistrationRoutes(app: App, deps: { readonly storage: Sto
       return ok({ deviceId: device.id, deviceNo: device.deviceNo, registered: after?.registered ?? false, online: gateway.deviceOnline(device.deviceNo) }, requestLang(request));
     }
     const before = await view(body.vehicleId!, ctx.scope);
+    // A vehicle without a device (issue 15) has no registration to reset.
+    if (!before.deviceNo) return ok(before, requestLang(request));
     const reset = await gateway.resetRegistration(before.vehicleId, before.deviceNo, ctx.user.id);
     request.log.warn({ vehicleId: before.vehicleId, deviceNo: before.deviceNo, userId: ctx.user.id, wasRegistered: reset },
       'terminal registration reset by an operator: the terminal must register again');
