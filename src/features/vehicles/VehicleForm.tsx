@@ -23,6 +23,19 @@ export function VehicleForm({ vehicle, companyId, onClose, onSaved }: { vehicle:
   // The VIN is checked as it is typed (the same domain rule as the server), once 17 characters are in or the field is left.
   const [vinTouched, setVinTouched] = useState(false);
   const vinProblem = vinTouched || values.vin.length >= L.vinLength ? vinFormProblem(values.vin) : undefined;
+  const [lines, setLines] = useState<{ id: number; name: string }[]>(vehicle?.lineId ? [{ id: vehicle.lineId, name: vehicle.lineName ?? '' }] : []);
+  const lineCompany = vehicle?.companyId ?? companyId;
+  useEffect(() => {
+    let stale = false;
+    vehicleApi.lines(lineCompany)
+      .then((page) => {
+        if (!stale) setLines((old) => [...old.filter((o) => !page.records.some((r) => r.id === o.id)), ...page.records.map((r) => ({ id: r.id, name: r.name }))]);
+      })
+      .catch(() => undefined);
+    return () => {
+      stale = true;
+    };
+  }, [lineCompany]);
   const [driverOptions, setDriverOptions] = useState<{ id: number; name: string }[]>(vehicle?.drivers ?? []);
   const [driverQuery, setDriverQuery] = useState('');
   useEffect(() => {
@@ -88,6 +101,17 @@ export function VehicleForm({ vehicle, companyId, onClose, onSaved }: { vehicle:
           value={String(values.status)}
           onChange={(v) => v && form.setFieldValue('status', Number(v))}
         />
+        <Select
+          label={t('line')}
+          name="lineId"
+          clearable
+          searchable
+          data={lines.map((l) => ({ value: String(l.id), label: l.name }))}
+          value={values.lineId === null ? null : String(values.lineId)}
+          onChange={(v) => form.setFieldValue('lineId', v === null ? null : Number(v))}
+          error={form.errors.lineId}
+        />
+        <div />
         <DateTimeField mode="date" label={t('insuranceExpire')} value={values.insuranceExpire} onChange={(v) => form.setFieldValue('insuranceExpire', v)} />
         <DateTimeField mode="date" label={t('inspectionExpire')} value={values.inspectionExpire} onChange={(v) => form.setFieldValue('inspectionExpire', v)} />
       </SimpleGrid>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Checkbox, Group, Select, Text, Tooltip } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Indicator, Popover, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { PLATE_COLOR_NAMES, VEHICLE_LIMITS as L, VEHICLE_TYPE_NAMES, VEHICLE_TYPES, type ExpiryState, type PlateColor, type VehicleType } from '../../../domain/fleet/limits.ts';
 import { Perm } from '../../app/Perm.tsx';
@@ -64,7 +64,7 @@ export function VehiclePage() {
     { key: 'vin', title: t('vin'), minWidth: 170, maxWidth: 200, render: (v) => <Text size="sm" ff="monospace">{v.vin}</Text> },
     { key: 'companyName', title: t('company'), minWidth: 120, maxWidth: 240, render: (v) => v.companyName },
     { key: 'lineName', title: t('line'), minWidth: 80, maxWidth: 160, render: (v) => v.lineName ?? '' },
-    { key: 'vehicleType', title: t('vehicleType'), minWidth: 90, maxWidth: 150, render: (v) => word(VEHICLE_TYPE_NAMES[v.vehicleType as VehicleType]) },
+    { key: 'vehicleType', title: t('vehicleType'), minWidth: 110, maxWidth: 150, render: (v) => word(VEHICLE_TYPE_NAMES[v.vehicleType as VehicleType]) },
     { key: 'deviceNo', title: t('deviceNo'), minWidth: 120, maxWidth: 150, render: (v) => (v.deviceNo ? <Text size="sm" ff="monospace">{v.deviceNo}</Text> : <Text size="sm" c="dimmed">{t('boundNo')}</Text>) },
     { key: 'channels', title: t('channels'), minWidth: 70, maxWidth: 200, render: (v) => (v.channels.length ? <Tooltip label={v.channels.map((c) => `${c.channel}${c.name ? ` ${c.name}` : ''}`).join(' · ')}><Text size="sm">{v.channels.length}</Text></Tooltip> : '') },
     { key: 'drivers', title: t('drivers'), minWidth: 90, maxWidth: 200, render: (v) => v.drivers.map((d) => d.name).join('、') },
@@ -75,44 +75,64 @@ export function VehiclePage() {
     { key: 'updateTime', title: t('updateTime'), minWidth: 130, maxWidth: 170, render: (v) => formatTime(v.updateTime) },
   ];
 
+  const active = Object.values(filters).filter((v) => v !== undefined).length;
+  // The four filters sit in one popover in the title line, so the filter bar keeps to the keyword and the page's buttons at 1280 px.
   const filterInputs = (
-    <>
-      <Select size="sm" w={110} clearable placeholder={t('allStatus')} aria-label={t('status')} data={[{ value: '1', label: t('inService') }, { value: '0', label: t('retired') }]}
-        value={filters.status === undefined ? null : String(filters.status)} onChange={(v) => setFilters((f) => ({ ...f, status: num(v) }))} data-testid="vehicle-filter-status" />
-      <Select size="sm" w={130} clearable placeholder={t('allTypes')} aria-label={t('vehicleType')} data={VEHICLE_TYPES.map((c) => ({ value: c, label: word(VEHICLE_TYPE_NAMES[c]) }))}
-        value={filters.vehicleType ?? null} onChange={(v) => setFilters((f) => ({ ...f, vehicleType: v ?? undefined }))} />
-      <Select size="sm" w={110} clearable placeholder={t('bound')} aria-label={t('bound')} data={[{ value: '1', label: t('boundYes') }, { value: '0', label: t('boundNo') }]}
-        value={filters.bound === undefined ? null : String(filters.bound)} onChange={(v) => setFilters((f) => ({ ...f, bound: num(v) }))} data-testid="vehicle-filter-bound" />
-      <Select size="sm" w={120} clearable placeholder={t('expiry')} aria-label={t('expiry')} data={[{ value: 'soon', label: t('expirySoon') }, { value: 'expired', label: t('expiryExpired') }]}
-        value={filters.expiry ?? null} onChange={(v) => setFilters((f) => ({ ...f, expiry: (v ?? undefined) as VehicleFilters['expiry'] }))} data-testid="vehicle-filter-expiry" />
-    </>
+    <Popover position="bottom-start" shadow="md" withinPortal>
+      <Popover.Target>
+        <Indicator label={active} size={16} disabled={active === 0}>
+          <Button size="compact-sm" variant="default" data-testid="vehicle-filters">{t('filters')}</Button>
+        </Indicator>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Stack gap="xs" w={200}>
+          <Select size="sm" clearable comboboxProps={{ withinPortal: false }} label={t('status')} placeholder={t('allStatus')} data={[{ value: '1', label: t('inService') }, { value: '0', label: t('retired') }]}
+            value={filters.status === undefined ? null : String(filters.status)} onChange={(v) => setFilters((f) => ({ ...f, status: num(v) }))} data-testid="vehicle-filter-status" />
+          <Select size="sm" clearable comboboxProps={{ withinPortal: false }} label={t('vehicleType')} placeholder={t('allTypes')} data={VEHICLE_TYPES.map((c) => ({ value: c, label: word(VEHICLE_TYPE_NAMES[c]) }))}
+            value={filters.vehicleType ?? null} onChange={(v) => setFilters((f) => ({ ...f, vehicleType: v ?? undefined }))} />
+          <Select size="sm" clearable comboboxProps={{ withinPortal: false }} label={t('bound')} data={[{ value: '1', label: t('boundYes') }, { value: '0', label: t('boundNo') }]}
+            value={filters.bound === undefined ? null : String(filters.bound)} onChange={(v) => setFilters((f) => ({ ...f, bound: num(v) }))} data-testid="vehicle-filter-bound" />
+          <Select size="sm" clearable comboboxProps={{ withinPortal: false }} label={t('expiry')} data={[{ value: 'soon', label: t('expirySoon') }, { value: 'expired', label: t('expiryExpired') }]}
+            value={filters.expiry ?? null} onChange={(v) => setFilters((f) => ({ ...f, expiry: (v ?? undefined) as VehicleFilters['expiry'] }))} data-testid="vehicle-filter-expiry" />
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
   );
 
   const s = status.data;
-  const header = s && (
-    <Group gap={6} data-testid="vehicle-counts">
-      <Badge variant="light">{t('countTotal', { n: s.total })}</Badge>
-      <Badge variant="light" color="green">{t('countOnline', { n: s.online })}</Badge>
-      <Badge variant="light" color="teal">{t('countInService', { n: s.inService })}</Badge>
-      <Badge variant="light" color="gray">{t('countRetired', { n: s.retired })}</Badge>
-      <Badge variant="light" color="gray">{t('countUnbound', { n: s.total - s.bound })}</Badge>
-      {s.insuranceSoon + s.inspectionSoon > 0 && <Badge variant="light" color="orange">{t('countExpiring', { n: s.insuranceSoon + s.inspectionSoon })}</Badge>}
-      {s.insuranceExpired + s.inspectionExpired > 0 && <Badge variant="light" color="red">{t('countExpired', { n: s.insuranceExpired + s.inspectionExpired })}</Badge>}
-    </Group>
-  );
-
   const problem = moveProblem(selected.size);
-  const toolbar = (
+  // The header: the counts, and 转移公司 for the ticked rows (≤ 500); while rows are ticked, the selection replaces the counts.
+  const moveButton = (
     <Perm route={ROUTE} button="move">
-      <Group gap={6} wrap="nowrap">
-        <Tooltip label={problem ? t(problem, { max: MOVE_MAX, n: selected.size }) : t('selected', { n: selected.size })}>
-          <Button size="sm" variant="light" disabled={problem !== undefined} onClick={() => setDialog({ kind: 'move' })} data-testid="vehicle-move-open">
-            {t('move')}{selected.size > 0 ? ` (${selected.size})` : ''}
-          </Button>
-        </Tooltip>
-        {selected.size > 0 && <Button size="compact-sm" variant="subtle" onClick={() => setSelected(new Map())}>{t('clearSelection')}</Button>}
-      </Group>
+      <Tooltip label={problem ? t(problem, { max: MOVE_MAX, n: selected.size }) : t('selected', { n: selected.size })}>
+        <Button size="compact-sm" variant="light" disabled={problem !== undefined} onClick={() => setDialog({ kind: 'move' })} data-testid="vehicle-move-open">
+          {t('move')}
+        </Button>
+      </Tooltip>
     </Perm>
+  );
+  const header = selected.size > 0 ? (
+    <Group gap={6} wrap="nowrap" data-testid="vehicle-selection">
+      <Badge variant="filled">{t('selected', { n: selected.size })}</Badge>
+      {moveButton}
+      <Button size="compact-sm" variant="subtle" onClick={() => setSelected(new Map())}>{t('clearSelection')}</Button>
+    </Group>
+  ) : (
+    <Group gap={6} wrap="nowrap">
+      {s && (
+        <Group gap={6} wrap="nowrap" data-testid="vehicle-counts">
+          <Badge variant="light">{t('countTotal', { n: s.total })}</Badge>
+          <Badge variant="light" color="green">{t('countOnline', { n: s.online })}</Badge>
+          {/* A count that names a filter applies it when clicked. */}
+          <Badge component="button" style={{ cursor: 'pointer' }} variant="light" color="gray" onClick={() => setFilters({ status: 0 })}>{t('countRetired', { n: s.retired })}</Badge>
+          <Badge component="button" style={{ cursor: 'pointer' }} variant="light" color="gray" onClick={() => setFilters({ bound: 0 })}>{t('countUnbound', { n: s.total - s.bound })}</Badge>
+          {s.insuranceSoon + s.inspectionSoon > 0 && <Badge component="button" style={{ cursor: 'pointer' }} variant="light" color="orange" onClick={() => setFilters({ expiry: 'soon' })}>{t('countExpiring', { n: s.insuranceSoon + s.inspectionSoon })}</Badge>}
+          {s.insuranceExpired + s.inspectionExpired > 0 && <Badge component="button" style={{ cursor: 'pointer' }} variant="light" color="red" onClick={() => setFilters({ expiry: 'expired' })}>{t('countExpired', { n: s.insuranceExpired + s.inspectionExpired })}</Badge>}
+        </Group>
+      )}
+      {filterInputs}
+      {moveButton}
+    </Group>
   );
 
   return (
@@ -123,7 +143,6 @@ export function VehiclePage() {
       header={header}
       tree={{}}
       searchPlaceholder={t('keywordPlaceholder')}
-      filters={filterInputs}
       fetchPage={(q) => vehicleApi.page({ ...q, ...filters, keyword: q.keyword || undefined }).then((p) => {
         setRows(p.records);
         return p;
@@ -131,8 +150,8 @@ export function VehiclePage() {
       scope={{ companyId, ...filters }}
       exportJob={(q) => vehicleApi.exportJob({ ...filters, keyword: q.keyword || undefined })}
       importCall={{ job: vehicleApi.importJob, call: vehicleApi.import, template: vehicleApi.template, maxRows: L.importRowsMax }}
-      toolbar={toolbar}
       columns={columns}
+      actionsWidth={200}
       onCreate={() => setDialog({ kind: 'create' })}
       onEdit={(vehicle) => setDialog({ kind: 'edit', vehicle })}
       remove={{

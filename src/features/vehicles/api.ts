@@ -107,6 +107,8 @@ export const vehicleApi = {
   move: (ids: number[], companyId: number) => http.post<{ moved: number }>(`${BASE}/modifyVehiCompany`, { ids, companyId }, { silent: true }),
   /** Companies of the caller's scope (the move's targets), flat. */
   companies: () => http.get<{ id: number; pid: number; name: string }[]>('/service-priv/company/tree', undefined, { noCompanyId: true, silent: true }),
+  /** Lines of a company's subtree (the line page's list; empty without that page's bit). */
+  lines: (companyId: number | undefined) => http.get<Page<{ id: number; name: string; companyName?: string }>>('/service-priv/line/page', { current: 1, size: 500, ...(companyId ? { companyId } : {}) }, { noCompanyId: true, silent: true }),
   /** Drivers to bind (the driver page's list, whole scope): id and name. */
   drivers: (keyword: string) => http.get<Page<{ id: number; name: string }>>('/service-priv/driver', { current: 1, size: 20, keyword }, { noCompanyId: true, silent: true }),
   import: (file: string) => http.post<{ imported: number; ids: number[] }>(`${BASE}/import`, { file }, { silent: true }),

@@ -21,6 +21,7 @@ export interface VehicleFormValues extends Record<string, unknown> {
   inspectionExpire: string;
   remark: string;
   deviceNo: string | null;
+  lineId: number | null;
   channelCount: number;
   /** Names of channels 1..channelCount (longer arrays keep names typed before the count went down). */
   channelNames: string[];
@@ -47,7 +48,7 @@ export function initialValues(v?: Vehicle): VehicleFormValues {
   if (!v) {
     return {
       vehiidno: '', plateColor: 1, vin: '', vehicleType: '', status: 1, insuranceExpire: '', inspectionExpire: '', remark: '',
-      deviceNo: null, channelCount: 0, channelNames: [], driverIds: [],
+      deviceNo: null, lineId: null, channelCount: 0, channelNames: [], driverIds: [],
     };
   }
   const video = v.channels.filter((c) => c.kind === 'video');
@@ -56,7 +57,7 @@ export function initialValues(v?: Vehicle): VehicleFormValues {
   return {
     vehiidno: v.vehiidno, plateColor: v.plateColor, vin: v.vin, vehicleType: v.vehicleType, status: v.status,
     insuranceExpire: dayText(v.insuranceExpire), inspectionExpire: dayText(v.inspectionExpire), remark: v.remark,
-    deviceNo: v.deviceNo, channelCount: count, channelNames: names, driverIds: v.driverIds,
+    deviceNo: v.deviceNo, lineId: v.lineId, channelCount: count, channelNames: names, driverIds: v.driverIds,
   };
 }
 
@@ -89,7 +90,7 @@ export function toInput(v: VehicleFormValues): VehicleInput {
   const count = Math.max(0, Math.min(DEVICE_LIMITS.channelCountMax, Math.trunc(v.channelCount)));
   return {
     vehiidno: v.vehiidno.trim(), plateColor: v.plateColor, vin: normalizeVin(v.vin), vehicleType: v.vehicleType, status: v.status,
-    insuranceExpire: dayMs(v.insuranceExpire), inspectionExpire: dayMs(v.inspectionExpire), remark: v.remark.trim(), deviceNo: v.deviceNo,
+    insuranceExpire: dayMs(v.insuranceExpire), inspectionExpire: dayMs(v.inspectionExpire), remark: v.remark.trim(), deviceNo: v.deviceNo, lineId: v.lineId,
     channels: Array.from({ length: count }, (_, i) => ({ channel: i + 1, kind: 'video' as const, name: (v.channelNames[i] ?? '').trim() })),
     driverIds: v.driverIds,
   };
