@@ -60,12 +60,12 @@ async function upload(path: string, token: string, parts: { file?: Buffer | stri
   return { status: res.status, ...json };
 }
 
-async function status(suffix: string, token: string, taskId: string, lang = 'en') {
+async function status(suffix: string, token: string, taskId: string, lang: 'zh' | 'en' = 'en') {
   return server.call<ImportJobState>('GET', `${BASE}/${suffix}/batch/status?taskId=${encodeURIComponent(taskId)}`, { token, lang });
 }
 
 /** Polls until the task ends; answers every state seen. */
-async function follow(suffix: string, token: string, taskId: string, lang = 'en'): Promise<ImportJobState[]> {
+async function follow(suffix: string, token: string, taskId: string, lang: 'zh' | 'en' = 'en'): Promise<ImportJobState[]> {
   const seen: ImportJobState[] = [];
   for (let i = 0; i < 2000; i++) {
     const s = await status(suffix, token, taskId, lang);
