@@ -11,14 +11,11 @@ import type { Page, PageRequest } from './types.ts';
 
 export type InstallationKind = InstallationKindCode;
 
-export interface Installation {
-  readonly id: number;
+/** A record as written. */
+export interface NewInstallation {
   readonly vehicleId: number;
-  /** The vehicle's plate now (the record follows the vehicle). */
-  readonly plate: string;
   /** The vehicle's company (moved with it). */
   readonly companyId: number;
-  readonly companyName: string;
   readonly kind: InstallationKind;
   /** The device taken off (remove, replace); null for an install. */
   readonly oldDeviceNo: string | null;
@@ -31,6 +28,14 @@ export interface Installation {
   readonly remark: string;
   /** The operator who recorded it; null: the system. */
   readonly userId: number | null;
+}
+
+/** A record as read. */
+export interface Installation extends NewInstallation {
+  readonly id: number;
+  /** The vehicle's plate now (the record follows the vehicle). */
+  readonly plate: string;
+  readonly companyName: string;
   /** That operator's name (real name, else user name); '' when the system recorded it or the user is gone. */
   readonly userName: string;
   readonly photoCount: number;
@@ -66,18 +71,6 @@ export interface InstallationFilter {
   /** Inclusive epoch-ms bounds on the install time. */
   readonly from?: number;
   readonly to?: number;
-}
-
-export interface NewInstallation {
-  readonly vehicleId: number;
-  readonly companyId: number;
-  readonly kind: InstallationKind;
-  readonly oldDeviceNo: string | null;
-  readonly newDeviceNo: string | null;
-  readonly installer: string;
-  readonly installTime: number;
-  readonly remark: string;
-  readonly userId: number | null;
 }
 
 /** What a binding change reads of a vehicle (no scope: the caller has resolved the vehicle in its scope, or the vehicle was just written). */

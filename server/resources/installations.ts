@@ -33,6 +33,8 @@ export const PhotoInput = Type.Object({
   data: Type.String({ minLength: 1, maxLength: PHOTO_BASE64_MAX, pattern: '^[A-Za-z0-9+/]*={0,2}$' }),
 }, { additionalProperties: false });
 export const PhotoList = Type.Array(PhotoInput, { minItems: 1, maxItems: L.photosMax });
+/** Stored photos an edit removes. */
+export const PhotoIdList = Type.Array(Id, { minItems: 1, maxItems: L.photosMax, uniqueItems: true });
 /** Room for nine photos of the largest size as base64 in JSON, plus the other fields. */
 export const PHOTO_BODY_LIMIT = L.photosMax * (PHOTO_BASE64_MAX + 256) + 64 * 1024;
 
@@ -77,11 +79,6 @@ export function checkInstallTime(time: number | undefined): void {
   if (time !== undefined && installTimeInFuture(time, Date.now())) {
     throw new AppError(ErrorCode.BadRequest, (lang) => installTimeText(lang), null, { installTime: { code: 'future' } });
   }
-}
-
-/** What the operator log compares of a record. */
-export function loggedFields(r: Installation): Record<string, unknown> {
-  return { installer: r.installer, installTime: r.installTime, remark: r.remark, photoCount: r.photoCount };
 }
 
 export const installationResource: ResourceDeclaration<Installation> = {

@@ -19,7 +19,7 @@ import { AppError, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import { Id, IdList, Strict, type App } from '../../http/route.ts';
 import {
-  INSTALLED_PAGE, InstallationMessages, PHOTO_BODY_LIMIT, PhotoList, checkInstallTime, checkPhotoCount, decodePhotos, installationResource, recordFields,
+  INSTALLED_PAGE, InstallationMessages, PHOTO_BODY_LIMIT, PhotoIdList, PhotoList, checkInstallTime, checkPhotoCount, decodePhotos, installationResource, recordFields,
 } from '../../resources/installations.ts';
 import { registerResource } from '../../resources/resource.ts';
 import { BindingMessages, changeDevice } from './binding.ts';
@@ -37,7 +37,7 @@ const UpdateBody = Strict({
   id: Id,
   ...recordFields,
   addPhotos: Type.Optional(PhotoList),
-  removePhotoIds: Type.Optional(Type.Array(Id, { minItems: 1, maxItems: 9, uniqueItems: true })),
+  removePhotoIds: Type.Optional(PhotoIdList),
 });
 
 type PhotoBody = { name: string; type?: string; data: string }[];
