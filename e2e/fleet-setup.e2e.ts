@@ -56,6 +56,21 @@ async function choose(page: Page, scope: Locator, label: string | RegExp, option
   await page.getByRole('listbox').getByRole('option', { name: option }).first().click();
 }
 
+/** Opens a list page, picks `company` in its tree when given, and opens its 新增 form (`formId` its test id). */
+async function openCreateForm(page: Page, route: string, pageId: string, formId: string, company?: string): Promise<{ list: Locator; form: Locator }> {
+  await page.goto(consolePath(route));
+  const list = page.locator(`[data-page="${pageId}"]`);
+  if (company !== undefined) await page.getByTestId('company-tree').getByText(company, { exact: true }).click();
+  await list.getByRole('button', { name: '新增', exact: true }).click();
+  return { list, form: page.getByTestId(formId) };
+}
+
+/** Saves a form of the kit's drawer and waits until it closed. */
+async function save(page: Page, form: Locator, formId: string): Promise<void> {
+  await page.getByTestId(`${formId}-submit`).click();
+  await form.waitFor({ state: 'detached' });
+}
+
 /**
  * A simulated vehicle that is driving now and keeps driving for the next minutes (the simulator's
  * vehicles park at night and between trips): the first seed whose program says so. Stepped on a copy;
@@ -81,11 +96,7 @@ function drivingProgram(deviceNo: string, plate: string): VehicleProgram {
 
 /** The device 013800000042 in the new company (picked in the tree), of the new type; a number with a letter is named under its field first. */
 async function createDevice(page: Page): Promise<void> {
-  await page.goto(consolePath('/information/device'));
-  const list = page.locator('[data-page="information-device"]');
-  await page.getByTestId('company-tree').getByText(COMPANY, { exact: true }).click();
-  await list.getByRole('button', { name: '新增', exact: true }).click();
-  const form = page.getByTestId('device-form');
+  const { list, form } = await openCreateForm(page, '/information/device', 'information-device', 'device-form', COMPANY);
   await form.locator('input[name=deviceNo]').fill(`${DEVICE_NO.slice(0, 11)}X`);
   await page.getByTestId('device-form-submit').click();
   await form.getByText('设备号为 12 位数字（终端手机号，不足 12 位前面补 0）').last().waitFor();
@@ -95,18 +106,13 @@ async function createDevice(page: Page): Promise<void> {
   await form.locator('input[name=maker]').fill('模拟终端厂');
   await choose(page, form, '设备类型', DEVICE_TYPE);
   await form.locator('input[name=channelCount]').fill('4');
-  await page.getByTestId('device-form-submit').click();
-  await form.waitFor({ state: 'detached' });
+  await save(page, form, 'device-form');
   await list.locator('tr', { hasText: DEVICE_NO }).first().waitFor();
 }
 
 /** The vehicle, in the new company (picked in the tree), bound to the device, with a VIN the form checks as it is typed. */
 async function createVehicle(page: Page): Promise<void> {
-  await page.goto(consolePath('/information/vehicle'));
-  const list = page.locator('[data-page="information-vehicle"]');
-  await page.getByTestId('company-tree').getByText(COMPANY, { exact: true }).click();
-  await list.getByRole('button', { name: '新增', exact: true }).click();
-  const form = page.getByTestId('vehicle-form');
+  const { list, form } = await openCreateForm(page, '/information/vehicle', 'information-vehicle', 'vehicle-form', COMPANY);
   await form.locator('input[name=vehiidno]').fill(PLATE);
   await choose(page, form, '车牌颜色', '蓝色');
   // A wrong check digit is named under the field before anything is sent.
@@ -118,18 +124,14 @@ async function createVehicle(page: Page): Promise<void> {
   await choose(page, form, '车辆类型', '货车');
   // The device picker offers devices installed on no vehicle, searched on the server.
   await choose(page, form, '设备号', new RegExp(DEVICE_NO), DEVICE_NO.slice(0, 8));
-  await page.getByTestId('vehicle-form-submit').click();
-  await form.waitFor({ state: 'detached' });
+  await save(page, form, 'vehicle-form');
   await list.getByRole('cell', { name: PLATE, exact: true }).first().waitFor();
   await list.getByRole('cell', { name: DEVICE_NO }).first().waitFor();
 }
 
 /** A driver of the new company who drives the vehicle. */
 async function createDriver(page: Page): Promise<void> {
-  await page.goto(consolePath('/information/driver'));
-  const list = page.locator('[data-page="information-driver"]');
-  await list.getByRole('button', { name: '新增', exact: true }).click();
-  const form = page.getByTestId('driver-form');
+  const { list, form } = await openCreateForm(page, '/information/driver', 'information-driver', 'driver-form');
   await form.locator('input[name=name]').fill(DRIVER);
   await choose(page, form, '所属公司', new RegExp(COMPANY));
   await form.locator('input[name=licenceNo]').fill('440301199001011234');
@@ -137,8 +139,7 @@ async function createDriver(page: Page): Promise<void> {
   await form.locator('input[name=phone]').fill('13800138042');
   await form.locator('input[name=certNo]').fill('44030119900101123X');
   await choose(page, form, '驾驶车辆', new RegExp(PLATE), PLATE.slice(0, 3));
-  await page.getByTestId('driver-form-submit').click();
-  await form.waitFor({ state: 'detached' });
+  await save(page, form, 'driver-form');
   const row = list.locator('tr', { hasText: DRIVER });
   await row.first().waitFor();
   await expect.poll(() => row.first().textContent()).toContain(PLATE);
@@ -167,29 +168,23 @@ describe('a fleet from nothing', () => {
     const page = await signIn();
 
     // Company under the root the server created.
-    await page.goto(consolePath('/information/company'));
     // The tree holds the root company the server created; the list its (not yet existing) subsidiaries.
-    await page.locator('[data-page="information-company"]').getByText('我的公司', { exact: true }).first().waitFor();
-    await page.locator('[data-page="information-company"]').getByRole('button', { name: '新增', exact: true }).click();
-    const companyForm = page.getByTestId('company-form');
+    const { list: companies, form: companyForm } = await openCreateForm(page, '/information/company', 'information-company', 'company-form');
+    await companies.getByText('我的公司', { exact: true }).first().waitFor();
     await choose(page, companyForm, /上级公司/, '我的公司');
     await companyForm.locator('input[name=name]').fill(COMPANY);
     await companyForm.locator('input[name=contact]').fill('陈经理');
-    await page.getByTestId('company-form-submit').click();
-    await companyForm.waitFor({ state: 'detached' });
-    await page.locator('[data-page="information-company"]').getByRole('cell', { name: COMPANY, exact: true }).waitFor();
+    await save(page, companyForm, 'company-form');
+    await companies.getByRole('cell', { name: COMPANY, exact: true }).waitFor();
 
     // Device type.
-    await page.goto(consolePath('/information/deviceType'));
-    await page.locator('[data-page="information-device-type"]').getByRole('button', { name: '新增', exact: true }).click();
-    const typeForm = page.getByTestId('device-type-form');
+    const { list: types, form: typeForm } = await openCreateForm(page, '/information/deviceType', 'information-device-type', 'device-type-form');
     await typeForm.locator('input[name=devTypeName]').fill(DEVICE_TYPE);
     await choose(page, typeForm, /协议/, /2013/);
     await typeForm.locator('input[name=makerId]').fill('SIMFL');
     await typeForm.locator('input[name=model]').fill('FLEETSIM-808');
-    await page.getByTestId('device-type-form-submit').click();
-    await typeForm.waitFor({ state: 'detached' });
-    await page.locator('[data-page="information-device-type"]').getByRole('cell', { name: DEVICE_TYPE, exact: true }).waitFor();
+    await save(page, typeForm, 'device-type-form');
+    await types.getByRole('cell', { name: DEVICE_TYPE, exact: true }).waitFor();
 
     // Device, vehicle (bound to the device) and driver (driving the vehicle), each on its own page.
     await createDevice(page);
