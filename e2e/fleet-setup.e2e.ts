@@ -3,13 +3,14 @@
  * auto-registration. The first administrator signs in with the password the server printed once, and
  * builds the fleet in the console alone: a company, a device type, a device (013800000042), a vehicle
  * bound to it with a valid VIN, a driver. A simulated terminal with that number then registers, is
- * accepted, and its vehicle drives on /monitor/index; a terminal with an unknown number is refused and
- * listed in the device page's registration refusals.
+ * accepted, and its vehicle drives on /monitor/index; the card its reader reports signs the driver in;
+ * a terminal with an unknown number is refused and listed in the device page's registration refusals.
  */
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, test } from 'vitest';
 import { vinCheckDigit } from '../domain/fleet/vin.ts';
 import { startSimulator, type RunningSimulator } from '../server/sim/simulator.ts';
+import { simDriverCard } from '../server/sim/driver.ts';
 import type { SimTerminalEvent } from '../server/sim/terminal.ts';
 import { VehicleProgram } from '../server/sim/vehicle.ts';
 import { consolePath, gatewayPort, login, useE2E } from './harness.ts';
@@ -21,7 +22,9 @@ const DEVICE_TYPE = 'E2E 车载终端 T8';
 const DEVICE_NO = '013800000042';
 const UNKNOWN_NO = '013899999999';
 const PLATE = '粤B4E2E1';
-const DRIVER = '陈测试';
+/** The driver whose qualification card the simulated terminal reports (0x0702) after it authenticates. */
+const CARD = simDriverCard(DEVICE_NO, 0)!;
+const DRIVER = CARD.name;
 /** A VIN of valid characters with its check digit in position 9 (GB 16735). */
 const VIN = ((body: string) => `${body.slice(0, 8)}${vinCheckDigit(body)}${body.slice(9)}`)('LGBH52E0XNY000042');
 
@@ -129,7 +132,7 @@ async function createVehicle(page: Page): Promise<void> {
   await list.getByRole('cell', { name: DEVICE_NO }).first().waitFor();
 }
 
-/** A driver of the new company who drives the vehicle. */
+/** A driver of the new company who drives the vehicle, with the certificate number the terminal's card reader reports. */
 async function createDriver(page: Page): Promise<void> {
   const { list, form } = await openCreateForm(page, '/information/driver', 'information-driver', 'driver-form');
   await form.locator('input[name=name]').fill(DRIVER);
@@ -137,7 +140,7 @@ async function createDriver(page: Page): Promise<void> {
   await form.locator('input[name=licenceNo]').fill('440301199001011234');
   await choose(page, form, '准驾车型', 'A2');
   await form.locator('input[name=phone]').fill('13800138042');
-  await form.locator('input[name=certNo]').fill('44030119900101123X');
+  await form.locator('input[name=certNo]').fill(CARD.certificate);
   await choose(page, form, '驾驶车辆', new RegExp(PLATE), PLATE.slice(0, 3));
   await save(page, form, 'driver-form');
   const row = list.locator('tr', { hasText: DRIVER });
@@ -225,6 +228,14 @@ describe('a fleet from nothing', () => {
     };
     const first = await position();
     await expect.poll(position, { timeout: 20_000, interval: 2000 }).not.toBe(first);
+
+    // The card the terminal read (0x0702) signed the driver in on that vehicle: the driver page lists it.
+    await page.goto(consolePath('/information/driver'));
+    await page.locator('[data-page="information-driver"]').locator('tr', { hasText: DRIVER }).first().getByTestId('driver-signins-open').click();
+    const signIns = page.getByTestId('driver-signins');
+    await expect.poll(() => signIns.textContent(), { timeout: 15_000 }).toContain(PLATE);
+    expect(await signIns.textContent()).toContain('签到中');
+    await page.keyboard.press('Escape');
 
     // A terminal whose number nobody entered: refused with result 4, and listed on the device page.
     sims.push(startSimulator({ port: gatewayPort(e2e.server), rateHz: 1, refusedRetryS: 600, onEvent, terminals: [{ deviceNo: UNKNOWN_NO, plate: '粤B9X999' }], rates: { neverOnlineShare: 0 } }));
