@@ -78,6 +78,8 @@ describe('create, update, list', () => {
     expect(db().prepare("SELECT kind, new_device_no FROM vehicle_installation WHERE vehicle_id = ?").all(r.data.id)).toEqual([{ kind: 'install', new_device_no: no }]);
     const ops = (db().prepare("SELECT operation FROM change_log WHERE resource = 'vehicle' AND record_id = ? ORDER BY id").all(r.data.id) as { operation: string }[]).map((x) => x.operation);
     expect(ops).toEqual(['bind', 'create']);
+    // The live side heard of the new vehicle after the answer (fleetSync): the store has a slot for it.
+    await expect.poll(() => server.app.live.store.slotOf(r.data.id)).toBeGreaterThanOrEqual(0);
 
     const soonList = await server.call<Page<Vehicle>>('GET', `/service-priv/vehicle?expiry=soon&keyword=T0001`, { token: admin });
     expect(soonList.data.records.map((v) => v.id)).toEqual([r.data.id]);
@@ -242,6 +244,9 @@ describe('modifyVehiCompany', () => {
 
     const moved = await server.call<{ moved: number }>('POST', '/service-priv/vehicle/modifyVehiCompany', { token: admin, body: { ids: [v.data.id], companyId: south.id } });
     expect(moved.data).toEqual({ moved: 1 });
+    // The live side follows (fleetSync): the store holds the vehicle under its new company.
+    const store = server.app.live.store;
+    await expect.poll(() => store.companyPathOf(store.slotOf(v.data.id))).toMatch(new RegExp(`/${south.id}/$`));
     expect((await trail(southUser)).data.total).toBe(1);
     expect((await alarm(southUser)).status).toBe(200);
     expect((await trail(eastUser)).status).toBe(404);

@@ -184,7 +184,8 @@ function loggedFields(r: VehicleRecord): Record<string, unknown> {
   };
 }
 
-export function vehicleResource(pending: PendingVehicleSync): ResourceDeclaration<VehicleRecord> {
+/** `flush` tells the live side about `pending` (after a commit: an import's `committed`, and the routes' onResponse). */
+export function vehicleResource(pending: PendingVehicleSync, flush: () => Promise<void> = async () => {}): ResourceDeclaration<VehicleRecord> {
   return {
     name: 'vehicle',
     store: (repos) => ({
@@ -210,6 +211,11 @@ export function vehicleResource(pending: PendingVehicleSync): ResourceDeclaratio
       endpoint: { method: 'POST', url: '/service-priv/vehicle/import', permission: `${page}:import` },
       columns: importColumns,
       maxRows: L.importRowsMax,
+      // The job's rows commit after its start call answered: the live side hears of them here.
+      committed: (ids) => {
+        for (const id of ids) pending.vehicles.add(id);
+        return flush();
+      },
       template: { method: 'GET', url: '/service-priv/vehicle/import_template', permission: `${page}:import`, fileName: ['车辆导入模板', 'vehicle_import_template'], asciiName: 'vehicle_import_template' },
       job: {
         start: { method: 'POST', url: '/service-priv/vehicle/v3/batchimp', permission: `${page}:import` },

@@ -39,7 +39,6 @@ const PhotoBody = Strict({ ids: Type.Array(Id, { minItems: 1, maxItems: VEHICLE_
 export function registerVehicleCalls(app: App, deps: FleetAssetDeps): void {
   const { storage, live, fleetSync } = deps;
   const pending = new PendingVehicleSync();
-  registerResource(app, storage, vehicleResource(pending));
 
   /** After a vehicle write's answer (committed or not: a rolled-back id only makes the live side re-read it), the live side follows. */
   const flush = async () => {
@@ -51,6 +50,7 @@ export function registerVehicleCalls(app: App, deps: FleetAssetDeps): void {
     if (devices.length) await fleetSync.devicesChanged(devices);
     if (vehicles.length) await fleetSync.vehiclesChanged(vehicles);
   };
+  registerResource(app, storage, vehicleResource(pending, flush));
   app.addHook('onResponse', async (request) => {
     if (request.method !== 'GET' && request.routeOptions.url?.startsWith('/service-priv/vehicle')) await flush();
   });
