@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Select, Stack, Text, Tooltip } from '@mantine/core';
+import { Badge, Button, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { useState } from 'react';
 import { DRIVER_LIMITS } from '../../../domain/fleet/limits.ts';
 import { useT } from '../../i18n/index.ts';
@@ -56,15 +56,8 @@ export function DriverPage() {
         </Stack>
       ),
     },
-    {
-      key: 'licence', title: t('licence'), minWidth: 170, maxWidth: 240,
-      render: (d) => (
-        <Group gap={6} wrap="nowrap">
-          <Text size="sm">{d.licenceNo || '—'}</Text>
-          {d.licenceClass && <Badge variant="outline" size="sm">{d.licenceClass}</Badge>}
-        </Group>
-      ),
-    },
+    { key: 'licenceNo', title: t('licenceNo'), minWidth: 160, maxWidth: 200, render: (d) => d.licenceNo || '—' },
+    { key: 'licenceClass', title: t('licenceClass'), minWidth: 80, maxWidth: 90, render: (d) => (d.licenceClass ? <Badge variant="outline" size="sm">{d.licenceClass}</Badge> : '—') },
     { key: 'licenceExpire', title: t('licenceExpire'), minWidth: 120, maxWidth: 140, render: (d) => <Expiry value={d.licenceExpire} now={now} /> },
     { key: 'certNo', title: t('certNo'), minWidth: 160, maxWidth: 220, render: (d) => d.certNo || '—' },
     { key: 'certExpire', title: t('certExpire'), minWidth: 120, maxWidth: 140, render: (d) => <Expiry value={d.certExpire} now={now} /> },
@@ -135,7 +128,7 @@ export function DriverPage() {
           {t('signIns')}
         </Button>
       )}
-      actionsWidth={220}
+      actionsWidth={270}
       remove={{ name: (d) => d.name, message: (d) => t('deleteConfirm', { name: d.name }), call: (d) => driverApi.remove([d.id]) }}
     >
       {(dialog?.kind === 'create' || dialog?.kind === 'edit') && (

@@ -38,7 +38,7 @@ describe('driver form rules (the server schema\'s limits and patterns)', () => {
 
   it('an edit starts from the driver, dates back as YYYY-MM-DD', () => {
     const d = {
-      id: 1, companyId: 4, companyName: '', name: '李', licenceNo: 'L', licenceClass: 'B2', licenceExpire: parseChinaDate('2027-01-15'), certNo: 'C', certAuthority: 'A',
+      id: 1, companyId: 4, companyName: '', name: '李', licenceNo: 'L', licenceClass: 'B2', licenceExpire: parseChinaDate('2027-01-15')!, certNo: 'C', certAuthority: 'A',
       certExpire: null, phone: '', status: 0, remark: 'r', vehicles: [{ id: 9, vehiidno: '浙A1' }], photoTime: null, signedIn: null, createTime: 0, updateTime: 0,
     } satisfies Driver;
     expect(initialValues(d, 99)).toMatchObject({ companyId: 4, licenceClass: 'B2', licenceExpire: '2027-01-15', certExpire: '', status: 0, vehicleIds: [9] });
