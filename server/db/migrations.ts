@@ -22,6 +22,7 @@ import { DASHBOARD_MIGRATION } from '../services/dashboard/migration.ts';
 import { LOGIN_FAILURE_IP_MIGRATION } from './migration-login-failure-ip.ts';
 import { WALLS_MIGRATION } from './migration-walls.ts';
 import { MACHINE_AFFAIRS_MIGRATION } from './migration-machine-affairs.ts';
+import { INSTALLATION_TIME_MIGRATION } from './migration-installation-time.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -259,6 +260,8 @@ const MIGRATIONS: readonly Migration[] = [
   WALLS_MIGRATION,
   // Issue 15 (machine affairs: devices apart from vehicles, drivers, installations, line stations, operator log): version 22.
   MACHINE_AFFAIRS_MIGRATION,
+  // Issue 15 (installation records paged by install time across a fleet): version 25.
+  INSTALLATION_TIME_MIGRATION,
 ];
 
 /** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */

@@ -41,8 +41,14 @@ function toPhotoMeta(r: PhotoRow): InstallationPhotoMeta {
 export class SqliteInstallationRepository implements InstallationRepository {
   constructor(readonly db: SqliteDb) {}
 
-  private where(scope: Scope, f: InstallationFilter): { sql: string; params: unknown[] } {
+  /**
+   * FROM and WHERE of a list: the company is joined only for a subtree scope, the vehicle only for a
+   * keyword (every record has its vehicle: ON DELETE CASCADE), so the count and the id page read as
+   * little as the filter needs.
+   */
+  private where(scope: Scope, f: InstallationFilter): { from: string; sql: string; params: unknown[] } {
     const s = scopeCondition(scope, 'c');
+    const joins = [scope.all ? '' : 'JOIN company c ON c.id = i.company_id', f.keyword ? 'JOIN vehicle v ON v.id = i.vehicle_id' : ''].filter(Boolean);
     const parts = [s.sql];
     const params: unknown[] = [...s.params];
     if (f.keyword) {
@@ -54,22 +60,25 @@ export class SqliteInstallationRepository implements InstallationRepository {
     if (f.vehicleId !== undefined) { parts.push('i.vehicle_id = ?'); params.push(f.vehicleId); }
     if (f.from !== undefined) { parts.push('i.install_time >= ?'); params.push(f.from); }
     if (f.to !== undefined) { parts.push('i.install_time <= ?'); params.push(f.to); }
-    return { sql: parts.join(' AND '), params };
+    return { from: `vehicle_installation i ${joins.join(' ')}`, sql: parts.join(' AND '), params };
   }
 
   async get(scope: Scope, id: number): Promise<Installation | undefined> {
-    const w = this.where(scope, {});
-    const row = this.db.prepare(`${SELECT} WHERE i.id = ? AND ${w.sql}`).get(id, ...w.params) as Row | undefined;
+    const s = scopeCondition(scope, 'c');
+    const row = this.db.prepare(`${SELECT} WHERE i.id = ? AND ${s.sql}`).get(id, ...s.params) as Row | undefined;
     return row && toInstallation(row);
   }
 
   async page(scope: Scope, req: PageRequest & InstallationFilter): Promise<Page<Installation>> {
     const w = this.where(scope, req);
-    const total = (this.db.prepare(`SELECT count(*) n FROM vehicle_installation i JOIN vehicle v ON v.id = i.vehicle_id JOIN company c ON c.id = i.company_id WHERE ${w.sql}`)
-      .get(...w.params) as { n: number }).n;
-    const rows = this.db.prepare(`${SELECT} WHERE ${w.sql} ORDER BY i.install_time DESC, i.id DESC LIMIT ? OFFSET ?`)
-      .all(...w.params, req.size, (req.current - 1) * req.size) as Row[];
-    return { records: rows.map(toInstallation), total, current: req.current, size: req.size };
+    const total = (this.db.prepare(`SELECT count(*) n FROM ${w.from} WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+    // The page's ids first (sorted on the record alone), then their rows with names and photo counts: the
+    // joins and the photo count run for one page, not for every matching record before the sort.
+    const ids = (this.db.prepare(`SELECT i.id FROM ${w.from} WHERE ${w.sql} ORDER BY i.install_time DESC, i.id DESC LIMIT ? OFFSET ?`)
+      .all(...w.params, req.size, (req.current - 1) * req.size) as { id: number }[]).map((r) => r.id);
+    const rows = ids.length ? (this.db.prepare(`${SELECT} WHERE i.id IN (${placeholders(ids.length)})`).all(...ids) as Row[]) : [];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return { records: ids.map((id) => toInstallation(byId.get(id)!)), total, current: req.current, size: req.size };
   }
 
   async create(r: NewInstallation): Promise<number> {
