@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { vinCheckDigit } from '../domain/fleet/vin.ts';
 import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
+import { expectCleanLayout } from './layout-checks.ts';
 
 const e2e = useE2E();
 const ROUTE = '/information/vehicle';
@@ -30,6 +31,14 @@ describe('vehicles', () => {
     const list = page.locator('[data-page="information-vehicle"]');
     await page.getByTestId('vehicle-counts').getByText(/^车辆 \d+$/).waitFor();
     await list.getByRole('row').nth(2).waitFor();
+    // Filter bar, buttons and columns fit at 1280×720 (nothing covered, no column under its minimum).
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await expectCleanLayout(page, 'vehicles');
+    // …and the last toolbar button and the title line end inside the list, not past its right edge.
+    const right = async (l: Locator) => { const b = await l.boundingBox(); return b ? b.x + b.width : Infinity; };
+    const tableRight = await right(list.locator('table').first());
+    expect(await right(list.getByRole('button', { name: '导入', exact: true }))).toBeLessThanOrEqual(tableRight + 1);
+    expect(await right(page.getByTestId('vehicle-move-open'))).toBeLessThanOrEqual(tableRight + 1);
 
     await list.getByRole('button', { name: '新增', exact: true }).click();
     const form = page.getByTestId('vehicle-form');
@@ -48,7 +57,9 @@ describe('vehicles', () => {
     await form.waitFor({ state: 'detached' });
 
     // The expiry filter finds it, with its badge.
-    await choose(page, list, '证件到期', '即将到期');
+    await page.getByTestId('vehicle-filters').click();
+    await choose(page, page.locator('body'), '证件到期', '即将到期');
+    await page.keyboard.press('Escape');
     await list.getByPlaceholder('车牌号 / 车架号 / 设备号').fill(PLATE);
     await list.getByPlaceholder('车牌号 / 车架号 / 设备号').press('Enter');
     const row = list.getByRole('row').filter({ hasText: PLATE });
