@@ -85,14 +85,23 @@ describe('lines: stations on the map, vehicles on the line', () => {
 
     // A vehicle onto the line, through the vehicle picker.
     const fleet = (await e2e.server.api<{ id: number; name: string }[]>('/service-priv/company/tree', { method: 'GET', token })).data.find((c) => c.name === FLEET)!;
-    const vehicles = await e2e.server.api<{ records: { vehiidno: string }[] }>('/service-priv/vehicle', { method: 'GET', token, query: { current: 1, size: 1, companyId: fleet.id } });
+    const vehicles = await e2e.server.api<{ records: { id: number; vehiidno: string }[] }>('/service-priv/vehicle', { method: 'GET', token, query: { current: 1, size: 2, companyId: fleet.id } });
     const plate = vehicles.data.records[0]!.vehiidno;
     await page.getByTestId('line-tab-vehicles').click();
     await page.getByTestId('line-vehicle-pick').fill(plate);
     await page.getByRole('option', { name: plate }).click();
     await page.getByTestId('line-vehicle-add').click();
     await page.getByTestId('line-vehicles').getByText(plate, { exact: true }).waitFor();
+    // Another, checked in the drawer's company tree (the 500-at-once batch path).
+    const second = vehicles.data.records[1]!;
+    const pickTree = page.getByTestId('line-vehicle-tree');
+    await pickTree.locator('input').first().fill(second.vehiidno);
+    // The search hit opens the path to the vehicle in the tree.
+    await pickTree.getByText(second.vehiidno, { exact: true }).last().click();
+    await pickTree.locator(`[data-node-id="V_${second.id}"] input[type=checkbox]`).check();
+    await page.getByTestId('line-vehicle-add-checked').click();
+    await page.getByTestId('line-vehicles').getByText(second.vehiidno, { exact: true }).waitFor();
     const after = (await e2e.server.api<Detail>(`/service-priv/line/${id}`, { method: 'GET', token })).data;
-    expect(after.vehicles.map((v) => v.vehiidno)).toEqual([plate]);
+    expect(after.vehicles.map((v) => v.vehiidno).sort()).toEqual([plate, second.vehiidno].sort());
   });
 });

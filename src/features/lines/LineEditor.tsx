@@ -18,6 +18,7 @@ import { useInvalidate } from '../../kit/ListPage.tsx';
 import { resourceKey } from '../../kit/query.ts';
 import { RowsTable } from '../../kit/RowsTable.tsx';
 import type { KitColumn } from '../../kit/ResourceTable.tsx';
+import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
 import { VehicleSelect } from '../fleet-pickers/VehicleSelect.tsx';
 import { lineApi, type Line, type LineDetail, type LineVehicle } from './api.ts';
 import { LineMap } from './LineMap.tsx';
@@ -230,14 +231,17 @@ function LineVehicles({ detail, onChanged }: { detail: LineDetail; onChanged: ()
   const [pick, setPick] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [selected, setSelected] = useState<ReadonlySet<string | number>>(new Set());
+  /** Vehicle nodes checked in the tree (`V_<id>`), at most 500 (the tree refuses more). */
+  const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
+  const [treeToken, setTreeToken] = useState(0);
 
-  const run = async (ids: number[], remove: boolean) => {
+  const run = async (ids: number[], remove: boolean, done: () => void) => {
     setBusy(true);
     try {
       const r = await lineApi.vehicles(detail.id, ids, remove);
-      notifications.show({ color: 'green', message: remove ? t('vehiclesRemoved', { count: r.changed }) : t('vehicleAdded'), autoClose: 2000 });
-      if (remove) setSelected(new Set());
-      else setPick(null);
+      notifications.show({ color: 'green', message: remove ? t('vehiclesRemoved', { count: r.changed }) : t('vehiclesAdded', { count: r.changed }), autoClose: 2000 });
+      done();
+      setTreeToken((n) => n + 1);
       await invalidate();
       onChanged();
     } catch (e) {
@@ -246,6 +250,7 @@ function LineVehicles({ detail, onChanged }: { detail: LineDetail; onChanged: ()
       setBusy(false);
     }
   };
+  const checkedIds = [...checked].filter((id) => id.startsWith('V_')).map((id) => Number(id.slice(2)));
 
   const columns: KitColumn<LineVehicle>[] = [
     { key: 'vehiidno', title: t('plate'), minWidth: 120, maxWidth: 200, render: (v) => <Text size="sm" fw={500}>{v.vehiidno}</Text> },
@@ -258,9 +263,9 @@ function LineVehicles({ detail, onChanged }: { detail: LineDetail; onChanged: ()
       {editable && (
         <Group gap="xs" align="flex-end" wrap="nowrap">
           <VehicleSelect w={320} placeholder={t('addVehicle')} value={pick} onChange={(id) => setPick(id)} testId="line-vehicle-pick" />
-          <Button size="sm" disabled={pick === null} loading={busy} onClick={() => pick !== null && void run([pick], false)} data-testid="line-vehicle-add">{t('add')}</Button>
+          <Button size="sm" disabled={pick === null} loading={busy} onClick={() => pick !== null && void run([pick], false, () => setPick(null))} data-testid="line-vehicle-add">{t('add')}</Button>
           <Box style={{ flex: 1 }} />
-          <Button size="sm" color="red" variant="light" disabled={selected.size === 0 || selected.size > VEHICLES_AT_ONCE || busy} onClick={() => void run([...selected].map(Number), true)} data-testid="line-vehicle-remove">
+          <Button size="sm" color="red" variant="light" disabled={selected.size === 0 || selected.size > VEHICLES_AT_ONCE || busy} onClick={() => void run([...selected].map(Number), true, () => setSelected(new Set()))} data-testid="line-vehicle-remove">
             {t('removeSelected', { count: selected.size })}
           </Button>
         </Group>
@@ -268,17 +273,30 @@ function LineVehicles({ detail, onChanged }: { detail: LineDetail; onChanged: ()
       <Text size="sm" c={selected.size > VEHICLES_AT_ONCE ? 'red' : 'dimmed'}>
         {t('vehicleTotal', { count: detail.vehicleCount })}{selected.size > VEHICLES_AT_ONCE ? ` · ${t('atOnce', { max: VEHICLES_AT_ONCE })}` : ''}
       </Text>
-      <Box style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
-        <RowsTable<LineVehicle>
-          rows={detail.vehicles}
-          columns={columns}
-          rowKey={(v) => v.id}
-          label={t('lineVehicles')}
-          emptyText={t('noVehicles')}
-          testId="line-vehicles"
-          selection={editable ? { selected, onChange: setSelected, rowLabel: (v) => v.vehiidno } : undefined}
-        />
-      </Box>
+      <Group align="stretch" wrap="nowrap" gap="sm" style={{ flex: 1, minHeight: 0 }}>
+        {editable && (
+          <Stack w={300} gap="xs" style={{ minHeight: 0 }} data-testid="line-vehicle-tree">
+            <Text size="xs" c="dimmed">{t('treeHint', { max: VEHICLES_AT_ONCE })}</Text>
+            <Box style={{ flex: 1, minHeight: 0 }}>
+              <CompanyTreePanel applySelection={false} checkable checked={checked} onCheckedChange={setChecked} maxChecked={VEHICLES_AT_ONCE} refreshToken={treeToken} />
+            </Box>
+            <Button size="sm" disabled={checkedIds.length === 0} loading={busy} onClick={() => void run(checkedIds, false, () => setChecked(new Set()))} data-testid="line-vehicle-add-checked">
+              {t('addChecked', { count: checkedIds.length })}
+            </Button>
+          </Stack>
+        )}
+        <Box style={{ flex: 1, minWidth: 0, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+          <RowsTable<LineVehicle>
+            rows={detail.vehicles}
+            columns={columns}
+            rowKey={(v) => v.id}
+            label={t('lineVehicles')}
+            emptyText={t('noVehicles')}
+            testId="line-vehicles"
+            selection={editable ? { selected, onChange: setSelected, rowLabel: (v) => v.vehiidno } : undefined}
+          />
+        </Box>
+      </Group>
     </Stack>
   );
 }
