@@ -290,6 +290,22 @@ describe('import', () => {
     expect(list.data.records.map((v) => [v.vehiidno, v.deviceNo, v.vehicleType, v.companyId])).toEqual([
       ['沪F·I0001', no, 'bus', east.id], ['沪F·I0002', null, 'coach', east.id],
     ]);
+    // Expiry cells: an Excel date or text; both stored as the start of that China day. A day that does not exist is refused.
+    const dated = await sheet([
+      ['Plate', 'VIN', 'Insurance expiry', 'Inspection expiry'],
+      ['沪F·I0003', vin(52), '2027-03-05', null],
+    ]);
+    const d = await server.call<{ imported: number; ids: number[] }>('POST', '/service-priv/vehicle/import', { token: admin, body: { file: dated, companyId: east.id } });
+    expect(d.data.imported).toBe(1);
+    expect(db().prepare('SELECT insurance_expire FROM vehicle WHERE id = ?').get(d.data.ids[0])).toEqual({ insurance_expire: Date.UTC(2027, 2, 5) - 8 * 3_600_000 });
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet('v').addRows([['Plate', 'VIN', 'Inspection expiry'], ['沪F·I0004', vin(53), new Date(Date.UTC(2027, 5, 1))]]);
+    const excelDate = await server.call<{ ids: number[] }>('POST', '/service-priv/vehicle/import', { token: admin, body: { file: Buffer.from(await book.xlsx.writeBuffer()).toString('base64'), companyId: east.id } });
+    expect(db().prepare('SELECT inspection_expire FROM vehicle WHERE id = ?').get(excelDate.data.ids[0])).toEqual({ inspection_expire: Date.UTC(2027, 5, 1) - 8 * 3_600_000 });
+    const noDay = await server.call('POST', '/service-priv/vehicle/import', { token: admin, lang: 'en', body: { file: await sheet([['Plate', 'VIN', 'Insurance expiry'], ['沪F·I0005', vin(54), '2027-02-30']]), companyId: east.id } });
+    expect(noDay.status).toBe(400);
+    expect(noDay.msg).toContain('there is no day 2027-02-30');
+
     // A duplicate plate in a second import: refused with its row.
     const dup = await server.call('POST', '/service-priv/vehicle/import', { token: admin, lang: 'zh', body: { file: good, companyId: east.id } });
     expect(dup.status).toBe(409);

@@ -90,6 +90,27 @@ function fieldError(status: number, field: string, code: string, message: Messag
 
 const str = (v: unknown) => (typeof v === 'string' ? v.trim() : undefined);
 
+/** An expiry cell of an import: an Excel date, or text `2026-12-01` (also `2026/12/1`). */
+const DATE_TEXT = '^\\s*\\d{4}[-/.]\\d{1,2}[-/.]\\d{1,2}\\s*$';
+const ExpiryCell = Type.Union([EpochMs, Type.String({ pattern: DATE_TEXT })]);
+
+const CHINA_OFFSET_MS = 8 * 3_600_000;
+
+/** An expiry as stored: the start of its China day (GMT+8); text dates name that day (400 on `field` for no such day). Undefined / null pass through. */
+export function expiryDay(v: unknown, field: string): number | null | undefined {
+  if (v === undefined || v === null) return v;
+  if (typeof v === 'string') {
+    const [y, m, d] = v.trim().split(/[-/.]/).map(Number) as [number, number, number];
+    const ms = Date.UTC(y, m - 1, d);
+    if (new Date(ms).getUTCMonth() !== m - 1 || new Date(ms).getUTCDate() !== d) {
+      throw fieldError(ErrorCode.BadRequest, field, 'date', (lang) => FieldMessage.invalid(field, lang === 'zh' ? `没有 ${v.trim()} 这一天` : `there is no day ${v.trim()}`, lang));
+    }
+    return ms - CHINA_OFFSET_MS;
+  }
+  const ms = v as number;
+  return Math.floor((ms + CHINA_OFFSET_MS) / 86_400_000) * 86_400_000 - CHINA_OFFSET_MS;
+}
+
 /** The VIN as stored, or a 400 naming `vin` with the domain rule's message. */
 function checkedVin(raw: string): string {
   const vin = normalizeVin(raw);
@@ -113,7 +134,7 @@ function checkedChannels(raw: unknown): VehicleChannel[] | undefined {
 async function prepared(c: CallContext, body: Fields, companyPath: string): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {
     vehiidno: str(body.vehiidno), plateColor: body.plateColor, vehicleType: body.vehicleType, status: body.status,
-    insuranceExpire: body.insuranceExpire, inspectionExpire: body.inspectionExpire, remark: str(body.remark),
+    insuranceExpire: expiryDay(body.insuranceExpire, 'insuranceExpire'), inspectionExpire: expiryDay(body.inspectionExpire, 'inspectionExpire'), remark: str(body.remark),
     lineId: body.lineId, deviceNo: body.deviceNo, channels: checkedChannels(body.channels), driverIds: body.driverIds,
     vin: body.vin === undefined ? undefined : checkedVin(body.vin as string),
   };
@@ -169,8 +190,8 @@ const importColumns: ImportColumn[] = [
   { key: 'vehicleType', header: ['车辆类型', 'Vehicle type'], schema: VehicleTypeField, required: false },
   { key: 'deviceNo', header: ['设备号', 'Device no.'], schema: Type.String({ pattern: DEVICE_NO_PATTERN }), required: false },
   { key: 'status', header: ['状态', 'Status'], schema: StatusField, required: false },
-  { key: 'insuranceExpire', header: ['保险到期', 'Insurance expiry'], schema: EpochMs, required: false },
-  { key: 'inspectionExpire', header: ['年检到期', 'Inspection expiry'], schema: EpochMs, required: false },
+  { key: 'insuranceExpire', header: ['保险到期', 'Insurance expiry'], schema: ExpiryCell, required: false },
+  { key: 'inspectionExpire', header: ['年检到期', 'Inspection expiry'], schema: ExpiryCell, required: false },
   { key: 'remark', header: ['备注', 'Remark'], schema: Text(L.remarkMax), required: false },
 ];
 
