@@ -302,6 +302,11 @@ describe('import', () => {
     book.addWorksheet('v').addRows([['Plate', 'VIN', 'Inspection expiry'], ['沪F·I0004', vin(53), new Date(Date.UTC(2027, 5, 1))]]);
     const excelDate = await server.call<{ ids: number[] }>('POST', '/service-priv/vehicle/import', { token: admin, body: { file: Buffer.from(await book.xlsx.writeBuffer()).toString('base64'), companyId: east.id } });
     expect(db().prepare('SELECT inspection_expire FROM vehicle WHERE id = ?').get(excelDate.data.ids[0])).toEqual({ inspection_expire: Date.UTC(2027, 5, 1) - 8 * 3_600_000 });
+    // A device number Excel turned into a number gets its leading zero back.
+    const zeroNo = device(east.id);
+    expect(zeroNo.startsWith('0')).toBe(true);
+    const numeric = await server.call<{ ids: number[] }>('POST', '/service-priv/vehicle/import', { token: admin, body: { file: await sheet([['Plate', 'VIN', 'Device no.'], ['沪F·I0006', vin(55), Number(zeroNo)]]), companyId: east.id } });
+    expect(db().prepare('SELECT device_no FROM vehicle WHERE id = ?').get(numeric.data.ids[0])).toEqual({ device_no: zeroNo });
     const noDay = await server.call('POST', '/service-priv/vehicle/import', { token: admin, lang: 'en', body: { file: await sheet([['Plate', 'VIN', 'Insurance expiry'], ['沪F·I0005', vin(54), '2027-02-30']]), companyId: east.id } });
     expect(noDay.status).toBe(400);
     expect(noDay.msg).toContain('there is no day 2027-02-30');

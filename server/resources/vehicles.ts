@@ -135,7 +135,7 @@ async function prepared(c: CallContext, body: Fields, companyPath: string): Prom
   const out: Record<string, unknown> = {
     vehiidno: str(body.vehiidno), plateColor: body.plateColor, vehicleType: body.vehicleType, status: body.status,
     insuranceExpire: expiryDay(body.insuranceExpire, 'insuranceExpire'), inspectionExpire: expiryDay(body.inspectionExpire, 'inspectionExpire'), remark: str(body.remark),
-    lineId: body.lineId, deviceNo: body.deviceNo, channels: checkedChannels(body.channels), driverIds: body.driverIds,
+    lineId: body.lineId, deviceNo: typeof body.deviceNo === 'string' ? body.deviceNo.padStart(DEVICE_LIMITS.deviceNoLength, '0') : body.deviceNo, channels: checkedChannels(body.channels), driverIds: body.driverIds,
     vin: body.vin === undefined ? undefined : checkedVin(body.vin as string),
   };
   const lineId = body.lineId as number | null | undefined;
@@ -188,7 +188,8 @@ const importColumns: ImportColumn[] = [
   { key: 'plateColor', header: ['车牌颜色', 'Plate colour'], schema: PlateColorField, required: false },
   { key: 'vin', header: ['车架号', 'VIN'], schema: VinField, required: true },
   { key: 'vehicleType', header: ['车辆类型', 'Vehicle type'], schema: VehicleTypeField, required: false },
-  { key: 'deviceNo', header: ['设备号', 'Device no.'], schema: Type.String({ pattern: DEVICE_NO_PATTERN }), required: false },
+  // Excel keeps a typed 013800000042 as the number 13800000042: up to 12 digits, the leading zeros put back (`prepared`).
+  { key: 'deviceNo', header: ['设备号', 'Device no.'], schema: Type.String({ pattern: '^[0-9]{1,12}$' }), required: false },
   { key: 'status', header: ['状态', 'Status'], schema: StatusField, required: false },
   { key: 'insuranceExpire', header: ['保险到期', 'Insurance expiry'], schema: ExpiryCell, required: false },
   { key: 'inspectionExpire', header: ['年检到期', 'Inspection expiry'], schema: ExpiryCell, required: false },
