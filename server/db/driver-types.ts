@@ -20,10 +20,9 @@ export interface CurrentSignIn {
   readonly signInTime: number;
 }
 
-export interface Driver {
-  readonly id: number;
+/** What an operator enters about a driver. */
+export interface DriverInput {
   readonly companyId: number;
-  readonly companyName: string;
   readonly name: string;
   readonly licenceNo: string;
   /** One of LICENCE_CLASSES, '' when not entered. */
@@ -38,6 +37,11 @@ export interface Driver {
   /** 1 active, 0 disabled (left the company, suspended). */
   readonly status: 0 | 1;
   readonly remark: string;
+}
+
+export interface Driver extends DriverInput {
+  readonly id: number;
+  readonly companyName: string;
   /** Vehicles driven, by plate; only those inside the scope the driver was read in. */
   readonly vehicles: readonly DriverVehicle[];
   /** Epoch ms of the stored photo, null when there is none. */
@@ -46,20 +50,6 @@ export interface Driver {
   readonly signedIn: CurrentSignIn | null;
   readonly createTime: number;
   readonly updateTime: number;
-}
-
-export interface DriverInput {
-  readonly companyId: number;
-  readonly name: string;
-  readonly licenceNo: string;
-  readonly licenceClass: LicenceClass | '';
-  readonly licenceExpire: number | null;
-  readonly certNo: string;
-  readonly certAuthority: string;
-  readonly certExpire: number | null;
-  readonly phone: string;
-  readonly status: 0 | 1;
-  readonly remark: string;
 }
 
 /** Which dated document a list filter looks at, and in which state (domain/fleet/limits.ts `expiryState`). */

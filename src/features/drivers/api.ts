@@ -9,28 +9,7 @@ import { applyTokenHeader, session } from '../../session/store.ts';
 import { handleUnauthorized } from '../../session/unauthorized.ts';
 import type { Page } from '../system/types.ts';
 
-/** server/services/fleet-assets/api/drivers.md `Driver`. */
-export interface Driver {
-  id: number;
-  companyId: number;
-  companyName: string;
-  name: string;
-  licenceNo: string;
-  licenceClass: LicenceClass | '';
-  licenceExpire: number | null;
-  certNo: string;
-  certAuthority: string;
-  certExpire: number | null;
-  phone: string;
-  status: 0 | 1;
-  remark: string;
-  vehicles: { id: number; vehiidno: string }[];
-  photoTime: number | null;
-  signedIn: { vehicleId: number; vehiidno: string; signInTime: number } | null;
-  createTime: number;
-  updateTime: number;
-}
-
+/** What the form sends (create, update). */
 export interface DriverInput {
   companyId: number;
   name: string;
@@ -44,6 +23,17 @@ export interface DriverInput {
   status: 0 | 1;
   remark: string;
   vehicleIds: number[];
+}
+
+/** server/services/fleet-assets/api/drivers.md `Driver`. */
+export interface Driver extends Omit<DriverInput, 'vehicleIds'> {
+  id: number;
+  companyName: string;
+  vehicles: { id: number; vehiidno: string }[];
+  photoTime: number | null;
+  signedIn: { vehicleId: number; vehiidno: string; signInTime: number } | null;
+  createTime: number;
+  updateTime: number;
 }
 
 export type DriverExpiryFilter = 'licenceSoon' | 'licenceExpired' | 'certSoon' | 'certExpired';
