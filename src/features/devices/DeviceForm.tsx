@@ -44,7 +44,7 @@ export function DeviceForm({ device, prefill, onClose, onSaved }: {
       submit={(values) => (device ? deviceApi.update({ ...toInput(values), id: device.id }) : deviceApi.create(toInput(values)))}
     >
       <SimpleGrid cols={2} spacing="sm">
-        <TextInput label={t('deviceNo')} required name="deviceNo" maxLength={L.deviceNoLength} description={t('deviceNoRule')} {...form.getInputProps('deviceNo')} />
+        <TextInput label={t('deviceNo')} required name="deviceNo" maxLength={L.deviceNoLength} placeholder={t('deviceNoPlaceholder')} {...form.getInputProps('deviceNo')} />
         <TextInput label={t('terminalId')} name="terminalId" maxLength={L.terminalIdMax} {...form.getInputProps('terminalId')} />
         <TextInput label={t('model')} name="model" maxLength={L.modelMax} {...form.getInputProps('model')} />
         <TextInput label={t('maker')} name="maker" maxLength={L.makerMax} {...form.getInputProps('maker')} />

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Checkbox, Select, Text, Tooltip } from '@mantine/core';
+import { Badge, Button, Group, Select, Text, Tooltip } from '@mantine/core';
 import { DEVICE_EDITIONS, DEVICE_LIMITS, type DeviceEdition } from '../../../domain/fleet/limits.ts';
 import { Perm } from '../../app/Perm.tsx';
 import { useT } from '../../i18n/index.ts';
@@ -37,16 +37,16 @@ export function DevicePage() {
   const [dialog, setDialog] = useState<Dialog>(undefined);
   const [protocol, setProtocol] = useState<string | null>(null);
   const [deviceTypeId, setDeviceTypeId] = useState<string | null>(null);
+  /** Installed or not: 'yes', 'no', or 'unassigned' (auto-registered, not installed). */
   const [bound, setBound] = useState<string | null>(null);
-  const [unassigned, setUnassigned] = useState(false);
   const invalidate = useInvalidate(ROUTE);
   const types = useDeviceTypes();
 
   const filters: DeviceFilters = {
     protocol: protocol ? (Number(protocol) as DeviceEdition) : undefined,
     deviceTypeId: deviceTypeId ? Number(deviceTypeId) : undefined,
-    bound: bound === null ? undefined : bound === 'yes',
-    unassigned: unassigned || undefined,
+    bound: bound === 'yes' ? true : bound === 'no' ? false : undefined,
+    unassigned: bound === 'unassigned' || undefined,
   };
 
   const sourceLabel = (d: Device) => (d.source === 'auto' ? t('sourceAuto') : d.source === 'import' ? t('sourceImport') : t('sourceOperator'));
@@ -81,22 +81,26 @@ export function DevicePage() {
     { key: 'remark', title: t('remark'), minWidth: 100, maxWidth: 300, render: (d) => d.remark },
   ];
 
-  const filterInputs = (
-    <>
+  // On the title line (the keyword line holds the kit's buttons; at 1280 px both would not fit on one line).
+  const header = (
+    <Group gap="xs" wrap="nowrap">
       <Select
-        size="xs" w={150} clearable placeholder={t('anyEdition')} value={protocol} onChange={setProtocol}
+        size="xs" w={130} clearable placeholder={t('anyEdition')} value={protocol} onChange={setProtocol}
         data={DEVICE_EDITIONS.map((e) => ({ value: String(e), label: EDITION_LABEL[e] }))} data-testid="device-filter-protocol"
       />
       <Select
-        size="xs" w={160} clearable searchable placeholder={t('anyType')} value={deviceTypeId} onChange={setDeviceTypeId}
+        size="xs" w={140} clearable searchable placeholder={t('anyType')} value={deviceTypeId} onChange={setDeviceTypeId}
         data={(types.data?.records ?? []).map((d) => ({ value: String(d.id), label: d.devTypeName }))} data-testid="device-filter-type"
       />
       <Select
-        size="xs" w={140} clearable placeholder={t('anyBound')} value={bound} onChange={setBound}
-        data={[{ value: 'yes', label: t('boundYes') }, { value: 'no', label: t('boundNo') }]} data-testid="device-filter-bound"
+        size="xs" w={130} clearable placeholder={t('anyBound')} value={bound} onChange={setBound}
+        data={[{ value: 'yes', label: t('boundYes') }, { value: 'no', label: t('boundNo') }, { value: 'unassigned', label: t('unassigned') }]}
+        data-testid="device-filter-bound"
       />
-      <Checkbox size="xs" label={t('unassignedOnly')} checked={unassigned} onChange={(e) => setUnassigned(e.currentTarget.checked)} data-testid="device-filter-unassigned" />
-    </>
+      <Perm route={ROUTE} button="create">
+        <Button size="xs" variant="light" color="orange" onClick={() => setDialog({ kind: 'refusals' })} data-testid="device-refusals-open">{t('refusals')}</Button>
+      </Perm>
+    </Group>
   );
 
   return (
@@ -106,16 +110,11 @@ export function DevicePage() {
       title={t('title')}
       tree={{}}
       searchPlaceholder={t('keywordPlaceholder')}
-      filters={filterInputs}
+      header={header}
       fetchPage={(q) => deviceApi.page({ ...q, keyword: q.keyword || undefined, ...filters })}
       scope={{ companyId, ...filters }}
       exportJob={(q) => deviceApi.exportJob({ keyword: q.keyword || undefined, ...filters })}
       importCall={{ job: importJob('/service-priv/device/batchimp', '/service-priv/device/batch/status'), template: deviceApi.template, maxRows: DEVICE_LIMITS.importRowsMax }}
-      toolbar={(
-        <Perm route={ROUTE} button="create">
-          <Button size="xs" variant="light" color="orange" onClick={() => setDialog({ kind: 'refusals' })} data-testid="device-refusals-open">{t('refusals')}</Button>
-        </Perm>
-      )}
       columns={columns}
       actionsWidth={230}
       onCreate={() => setDialog({ kind: 'create' })}
