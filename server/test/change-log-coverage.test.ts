@@ -159,7 +159,7 @@ async function send(method: string, url: string, req: Req): Promise<string | und
     }
     return 'import did not finish';
   }
-  const qs = req.query ? `?${new URLSearchParams(Object.entries(req.query).map(([k, v]) => [k, String(v)])).toString()}` : '';
+  const qs = req.query ? `?${new URLSearchParams(Object.entries(req.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
   const r = await server.call(method, url + qs, { token: admin, lang: 'en', body: req.body });
   return r.code === 200 ? undefined : `answered ${r.code} ${r.msg}`;
 }
