@@ -66,8 +66,8 @@ export function DriverPage() {
       key: 'vehicles', title: t('vehicles'), minWidth: 140, maxWidth: 260,
       render: (d) => {
         if (d.vehicles.length === 0) return <Text size="sm" c="dimmed">—</Text>;
-        const shown = d.vehicles.slice(0, 3).map((v) => v.vehiidno).join('、');
-        return <Text size="sm">{d.vehicles.length > 3 ? `${shown} ${t('more', { count: d.vehicles.length })}` : shown}</Text>;
+        const shown = d.vehicles.slice(0, 3).map((v) => v.vehiidno).join(t('sep'));
+        return <Text size="sm">{d.vehicles.length > 3 ? t('more', { shown, count: d.vehicles.length, rest: d.vehicles.length - 3 }) : shown}</Text>;
       },
     },
     {
