@@ -163,11 +163,11 @@ describe('the import job path (multipart upload, progress, every problem listed)
     const job = jobOf(states);
     const status = job.status;
     let calls = 0;
-    job.status = vi.fn(async (...args: unknown[]) => {
+    job.status = vi.fn(async (taskId: string) => {
       calls += 1;
       if (calls === 3) await gate;
       if (calls >= 3) return state({ phase: 'done', done: 10000, total: 10000, imported: 10000 });
-      return status(...args);
+      return status(taskId) as Promise<ImportJobState>;
     });
     const fetchPage = renderPage({ job, maxRows: 10000, pollMs: 5 });
     await screen.findByText('FLEETSIM-808');
