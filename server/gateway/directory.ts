@@ -130,8 +130,10 @@ export class TerminalDirectory {
     for (const deviceNo of new Set(deviceNos)) {
       const phone = phoneKey(deviceNo);
       const entry = this.byPhone.get(phone);
-      const row = await this.terminals.deviceByNo(deviceNo);
+      // Not cached: nothing holds it; `lookup` reads it when its terminal first speaks (an import of
+      // 10,000 devices costs no reads here).
       if (!entry) continue;
+      const row = await this.terminals.deviceByNo(deviceNo);
       const previousVehicleId = entry.vehicleId;
       if (!row) {
         this.byPhone.delete(phone);
