@@ -1,6 +1,7 @@
 import { chinaDay, VEHICLE_LIMITS } from '../../../domain/fleet/limits.ts';
 import type { Scope } from '../scope.ts';
 import { pathRange, scopeCondition } from '../scope.ts';
+import type { Statement } from 'better-sqlite3';
 import type { SqliteDb } from '../sqlite.ts';
 import type { Page, PageRequest } from '../types.ts';
 import type {
@@ -42,11 +43,25 @@ const COLUMNS: Readonly<Record<keyof VehicleWrite, string>> = {
 };
 
 export class SqliteVehicleRepository implements VehicleRepository {
+  /** Compiled statements by SQL text: an import calls get / create / plateOwner per row, and compiling costs more than running. */
+  private readonly statements = new Map<string, Statement<unknown[]>>();
+
   constructor(readonly db: SqliteDb) {}
+
+  private sql(text: string): Statement<unknown[]> {
+    let s = this.statements.get(text);
+    if (!s) {
+      // Bounded: the texts vary only with filters and IN-list lengths (≤ 500 ids).
+      if (this.statements.size >= 2000) this.statements.clear();
+      s = this.db.prepare(text);
+      this.statements.set(text, s);
+    }
+    return s;
+  }
 
   async get(scope: Scope, id: number): Promise<VehicleRecord | undefined> {
     const s = scopeCondition(scope, 'c');
-    const row = this.db.prepare(`${SELECT} WHERE v.id = ? AND ${s.sql}`).get(id, ...s.params) as VehicleRowDb | undefined;
+    const row = this.sql(`${SELECT} WHERE v.id = ? AND ${s.sql}`).get(id, ...s.params) as VehicleRowDb | undefined;
     if (!row) return undefined;
     const extra = (await this.extras([id])).get(id)!;
     return { ...toRecord(row), ...extra };
@@ -86,8 +101,8 @@ export class SqliteVehicleRepository implements VehicleRepository {
 
   async page(scope: Scope, req: PageRequest & VehicleFilters): Promise<Page<VehicleRecord>> {
     const w = this.where(scope, req);
-    const total = (this.db.prepare(`SELECT count(*) n FROM vehicle v WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
-    const rows = this.db.prepare(`${SELECT} WHERE ${w.sql} ORDER BY v.vehiidno LIMIT ? OFFSET ?`)
+    const total = (this.sql(`SELECT count(*) n FROM vehicle v WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+    const rows = this.sql(`${SELECT} WHERE ${w.sql} ORDER BY v.vehiidno LIMIT ? OFFSET ?`)
       .all(...w.params, req.size, (req.current - 1) * req.size) as VehicleRowDb[];
     return { records: rows.map(toRecord), total, current: req.current, size: req.size };
   }
@@ -96,10 +111,10 @@ export class SqliteVehicleRepository implements VehicleRepository {
     const out = new Map(ids.map((id) => [id, { channels: [] as VehicleChannel[], drivers: [] as { id: number; name: string }[] }]));
     if (ids.length === 0) return out;
     const ph = placeholders(ids.length);
-    const channels = this.db.prepare(`SELECT vehicle_id, channel, kind, name FROM device_channel WHERE vehicle_id IN (${ph}) ORDER BY vehicle_id, channel`)
+    const channels = this.sql(`SELECT vehicle_id, channel, kind, name FROM device_channel WHERE vehicle_id IN (${ph}) ORDER BY vehicle_id, channel`)
       .all(...ids) as { vehicle_id: number; channel: number; kind: ChannelKind; name: string }[];
     for (const c of channels) out.get(c.vehicle_id)?.channels.push({ channel: c.channel, kind: c.kind, name: c.name });
-    const drivers = this.db.prepare(`SELECT dv.vehicle_id, d.id, d.name FROM driver_vehicle dv JOIN driver d ON d.id = dv.driver_id
+    const drivers = this.sql(`SELECT dv.vehicle_id, d.id, d.name FROM driver_vehicle dv JOIN driver d ON d.id = dv.driver_id
                                      WHERE dv.vehicle_id IN (${ph}) ORDER BY d.name, d.id`).all(...ids) as { vehicle_id: number; id: number; name: string }[];
     for (const d of drivers) out.get(d.vehicle_id)?.drivers.push({ id: d.id, name: d.name });
     return out;
@@ -107,7 +122,7 @@ export class SqliteVehicleRepository implements VehicleRepository {
 
   async create(input: VehicleWrite): Promise<number> {
     const now = Date.now();
-    return Number(this.db.prepare(`INSERT INTO vehicle (vehiidno, plate_color, company_id, line_id, device_no, vin, vehicle_type, status,
+    return Number(this.sql(`INSERT INTO vehicle (vehiidno, plate_color, company_id, line_id, device_no, vin, vehicle_type, status,
         insurance_expire, inspection_expire, remark, create_time, update_time) VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(input.vehiidno, input.plateColor, input.companyId, input.lineId, input.vin, input.vehicleType, input.status,
         input.insuranceExpire, input.inspectionExpire, input.remark, now, now).lastInsertRowid);
@@ -123,52 +138,52 @@ export class SqliteVehicleRepository implements VehicleRepository {
     }
     sets.push('update_time = ?');
     params.push(Date.now(), id);
-    this.db.prepare(`UPDATE vehicle SET ${sets.join(', ')} WHERE id = ?`).run(...params);
+    this.sql(`UPDATE vehicle SET ${sets.join(', ')} WHERE id = ?`).run(...params);
   }
 
   async delete(id: number): Promise<void> {
-    this.db.prepare('DELETE FROM vehicle WHERE id = ?').run(id);
+    this.sql('DELETE FROM vehicle WHERE id = ?').run(id);
   }
 
   async plateOwner(plate: string, exceptId?: number): Promise<{ id: number; path: string } | undefined> {
-    return this.db.prepare('SELECT v.id, c.path FROM vehicle v JOIN company c ON c.id = v.company_id WHERE v.vehiidno = ? AND v.id <> ?')
+    return this.sql('SELECT v.id, c.path FROM vehicle v JOIN company c ON c.id = v.company_id WHERE v.vehiidno = ? AND v.id <> ?')
       .get(plate, exceptId ?? 0) as { id: number; path: string } | undefined;
   }
 
   async hasHistory(id: number): Promise<boolean> {
-    return !!this.db.prepare(`SELECT 1 FROM positions WHERE vehicle_id = ? UNION ALL SELECT 1 FROM alarm WHERE vehicle_id = ?
+    return !!this.sql(`SELECT 1 FROM positions WHERE vehicle_id = ? UNION ALL SELECT 1 FROM alarm WHERE vehicle_id = ?
                               UNION ALL SELECT 1 FROM track_block WHERE vehicle_id = ? LIMIT 1`).get(id, id, id);
   }
 
   async setChannels(id: number, channels: readonly VehicleChannel[]): Promise<void> {
-    this.db.prepare('DELETE FROM device_channel WHERE vehicle_id = ?').run(id);
-    const insert = this.db.prepare('INSERT INTO device_channel (vehicle_id, channel, kind, name) VALUES (?, ?, ?, ?)');
+    this.sql('DELETE FROM device_channel WHERE vehicle_id = ?').run(id);
+    const insert = this.sql('INSERT INTO device_channel (vehicle_id, channel, kind, name) VALUES (?, ?, ?, ?)');
     for (const c of channels) insert.run(id, c.channel, c.kind, c.name);
   }
 
   async setDrivers(id: number, driverIds: readonly number[]): Promise<void> {
-    this.db.prepare('DELETE FROM driver_vehicle WHERE vehicle_id = ?').run(id);
-    const insert = this.db.prepare('INSERT INTO driver_vehicle (driver_id, vehicle_id) VALUES (?, ?)');
+    this.sql('DELETE FROM driver_vehicle WHERE vehicle_id = ?').run(id);
+    const insert = this.sql('INSERT INTO driver_vehicle (driver_id, vehicle_id) VALUES (?, ?)');
     for (const d of driverIds) insert.run(d, id);
   }
 
   async driversInScope(scope: Scope, driverIds: readonly number[]): Promise<Set<number>> {
     if (driverIds.length === 0) return new Set();
     const s = scopeCondition(scope, 'c');
-    const rows = this.db.prepare(`SELECT d.id FROM driver d JOIN company c ON c.id = d.company_id WHERE d.id IN (${placeholders(driverIds.length)}) AND ${s.sql}`)
+    const rows = this.sql(`SELECT d.id FROM driver d JOIN company c ON c.id = d.company_id WHERE d.id IN (${placeholders(driverIds.length)}) AND ${s.sql}`)
       .all(...driverIds, ...s.params) as { id: number }[];
     return new Set(rows.map((r) => r.id));
   }
 
   async lineInSubtree(lineId: number, companyPath: string): Promise<boolean> {
     const [from, to] = pathRange(companyPath);
-    return !!this.db.prepare('SELECT 1 FROM line l JOIN company c ON c.id = l.company_id WHERE l.id = ? AND c.path >= ? AND c.path < ?').get(lineId, from, to);
+    return !!this.sql('SELECT 1 FROM line l JOIN company c ON c.id = l.company_id WHERE l.id = ? AND c.path >= ? AND c.path < ?').get(lineId, from, to);
   }
 
   async statusCounts(scope: Scope, now: number): Promise<VehicleStatusCounts> {
     const w = this.where(scope, {});
     const { today, warnEnd } = expiryBounds(now);
-    const r = this.db.prepare(`SELECT count(*) total, coalesce(sum(v.status = 1), 0) in_service, coalesce(sum(v.device_no IS NOT NULL), 0) bound,
+    const r = this.sql(`SELECT count(*) total, coalesce(sum(v.status = 1), 0) in_service, coalesce(sum(v.device_no IS NOT NULL), 0) bound,
         coalesce(sum(v.insurance_expire >= ? AND v.insurance_expire < ?), 0) ins_soon, coalesce(sum(v.insurance_expire < ?), 0) ins_expired,
         coalesce(sum(v.inspection_expire >= ? AND v.inspection_expire < ?), 0) insp_soon, coalesce(sum(v.inspection_expire < ?), 0) insp_expired
       FROM vehicle v WHERE ${w.sql}`).get(today, warnEnd, today, today, warnEnd, today, ...w.params) as Record<string, number>;
@@ -179,7 +194,7 @@ export class SqliteVehicleRepository implements VehicleRepository {
   }
 
   async deviceOf(vehicleId: number): Promise<VehicleDeviceRow | undefined> {
-    const r = this.db.prepare(`SELECT d.* FROM vehicle v JOIN device d ON d.device_no = v.device_no WHERE v.id = ?`).get(vehicleId) as {
+    const r = this.sql(`SELECT d.* FROM vehicle v JOIN device d ON d.device_no = v.device_no WHERE v.id = ?`).get(vehicleId) as {
       id: number; device_no: string; company_id: number; terminal_id: string; model: string; maker: string; device_type_id: number | null;
       protocol: number; channel_count: number; sim_iccid: string; install_date: number | null; source: string;
     } | undefined;
@@ -193,55 +208,55 @@ export class SqliteVehicleRepository implements VehicleRepository {
     const [from, to] = pathRange(companyPath);
     const ph = placeholders(ids.length);
     const now = Date.now();
-    const before = new Map((this.db.prepare(`SELECT v.id, v.company_id, v.line_id, d.id device_id, d.device_no, d.company_id device_company
+    const before = new Map((this.sql(`SELECT v.id, v.company_id, v.line_id, d.id device_id, d.device_no, d.company_id device_company
         FROM vehicle v LEFT JOIN device d ON d.device_no = v.device_no WHERE v.id IN (${ph})`).all(...ids) as {
       id: number; company_id: number; line_id: number | null; device_id: number | null; device_no: string | null; device_company: number | null;
     }[]).map((r) => [r.id, {
       companyId: r.company_id, lineId: r.line_id,
       device: r.device_id === null ? null : { id: r.device_id, deviceNo: r.device_no!, companyId: r.device_company! },
     }]));
-    const installationIds = (this.db.prepare(`SELECT id FROM vehicle_installation WHERE vehicle_id IN (${ph})`).all(...ids) as { id: number }[]).map((r) => r.id);
+    const installationIds = (this.sql(`SELECT id FROM vehicle_installation WHERE vehicle_id IN (${ph})`).all(...ids) as { id: number }[]).map((r) => r.id);
     // A line of the old owner is not the new owner's: the vehicle leaves it.
-    const clearedLines = new Set((this.db.prepare(`SELECT v.id FROM vehicle v JOIN line l ON l.id = v.line_id JOIN company c ON c.id = l.company_id
+    const clearedLines = new Set((this.sql(`SELECT v.id FROM vehicle v JOIN line l ON l.id = v.line_id JOIN company c ON c.id = l.company_id
         WHERE v.id IN (${ph}) AND NOT (c.path >= ? AND c.path < ?)`).all(...ids, from, to) as { id: number }[]).map((r) => r.id));
     // Drivers outside the new owner's subtree are unbound: the new owner could not see them, the old owner no longer sees the vehicle.
-    const dropped = this.db.prepare(`SELECT dv.vehicle_id, dv.driver_id FROM driver_vehicle dv JOIN driver d ON d.id = dv.driver_id JOIN company c ON c.id = d.company_id
+    const dropped = this.sql(`SELECT dv.vehicle_id, dv.driver_id FROM driver_vehicle dv JOIN driver d ON d.id = dv.driver_id JOIN company c ON c.id = d.company_id
         WHERE dv.vehicle_id IN (${ph}) AND NOT (c.path >= ? AND c.path < ?)`).all(...ids, from, to) as { vehicle_id: number; driver_id: number }[];
     const droppedDrivers = new Map<number, number[]>();
-    const unbind = this.db.prepare('DELETE FROM driver_vehicle WHERE vehicle_id = ? AND driver_id = ?');
+    const unbind = this.sql('DELETE FROM driver_vehicle WHERE vehicle_id = ? AND driver_id = ?');
     for (const d of dropped) {
       unbind.run(d.vehicle_id, d.driver_id);
       droppedDrivers.set(d.vehicle_id, [...(droppedDrivers.get(d.vehicle_id) ?? []), d.driver_id]);
     }
-    if (clearedLines.size) this.db.prepare(`UPDATE vehicle SET line_id = NULL WHERE id IN (${placeholders(clearedLines.size)})`).run(...clearedLines);
-    this.db.prepare(`UPDATE vehicle SET company_id = ?, update_time = ? WHERE id IN (${ph})`).run(companyId, now, ...ids);
+    if (clearedLines.size) this.sql(`UPDATE vehicle SET line_id = NULL WHERE id IN (${placeholders(clearedLines.size)})`).run(...clearedLines);
+    this.sql(`UPDATE vehicle SET company_id = ?, update_time = ? WHERE id IN (${ph})`).run(companyId, now, ...ids);
     // The company copies the vehicle's history carries: scoping of those reads follows them.
     for (const table of ['alarm', 'board_item', 'media_item', 'vehicle_installation']) {
-      this.db.prepare(`UPDATE ${table} SET company_id = ? WHERE vehicle_id IN (${ph})`).run(companyId, ...ids);
+      this.sql(`UPDATE ${table} SET company_id = ? WHERE vehicle_id IN (${ph})`).run(companyId, ...ids);
     }
-    this.db.prepare(`UPDATE device SET company_id = ?, update_time = ? WHERE device_no IN (SELECT device_no FROM vehicle WHERE id IN (${ph}) AND device_no IS NOT NULL)`)
+    this.sql(`UPDATE device SET company_id = ?, update_time = ? WHERE device_no IN (SELECT device_no FROM vehicle WHERE id IN (${ph}) AND device_no IS NOT NULL)`)
       .run(companyId, now, ...ids);
     return { droppedDrivers, clearedLines, before, installationIds };
   }
 
   async companyAssets(companyId: number): Promise<{ devices: number; drivers: number }> {
-    return this.db.prepare('SELECT (SELECT count(*) FROM device WHERE company_id = ?) devices, (SELECT count(*) FROM driver WHERE company_id = ?) drivers')
+    return this.sql('SELECT (SELECT count(*) FROM device WHERE company_id = ?) devices, (SELECT count(*) FROM driver WHERE company_id = ?) drivers')
       .get(companyId, companyId) as { devices: number; drivers: number };
   }
 
   async seedRows(): Promise<{ id: number; vin: string; lineId: number | null }[]> {
-    return (this.db.prepare('SELECT id, vin, line_id FROM vehicle ORDER BY id').all() as { id: number; vin: string; line_id: number | null }[])
+    return (this.sql('SELECT id, vin, line_id FROM vehicle ORDER BY id').all() as { id: number; vin: string; line_id: number | null }[])
       .map((r) => ({ id: r.id, vin: r.vin, lineId: r.line_id }));
   }
 
   async setSeedFields(rows: readonly { id: number; vin: string; plateColor: number; vehicleType: string; insuranceExpire: number | null; inspectionExpire: number | null }[]): Promise<void> {
-    const update = this.db.prepare('UPDATE vehicle SET vin = ?, plate_color = ?, vehicle_type = ?, insurance_expire = ?, inspection_expire = ? WHERE id = ?');
+    const update = this.sql('UPDATE vehicle SET vin = ?, plate_color = ?, vehicle_type = ?, insurance_expire = ?, inspection_expire = ? WHERE id = ?');
     for (const r of rows) update.run(r.vin, r.plateColor, r.vehicleType, r.insuranceExpire, r.inspectionExpire, r.id);
   }
 
   async latestPhotos(ids: readonly number[]): Promise<{ vehicleId: number; mediaId: number; channel: number; captureTime: number }[]> {
     if (ids.length === 0) return [];
-    const one = this.db.prepare(`SELECT id, channel, capture_time FROM media_item WHERE vehicle_id = ? AND media_type = 0 ORDER BY capture_time DESC, id DESC LIMIT 1`);
+    const one = this.sql(`SELECT id, channel, capture_time FROM media_item WHERE vehicle_id = ? AND media_type = 0 ORDER BY capture_time DESC, id DESC LIMIT 1`);
     const out: { vehicleId: number; mediaId: number; channel: number; captureTime: number }[] = [];
     for (const id of ids) {
       const r = one.get(id) as { id: number; channel: number; capture_time: number } | undefined;
