@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import { chinaDayStart } from '../../../domain/fleet/driver.ts';
 import { VEHICLE_LIMITS, type LicenceClass } from '../../../domain/fleet/limits.ts';
 import type {
@@ -20,7 +21,14 @@ const FROM = 'FROM driver d JOIN company c ON c.id = d.company_id LEFT JOIN driv
 const COLUMNS = 'd.*, c.name AS company_name, p.update_time AS photo_time';
 
 export class SqliteDriverRepository implements DriverRepository {
+  /** Statements by SQL text: the variants are few (scope, filters, the columns an update sets), and a seed or an import prepares each once. */
+  private readonly statements = new Map<string, Statement>();
+
   constructor(readonly db: SqliteDb) {}
+
+  private prepare(sql: string): Statement {
+    return this.statements.get(sql) ?? this.statements.set(sql, this.db.prepare(sql)).get(sql)!;
+  }
 
   private where(scope: Scope, filter: DriverFilter, now: number): { sql: string; params: unknown[] } {
     const s = scopeCondition(scope, 'c');
@@ -56,7 +64,7 @@ export class SqliteDriverRepository implements DriverRepository {
     const ids = JSON.stringify(rows.map((r) => r.id));
     const s = scopeCondition(scope, 'c');
     const vehicles = new Map<number, DriverVehicle[]>();
-    for (const v of this.db.prepare(`SELECT dv.driver_id, v.id, v.vehiidno FROM driver_vehicle dv JOIN vehicle v ON v.id = dv.vehicle_id
+    for (const v of this.prepare(`SELECT dv.driver_id, v.id, v.vehiidno FROM driver_vehicle dv JOIN vehicle v ON v.id = dv.vehicle_id
                                      JOIN company c ON c.id = v.company_id
                                      WHERE dv.driver_id IN (SELECT value FROM json_each(?)) AND ${s.sql} ORDER BY v.vehiidno`)
       .all(ids, ...s.params) as { driver_id: number; id: number; vehiidno: string }[]) {
@@ -65,7 +73,7 @@ export class SqliteDriverRepository implements DriverRepository {
       vehicles.set(v.driver_id, list);
     }
     const signedIn = new Map<number, CurrentSignIn>();
-    for (const r of this.db.prepare(`SELECT s.driver_id, s.vehicle_id, v.vehiidno, s.sign_in_time FROM driver_sign_in s
+    for (const r of this.prepare(`SELECT s.driver_id, s.vehicle_id, v.vehiidno, s.sign_in_time FROM driver_sign_in s
                                      JOIN vehicle v ON v.id = s.vehicle_id JOIN company c ON c.id = v.company_id
                                      WHERE s.driver_id IN (SELECT value FROM json_each(?)) AND s.sign_out_time IS NULL AND ${s.sql}
                                      ORDER BY s.sign_in_time`)
@@ -84,22 +92,22 @@ export class SqliteDriverRepository implements DriverRepository {
 
   async get(scope: Scope, id: number): Promise<Driver | undefined> {
     const s = scopeCondition(scope, 'c');
-    const row = this.db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE d.id = ? AND ${s.sql}`).get(id, ...s.params) as Row | undefined;
+    const row = this.prepare(`SELECT ${COLUMNS} ${FROM} WHERE d.id = ? AND ${s.sql}`).get(id, ...s.params) as Row | undefined;
     return row && this.complete(scope, [row])[0];
   }
 
   async page(scope: Scope, req: PageRequest & DriverFilter & { readonly now?: number }): Promise<Page<Driver>> {
     const w = this.where(scope, req, req.now ?? Date.now());
-    const total = (this.db.prepare(`SELECT count(*) n ${FROM} WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
-    const rows = this.db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE ${w.sql} ORDER BY d.id LIMIT ? OFFSET ?`)
+    const total = (this.prepare(`SELECT count(*) n ${FROM} WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+    const rows = this.prepare(`SELECT ${COLUMNS} ${FROM} WHERE ${w.sql} ORDER BY d.id LIMIT ? OFFSET ?`)
       .all(...w.params, req.size, (req.current - 1) * req.size) as Row[];
     return { records: this.complete(scope, rows), total, current: req.current, size: req.size };
   }
 
   async list(scope: Scope, filter: DriverFilter, limit: number, now = Date.now()): Promise<{ total: number; records: Driver[] }> {
     const w = this.where(scope, filter, now);
-    const total = (this.db.prepare(`SELECT count(*) n ${FROM} WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
-    const rows = this.db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE ${w.sql} ORDER BY d.id LIMIT ?`).all(...w.params, limit) as Row[];
+    const total = (this.prepare(`SELECT count(*) n ${FROM} WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+    const rows = this.prepare(`SELECT ${COLUMNS} ${FROM} WHERE ${w.sql} ORDER BY d.id LIMIT ?`).all(...w.params, limit) as Row[];
     // The sheet's vehicle and sign-in columns: completed in slices so one IN list stays small.
     const records: Driver[] = [];
     for (let i = 0; i < rows.length; i += 500) records.push(...this.complete(scope, rows.slice(i, i + 500)));
@@ -108,7 +116,7 @@ export class SqliteDriverRepository implements DriverRepository {
 
   async create(input: DriverInput): Promise<number> {
     const now = Date.now();
-    const r = this.db.prepare(`INSERT INTO driver (company_id, name, licence_no, licence_class, licence_expire, cert_no, cert_authority, cert_expire,
+    const r = this.prepare(`INSERT INTO driver (company_id, name, licence_no, licence_class, licence_expire, cert_no, cert_authority, cert_expire,
                                  phone, status, remark, create_time, update_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(input.companyId, input.name, input.licenceNo, input.licenceClass, input.licenceExpire, input.certNo, input.certAuthority, input.certExpire,
         input.phone, input.status, input.remark, now, now);
@@ -123,48 +131,48 @@ export class SqliteDriverRepository implements DriverRepository {
     ];
     // undefined: not sent, keep; null: cleared (the two expiry dates).
     const set = columns.filter(([, v]) => v !== undefined);
-    this.db.prepare(`UPDATE driver SET ${[...set.map(([c]) => `${c} = ?`), 'update_time = ?'].join(', ')} WHERE id = ?`)
+    this.prepare(`UPDATE driver SET ${[...set.map(([c]) => `${c} = ?`), 'update_time = ?'].join(', ')} WHERE id = ?`)
       .run(...set.map(([, v]) => v), Date.now(), id);
   }
 
   async delete(id: number): Promise<void> {
     // driver_photo and driver_vehicle cascade; driver_sign_in.driver_id is SET NULL (the history stays, by card name and number).
-    this.db.prepare('DELETE FROM driver WHERE id = ?').run(id);
+    this.prepare('DELETE FROM driver WHERE id = ?').run(id);
   }
 
   async certTaken(certNo: string, exceptId?: number): Promise<{ id: number; name: string } | undefined> {
     if (certNo === '') return undefined;
-    return this.db.prepare("SELECT id, name FROM driver WHERE cert_no = ? AND cert_no <> '' AND id != ?").get(certNo, exceptId ?? 0) as { id: number; name: string } | undefined;
+    return this.prepare("SELECT id, name FROM driver WHERE cert_no = ? AND cert_no <> '' AND id != ?").get(certNo, exceptId ?? 0) as { id: number; name: string } | undefined;
   }
 
   async vehicleIds(driverId: number): Promise<number[]> {
-    return (this.db.prepare('SELECT vehicle_id FROM driver_vehicle WHERE driver_id = ? ORDER BY vehicle_id').all(driverId) as { vehicle_id: number }[]).map((r) => r.vehicle_id);
+    return (this.prepare('SELECT vehicle_id FROM driver_vehicle WHERE driver_id = ? ORDER BY vehicle_id').all(driverId) as { vehicle_id: number }[]).map((r) => r.vehicle_id);
   }
 
   async setVehicles(driverId: number, vehicleIds: readonly number[]): Promise<void> {
     const ids = JSON.stringify(vehicleIds);
-    this.db.prepare('DELETE FROM driver_vehicle WHERE driver_id = ? AND vehicle_id NOT IN (SELECT value FROM json_each(?))').run(driverId, ids);
+    this.prepare('DELETE FROM driver_vehicle WHERE driver_id = ? AND vehicle_id NOT IN (SELECT value FROM json_each(?))').run(driverId, ids);
     // Only vehicles that exist (one deleted since the request was checked is skipped, not a foreign-key failure).
-    this.db.prepare('INSERT OR IGNORE INTO driver_vehicle (driver_id, vehicle_id) SELECT ?, id FROM vehicle WHERE id IN (SELECT value FROM json_each(?))').run(driverId, ids);
+    this.prepare('INSERT OR IGNORE INTO driver_vehicle (driver_id, vehicle_id) SELECT ?, id FROM vehicle WHERE id IN (SELECT value FROM json_each(?))').run(driverId, ids);
   }
 
   async vehiclesIn(scope: Scope, vehicleIds: readonly number[]): Promise<Set<number>> {
     if (vehicleIds.length === 0) return new Set();
     const s = scopeCondition(scope, 'c');
-    return new Set((this.db.prepare(`SELECT v.id FROM vehicle v JOIN company c ON c.id = v.company_id
+    return new Set((this.prepare(`SELECT v.id FROM vehicle v JOIN company c ON c.id = v.company_id
                                      WHERE v.id IN (SELECT value FROM json_each(?)) AND ${s.sql}`)
       .all(JSON.stringify(vehicleIds), ...s.params) as { id: number }[]).map((r) => r.id));
   }
 
   async linkSignIns(driverId: number, certNo: string): Promise<void> {
     if (certNo === '') return;
-    this.db.prepare('UPDATE driver_sign_in SET driver_id = ? WHERE driver_cert = ? AND driver_id IS NULL').run(driverId, certNo);
+    this.prepare('UPDATE driver_sign_in SET driver_id = ? WHERE driver_cert = ? AND driver_id IS NULL').run(driverId, certNo);
   }
 
   async vehicleOptions(scope: Scope, keyword: string, limit: number): Promise<(DriverVehicle & { readonly companyName: string })[]> {
     const s = scopeCondition(scope, 'c');
     const like = keyword ? ` AND v.vehiidno LIKE ? ESCAPE '\\'` : '';
-    const rows = this.db.prepare(`SELECT v.id, v.vehiidno, c.name AS company_name FROM vehicle v JOIN company c ON c.id = v.company_id
+    const rows = this.prepare(`SELECT v.id, v.vehiidno, c.name AS company_name FROM vehicle v JOIN company c ON c.id = v.company_id
                                   WHERE ${s.sql}${like} ORDER BY v.vehiidno LIMIT ?`)
       .all(...s.params, ...(keyword ? [likePattern(keyword)] : []), limit) as { id: number; vehiidno: string; company_name: string }[];
     return rows.map((r) => ({ id: r.id, vehiidno: r.vehiidno, companyName: r.company_name }));
@@ -174,34 +182,34 @@ export class SqliteDriverRepository implements DriverRepository {
     const out = new Map<string, number>();
     if (plates.length === 0) return out;
     const s = scopeCondition(scope, 'c');
-    for (const r of this.db.prepare(`SELECT v.id, v.vehiidno FROM vehicle v JOIN company c ON c.id = v.company_id
+    for (const r of this.prepare(`SELECT v.id, v.vehiidno FROM vehicle v JOIN company c ON c.id = v.company_id
                                      WHERE v.vehiidno IN (SELECT value FROM json_each(?)) AND ${s.sql}`)
       .all(JSON.stringify(plates), ...s.params) as { id: number; vehiidno: string }[]) out.set(r.vehiidno, r.id);
     return out;
   }
 
   async photo(driverId: number): Promise<{ mime: string; bytes: Buffer; updateTime: number } | undefined> {
-    const r = this.db.prepare('SELECT mime, bytes, update_time FROM driver_photo WHERE driver_id = ?').get(driverId) as { mime: string; bytes: Buffer; update_time: number } | undefined;
+    const r = this.prepare('SELECT mime, bytes, update_time FROM driver_photo WHERE driver_id = ?').get(driverId) as { mime: string; bytes: Buffer; update_time: number } | undefined;
     return r && { mime: r.mime, bytes: r.bytes, updateTime: r.update_time };
   }
 
   async setPhoto(driverId: number, mime: string, bytes: Buffer): Promise<void> {
     const now = Date.now();
-    this.db.prepare(`INSERT INTO driver_photo (driver_id, mime, bytes, update_time) VALUES (?, ?, ?, ?)
+    this.prepare(`INSERT INTO driver_photo (driver_id, mime, bytes, update_time) VALUES (?, ?, ?, ?)
                      ON CONFLICT (driver_id) DO UPDATE SET mime = excluded.mime, bytes = excluded.bytes, update_time = excluded.update_time`)
       .run(driverId, mime, bytes, now);
-    this.db.prepare('UPDATE driver SET update_time = ? WHERE id = ?').run(now, driverId);
+    this.prepare('UPDATE driver SET update_time = ? WHERE id = ?').run(now, driverId);
   }
 
   async deletePhoto(driverId: number): Promise<boolean> {
-    const gone = this.db.prepare('DELETE FROM driver_photo WHERE driver_id = ?').run(driverId).changes > 0;
-    if (gone) this.db.prepare('UPDATE driver SET update_time = ? WHERE id = ?').run(Date.now(), driverId);
+    const gone = this.prepare('DELETE FROM driver_photo WHERE driver_id = ?').run(driverId).changes > 0;
+    if (gone) this.prepare('UPDATE driver SET update_time = ? WHERE id = ?').run(Date.now(), driverId);
     return gone;
   }
 
   async signIns(scope: Scope, driverId: number, req: PageRequest): Promise<Page<DriverSignInRow>> {
-    const total = (this.db.prepare('SELECT count(*) n FROM driver_sign_in WHERE driver_id = ?').get(driverId) as { n: number }).n;
-    const rows = this.db.prepare(`SELECT s.*, v.vehiidno, c.path FROM driver_sign_in s JOIN vehicle v ON v.id = s.vehicle_id JOIN company c ON c.id = v.company_id
+    const total = (this.prepare('SELECT count(*) n FROM driver_sign_in WHERE driver_id = ?').get(driverId) as { n: number }).n;
+    const rows = this.prepare(`SELECT s.*, v.vehiidno, c.path FROM driver_sign_in s JOIN vehicle v ON v.id = s.vehicle_id JOIN company c ON c.id = v.company_id
                                   WHERE s.driver_id = ? ORDER BY s.sign_in_time DESC, s.id DESC LIMIT ? OFFSET ?`)
       .all(driverId, req.size, (req.current - 1) * req.size) as {
         id: number; vehicle_id: number; vehiidno: string; path: string; driver_name: string; driver_cert: string; sign_in_time: number; sign_out_time: number | null;
@@ -217,8 +225,8 @@ export class SqliteDriverRepository implements DriverRepository {
   }
 
   async recordSignIn(vehicleId: number, event: SignInEvent): Promise<void> {
-    const close = this.db.prepare('UPDATE driver_sign_in SET sign_out_time = max(?, sign_in_time) WHERE id = ?');
-    const open = this.db.prepare('SELECT id, driver_cert, driver_name FROM driver_sign_in WHERE vehicle_id = ? AND sign_out_time IS NULL')
+    const close = this.prepare('UPDATE driver_sign_in SET sign_out_time = max(?, sign_in_time) WHERE id = ?');
+    const open = this.prepare('SELECT id, driver_cert, driver_name FROM driver_sign_in WHERE vehicle_id = ? AND sign_out_time IS NULL')
       .all(vehicleId) as { id: number; driver_cert: string; driver_name: string }[];
     if (event.kind === 'out') {
       for (const r of open) close.run(event.time, r.id);
@@ -229,16 +237,16 @@ export class SqliteDriverRepository implements DriverRepository {
     for (const r of open) close.run(event.time, r.id);
     if (event.cert !== '') {
       // One card is on one vehicle at a time: an open row of this card elsewhere ends here.
-      for (const r of this.db.prepare('SELECT id FROM driver_sign_in WHERE driver_cert = ? AND sign_out_time IS NULL AND vehicle_id != ?').all(event.cert, vehicleId) as { id: number }[]) {
+      for (const r of this.prepare('SELECT id FROM driver_sign_in WHERE driver_cert = ? AND sign_out_time IS NULL AND vehicle_id != ?').all(event.cert, vehicleId) as { id: number }[]) {
         close.run(event.time, r.id);
       }
     }
-    this.db.prepare(`INSERT INTO driver_sign_in (vehicle_id, driver_id, driver_cert, driver_name, sign_in_time)
+    this.prepare(`INSERT INTO driver_sign_in (vehicle_id, driver_id, driver_cert, driver_name, sign_in_time)
                      VALUES (?, (SELECT id FROM driver WHERE cert_no = ? AND cert_no <> ''), ?, ?, ?)`)
       .run(vehicleId, event.cert, event.cert, event.name, event.time);
   }
 
   async countOfCompany(companyId: number): Promise<number> {
-    return (this.db.prepare('SELECT count(*) n FROM driver WHERE company_id = ?').get(companyId) as { n: number }).n;
+    return (this.prepare('SELECT count(*) n FROM driver WHERE company_id = ?').get(companyId) as { n: number }).n;
   }
 }
