@@ -331,6 +331,17 @@ describe('status, device, photos, syncToCab', () => {
     expect(d.data).toMatchObject({ deviceNo: no, device: { deviceNo: no, companyId: east.id }, online: false });
     const photos = await server.call<unknown[]>('POST', '/service-priv/vehicle/photoList', { token: admin, body: { ids: [v.data.id] } });
     expect(photos.data).toEqual([]);
+    // With a photo on record and a registered terminal.
+    const t = Date.now() - 60_000;
+    const insertPhoto = db().prepare(`INSERT INTO media_item (vehicle_id, company_id, device_media_id, media_type, format, event_code, channel, capture_time, received_time, size, path, source)
+      VALUES (?, ?, ?, 0, 0, 0, ?, ?, ?, 10, 'x.jpg', 'snap')`);
+    insertPhoto.run(v.data.id, east.id, 1, 1, t - 1000, t);
+    const newest = Number(insertPhoto.run(v.data.id, east.id, 2, 2, t, t).lastInsertRowid);
+    const withPhoto = await server.call<{ vehicleId: number; mediaId: number; channel: number; url: string }[]>('POST', '/service-priv/vehicle/photoList', { token: admin, body: { ids: [v.data.id] } });
+    expect(withPhoto.data).toEqual([{ vehicleId: v.data.id, vehiidno: '沪G·D0001', mediaId: newest, channel: 2, captureTime: t, url: `/service-priv/media/file/${newest}` }]);
+    db().prepare("INSERT INTO terminal (device_no, auth_code, register_time) VALUES (?, 'abc', ?)").run(no, t);
+    const registered = await server.call<{ registration: { registered: boolean; registerTime: number } }>('GET', `/service-priv/vehicle/device?id=${v.data.id}`, { token: admin });
+    expect(registered.data.registration).toMatchObject({ registered: true, registerTime: t });
     const sync = await server.call('GET', `/service-priv/vehicle/syncToCab?id=${v.data.id}`, { token: admin, lang: 'zh' });
     expect(sync.status).toBe(409);
     expect(sync.msg).toBe('车辆不在线');
