@@ -121,7 +121,7 @@ export function VehicleForm({ vehicle, companyId, onClose, onSaved }: { vehicle:
         value={values.deviceNo}
         unboundOnly
         clearable
-        companyId={companyId}
+        // The caller's whole scope: a head office's stock goes onto its branches' vehicles (the server refuses a sibling branch's device under this field).
         error={form.errors.deviceNo as string | undefined}
         initialOption={vehicle?.deviceNo ? { id: 0, deviceNo: vehicle.deviceNo, companyId: vehicle.companyId, companyName: vehicle.companyName, model: '', channelCount: 0, vehicleId: vehicle.id, plate: vehicle.vehiidno } : undefined}
         onChange={(no, option) => {
