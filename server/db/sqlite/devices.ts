@@ -39,6 +39,14 @@ const COLUMNS: readonly [keyof Omit<DeviceInput, 'source'>, string][] = [
   ['installDate', 'install_date'], ['remark', 'remark'],
 ];
 
+/** `keyword` contained in any of `columns`: the condition and its parameters (nothing when there is no keyword). */
+function keywordIn(columns: readonly string[], keyword: string | undefined, parts: string[], params: unknown[]): void {
+  if (!keyword) return;
+  const p = likePattern(keyword);
+  parts.push(`(${columns.map((c) => `${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`);
+  for (let i = 0; i < columns.length; i++) params.push(p);
+}
+
 interface RefusalRow {
   device_no: string; result: number; count: number; first_time: number; last_time: number; remote_address: string; maker_id: string;
   model: string; terminal_id: string; plate_color: number; plate: string; entered: number;
@@ -51,11 +59,7 @@ export class SqliteDeviceRepository implements DeviceRepository {
     const s = scopeCondition(scope, 'c');
     const parts = [s.sql];
     const params: unknown[] = [...s.params];
-    if (f.keyword) {
-      const p = likePattern(f.keyword);
-      parts.push("(d.device_no LIKE ? ESCAPE '\\' OR d.terminal_id LIKE ? ESCAPE '\\' OR d.model LIKE ? ESCAPE '\\' OR d.sim_iccid LIKE ? ESCAPE '\\')");
-      params.push(p, p, p, p);
-    }
+    keywordIn(['d.device_no', 'd.terminal_id', 'd.model', 'd.sim_iccid'], f.keyword, parts, params);
     if (f.deviceTypeId !== undefined) {
       parts.push('d.device_type_id = ?');
       params.push(f.deviceTypeId);
@@ -127,11 +131,7 @@ export class SqliteDeviceRepository implements DeviceRepository {
     const s = scopeCondition(scope, 'c');
     const parts = [s.sql];
     const params: unknown[] = [...s.params];
-    if (q.keyword) {
-      const p = likePattern(q.keyword);
-      parts.push("(d.device_no LIKE ? ESCAPE '\\' OR d.model LIKE ? ESCAPE '\\' OR d.terminal_id LIKE ? ESCAPE '\\' OR v.vehiidno LIKE ? ESCAPE '\\')");
-      params.push(p, p, p, p);
-    }
+    keywordIn(['d.device_no', 'd.model', 'd.terminal_id', 'v.vehiidno'], q.keyword, parts, params);
     if (q.unbound) parts.push('v.id IS NULL');
     const rows = this.db.prepare(`SELECT d.id, d.device_no, d.company_id, c.name AS company_name, d.model, d.channel_count, v.id AS vehicle_id, v.vehiidno AS plate
                                   FROM device d JOIN company c ON c.id = d.company_id LEFT JOIN vehicle v ON v.device_no = d.device_no
@@ -147,11 +147,7 @@ export class SqliteDeviceRepository implements DeviceRepository {
   async refusals(q: RefusalQuery): Promise<Page<RegisterRefusal>> {
     const parts = ['1'];
     const params: unknown[] = [];
-    if (q.keyword) {
-      const p = likePattern(q.keyword);
-      parts.push("(r.device_no LIKE ? ESCAPE '\\' OR r.plate LIKE ? ESCAPE '\\' OR r.model LIKE ? ESCAPE '\\' OR r.remote_address LIKE ? ESCAPE '\\')");
-      params.push(p, p, p, p);
-    }
+    keywordIn(['r.device_no', 'r.plate', 'r.model', 'r.remote_address'], q.keyword, parts, params);
     if (q.result !== undefined) {
       parts.push('r.result = ?');
       params.push(q.result);
