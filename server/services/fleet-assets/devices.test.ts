@@ -216,6 +216,28 @@ describe('pickers and refused registrations', () => {
 });
 
 describe('import and export', () => {
+  it('exports the filtered devices of the caller\'s scope as an .xlsx job', async () => {
+    const start = await server.call<{ taskId: string }>('POST', '/service-priv/device/excel', { token: admin, lang: 'en', body: { unassigned: true } });
+    expect(start.code).toBe(200);
+    let status = '';
+    let total = 0;
+    for (let i = 0; i < 50 && status !== 'done'; i++) {
+      const s = await server.call<{ status: string; total: number }>('GET', `/service-priv/device/export_status?taskId=${start.data.taskId}`, { token: admin });
+      ({ status, total } = s.data);
+      if (status !== 'done') await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe('done');
+    const expected = (db().prepare("SELECT d.device_no FROM device d LEFT JOIN vehicle v ON v.device_no = d.device_no WHERE d.source = 'auto' AND v.id IS NULL ORDER BY d.id DESC").pluck().all()) as string[];
+    expect(total).toBe(expected.length);
+    const res = await fetch(`${server.url}/service-priv/device/excel_file?taskId=${start.data.taskId}`, { headers: { 'x-jwt': admin } });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(await res.arrayBuffer());
+    const rows = (book.worksheets[0]?.getSheetValues() ?? []).filter(Boolean).map((r) => (r as unknown[]).slice(1));
+    expect(rows[0]?.slice(0, 3)).toEqual(['Device number', 'Terminal ID', 'Model']);
+    expect(rows.slice(1).map((r) => r[0])).toEqual(expected);
+    expect(rows.slice(1).every((r) => r[11] === 'Auto-registered')).toBe(true);
+  });
+
   it('imports every row or none; the template has the import header', async () => {
     const book = async (rows: (string | number)[][]) => {
       const wb = new ExcelJS.Workbook();
