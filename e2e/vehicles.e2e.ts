@@ -82,4 +82,23 @@ describe('vehicles', () => {
       '/service-priv/vehicle', { method: 'GET', token: admin, query: { keyword: PLATE } });
     expect(found.data.records).toMatchObject([{ vehiidno: PLATE, companyName: '华南分公司', vin: good, vehicleType: 'truck', channels: [{ channel: 1, name: '前方' }, { channel: 2, name: '' }] }]);
   });
+
+  test('the vehicle picker (fleet-pickers/VehicleSelect) searches the server as the user types and shows the company', async () => {
+    const page = await e2e.newPage();
+    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    // The installation record form uses the picker.
+    await page.goto(consolePath('/information/vehicle_installed'));
+    await page.locator('[data-page="information-vehicle-installed"]').getByRole('button', { name: '新增', exact: true }).click();
+    const picker = page.getByTestId('installation-vehicle');
+    const admin = await e2e.server.token(ACCOUNTS.admin);
+    const any = await e2e.server.api<{ records: { id: number; vehiidno: string; companyName: string }[] }>('/service-priv/vehicle', { method: 'GET', token: admin, query: { size: 1 } });
+    const target = any.data.records[0]!;
+    await picker.click();
+    await picker.fill(target.vehiidno.slice(1));
+    const option = page.getByRole('listbox').getByRole('option', { name: new RegExp(target.vehiidno) });
+    await option.waitFor();
+    expect(await option.textContent()).toContain(target.companyName);
+    await option.click();
+    expect(await picker.inputValue()).toBe(target.vehiidno);
+  });
 });
