@@ -61,6 +61,18 @@ describe('the request client', () => {
     expect(JSON.parse(String(sent[1]?.init.body))).toEqual({ name: 'r' });
   });
 
+  it('sends a DELETE payload in the query, or as a JSON body when asked (the spec\'s DELETE /vehicle takes {ids})', async () => {
+    stubFetch(() => answer(200, { code: 200, data: { deleted: 2 } }));
+    await http.delete('/service-priv/role', { ids: [1, 2] });
+    await expect(http.delete('/service-priv/vehicle', { ids: [3, 4] }, { jsonBody: true })).resolves.toEqual({ deleted: 2 });
+    expect(sent[0]?.url).toBe('/service-priv/role?ids=1&ids=2&companyId=7');
+    expect(sent[0]?.init.body).toBeUndefined();
+    expect(sent[1]?.url).toBe('/service-priv/vehicle');
+    expect(sent[1]?.init.method).toBe('DELETE');
+    expect(headerOf(sent[1], 'content-type')).toContain('application/json');
+    expect(JSON.parse(String(sent[1]?.init.body))).toEqual({ ids: [3, 4], companyId: 7 });
+  });
+
   it('replaces the stored token when an answer carries a jwt header', async () => {
     stubFetch(() => answer(200, { code: 200, data: 1 }, { jwt: 'tok-2' }));
     await http.get('/x', undefined, { noCompanyId: true });

@@ -39,6 +39,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Do not clear the session and redirect on 401 (the route guard handles its own restore call). */
   skipAuthRedirect?: boolean;
+  /** DELETE only: send the payload as a JSON body instead of the query (the spec's `DELETE /vehicle` and alike take `{ids}` in the body). */
+  jsonBody?: boolean;
 }
 
 export interface ExportOptions extends RequestOptions {
@@ -104,7 +106,7 @@ async function readJson(res: Response): Promise<unknown> {
 /** Sends one call; resolves to the Response after token handling, or rejects with an ApiError. */
 async function send(method: Method, url: string, payload: unknown, opts: RequestOptions | undefined, binary: boolean): Promise<Response> {
   const prepared = applyCompanyId({ payload, selectedCompanyId: companySelection.companyId, noCompanyId: opts?.noCompanyId });
-  const inQuery = method === 'GET' || method === 'DELETE';
+  const inQuery = method === 'GET' || (method === 'DELETE' && !opts?.jsonBody);
   const target = API_BASE + (inQuery ? withQuery(url, prepared as Record<string, unknown> | undefined) : url);
   const isForm = typeof FormData !== 'undefined' && prepared instanceof FormData;
   const body = inQuery || prepared === undefined ? undefined : isForm ? (prepared as FormData) : JSON.stringify(prepared);

@@ -1,9 +1,6 @@
-import { classifyAnswer } from '../../../domain/request/failure.ts';
 import type { DeviceEdition } from '../../../domain/fleet/limits.ts';
-import { API_BASE, ApiError, http, type ExportResult } from '../../api/http.ts';
-import { currentLang } from '../../i18n/index.ts';
+import { http, type ExportResult } from '../../api/http.ts';
 import { serverExportJob } from '../../kit/export-job.ts';
-import { applyTokenHeader, session } from '../../session/store.ts';
 import type { Page } from '../system/types.ts';
 
 export type DeviceSource = 'operator' | 'import' | 'auto';
@@ -90,28 +87,13 @@ export interface RegisterRefusal {
 const BASE = '/service-priv/device';
 const defined = (q: object) => Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined && v !== ''));
 
-/**
- * DELETE with a JSON body (the spec's DELETE takes the ids in the body): the shared client sends DELETE
- * input as a query, so this call is sent here with the same headers and envelope handling.
- */
-async function removeCall(ids: number[]): Promise<{ deleted: number }> {
-  const headers = new Headers({ 'x-lang': currentLang(), Accept: 'application/json', 'Content-Type': 'application/json' });
-  if (session.token) headers.set('x-jwt', session.token);
-  const res = await fetch(API_BASE + BASE, { method: 'DELETE', headers, body: JSON.stringify({ ids }) });
-  applyTokenHeader(res.headers.get('jwt'));
-  const body = res.headers.get('content-type')?.includes('json') ? ((await res.json()) as unknown) : undefined;
-  const failure = classifyAnswer(res.status, body, currentLang());
-  if (failure) throw new ApiError(failure.code, failure.msg, failure.body);
-  return (body as { data: { deleted: number } }).data;
-}
-
 // The company picked in the tree travels as `companyId` (the http client adds it): the list, a new
 // device's company (unless the form names one) and the import's company follow the tree.
 export const deviceApi = {
   page: (q: { current: number; size: number } & DeviceFilters) => http.get<Page<Device>>(BASE, defined(q)),
   create: (d: DeviceInput) => http.post<Device>(BASE, d, { silent: true }),
   update: (d: Partial<DeviceInput> & { id: number }) => http.put<Device>(BASE, d, { silent: true }),
-  remove: removeCall,
+  remove: (ids: number[]) => http.delete<{ deleted: number }>(BASE, { ids }, { jsonBody: true }),
   /** The .xlsx (base64): every row checked first, one bad row writes nothing. */
   import: (file: string) => http.post<{ imported: number; ids: number[] }>(`${BASE}/import`, { file }, { silent: true }),
   template: (): Promise<ExportResult> => http.export(`${BASE}/import_template`, undefined, { noCompanyId: true, silent: true }),

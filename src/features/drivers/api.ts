@@ -1,12 +1,7 @@
-import { API_BASE, ApiError, http, type ExportResult } from '../../api/http.ts';
-import { ErrorCode } from '../../../domain/errors/catalogue.ts';
-import { classifyAnswer } from '../../../domain/request/failure.ts';
+import { http, type ExportResult } from '../../api/http.ts';
 import type { LicenceClass } from '../../../domain/fleet/limits.ts';
-import { currentLang } from '../../i18n/index.ts';
 import { serverExportJob } from '../../kit/export-job.ts';
 import { importJob } from '../../kit/import-job.ts';
-import { applyTokenHeader, session } from '../../session/store.ts';
-import { handleUnauthorized } from '../../session/unauthorized.ts';
 import type { Page } from '../system/types.ts';
 
 /** What the form sends (create, update). */
@@ -63,26 +58,13 @@ export interface VehicleOption {
 const BASE = '/service-priv/driver';
 const defined = (q: Record<string, unknown>) => Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined && v !== ''));
 
-/** `DELETE /service-priv/driver` takes its ids in a JSON body (the client's `http.delete` puts parameters in the query). */
-async function removeWithBody(ids: number[]): Promise<{ deleted: number }> {
-  const headers: Record<string, string> = { 'x-lang': currentLang(), Accept: 'application/json', 'Content-Type': 'application/json' };
-  if (session.token) headers['x-jwt'] = session.token;
-  const res = await fetch(`${API_BASE}${BASE}`, { method: 'DELETE', headers, body: JSON.stringify({ ids }) });
-  applyTokenHeader(res.headers.get('jwt'));
-  const body = res.headers.get('content-type')?.includes('json') ? ((await res.json()) as unknown) : undefined;
-  const failure = classifyAnswer(res.status, body, currentLang());
-  if (failure?.code === ErrorCode.Unauthorized) handleUnauthorized();
-  if (failure) throw new ApiError(failure.code, failure.msg, failure.body);
-  return (body as { data: { deleted: number } }).data;
-}
-
 // The company picked in the tree travels as `companyId` (the http client adds it) on the list, the
 // import and the export; create and update send the form's company (the driver's) explicitly.
 export const driverApi = {
   page: (q: { current: number; size: number } & DriverFilters) => http.get<Page<Driver>>(BASE, defined({ ...q })),
   create: (d: DriverInput) => http.post<Driver>(BASE, d, { silent: true }),
   update: (d: DriverInput & { id: number }) => http.put<Driver>(BASE, d, { silent: true }),
-  remove: (ids: number[]) => removeWithBody(ids),
+  remove: (ids: number[]) => http.delete<{ deleted: number }>(BASE, { ids }, { jsonBody: true }),
   /** The .xlsx as multipart with progress (`batchimp` → `batch/status`): every row checked first, one bad row writes nothing. */
   importJob: importJob(`${BASE}/batchimp`, `${BASE}/batch/status`),
   template: (): Promise<ExportResult> => http.export(`${BASE}/import_template`, undefined, { noCompanyId: true, silent: true }),

@@ -1,10 +1,7 @@
-import { classifyAnswer } from '../../../domain/request/failure.ts';
 import type { ExpiryState } from '../../../domain/fleet/limits.ts';
-import { API_BASE, ApiError, http, type ExportResult } from '../../api/http.ts';
-import { currentLang } from '../../i18n/index.ts';
+import { http, type ExportResult } from '../../api/http.ts';
 import { serverExportJob } from '../../kit/export-job.ts';
 import { importJob } from '../../kit/import-job.ts';
-import { applyTokenHeader, session } from '../../session/store.ts';
 import type { Page } from '../system/types.ts';
 
 /** server/services/fleet-assets/api/vehicles.md `Vehicle`. */
@@ -78,21 +75,6 @@ export interface VehicleStatusCounts {
 const BASE = '/service-priv/vehicle';
 const defined = (q: object) => Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined && v !== ''));
 
-/**
- * DELETE with a JSON body (the spec's `DELETE /vehicle`): the shared client sends DELETE input as a
- * query, so this one call is sent here with the same headers and envelope handling.
- */
-async function deleteWithBody<T>(url: string, body: unknown): Promise<T> {
-  const headers = new Headers({ 'x-lang': currentLang(), Accept: 'application/json', 'Content-Type': 'application/json' });
-  if (session.token) headers.set('x-jwt', session.token);
-  const res = await fetch(API_BASE + url, { method: 'DELETE', headers, body: JSON.stringify(body) });
-  applyTokenHeader(res.headers.get('jwt'));
-  const json = res.headers.get('content-type')?.includes('json') ? ((await res.json()) as unknown) : undefined;
-  const failure = classifyAnswer(res.status, json, currentLang());
-  if (failure) throw new ApiError(failure.code, failure.msg, failure.body);
-  return (json as { data: T }).data;
-}
-
 // The company picked in the tree travels as `companyId` (the http client adds it): the list, the
 // status counts, a new vehicle's company and the import's company follow the tree.
 export const vehicleApi = {
@@ -101,7 +83,7 @@ export const vehicleApi = {
   search: (keyword: string, size = 20) => http.get<Page<Vehicle>>(BASE, { current: 1, size, keyword }, { noCompanyId: true, silent: true }),
   create: (v: VehicleInput) => http.post<Vehicle>(BASE, v, { silent: true }),
   update: (v: Partial<VehicleInput> & { id: number }) => http.put<Vehicle>(BASE, v, { silent: true }),
-  remove: (ids: number[]) => deleteWithBody<{ deleted: number }>(BASE, { ids }),
+  remove: (ids: number[]) => http.delete<{ deleted: number }>(BASE, { ids }, { jsonBody: true }),
   status: () => http.get<VehicleStatusCounts>(`${BASE}/status`),
   plateTaken: (plate: string, id?: number) => http.get<{ taken: boolean; vehicleId?: number }>(`${BASE}/license_plate`, defined({ plate, id }), { noCompanyId: true, silent: true }),
   move: (ids: number[], companyId: number) => http.post<{ moved: number }>(`${BASE}/modifyVehiCompany`, { ids, companyId }, { silent: true }),
