@@ -6,6 +6,9 @@
  * the server wrote) for a code it does not know. Schema rules use Ajv's keyword names.
  */
 import { FieldMessage, type Lang } from './catalogue.ts';
+import { photoProblemText, type PhotoProblem } from '../fleet/installation.ts';
+import { stationProblemText, type StationProblem } from '../fleet/line.ts';
+import { VIN_MESSAGES, type VinProblem } from '../fleet/vin.ts';
 
 export interface FieldProblem {
   /** A schema keyword (`maxLength`, `pattern`, `required` …) or a rule of the resource (`taken`, `noSuchRole`, `ipEntry`). */
@@ -79,6 +82,36 @@ export function fieldRuleText(p: FieldProblem, lang: Lang): string | undefined {
     case 'taken': return zh ? '已被使用' : 'is already taken';
     case 'noSuchRole': return zh ? `角色 ${String(q.id)} 不存在或不可分配` : `role ${String(q.id)} does not exist or cannot be assigned`;
     case 'ipEntry': return zh ? `「${String(q.entry)}」不是 IPv4 地址或 CIDR 网段` : `"${String(q.entry)}" is not an IPv4 address or CIDR range`;
+    default: return machineAffairsText(p, lang);
+  }
+}
+
+/** Rules of the machine-affairs screens (issue 15): vehicles, devices, drivers, installation records, lines, logs. */
+function machineAffairsText(p: FieldProblem, lang: Lang): string | undefined {
+  const zh = lang === 'zh';
+  const q = p.params ?? {};
+  const str = (v: unknown) => String(v ?? '');
+  switch (p.code) {
+    case 'length': case 'characters': case 'checkDigit': return VIN_MESSAGES[p.code as VinProblem][zh ? 0 : 1];
+    case 'date': return zh ? '不是有效的日期' : 'is not a valid date';
+    case 'future': return zh ? '不能晚于当前时间' : 'cannot be later than now';
+    case 'duplicate': return zh ? `通道 ${str(q.channel)} 重复` : `channel ${str(q.channel)} appears twice`;
+    case 'noSuchLine': return zh ? '线路不存在或不属于该车辆的公司' : "the line does not exist or is not of the vehicle's company";
+    case 'noSuchDriver': return zh ? `司机 ${str(q.id)} 不存在或不可选` : `driver ${str(q.id)} does not exist or cannot be chosen`;
+    case 'noSuchDevice': return zh ? `设备 ${str(q.deviceNo)} 不存在` : `there is no device ${str(q.deviceNo)}`;
+    case 'deviceCompany': return zh ? `设备 ${str(q.deviceNo)} 不属于该车辆的公司或其上级公司` : `device ${str(q.deviceNo)} belongs neither to the vehicle's company nor above it`;
+    case 'deviceBound': return zh ? `设备 ${str(q.deviceNo)} 已安装在 ${str(q.plate)} 上` : `device ${str(q.deviceNo)} is installed on ${str(q.plate)}`;
+    case 'unchanged': return zh ? '与当前绑定相同，没有变化' : 'is the same as the current binding';
+    case 'noSuchDeviceType': return zh ? '设备类型不存在或不可选' : 'the device type does not exist or cannot be chosen';
+    case 'vehicleOutside': return zh ? '车辆不存在或不在该司机的公司范围内' : "a vehicle does not exist or is outside the driver's company";
+    case 'lineNotInVehicleCompany': return zh ? '线路不属于这些车辆的公司或其下级公司' : "the line is not of these vehicles' company or one below it";
+    case 'periodSpan': return zh ? `时间范围不能超过 ${str(q.maxDays)} 天` : `the period spans at most ${str(q.maxDays)} days`;
+    case 'periodOrder': return zh ? '开始时间不能晚于结束时间' : 'the start is after the end';
+    case 'noSuchPhoto': return zh ? '照片不存在' : 'there is no such photo';
+    case 'photoType': case 'photoTypeMismatch': case 'photoSize': case 'photoEmpty': case 'photoCount':
+      return photoProblemText({ code: p.code, ...q } as unknown as PhotoProblem, lang);
+    case 'tooMany': case 'nameRequired': case 'nameTooLong': case 'duplicateName': case 'badPosition':
+      return stationProblemText({ code: p.code, ...q } as unknown as StationProblem, lang);
     default: return undefined;
   }
 }
