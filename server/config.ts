@@ -45,8 +45,8 @@ export interface Config {
   /** A terminal connection silent for this long is closed. */
   readonly gatewayIdleSeconds: number;
   /**
-   * Provision unknown terminals at register (a vehicle in `autoRegisterCompanyId`, else the first root
-   * company). Any TCP client that knows nothing but a free number could create vehicles, so the default
+   * Accept unknown terminals at register as unassigned devices (of `autoRegisterCompanyId`, else the first
+   * root company). Any TCP client that knows nothing but a free number could create devices, so the default
    * is off: undefined means main.ts turns it on only for a demo database (the seed's `database_flag`,
    * migration 14); buildApp (tests) leaves it off. The gateway logs a warning at start while it is on.
    */

@@ -11,6 +11,7 @@ export interface GatewayStats {
   /** Splitter counters summed over all connections. */
   garbageBytes: number;
   registered: number;
+  /** Unknown numbers accepted as unassigned devices (autoRegister on). */
   provisioned: number;
   /** Registrations refused: unknown terminals (result 4) and registered ones (result 3). */
   registerRefused: number;
