@@ -263,6 +263,53 @@ describe('modifyVehiCompany', () => {
   });
 });
 
+describe('modifyVehiCompany: line and drivers', () => {
+  it('clears a line outside the new company\'s subtree and unbinds drivers outside it; what still fits stays, and the log row names both', async () => {
+    const east = byName('华东分公司');
+    const south = byName('华南分公司');
+    const fleet = companies.find((c) => c.pid === east.id);
+    if (!fleet) throw new Error('no fleet under 华东分公司');
+    const now = Date.now();
+    const line = (companyId: number, name: string) => Number(db().prepare('INSERT INTO line (name, company_id, create_time, update_time) VALUES (?, ?, ?, ?)').run(name, companyId, now, now).lastInsertRowid);
+    const driver = (companyId: number, name: string) => Number(db().prepare('INSERT INTO driver (company_id, name, create_time, update_time) VALUES (?, ?, ?, ?)').run(companyId, name, now, now).lastInsertRowid);
+    const fleetLine = line(fleet.id, '移动测试线路');
+    const fleetDriver = driver(fleet.id, '车队司机');
+    const eastDriver = driver(east.id, '分公司司机');
+    const southDriver = driver(south.id, '华南司机');
+    const create = (plate: string, seq: number, driverIds: number[]) => server.call<Vehicle>('POST', '/service-priv/vehicle', {
+      token: admin, body: { vehiidno: plate, vin: vin(seq), companyId: fleet.id, lineId: fleetLine, driverIds },
+    });
+    const a = await create('沪E·L0001', 60, [fleetDriver, eastDriver, southDriver]);
+    const b = await create('沪E·L0002', 61, [fleetDriver, eastDriver]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const state = (id: number) => ({
+      line: (db().prepare('SELECT line_id FROM vehicle WHERE id = ?').get(id) as { line_id: number | null }).line_id,
+      drivers: (db().prepare('SELECT driver_id FROM driver_vehicle WHERE vehicle_id = ? ORDER BY driver_id').all(id) as { driver_id: number }[]).map((r) => r.driver_id),
+    });
+    const moveLog = (id: number) => {
+      const row = db().prepare("SELECT before, after FROM change_log WHERE resource = 'vehicle' AND record_id = ? AND operation = 'move' ORDER BY id DESC").get(id) as { before: string; after: string };
+      return { before: JSON.parse(row.before) as unknown, after: JSON.parse(row.after) as unknown };
+    };
+
+    // Up to the branch: the fleet's line and both drivers lie in its subtree; only the south driver leaves.
+    expect((await server.call('POST', '/service-priv/vehicle/modifyVehiCompany', { token: admin, body: { ids: [a.data.id], companyId: east.id } })).status).toBe(200);
+    expect(state(a.data.id)).toEqual({ line: fleetLine, drivers: [fleetDriver, eastDriver] });
+    expect(moveLog(a.data.id)).toEqual({ before: { companyId: fleet.id, driverIds: [southDriver] }, after: { companyId: east.id, driverIds: [] } });
+
+    // To another branch: the line and every driver outside 华南 go.
+    expect((await server.call('POST', '/service-priv/vehicle/modifyVehiCompany', { token: admin, body: { ids: [b.data.id], companyId: south.id } })).status).toBe(200);
+    expect(state(b.data.id)).toEqual({ line: null, drivers: [] });
+    const log = moveLog(b.data.id) as { before: { driverIds: number[] }; after: unknown };
+    expect({ ...log, before: { ...log.before, driverIds: [...log.before.driverIds].sort((x, y) => x - y) } }).toEqual({
+      before: { companyId: fleet.id, lineId: fleetLine, driverIds: [fleetDriver, eastDriver].sort((x, y) => x - y) },
+      after: { companyId: south.id, lineId: null, driverIds: [] },
+    });
+    // The answer of the list agrees (no line, no drivers).
+    const listed = (await server.call<Page<Vehicle>>('GET', '/service-priv/vehicle?keyword=L0002', { token: admin })).data.records[0]!;
+    expect([listed.lineId, listed.driverIds]).toEqual([null, []]);
+  });
+});
+
 describe('import', () => {
   it('one bad row writes nothing and names it; a good file creates every row with its device', async () => {
     const east = byName('华东分公司');
