@@ -28,6 +28,17 @@ describe('operator-log wording', () => {
     expect(fieldValue('mystery', { a: 1 }, 'en')).toBe('{"a":1}');
   });
 
+  it('words the line operations: stations by name in order, the vehicle count, the plates added or removed', () => {
+    const up = [{ name: '人民广场', lng: 121.47, lat: 31.23 }, { name: '南京东路', lng: 121.48, lat: 31.24 }];
+    expect(changeLines({ upStations: [] }, { upStations: up }, 'zh').map(changeLineText)).toEqual(['上行站点: — → 人民广场、南京东路']);
+    expect(changeLines({ downStations: up }, { downStations: up.slice(1) }, 'en').map(changeLineText)).toEqual(['Stations (down): 人民广场, 南京东路 → 南京东路']);
+    expect(changeLines({ vehicleCount: 3 }, { vehicleCount: 5, added: ['沪A12345', '沪A12346'] }, 'zh').map(changeLineText))
+      .toEqual(['车辆数: 3 → 5', '加入车辆: — → 沪A12345、沪A12346']);
+    expect(changeLines({ vehicleCount: 5 }, { vehicleCount: 4, removed: ['沪A12345'] }, 'en').map(changeLineText))
+      .toEqual(['Vehicles: 5 → 4', 'Vehicles removed: — → 沪A12345']);
+    expect(fieldName('vehicleCount', 'en')).toBe('Vehicles');
+  });
+
   it('lists a change field by field in the table order, hides bookkeeping, and writes "field: before → after"', () => {
     const lines = changeLines({ status: 1, plateColor: 1, updateTime: 5, zzz: 'a' }, { status: 0, plateColor: 2, updateTime: 6, zzz: 'b' }, 'zh');
     expect(lines.map(changeLineText)).toEqual(['车牌颜色: 蓝色 → 黄色', '状态: 在用 → 停用', 'zzz: a → b']);

@@ -140,8 +140,13 @@ export const CHANGE_FIELDS: Readonly<Record<string, FieldDef>> = {
   // line
   code: f('线路编号', 'Line code'),
   stations: f('站点', 'Stations', { type: 'list' }),
-  upStations: f('上行站点', 'Stations (up)', { type: 'count' }),
-  downStations: f('下行站点', 'Stations (down)', { type: 'count' }),
+  // a direction's stations in order, logged as {name, lng, lat}: they read as their names
+  upStations: f('上行站点', 'Stations (up)', { type: 'list' }),
+  downStations: f('下行站点', 'Stations (down)', { type: 'list' }),
+  // the line's vehicles: how many, and the plates a change put on or took off the line
+  vehicleCount: f('车辆数', 'Vehicles', { type: 'count' }),
+  added: f('加入车辆', 'Vehicles added', { type: 'list' }),
+  removed: f('移出车辆', 'Vehicles removed', { type: 'list' }),
   // registration (0x0100 as the terminal reported it)
   authCode: f('鉴权码', 'Auth code'),
   registered: f('已注册', 'Registered', { type: 'bool' }),
