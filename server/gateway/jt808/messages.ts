@@ -22,6 +22,7 @@ import { isFileUpload, readFileUpload, writeFileUpload, type FileUploadMessage }
 import { isPhoneMessage, readPhoneMessage, writePhoneMessage, type PhoneCallback } from './phone.ts';
 import { isCanMessage, readCanMessage, writeCanMessage, type CanDataUpload } from './can.ts';
 import { isDriverMessage, readDriverMessage, writeDriverMessage, type DriverIdentity } from './driver.ts';
+import { isParameterMessage, readParameterMessage, writeParameterMessage, type SetTerminalParameters } from './parameters.ts';
 
 export const MSG = {
   TERMINAL_RESPONSE: 0x0001,
@@ -39,6 +40,8 @@ export const MSG = {
   /** 0x8003 platform request for sub-package resend (补传分包请求). */
   RESEND_REQUEST: 0x8003,
   REGISTER_RESPONSE: 0x8100,
+  /** 0x8103 set terminal parameters (设置终端参数); items and the parameter table in parameters.ts. */
+  SET_PARAMETERS: 0x8103,
   ALARM_CONFIRM: 0x8203,
   TEXT: 0x8300,
 } as const;
@@ -150,7 +153,8 @@ export type Jt808Message =
   | FileUploadMessage
   | PhoneCallback
   | CanDataUpload
-  | DriverIdentity;
+  | DriverIdentity
+  | SetTerminalParameters;
 
 /** What encodeBody accepts: location messages may leave optional items out. */
 export type Jt808MessageInput =
@@ -180,7 +184,7 @@ export function isSupported(msgId: number): boolean {
     case MSG.TEXT:
       return true;
     default:
-      return isMediaSignalling(msgId) || isMultimedia(msgId) || isFileUpload(msgId) || isPhoneMessage(msgId) || isCanMessage(msgId) || isDriverMessage(msgId);
+      return isMediaSignalling(msgId) || isMultimedia(msgId) || isFileUpload(msgId) || isPhoneMessage(msgId) || isCanMessage(msgId) || isDriverMessage(msgId) || isParameterMessage(msgId);
   }
 }
 
@@ -270,6 +274,10 @@ export function decodeMessage(msgId: number, version: ProtocolEdition, b: Uint8A
       if (isDriverMessage(msgId)) {
         const r = new Reader(b, start, end);
         return done(r, readDriverMessage(r, version), 'driver identity');
+      }
+      if (isParameterMessage(msgId)) {
+        const r = new Reader(b, start, end);
+        return done(r, readParameterMessage(r), 'terminal parameters');
       }
       if (isFileUpload(msgId)) {
         const r = new Reader(b, start, end);
@@ -374,6 +382,9 @@ export function writeMessage(w: Writer, msg: Jt808MessageInput, version: Protoco
       return;
     case 0x0702:
       writeDriverMessage(w, msg, version);
+      return;
+    case MSG.SET_PARAMETERS:
+      writeParameterMessage(w, msg);
       return;
     default:
       throw new Jt808Error('encode', `no encoder for message 0x${hex4((msg as { msgId: number }).msgId)}`);
