@@ -4,18 +4,49 @@
  * root company, where auto-registration puts them), two devices in stock (entered, installed on no
  * vehicle) per branch, and a couple of refused registrations (an unknown number, and a stock device
  * that tried to register before it was installed). Each device has its operator-log row.
+ * The installed demo devices are the simulator's terminals: they get its model and the seeded device
+ * type of the edition each one speaks, so the device list shows what really connects.
  */
+import type { DeviceEdition } from '../../domain/fleet/limits.ts';
 import { prng } from '../../domain/random.ts';
 import type { Repositories } from '../db/repositories.ts';
 import { ALL_COMPANIES } from '../db/scope.ts';
+import { historyProgram } from '../sim/history.ts';
 
 const DAY = 86_400_000;
+
+/** The simulator's terminal model (server/sim/terminal.ts registers as SIMFL / FLEETSIM-808). */
+const SIM_MODEL = 'FLEETSIM-808';
+const SIM_MAKER = '模拟终端厂';
+
+/** The edition the demo server's simulator speaks for a device number (its program, configured as the live one's). */
+export function simulatedEdition(deviceNo: string): DeviceEdition {
+  return historyProgram({ deviceNo }, 0, false).edition;
+}
+
+/** The seeded device type of the simulator's model in an edition (null when the seed made none). */
+async function simTypes(tx: Repositories): Promise<(edition: DeviceEdition) => number | null> {
+  const types = (await tx.deviceTypes.list(ALL_COMPANIES, { keyword: SIM_MODEL }, 50)).records.filter((t) => t.model === SIM_MODEL);
+  return (edition) => types.find((t) => t.protocol === edition)?.id ?? null;
+}
+
+/** The installed demo devices (entered bare by the fleet seed) get the simulator's model, edition and device type. */
+async function typeInstalledDevices(tx: Repositories, typeOf: (edition: DeviceEdition) => number | null): Promise<void> {
+  const { records } = await tx.devices.list(ALL_COMPANIES, { bound: true }, 1_000_000);
+  for (const d of records) {
+    if (d.model !== '' || d.deviceTypeId !== null) continue;
+    const protocol = simulatedEdition(d.deviceNo);
+    await tx.devices.update(d.id, { model: SIM_MODEL, maker: SIM_MAKER, terminalId: d.terminalId || d.deviceNo.slice(-7), protocol, deviceTypeId: typeOf(protocol) });
+  }
+}
 
 export async function seedDevicesExtra(tx: Repositories, now: number): Promise<void> {
   const random = prng(20261125);
   const companies = await tx.companies.listAll(ALL_COMPANIES);
   const root = companies.find((c) => c.pid === 0);
   if (!root) return;
+  const typeOf = await simTypes(tx);
+  await typeInstalledDevices(tx, typeOf);
   const branches = companies.filter((c) => c.pid === root.id);
   const admin = await tx.users.findByUsername('admin');
   const operator = { id: admin?.id ?? null, name: admin ? admin.realName || admin.username : 'admin' };
@@ -54,8 +85,8 @@ export async function seedDevicesExtra(tx: Repositories, now: number): Promise<v
       const iccid = `898600${String(Math.floor(random() * 1e13)).padStart(13, '0')}0`;
       const time = now - Math.floor(5 + random() * 20) * DAY;
       const fields = {
-        deviceNo, companyId: b.id, terminalId: `ST${String(Math.floor(random() * 1e5)).padStart(5, '0')}`, model: 'FLEETSIM-808', maker: '模拟终端厂',
-        deviceTypeId: null, protocol: i === 0 ? 2019 : 2013, channelCount: 4, simIccid: iccid, installDate: null, remark: '库存待装', source: 'operator',
+        deviceNo, companyId: b.id, terminalId: `ST${String(Math.floor(random() * 1e5)).padStart(5, '0')}`, model: SIM_MODEL, maker: SIM_MAKER,
+        deviceTypeId: typeOf(i === 0 ? 2019 : 2013), protocol: i === 0 ? 2019 : 2013, channelCount: 4, simIccid: iccid, installDate: null, remark: '库存待装', source: 'operator',
       } as const;
       const id = await tx.devices.create(fields);
       await log(id, deviceNo, b.id, 'create', time, { ...fields }, operator);
