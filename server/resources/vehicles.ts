@@ -27,7 +27,7 @@ import { EpochMs, Id, Name, Text } from '../http/route.ts';
 import { chinaTimeText } from '../services/track/common.ts';
 import { changeDevice } from '../services/fleet-assets/binding.ts';
 import type { ImportColumn } from './import.ts';
-import { exportEndpoints, firstRows, type CallContext, type Fields, type ResourceDeclaration } from './resource.ts';
+import { exportEndpoints, firstRows, type CallContext, type Fields, type LoggedRecord, type ResourceDeclaration } from './resource.ts';
 
 const page = '/information/vehicle' as const;
 
@@ -196,8 +196,28 @@ const importColumns: ImportColumn[] = [
   { key: 'remark', header: ['备注', 'Remark'], schema: Text(L.remarkMax), required: false },
 ];
 
+/** A new vehicle's row: the written fields with the defaults of an omitted cell or field. */
+function newVehicle(input: Fields): VehicleWrite {
+  const w = write(input);
+  return {
+    vehiidno: w.vehiidno!, plateColor: w.plateColor ?? 0, companyId: w.companyId!, lineId: w.lineId ?? null, vin: w.vin!,
+    vehicleType: w.vehicleType ?? '', status: w.status ?? 1, insuranceExpire: w.insuranceExpire ?? null,
+    inspectionExpire: w.inspectionExpire ?? null, remark: w.remark ?? '',
+  };
+}
+
+/**
+ * A created vehicle's log entry without reading it back (the import's write path): the row is `newVehicle`,
+ * its channels are the prepared list (sorted, trimmed). Drivers are logged by name: with drivers the record is read.
+ */
+function createdLog(_id: number, input: Fields): LoggedRecord | undefined {
+  if ((input.driverIds as number[] | undefined)?.length) return undefined;
+  const v = newVehicle(input);
+  return { label: v.vehiidno, companyId: v.companyId, fields: loggedFields({ ...v, channels: input.channels as VehicleChannel[] | undefined, drivers: [] }) };
+}
+
 /** The logged fields: what an operator changes on the form (the device has its own bind / unbind rows). */
-function loggedFields(r: VehicleRecord): Record<string, unknown> {
+function loggedFields(r: VehicleWrite & Pick<VehicleRecord, 'channels' | 'drivers'>): Record<string, unknown> {
   return {
     vehiidno: r.vehiidno, plateColor: r.plateColor, vin: r.vin, companyId: r.companyId, lineId: r.lineId, vehicleType: r.vehicleType,
     status: r.status, insuranceExpire: r.insuranceExpire, inspectionExpire: r.inspectionExpire, remark: r.remark,
@@ -213,14 +233,7 @@ export function vehicleResource(pending: PendingVehicleSync, flush: () => Promis
     store: (repos) => ({
       get: (scope, id) => repos.vehicles.get(scope, id),
       page: (scope, req) => repos.vehicles.page(scope, req as typeof req & VehicleFilters),
-      create: (input) => {
-        const w = write(input);
-        return repos.vehicles.create({
-          vehiidno: w.vehiidno!, plateColor: w.plateColor ?? 0, companyId: w.companyId!, lineId: w.lineId ?? null, vin: w.vin!,
-          vehicleType: w.vehicleType ?? '', status: w.status ?? 1, insuranceExpire: w.insuranceExpire ?? null,
-          inspectionExpire: w.inspectionExpire ?? null, remark: w.remark ?? '',
-        });
-      },
+      create: (input) => repos.vehicles.create(newVehicle(input)),
       update: (id, patch) => repos.vehicles.update(id, { ...write(patch), companyId: undefined }),
       delete: (record) => repos.vehicles.delete(record.id),
     }),
@@ -264,7 +277,7 @@ export function vehicleResource(pending: PendingVehicleSync, flush: () => Promis
         { header: ['备注', 'Remark'], width: 30, value: (v) => v.remark },
       ],
     },
-    changeLog: { resource: 'vehicle', label: (v) => v.vehiidno, companyId: (v) => v.companyId, fields: loggedFields },
+    changeLog: { resource: 'vehicle', label: (v) => v.vehiidno, companyId: (v) => v.companyId, fields: loggedFields, created: createdLog },
     hooks: {
       async prepareCreate(c, body) {
         // A new vehicle belongs to the company selected in the tree (else the caller's own): inside the caller's subtree (403).

@@ -4,6 +4,7 @@ import { scopeCondition, type Scope } from '../scope.ts';
 import type { SqliteDb } from '../sqlite.ts';
 import type { Page } from '../types.ts';
 import { likePattern, placeholders } from './rows.ts';
+import { statementCache, type Sql } from './statements.ts';
 
 interface Row {
   id: number; resource: ChangeResource; record_id: number; label: string; company_id: number; operation: string; user_id: number | null;
@@ -32,10 +33,15 @@ const NAME_CHUNK = 500;
 const json = (s: string | null) => (s === null ? null : (JSON.parse(s) as Record<string, unknown>));
 
 export class SqliteChangeLogRepository implements ChangeLogRepository {
-  constructor(private readonly db: SqliteDb) {}
+  /** Compiled statements by SQL text (an import's rows run the same few statements). */
+  private readonly sql: Sql;
+
+  constructor(db: SqliteDb) {
+    this.sql = statementCache(db);
+  }
 
   async append(e: ChangeEntry): Promise<void> {
-    this.db.prepare(`INSERT INTO change_log (resource, record_id, label, company_id, operation, user_id, user_name, ip, time, before, after)
+    this.sql(`INSERT INTO change_log (resource, record_id, label, company_id, operation, user_id, user_name, ip, time, before, after)
                      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(e.resource, e.recordId, e.label, e.companyId, e.operation, e.userId, e.userName, e.ip, e.time,
         e.before === null ? null : JSON.stringify(e.before), e.after === null ? null : JSON.stringify(e.after));
@@ -70,10 +76,10 @@ export class SqliteChangeLogRepository implements ChangeLogRepository {
     // row lookups jump around the file (measured at 1,000,000 rows: 0.45 s against 3.9 s).
     const hint = q.keyword && q.recordId === undefined ? ' NOT INDEXED' : '';
     const from = `FROM change_log l${hint} WHERE ${where.join(' AND ')}`;
-    const total = (this.db.prepare(`SELECT count(*) n ${from}`).get(...params) as { n: number }).n;
-    const ids = (this.db.prepare(`SELECT l.id ${from} ORDER BY l.time DESC, l.id DESC LIMIT ? OFFSET ?`)
+    const total = (this.sql(`SELECT count(*) n ${from}`).get(...params) as { n: number }).n;
+    const ids = (this.sql(`SELECT l.id ${from} ORDER BY l.time DESC, l.id DESC LIMIT ? OFFSET ?`)
       .all(...params, q.size, (q.current - 1) * q.size) as { id: number }[]).map((r) => r.id);
-    const rows = ids.length === 0 ? [] : this.db.prepare(`SELECT l.*, COALESCE(c.name, '') company_name FROM change_log l LEFT JOIN company c ON c.id = l.company_id
+    const rows = ids.length === 0 ? [] : this.sql(`SELECT l.*, COALESCE(c.name, '') company_name FROM change_log l LEFT JOIN company c ON c.id = l.company_id
       WHERE l.id IN (${placeholders(ids.length)}) ORDER BY l.time DESC, l.id DESC`).all(...ids) as Row[];
     return {
       total, current: q.current, size: q.size,
@@ -85,7 +91,7 @@ export class SqliteChangeLogRepository implements ChangeLogRepository {
   }
 
   async recordCompanyPath(resource: ChangeResource, recordId: number): Promise<string | undefined> {
-    const row = this.db.prepare(`SELECT c.path FROM ${RECORD_TABLE[resource]} t JOIN company c ON c.id = t.company_id WHERE t.id = ?`).get(recordId) as { path: string } | undefined;
+    const row = this.sql(`SELECT c.path FROM ${RECORD_TABLE[resource]} t JOIN company c ON c.id = t.company_id WHERE t.id = ?`).get(recordId) as { path: string } | undefined;
     return row?.path;
   }
 
@@ -98,7 +104,7 @@ export class SqliteChangeLogRepository implements ChangeLogRepository {
       const named: Record<string, string> = {};
       for (let i = 0; i < all.length; i += NAME_CHUNK) {
         const part = all.slice(i, i + NAME_CHUNK);
-        const rows = this.db.prepare(`SELECT t.id, t.${ref.name} name FROM ${ref.table} t JOIN company c ON c.id = t.${ref.company} WHERE t.id IN (${placeholders(part.length)}) AND ${s.sql}`)
+        const rows = this.sql(`SELECT t.id, t.${ref.name} name FROM ${ref.table} t JOIN company c ON c.id = t.${ref.company} WHERE t.id IN (${placeholders(part.length)}) AND ${s.sql}`)
           .all(...part, ...s.params) as { id: number; name: string }[];
         for (const r of rows) named[String(r.id)] = r.name;
       }
@@ -108,6 +114,6 @@ export class SqliteChangeLogRepository implements ChangeLogRepository {
   }
 
   async moveRecord(resource: ChangeResource, recordId: number, companyId: number): Promise<void> {
-    this.db.prepare('UPDATE change_log SET company_id = ? WHERE resource = ? AND record_id = ?').run(companyId, resource, recordId);
+    this.sql('UPDATE change_log SET company_id = ? WHERE resource = ? AND record_id = ?').run(companyId, resource, recordId);
   }
 }

@@ -6,6 +6,7 @@ import { scopeCondition, type Scope } from '../scope.ts';
 import type { SqliteDb } from '../sqlite.ts';
 import type { Page, PageRequest } from '../types.ts';
 import { likePattern } from './rows.ts';
+import { statementCache, type Sql } from './statements.ts';
 
 interface Row {
   id: number; device_no: string; company_id: number; company_name: string; terminal_id: string; model: string; maker: string;
@@ -53,7 +54,12 @@ interface RefusalRow {
 }
 
 export class SqliteDeviceRepository implements DeviceRepository {
-  constructor(readonly db: SqliteDb) {}
+  /** Compiled statements by SQL text (an import's rows run the same few statements). */
+  private readonly sql: Sql;
+
+  constructor(readonly db: SqliteDb) {
+    this.sql = statementCache(db);
+  }
 
   private where(scope: Scope, f: DeviceFilter): { sql: string; params: unknown[] } {
     const s = scopeCondition(scope, 'c');
@@ -79,52 +85,52 @@ export class SqliteDeviceRepository implements DeviceRepository {
 
   async get(scope: Scope, id: number): Promise<DeviceRecord | undefined> {
     const s = scopeCondition(scope, 'c');
-    const row = this.db.prepare(`${SELECT} WHERE d.id = ? AND ${s.sql}`).get(id, ...s.params) as Row | undefined;
+    const row = this.sql(`${SELECT} WHERE d.id = ? AND ${s.sql}`).get(id, ...s.params) as Row | undefined;
     return row && toRecord(row);
   }
 
   async page(scope: Scope, q: PageRequest & DeviceFilter): Promise<Page<DeviceRecord>> {
     const w = this.where(scope, q);
-    const total = (this.db.prepare(`${COUNT} WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
-    const rows = this.db.prepare(`${SELECT} WHERE ${w.sql} ORDER BY d.id DESC LIMIT ? OFFSET ?`)
+    const total = (this.sql(`${COUNT} WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+    const rows = this.sql(`${SELECT} WHERE ${w.sql} ORDER BY d.id DESC LIMIT ? OFFSET ?`)
       .all(...w.params, q.size, (q.current - 1) * q.size) as Row[];
     return { records: rows.map(toRecord), total, current: q.current, size: q.size };
   }
 
   async list(scope: Scope, filter: DeviceFilter, limit: number): Promise<{ total: number; records: DeviceRecord[] }> {
     const w = this.where(scope, filter);
-    const total = (this.db.prepare(`${COUNT} WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
-    const rows = this.db.prepare(`${SELECT} WHERE ${w.sql} ORDER BY d.id DESC LIMIT ?`).all(...w.params, limit) as Row[];
+    const total = (this.sql(`${COUNT} WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+    const rows = this.sql(`${SELECT} WHERE ${w.sql} ORDER BY d.id DESC LIMIT ?`).all(...w.params, limit) as Row[];
     return { total, records: rows.map(toRecord) };
   }
 
   async create(input: DeviceInput): Promise<number> {
     const now = Date.now();
-    const r = this.db.prepare(`INSERT INTO device (device_no, company_id, terminal_id, model, maker, device_type_id, protocol, channel_count,
+    const r = this.sql(`INSERT INTO device (device_no, company_id, terminal_id, model, maker, device_type_id, protocol, channel_count,
                                  sim_iccid, install_date, source, remark, create_time, update_time)
                                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(input.deviceNo, input.companyId, input.terminalId, input.model, input.maker, input.deviceTypeId, input.protocol, input.channelCount,
         input.simIccid, input.installDate, input.source, input.remark, now, now);
     // The number is entered now: its refused registrations are answered.
-    this.db.prepare('DELETE FROM terminal_refusal WHERE device_no = ?').run(input.deviceNo);
+    this.sql('DELETE FROM terminal_refusal WHERE device_no = ?').run(input.deviceNo);
     return Number(r.lastInsertRowid);
   }
 
   async update(id: number, patch: Partial<Omit<DeviceInput, 'source'>>): Promise<void> {
     const set = COLUMNS.filter(([k]) => patch[k] !== undefined);
     const values = set.map(([k]) => patch[k]);
-    this.db.prepare(`UPDATE device SET ${[...set.map(([, c]) => `${c} = ?`), 'update_time = ?'].join(', ')} WHERE id = ?`)
+    this.sql(`UPDATE device SET ${[...set.map(([, c]) => `${c} = ?`), 'update_time = ?'].join(', ')} WHERE id = ?`)
       .run(...values, Date.now(), id);
-    if (patch.deviceNo !== undefined) this.db.prepare('DELETE FROM terminal_refusal WHERE device_no = ?').run(patch.deviceNo);
+    if (patch.deviceNo !== undefined) this.sql('DELETE FROM terminal_refusal WHERE device_no = ?').run(patch.deviceNo);
   }
 
   async delete(id: number): Promise<void> {
     // The registration row goes with the device (ON DELETE CASCADE); a bound device is refused before this.
-    this.db.prepare('DELETE FROM device WHERE id = ?').run(id);
+    this.sql('DELETE FROM device WHERE id = ?').run(id);
   }
 
   async numberTaken(deviceNo: string, exceptId?: number): Promise<boolean> {
-    return this.db.prepare('SELECT 1 FROM device WHERE device_no = ? AND id <> ?').get(deviceNo, exceptId ?? 0) !== undefined;
+    return this.sql('SELECT 1 FROM device WHERE device_no = ? AND id <> ?').get(deviceNo, exceptId ?? 0) !== undefined;
   }
 
   async search(scope: Scope, q: { keyword?: string; unbound?: boolean; size: number }): Promise<DeviceOption[]> {
@@ -133,7 +139,7 @@ export class SqliteDeviceRepository implements DeviceRepository {
     const params: unknown[] = [...s.params];
     keywordIn(['d.device_no', 'd.model', 'd.terminal_id', 'v.vehiidno'], q.keyword, parts, params);
     if (q.unbound) parts.push('v.id IS NULL');
-    const rows = this.db.prepare(`SELECT d.id, d.device_no, d.company_id, c.name AS company_name, d.model, d.channel_count, v.id AS vehicle_id, v.vehiidno AS plate
+    const rows = this.sql(`SELECT d.id, d.device_no, d.company_id, c.name AS company_name, d.model, d.channel_count, v.id AS vehicle_id, v.vehiidno AS plate
                                   FROM device d JOIN company c ON c.id = d.company_id LEFT JOIN vehicle v ON v.device_no = d.device_no
                                   WHERE ${parts.join(' AND ')} ORDER BY d.device_no LIMIT ?`).all(...params, q.size) as {
       id: number; device_no: string; company_id: number; company_name: string; model: string; channel_count: number; vehicle_id: number | null; plate: string | null;
@@ -153,8 +159,8 @@ export class SqliteDeviceRepository implements DeviceRepository {
       params.push(q.result);
     }
     const where = parts.join(' AND ');
-    const total = (this.db.prepare(`SELECT count(*) n FROM terminal_refusal r WHERE ${where}`).get(...params) as { n: number }).n;
-    const rows = this.db.prepare(`SELECT r.*, EXISTS (SELECT 1 FROM device d WHERE d.device_no = r.device_no) AS entered
+    const total = (this.sql(`SELECT count(*) n FROM terminal_refusal r WHERE ${where}`).get(...params) as { n: number }).n;
+    const rows = this.sql(`SELECT r.*, EXISTS (SELECT 1 FROM device d WHERE d.device_no = r.device_no) AS entered
                                   FROM terminal_refusal r WHERE ${where} ORDER BY r.last_time DESC, r.device_no LIMIT ? OFFSET ?`)
       .all(...params, q.size, (q.current - 1) * q.size) as RefusalRow[];
     return {

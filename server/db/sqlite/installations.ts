@@ -6,6 +6,7 @@ import { scopeCondition, type Scope } from '../scope.ts';
 import type { SqliteDb } from '../sqlite.ts';
 import type { Page, PageRequest } from '../types.ts';
 import { likePattern, placeholders } from './rows.ts';
+import { statementCache, type Sql } from './statements.ts';
 
 interface Row {
   id: number; vehicle_id: number; plate: string; company_id: number; company_name: string; kind: InstallationKind;
@@ -39,7 +40,12 @@ function toPhotoMeta(r: PhotoRow): InstallationPhotoMeta {
 }
 
 export class SqliteInstallationRepository implements InstallationRepository {
-  constructor(readonly db: SqliteDb) {}
+  /** Compiled statements by SQL text (an import's rows run the same few statements). */
+  private readonly sql: Sql;
+
+  constructor(readonly db: SqliteDb) {
+    this.sql = statementCache(db);
+  }
 
   /**
    * FROM and WHERE of a list: the company is joined only for a subtree scope, the vehicle only for a
@@ -65,25 +71,25 @@ export class SqliteInstallationRepository implements InstallationRepository {
 
   async get(scope: Scope, id: number): Promise<Installation | undefined> {
     const s = scopeCondition(scope, 'c');
-    const row = this.db.prepare(`${SELECT} WHERE i.id = ? AND ${s.sql}`).get(id, ...s.params) as Row | undefined;
+    const row = this.sql(`${SELECT} WHERE i.id = ? AND ${s.sql}`).get(id, ...s.params) as Row | undefined;
     return row && toInstallation(row);
   }
 
   async page(scope: Scope, req: PageRequest & InstallationFilter): Promise<Page<Installation>> {
     const w = this.where(scope, req);
-    const total = (this.db.prepare(`SELECT count(*) n FROM ${w.from} WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+    const total = (this.sql(`SELECT count(*) n FROM ${w.from} WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
     // The page's ids first (sorted on the record alone), then their rows with names and photo counts: the
     // joins and the photo count run for one page, not for every matching record before the sort.
-    const ids = (this.db.prepare(`SELECT i.id FROM ${w.from} WHERE ${w.sql} ORDER BY i.install_time DESC, i.id DESC LIMIT ? OFFSET ?`)
+    const ids = (this.sql(`SELECT i.id FROM ${w.from} WHERE ${w.sql} ORDER BY i.install_time DESC, i.id DESC LIMIT ? OFFSET ?`)
       .all(...w.params, req.size, (req.current - 1) * req.size) as { id: number }[]).map((r) => r.id);
-    const rows = ids.length ? (this.db.prepare(`${SELECT} WHERE i.id IN (${placeholders(ids.length)})`).all(...ids) as Row[]) : [];
+    const rows = ids.length ? (this.sql(`${SELECT} WHERE i.id IN (${placeholders(ids.length)})`).all(...ids) as Row[]) : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
     return { records: ids.map((id) => toInstallation(byId.get(id)!)), total, current: req.current, size: req.size };
   }
 
   async create(r: NewInstallation): Promise<number> {
     const now = Date.now();
-    const info = this.db.prepare(INSERT).run(r.vehicleId, r.companyId, r.kind, r.oldDeviceNo, r.newDeviceNo, r.installer, r.installTime, r.remark, r.userId, now, now);
+    const info = this.sql(INSERT).run(r.vehicleId, r.companyId, r.kind, r.oldDeviceNo, r.newDeviceNo, r.installer, r.installTime, r.remark, r.userId, now, now);
     return Number(info.lastInsertRowid);
   }
 
@@ -95,68 +101,68 @@ export class SqliteInstallationRepository implements InstallationRepository {
     if (patch.remark !== undefined) { sets.push('remark = ?'); params.push(patch.remark); }
     sets.push('update_time = ?');
     params.push(Date.now());
-    this.db.prepare(`UPDATE vehicle_installation SET ${sets.join(', ')} WHERE id = ?`).run(...params, id);
+    this.sql(`UPDATE vehicle_installation SET ${sets.join(', ')} WHERE id = ?`).run(...params, id);
   }
 
   async delete(id: number): Promise<void> {
     // Photos go with the record (ON DELETE CASCADE).
-    this.db.prepare('DELETE FROM vehicle_installation WHERE id = ?').run(id);
+    this.sql('DELETE FROM vehicle_installation WHERE id = ?').run(id);
   }
 
   async photos(installationId: number): Promise<InstallationPhotoMeta[]> {
-    const rows = this.db.prepare('SELECT id, installation_id, name, mime, length(bytes) size, create_time FROM installation_photo WHERE installation_id = ? ORDER BY id')
+    const rows = this.sql('SELECT id, installation_id, name, mime, length(bytes) size, create_time FROM installation_photo WHERE installation_id = ? ORDER BY id')
       .all(installationId) as PhotoRow[];
     return rows.map(toPhotoMeta);
   }
 
   async photo(scope: Scope, photoId: number): Promise<InstallationPhoto | undefined> {
     const s = scopeCondition(scope, 'c');
-    const row = this.db.prepare(`SELECT p.id, p.installation_id, p.name, p.mime, length(p.bytes) size, p.create_time, p.bytes
+    const row = this.sql(`SELECT p.id, p.installation_id, p.name, p.mime, length(p.bytes) size, p.create_time, p.bytes
       FROM installation_photo p JOIN vehicle_installation i ON i.id = p.installation_id JOIN company c ON c.id = i.company_id
       WHERE p.id = ? AND ${s.sql}`).get(photoId, ...s.params) as PhotoRow | undefined;
     return row && { ...toPhotoMeta(row), installationId: row.installation_id, bytes: row.bytes! };
   }
 
   async addPhotos(installationId: number, photos: readonly NewPhoto[]): Promise<number[]> {
-    const insert = this.db.prepare('INSERT INTO installation_photo (installation_id, mime, bytes, name, create_time) VALUES (?, ?, ?, ?, ?)');
+    const insert = this.sql('INSERT INTO installation_photo (installation_id, mime, bytes, name, create_time) VALUES (?, ?, ?, ?, ?)');
     const now = Date.now();
     return photos.map((p) => Number(insert.run(installationId, p.mime, p.bytes, p.name, now).lastInsertRowid));
   }
 
   async removePhotos(installationId: number, photoIds: readonly number[]): Promise<number> {
     if (photoIds.length === 0) return 0;
-    return this.db.prepare(`DELETE FROM installation_photo WHERE installation_id = ? AND id IN (${placeholders(photoIds.length)})`)
+    return this.sql(`DELETE FROM installation_photo WHERE installation_id = ? AND id IN (${placeholders(photoIds.length)})`)
       .run(installationId, ...photoIds).changes;
   }
 
   async bindingVehicle(vehicleId: number): Promise<BindingVehicle | undefined> {
-    const row = this.db.prepare(`SELECT v.id, v.vehiidno plate, v.company_id companyId, c.path companyPath, v.device_no deviceNo
+    const row = this.sql(`SELECT v.id, v.vehiidno plate, v.company_id companyId, c.path companyPath, v.device_no deviceNo
       FROM vehicle v JOIN company c ON c.id = v.company_id WHERE v.id = ?`).get(vehicleId) as BindingVehicle | undefined;
     return row;
   }
 
   async bindingDevice(deviceNo: string): Promise<BindingDevice | undefined> {
-    const row = this.db.prepare(`SELECT d.id, d.device_no deviceNo, d.company_id companyId, c.path companyPath, v.id vehicleId, v.vehiidno plate
+    const row = this.sql(`SELECT d.id, d.device_no deviceNo, d.company_id companyId, c.path companyPath, v.id vehicleId, v.vehiidno plate
       FROM device d JOIN company c ON c.id = d.company_id LEFT JOIN vehicle v ON v.device_no = d.device_no WHERE d.device_no = ?`)
       .get(deviceNo) as BindingDevice | undefined;
     return row;
   }
 
   async setVehicleDevice(vehicleId: number, deviceNo: string | null, time: number): Promise<void> {
-    this.db.prepare('UPDATE vehicle SET device_no = ?, update_time = ? WHERE id = ?').run(deviceNo, time, vehicleId);
+    this.sql('UPDATE vehicle SET device_no = ?, update_time = ? WHERE id = ?').run(deviceNo, time, vehicleId);
   }
 
   async setDeviceCompany(deviceNo: string, companyId: number, time: number): Promise<void> {
-    this.db.prepare('UPDATE device SET company_id = ?, update_time = ? WHERE device_no = ?').run(companyId, time, deviceNo);
+    this.sql('UPDATE device SET company_id = ?, update_time = ? WHERE device_no = ?').run(companyId, time, deviceNo);
   }
 
   async boundVehicles(): Promise<{ vehicleId: number; companyId: number; deviceNo: string }[]> {
-    return this.db.prepare('SELECT id vehicleId, company_id companyId, device_no deviceNo FROM vehicle WHERE device_no IS NOT NULL ORDER BY id')
+    return this.sql('SELECT id vehicleId, company_id companyId, device_no deviceNo FROM vehicle WHERE device_no IS NOT NULL ORDER BY id')
       .all() as { vehicleId: number; companyId: number; deviceNo: string }[];
   }
 
   async createMany(records: readonly (NewInstallation & { createTime: number })[]): Promise<void> {
-    const insert = this.db.prepare(INSERT);
+    const insert = this.sql(INSERT);
     for (const r of records) {
       insert.run(r.vehicleId, r.companyId, r.kind, r.oldDeviceNo, r.newDeviceNo, r.installer, r.installTime, r.remark, r.userId, r.createTime, r.createTime);
     }

@@ -1,7 +1,6 @@
 import { chinaDay, VEHICLE_LIMITS } from '../../../domain/fleet/limits.ts';
 import type { Scope } from '../scope.ts';
 import { pathRange, scopeCondition } from '../scope.ts';
-import type { Statement } from 'better-sqlite3';
 import type { SqliteDb } from '../sqlite.ts';
 import type { Page, PageRequest } from '../types.ts';
 import type {
@@ -9,6 +8,7 @@ import type {
 } from '../vehicle-record-types.ts';
 import type { ChannelKind } from '../channel-types.ts';
 import { likePattern, placeholders } from './rows.ts';
+import { statementCache, type Sql } from './statements.ts';
 
 interface VehicleRowDb {
   id: number; vehiidno: string; plate_color: number; company_id: number; company_name: string; path: string; line_id: number | null;
@@ -44,19 +44,10 @@ const COLUMNS: Readonly<Record<keyof VehicleWrite, string>> = {
 
 export class SqliteVehicleRepository implements VehicleRepository {
   /** Compiled statements by SQL text: an import calls get / create / plateOwner per row, and compiling costs more than running. */
-  private readonly statements = new Map<string, Statement<unknown[]>>();
+  private readonly sql: Sql;
 
-  constructor(readonly db: SqliteDb) {}
-
-  private sql(text: string): Statement<unknown[]> {
-    let s = this.statements.get(text);
-    if (!s) {
-      // Bounded: the texts vary only with filters and IN-list lengths (≤ 500 ids).
-      if (this.statements.size >= 2000) this.statements.clear();
-      s = this.db.prepare(text);
-      this.statements.set(text, s);
-    }
-    return s;
+  constructor(readonly db: SqliteDb) {
+    this.sql = statementCache(db);
   }
 
   async get(scope: Scope, id: number): Promise<VehicleRecord | undefined> {
