@@ -9,6 +9,11 @@ import type { SqliteStorage } from '../db/sqlite/storage.ts';
 import { changedTables, fingerprint } from '../test/db-fingerprint.ts';
 import { startServer, type TestServer } from '../test/harness.ts';
 import { createUserWithRole, permissionId } from '../test/users.ts';
+import { ALL_COMPANIES } from '../db/scope.ts';
+import { startLiveServer, type LiveTestServer } from '../live/test-harness.ts';
+import { readProvisionedTerminals, startSimulator, type RunningSimulator } from '../sim/index.ts';
+import { ScriptedFleet } from '../test/scripted-fleet.ts';
+import { until } from '../test/sim-fleet.ts';
 
 const PAGE = '/information/vehicle';
 const bits = (...buttons: string[]) => [permissionId('/information'), permissionId(PAGE), ...buttons.map((b) => permissionId(`${PAGE}:${b}`))];
@@ -446,5 +451,84 @@ describe('demo seed', () => {
     expect(rows.every((r) => r.vehicle_type !== '' && r.plate_color > 0 && r.insurance_expire !== null)).toBe(true);
     const s = await server.call<{ insuranceSoon: number; insuranceExpired: number; inspectionSoon: number; inspectionExpired: number }>('GET', '/service-priv/vehicle/status', { token: admin });
     expect(s.data.insuranceSoon + s.data.inspectionSoon).toBeGreaterThan(0);
+  });
+});
+
+describe('syncToCab: 0x8103 through the real gateway', () => {
+  let live: LiveTestServer;
+  let fleet: ScriptedFleet;
+  let sim: RunningSimulator | undefined;
+  let token: string;
+  beforeAll(async () => {
+    live = await startLiveServer({ seedVehicles: 20 });
+    fleet = await ScriptedFleet.open(live);
+    token = await live.login('admin', 'admin123');
+  });
+  afterAll(async () => {
+    await sim?.stop();
+    await fleet.close();
+    await live.close();
+  });
+  const sync = (id: number, as = token, lang: 'zh' | 'en' = 'zh') => live.call(`GET`, `/service-priv/vehicle/syncToCab?id=${id}`, { token: as, lang });
+
+  it('a simulated terminal answers result 0 and ends with the plate and colour on record', async () => {
+    const v = fleet.fresh(true);
+    const spec = readProvisionedTerminals(live.config.dataDir).find((t) => t.deviceNo === v.deviceNo)!;
+    sim = startSimulator({ port: live.gatewayPort, terminals: [spec], seed: 5, tickMs: 10, rateHz: 1, parkedIntervalS: 1, rates: { neverOnlineShare: 0, offlinePerDay: 0, blindPerDrivingDay: 0 } });
+    await until(() => live.app.live.gateway.isReachable(v.vehicleId));
+    // A plate and colour the terminal cannot hold already.
+    const put = await live.call('PUT', '/service-priv/vehicle', { token, body: { id: v.vehicleId, vehiidno: '苏E·S8103', plateColor: 1 } });
+    expect(put.status).toBe(200);
+    const terminal = sim.terminals[0]!;
+    expect(terminal.parameters.size).toBe(0);
+    const logRows = () => ((live.app.storage as SqliteStorage).db.prepare('SELECT count(*) n FROM change_log').get() as { n: number }).n;
+    const before = logRows();
+    const r = await sync(v.vehicleId);
+    expect(r.status).toBe(200);
+    expect(r.data).toEqual({ result: 'ok', vehicleId: v.vehicleId, vehiidno: '苏E·S8103', plateColor: 1 });
+    expect(terminal.parameters).toEqual(new Map<number, unknown>([[0x0083, '苏E·S8103'], [0x0084, 1]]));
+    // The record did not change: no operator-log row.
+    expect(logRows()).toBe(before);
+  });
+
+  it('a refusing terminal is 409 with its answer, a silent one 504; both got the plate; offline is 409; another branch\'s vehicle is 404 and nothing is sent', async () => {
+    const v = fleet.fresh(true);
+    const record = (await live.app.storage.vehicles.get(ALL_COMPANIES, v.vehicleId))!;
+    const t = await fleet.terminal(v);
+    // What reached the terminal beyond the gateway's own 0x9003 (audio/video attributes) at sign-in.
+    const received = () => t.commands.map((c) => c.message).filter((m) => m.msgId === 0x8103);
+    t.commandResult = 1;
+    const refused = await sync(v.vehicleId);
+    expect(refused.status).toBe(409);
+    expect(refused.msg).toBe('终端未接受车牌设置（终端应答失败）');
+    const sent = { msgId: 0x8103, params: [{ id: 0x0083, value: record.vehiidno }, { id: 0x0084, value: record.plateColor }] };
+    expect(received()).toEqual([sent]);
+    t.commandResult = null;
+    const silent = await sync(v.vehicleId, token, 'en');
+    expect(silent.status).toBe(504);
+    expect(silent.msg).toBe('The plate was sent but the terminal did not reply: try again later');
+    expect(received()).toEqual([sent, sent]);
+
+    const offline = fleet.fresh(true);
+    expect(live.app.live.gateway.isReachable(offline.vehicleId)).toBe(false);
+    const off = await sync(offline.vehicleId);
+    expect(off.status).toBe(409);
+    expect(off.msg).toBe('车辆不在线');
+
+    // A user of another branch (neither inside nor above the east one) with the update bit: the east vehicle does not exist for it.
+    const other = fleet.vehicles.find((x) => !x.companyPath.startsWith(fleet.eastPath) && !fleet.eastPath.startsWith(x.companyPath))!;
+    const otherRecord = (await live.app.storage.vehicles.get(ALL_COMPANIES, other.vehicleId))!;
+    const outsider = await createUserWithRole(live, 'v_sync_other', otherRecord.companyId, bits('update'));
+    t.commandResult = 0;
+    expect((await sync(v.vehicleId, outsider)).status).toBe(404);
+    expect(received()).toHaveLength(2);
+    // Without the update bit: 403, nothing sent.
+    const viewer = await createUserWithRole(live, 'v_sync_viewer', record.companyId, bits());
+    expect((await sync(v.vehicleId, viewer)).status).toBe(403);
+    expect(received()).toHaveLength(2);
+    // With it, in scope: sent and accepted.
+    const own = await createUserWithRole(live, 'v_sync_own', record.companyId, bits('update'));
+    expect((await sync(v.vehicleId, own)).data).toMatchObject({ result: 'ok' });
+    expect(received()).toHaveLength(3);
   });
 });

@@ -27,6 +27,7 @@ import { MediaStreamer } from './media-streamer.ts';
 import { cameraCommand, cameraSawReport, type CameraLink } from './camera.ts';
 import { handleSimFileUpload } from './file-upload.ts';
 import { PHONE_CALLBACK } from '../gateway/jt808/phone.ts';
+import type { TerminalParameter } from '../gateway/jt808/parameters.ts';
 import { simCanData } from './can.ts';
 import { handleIntercomControl, handleIntercomRequest, isIntercomRequest, simIntercom } from './intercom.ts';
 import { handlePlaybackSignalling, playbackStreamer } from './playback.ts';
@@ -180,6 +181,12 @@ export class Terminal {
 
   /** Packages of recent sub-packaged messages by first serial, sent again on a 0x8003. */
   private readonly kept = new Map<number, Uint8Array[]>();
+
+  /**
+   * Parameters the platform set (0x8103), by id (PARAM in gateway/jt808/parameters.ts), kept like a
+   * real terminal's flash for as long as the simulator runs: tests read e.g. the plate (0x0083) here.
+   */
+  readonly parameters = new Map<number, TerminalParameter['value']>();
 
   constructor(
     readonly program: VehicleProgram,
@@ -433,6 +440,10 @@ export class Terminal {
         if (frames && socket) for (const id of m.packageIds) if (frames[id - 1]) socket.write(frames[id - 1]!);
         break;
       }
+      case MSG.SET_PARAMETERS:
+        for (const { id, value } of m.params) this.parameters.set(id, value);
+        this.reply(r.header, RESULT.OK);
+        break;
       case MSG.TEXT:
       case MSG.ALARM_CONFIRM:
       case PHONE_CALLBACK: // the simulated driver "answers" the callback

@@ -13,9 +13,13 @@ import { AppError, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import type { Message } from '../../http/messages.ts';
 import { Id, Name, Strict, type App } from '../../http/route.ts';
+import { MSG, RESULT } from '../../gateway/jt808/messages.ts';
+import { PARAM, parameter } from '../../gateway/jt808/parameters.ts';
 import { registerResource } from '../../resources/resource.ts';
 import { PendingVehicleSync, vehicleResource } from '../../resources/vehicles.ts';
 import { countStates } from '../monitor/realtime.ts';
+import { TERMINAL_REPLY_TIMEOUT_MS } from '../safe/alarms.ts';
+import { terminalResultText } from '../safe/messages.ts';
 import type { FleetAssetDeps } from './deps.ts';
 
 const page = '/information/vehicle' as const;
@@ -24,9 +28,9 @@ const pair = (zh: string, en: string): Message => (lang) => (lang === 'zh' ? zh 
 export const VehicleCallMessages = {
   noSuchVehicle: pair('车辆不存在', 'No such vehicle'),
   notOnline: pair('车辆不在线', 'The vehicle is not online'),
-  noPlateCommand: pair(
-    '平台尚不能下发终端参数设置（0x8103），车牌未同步到终端',
-    'The platform cannot send terminal parameters (0x8103) yet: the plate was not sent to the terminal'),
+  /** syncToCab: the terminal answered 0x8103 with a result other than 0 (`answer` is its result in words). */
+  plateRefused: (answer: string): Message => pair(`终端未接受车牌设置（${answer}）`, `The terminal did not accept the plate (${answer})`),
+  plateNoReply: pair('已下发车牌，终端未应答，请稍后重试', 'The plate was sent but the terminal did not reply: try again later'),
 } as const;
 
 const MoveBody = Type.Object({
@@ -160,10 +164,19 @@ export function registerVehicleCalls(app: App, deps: FleetAssetDeps): void {
     schema: { querystring: Strict({ id: Id }) },
   }, async (request) => {
     const ctx = auth(request);
+    const lang = requestLang(request);
     const [v] = await inScope(ctx.scope, [(request.query as { id: number }).id]);
     if (v!.deviceNo === null || !live.gateway.isReachable(v!.id)) throw new AppError(ErrorCode.Conflict, VehicleCallMessages.notOnline);
-    // The gateway's codec has no 0x8103 (set terminal parameters) yet: say so rather than pretend it was sent.
-    throw new AppError(ErrorCode.Conflict, VehicleCallMessages.noPlateCommand);
+    // 0x8103 with the plate (0x0083) and its colour (0x0084); the terminal's 0x0001 decides the answer.
+    // Nothing of the record changes, so no operator-log row (api/vehicles.md).
+    const outcome = await live.gateway.sendCommand(v!.id, {
+      msgId: MSG.SET_PARAMETERS,
+      params: [parameter(PARAM.plate, v!.vehiidno), parameter(PARAM.plateColor, v!.plateColor)],
+    }, TERMINAL_REPLY_TIMEOUT_MS);
+    if (outcome.kind === 'offline') throw new AppError(ErrorCode.Conflict, VehicleCallMessages.notOnline);
+    if (outcome.kind === 'timeout') throw new AppError(ErrorCode.GatewayTimeout, VehicleCallMessages.plateNoReply);
+    if (outcome.result !== RESULT.OK) throw new AppError(ErrorCode.Conflict, VehicleCallMessages.plateRefused(terminalResultText(outcome.result, lang)));
+    return ok({ result: 'ok' as const, vehicleId: v!.id, vehiidno: v!.vehiidno, plateColor: v!.plateColor }, lang);
   });
 
 }
