@@ -189,6 +189,15 @@ describe('encoder', () => {
     fails(Array.from({ length: 256 }, () => parameter(PARAM.plateColor, 1)), /1 to 255/);
   });
 
+  it('types the value of a parameter from the table (checked by the compiler)', () => {
+    const typed = [parameter(PARAM.plate, '京A12345'), parameter(PARAM.heartbeatInterval, 30)];
+    // @ts-expect-error a STRING parameter takes text
+    typed.push(parameter(PARAM.plate, 7));
+    // @ts-expect-error a BYTE parameter takes a number
+    typed.push(parameter(PARAM.plateColor, '2'));
+    expect(typed.map((x) => x.id)).toEqual([0x0083, 0x0001, 0x0083, 0x0084]);
+  });
+
   it('writes raw bytes as given for any id (a value the table types differently)', () => {
     const w = new Writer();
     writeParameterItems(w, [{ id: PARAM.heartbeatInterval.id, value: new Uint8Array([0, 30]) }]);
