@@ -77,5 +77,8 @@ export {
   type ReassemblerStats,
   type ResendAsk,
 } from './reassembly.ts';
+export {
+  PARAM, parameter, parameterSpec, SET_PARAMETERS, type ParameterSpec, type ParameterType, type SetTerminalParameters, type TerminalParameter,
+} from './parameters.ts';
 export { decodeBody, decodeFrame, encodeFrame, encodeFrameBody, encodeFrames, encodePacket, encodeReply, type FrameResult } from './codec.ts';
 export { locationStream, measureDecodeRate, type DecodeRate, type DecodeRateOptions } from './throughput.ts';
