@@ -6,6 +6,7 @@
  * answers the same envelope and errors as a hand-written one. Every write passes through `writeThrough`.
  */
 import { Type, type TProperties, type TSchema } from '@fastify/type-provider-typebox';
+import ExcelJS from 'exceljs';
 import type { Lang } from '../../domain/errors/catalogue.ts';
 import { changedFields, type ChangeResource } from '../db/change-log-types.ts';
 import type { Repositories, Storage } from '../db/repositories.ts';
@@ -141,7 +142,17 @@ export interface ImportDeclaration {
    * A GET answering an empty .xlsx whose header row names the import columns in the caller's language
    * (the file users fill, then import); `fileName` [zh, en] and `asciiName` name it.
    */
-  readonly template?: Endpoint & { readonly fileName: readonly [zh: string, en: string]; readonly asciiName: string };
+  readonly template?: Endpoint & {
+    readonly fileName: readonly [zh: string, en: string];
+    readonly asciiName: string;
+    /** What a column's cells may hold, by column key: a note on its header cell and a row of a second sheet (填写说明 / Notes). */
+    readonly hints?: Readonly<Record<string, Message>>;
+  };
+  /**
+   * A row's cells as written in the sheet → the fields `prepareCreate` takes (words to codes: 蓝色 → 1).
+   * Runs before `prepareCreate`; an AppError naming a field is a problem of that row and column.
+   */
+  readonly cells?: (fields: Fields) => Fields;
   /**
    * The large-file path (issue 15: `vehicle/v3/batchimp` + `vehicle/batch/status`): `start` takes the
    * .xlsx as multipart and answers a task id at once; `status` reports the task's phase, rows done of
@@ -425,7 +436,10 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
     // The pipeline both import calls share (import-jobs.ts): every row checked, all problems collected, one transaction or nothing.
     const runner: ImportRunner = {
       resource: decl.name, columns: imp.columns, maxRows: imp.maxRows,
-      prepare: async (c, fields) => (hooks.prepareCreate ? hooks.prepareCreate(c, fields) : fields),
+      prepare: async (c, cells) => {
+        const fields = imp.cells ? imp.cells(cells) : cells;
+        return hooks.prepareCreate ? hooks.prepareCreate(c, fields) : fields;
+      },
       check: hooks.checkWrite ? (tx, fields, c) => hooks.checkWrite!(tx, fields, undefined, c) : undefined,
       write: async (tx, fields, c) => {
         const id = await storeOf(tx).create(fields);
@@ -466,7 +480,8 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
         method: tpl.method, url: tpl.url, config: { permission: tpl.permission }, schema: input(Strict({}), tpl),
         handler: async (request, reply) => {
           const lang = requestLang(request);
-          return sendXlsx(reply, await xlsxBuffer(tpl.asciiName, sheet, [], lang), tpl.fileName[lang === 'zh' ? 0 : 1], tpl.asciiName);
+          const file = tpl.hints ? await hintedTemplate(tpl.asciiName, imp.columns, tpl.hints, lang) : await xlsxBuffer(tpl.asciiName, sheet, [], lang);
+          return sendXlsx(reply, file, tpl.fileName[lang === 'zh' ? 0 : 1], tpl.asciiName);
         },
       });
     }
@@ -515,6 +530,29 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
 }
 
 const pair = (zh: string, en: string): Message => (lang) => (lang === 'zh' ? zh : en);
+
+/**
+ * An import template that says what cells hold: the header row (the first sheet, read back by the
+ * import: nothing else on it), each hinted header with a note, and a second sheet listing every column,
+ * whether it is required, and its hint (the import reads the first sheet only).
+ */
+async function hintedTemplate(sheetName: string, columns: readonly ImportColumn[], hints: Readonly<Record<string, Message>>, lang: Lang): Promise<Buffer> {
+  const zh = lang === 'zh';
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet(sheetName);
+  sheet.columns = columns.map((col, k) => ({ key: `c${k}`, width: Math.max(14, col.header[1].length + 4) }));
+  const header = sheet.addRow(columns.map((col) => col.header[zh ? 0 : 1]));
+  header.font = { bold: true };
+  columns.forEach((col, k) => {
+    const hint = hints[col.key];
+    if (hint) header.getCell(k + 1).note = hint(lang);
+  });
+  const notes = book.addWorksheet(zh ? '填写说明' : 'Notes');
+  notes.columns = [{ width: 18 }, { width: 10 }, { width: 90 }];
+  notes.addRow(zh ? ['列', '必填', '说明'] : ['Column', 'Required', 'What to enter']).font = { bold: true };
+  for (const col of columns) notes.addRow([col.header[zh ? 0 : 1], col.required ? (zh ? '是' : 'yes') : (zh ? '否' : 'no'), hints[col.key]?.(lang) ?? '']);
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
 
 export const ResourceMessages = {
   row: (row: number, detail: string): Message => pair(`第 ${row} 行：${detail}`, `Row ${row}: ${detail}`),

@@ -15,6 +15,7 @@ import {
   DEVICE_NO_PATTERN, DEVICE_LIMITS, expiryState, PLATE_COLOR_NAMES, PLATE_COLORS, VEHICLE_LIMITS as L, VEHICLE_TYPE_NAMES,
   VEHICLE_TYPES, type PlateColor, type VehicleType,
 } from '../../domain/fleet/limits.ts';
+import { plateColorChoices, plateColorOf, vehicleTypeChoices, vehicleTypeOf } from '../../domain/fleet/vehicle-words.ts';
 import { normalizeVin, VIN_MESSAGES, vinProblem } from '../../domain/fleet/vin.ts';
 import { LIST_LIMITS } from '../../domain/management/limits.ts';
 import type { Repositories } from '../db/repositories.ts';
@@ -183,11 +184,14 @@ export async function vehicleViews(repos: Repositories, records: VehicleRecord[]
 const dateText = (ms: number | null) => (ms === null ? '' : chinaTimeText(ms).slice(0, 10));
 const word = (names: readonly [string, string] | undefined, lang: Lang) => names?.[lang === 'zh' ? 0 : 1] ?? '';
 
+/** A plate colour or vehicle type cell: the code or the name in either language (`importCells` turns it into the code). */
+const WordCell = Type.Union([Type.Integer(), Type.String({ minLength: 1, maxLength: 32 })]);
+
 const importColumns: ImportColumn[] = [
   { key: 'vehiidno', header: ['车牌号', 'Plate'], schema: createFields.vehiidno, required: true },
-  { key: 'plateColor', header: ['车牌颜色', 'Plate colour'], schema: PlateColorField, required: false },
+  { key: 'plateColor', header: ['车牌颜色', 'Plate colour'], schema: WordCell, required: false },
   { key: 'vin', header: ['车架号', 'VIN'], schema: VinField, required: true },
-  { key: 'vehicleType', header: ['车辆类型', 'Vehicle type'], schema: VehicleTypeField, required: false },
+  { key: 'vehicleType', header: ['车辆类型', 'Vehicle type'], schema: WordCell, required: false },
   // Excel keeps a typed 013800000042 as the number 13800000042: up to 12 digits, the leading zeros put back (`prepared`).
   { key: 'deviceNo', header: ['设备号', 'Device no.'], schema: Type.String({ pattern: '^[0-9]{1,12}$' }), required: false },
   { key: 'status', header: ['状态', 'Status'], schema: StatusField, required: false },
@@ -195,6 +199,46 @@ const importColumns: ImportColumn[] = [
   { key: 'inspectionExpire', header: ['年检到期', 'Inspection expiry'], schema: ExpiryCell, required: false },
   { key: 'remark', header: ['备注', 'Remark'], schema: Text(L.remarkMax), required: false },
 ];
+
+export const VehicleImportMessages = {
+  plateColor: (cell: unknown): Message => (lang) => (lang === 'zh'
+    ? `「${String(cell)}」不是车牌颜色，请填写代码或名称：${plateColorChoices('zh')}`
+    : `"${String(cell)}" is not a plate colour; enter a code or a name: ${plateColorChoices('en')}`),
+  vehicleType: (cell: unknown): Message => (lang) => (lang === 'zh'
+    ? `「${String(cell)}」不是车辆类型，请填写代码或名称：${vehicleTypeChoices('zh')}`
+    : `"${String(cell)}" is not a vehicle type; enter a code or a name: ${vehicleTypeChoices('en')}`),
+} as const;
+
+/** The import's plate colour and vehicle type cells as codes: `1`, 蓝色, 蓝 and Blue are all 1; 货车, Truck and truck are `truck`. */
+export function importCells(fields: Fields): Fields {
+  const out: Record<string, unknown> = { ...fields };
+  if (fields.plateColor !== undefined) {
+    out.plateColor = plateColorOf(fields.plateColor as string | number);
+    if (out.plateColor === undefined) throw fieldError(ErrorCode.BadRequest, 'plateColor', 'enum', VehicleImportMessages.plateColor(fields.plateColor), { value: fields.plateColor });
+  }
+  if (fields.vehicleType !== undefined) {
+    out.vehicleType = vehicleTypeOf(fields.vehicleType as string | number);
+    if (out.vehicleType === undefined) throw fieldError(ErrorCode.BadRequest, 'vehicleType', 'enum', VehicleImportMessages.vehicleType(fields.vehicleType), { value: fields.vehicleType });
+  }
+  return out;
+}
+
+/** The template's notes: what each column takes. */
+const importHints: Record<string, Message> = {
+  vehiidno: pair('必填，全平台唯一，如 京A12345', 'Required, unique across the platform, e.g. 京A12345'),
+  plateColor: (lang) => (lang === 'zh'
+    ? `填写代码或名称（中文、英文均可，颜色也可只写一个字，如「蓝」）：${plateColorChoices('zh')}。留空为 0 未上牌`
+    : `Enter the code or the name, in Chinese or English (e.g. 1, 蓝色 or Blue): ${plateColorChoices('en')}. Empty: 0 No plate`),
+  vin: pair('必填，17 位车架号（第 9 位为校验位）', 'Required: the 17-character VIN (the 9th is its check digit)'),
+  vehicleType: (lang) => (lang === 'zh'
+    ? `填写代码或名称（中文、英文均可）：${vehicleTypeChoices('zh')}。可留空`
+    : `Enter the code or the name, in Chinese or English (e.g. truck, 货车 or Truck): ${vehicleTypeChoices('en')}. May be empty`),
+  deviceNo: pair('12 位设备号，须已在设备管理中录入；留空则不绑定设备', 'The 12-digit device number, entered on the device page first; empty: no device'),
+  status: pair('1 在用，0 停用；留空为 1', '1 in service, 0 retired; empty: 1'),
+  insuranceExpire: pair('日期，如 2026-12-01（Excel 日期亦可）', 'A date, e.g. 2026-12-01 (an Excel date too)'),
+  inspectionExpire: pair('日期，如 2026-12-01（Excel 日期亦可）', 'A date, e.g. 2026-12-01 (an Excel date too)'),
+  remark: pair(`可留空，最多 ${L.remarkMax} 字`, `May be empty, ${L.remarkMax} characters at most`),
+};
 
 /** A new vehicle's row: the written fields with the defaults of an omitted cell or field. */
 function newVehicle(input: Fields): VehicleWrite {
@@ -251,7 +295,11 @@ export function vehicleResource(pending: PendingVehicleSync, flush: () => Promis
         for (const id of ids) pending.vehicles.add(id);
         return flush();
       },
-      template: { method: 'GET', url: '/service-priv/vehicle/import_template', permission: `${page}:import`, fileName: ['车辆导入模板', 'vehicle_import_template'], asciiName: 'vehicle_import_template' },
+      cells: importCells,
+      template: {
+        method: 'GET', url: '/service-priv/vehicle/import_template', permission: `${page}:import`, fileName: ['车辆导入模板', 'vehicle_import_template'],
+        asciiName: 'vehicle_import_template', hints: importHints,
+      },
       job: {
         start: { method: 'POST', url: '/service-priv/vehicle/v3/batchimp', permission: `${page}:import` },
         status: { method: 'GET', url: '/service-priv/vehicle/batch/status', permission: `${page}:import` },
