@@ -9,8 +9,13 @@ import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../i18n/index.ts';
 import { colorSchemeOf, PRIMARY_COLOR, useThemeName } from '../shell/theme.ts';
 import { createQueryClient } from '../kit/query.ts';
+import { registerAuditTrail } from '../kit/audit.tsx';
+import { RecordTrailButton } from '../features/operator-log/RecordTrail.tsx';
 import { router } from './router.tsx';
 import { BESIDE_DOCK, LAYERS } from '../shell/layers.ts';
+
+// Issue 15: the machine-affairs lists' rows show their operator-log trail (the kit's audit slot).
+registerAuditTrail(RecordTrailButton);
 
 /** Server state of every screen (src/kit/query.ts: retries only for network failures). */
 const queryClient = createQueryClient();

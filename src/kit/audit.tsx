@@ -1,14 +1,13 @@
 /**
  * The audit trail hook of the list pages. Each row's action cell renders `<AuditTrailSlot route recordId>`.
  *
- * Issue 15: the operator log is the trail of the machine-affairs lists. `RecordTrailButton`
- * (src/features/operator-log) is registered here by default: on the vehicle, device, driver,
+ * Issue 15: the operator log is the trail of the machine-affairs lists. The app registers
+ * `RecordTrailButton` (src/features/operator-log; src/app/App.tsx): on the vehicle, device, driver,
  * installation and line lists it shows 操作记录, which opens the row's change history
  * (`GET /service-priv/binlog/record`); on every other screen it renders nothing — no placeholder
- * history. A later, wider audit trail (issue 19) replaces it with `registerAuditTrail(Component)`.
+ * history. A later, wider audit trail (issue 19) registers its own. The kit knows no feature.
  */
 import type { ComponentType } from 'react';
-import { RecordTrailButton } from '../features/operator-log/RecordTrail.tsx';
 
 export interface AuditTrailProps {
   /** The screen's route: which records' trail (domain/fleet/change-fields.ts maps the route to its resource). */
@@ -17,7 +16,7 @@ export interface AuditTrailProps {
   recordId: number;
 }
 
-let trail: ComponentType<AuditTrailProps> | undefined = RecordTrailButton;
+let trail: ComponentType<AuditTrailProps> | undefined;
 
 /** Replaces the trail every list row shows (undefined: none). */
 export function registerAuditTrail(component: ComponentType<AuditTrailProps> | undefined): void {

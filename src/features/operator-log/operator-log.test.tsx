@@ -3,12 +3,17 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AuditTrailSlot } from '../../kit/audit.tsx';
+import { AuditTrailSlot, registerAuditTrail } from '../../kit/audit.tsx';
+import { RecordTrailButton } from './RecordTrail.tsx';
+
 import { createQueryClient } from '../../kit/query.ts';
 import { stubBrowserApis } from '../../kit/test-dom.ts';
 import { setLanguage } from '../../i18n/index.ts';
 import { operatorLogApi, type LogRow } from './api.ts';
 import { periodBounds } from './OperatorLogPage.tsx';
+
+// The app registers the trail at start (src/app/App.tsx); the test does the same.
+registerAuditTrail(RecordTrailButton);
 
 beforeAll(stubBrowserApis);
 afterEach(() => {
