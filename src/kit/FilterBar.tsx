@@ -4,10 +4,17 @@ import { useT } from '../i18n/index.ts';
 import { Perm } from '../app/Perm.tsx';
 import { KIT_NS } from './messages.ts';
 
+/** The inputs' narrowest share of a line beside the actions: the keyword box and one filter. */
+const FORM_MIN_PX = 400;
+
 /**
  * Keyword box with search and reset, then the screen's own filter inputs; `children` are the page's
  * actions on the right. The search button is the page's `retrieve` button (spec §2 lists it among
  * the page's buttons).
+ *
+ * Wraps instead of overflowing: the inputs flow onto further lines (查询 and 重置 stay together), the
+ * page's actions stay together at the right of the first line, or on a line of their own at the right
+ * when the inputs need the whole width (a 1280-px screen with the tree and the docked alarm pop-up).
  */
 export function FilterBar({
   placeholder,
@@ -28,37 +35,45 @@ export function FilterBar({
   const t = useT(KIT_NS);
   const [text, setText] = useState(keyword ?? '');
   return (
-    <Group justify="space-between" wrap="nowrap">
+    <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs" data-testid="filter-bar">
       <Group
         gap="xs"
-        wrap="nowrap"
+        wrap="wrap"
+        align="flex-start"
         component="form"
+        // Beside the actions while the keyword box and one filter fit; else the whole line (the actions go below).
+        style={{ flex: `1 1 ${FORM_MIN_PX}px`, minWidth: 0 }}
         onSubmit={(e) => {
           e.preventDefault();
           onSearch(text);
         }}
+        data-testid="filter-bar-inputs"
       >
-        <TextInput size="sm" w={240} value={text} onChange={(e) => setText(e.currentTarget.value)} placeholder={placeholder} aria-label={t('keyword')} />
+        <TextInput size="sm" w={240} maw="100%" value={text} onChange={(e) => setText(e.currentTarget.value)} placeholder={placeholder} aria-label={t('keyword')} />
         {filters}
-        <Perm route={route} button="retrieve">
-          <Button size="sm" type="submit" data-testid="search">
-            {t('search')}
+        <Group gap="xs" wrap="nowrap" style={{ flex: 'none' }}>
+          <Perm route={route} button="retrieve">
+            <Button size="sm" type="submit" data-testid="search">
+              {t('search')}
+            </Button>
+          </Perm>
+          <Button
+            size="sm"
+            variant="default"
+            onClick={() => {
+              setText('');
+              onSearch('');
+            }}
+          >
+            {t('reset')}
           </Button>
-        </Perm>
-        <Button
-          size="sm"
-          variant="default"
-          onClick={() => {
-            setText('');
-            onSearch('');
-          }}
-        >
-          {t('reset')}
-        </Button>
+        </Group>
       </Group>
-      <Group gap="xs" wrap="nowrap">
-        {children}
-      </Group>
+      {children !== undefined && children !== null && children !== false && (
+        <Group gap="xs" wrap="nowrap" style={{ flex: 'none', marginLeft: 'auto' }} data-testid="filter-bar-actions">
+          {children}
+        </Group>
+      )}
     </Group>
   );
 }

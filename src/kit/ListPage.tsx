@@ -111,7 +111,8 @@ export function ListPage<T extends { id: number }>(screen: ListScreen<T>) {
     <PageFrame
       pageId={screen.pageId}
       aside={screen.tree && <CompanyTreePanel refreshToken={screen.tree.refreshToken} />}
-      title={screen.title}
+      // The title keeps its line: a header that needs the room wraps (the vehicle counts beside the docked alarm pop-up).
+      title={<span style={{ whiteSpace: 'nowrap' }}>{screen.title}</span>}
       header={screen.header}
       dialogs={screen.children}
     >

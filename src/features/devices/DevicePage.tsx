@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Select, Text, Tooltip } from '@mantine/core';
+import { Badge, Button, Select, Text, Tooltip } from '@mantine/core';
 import { DEVICE_EDITIONS, DEVICE_LIMITS, type DeviceEdition } from '../../../domain/fleet/limits.ts';
 import { Perm } from '../../app/Perm.tsx';
 import { useT } from '../../i18n/index.ts';
@@ -10,6 +10,7 @@ import type { KitColumn } from '../../kit/ResourceTable.tsx';
 import { useCompanySelection } from '../../session/company-selection.ts';
 import { formatTime } from '../system/ui/format.ts';
 import { deviceApi, type Device, type DeviceFilters, type RegisterRefusal } from './api.ts';
+import { OneLine } from '../installations/OneLine.tsx';
 import { dayText, EDITION_LABEL, type DeviceFormValues } from './device-form.ts';
 import { DeviceForm, useDeviceTypes } from './DeviceForm.tsx';
 import { DEVICE_NS } from './messages.ts';
@@ -50,12 +51,13 @@ export function DevicePage() {
   };
 
   const sourceLabel = (d: Device) => (d.source === 'auto' ? t('sourceAuto') : d.source === 'import' ? t('sourceImport') : t('sourceOperator'));
+  // One line per row: a long value ends in an ellipsis, whole in its tooltip.
   const columns: KitColumn<Device>[] = [
     { key: 'deviceNo', title: t('deviceNo'), minWidth: 120, maxWidth: 150, render: (d) => <Text size="sm" fw={500} ff="monospace">{d.deviceNo}</Text> },
-    { key: 'terminalId', title: t('terminalId'), minWidth: 90, maxWidth: 160, render: (d) => d.terminalId },
-    { key: 'model', title: t('model'), minWidth: 90, maxWidth: 160, render: (d) => d.model },
-    { key: 'maker', title: t('maker'), minWidth: 90, maxWidth: 180, render: (d) => d.maker },
-    { key: 'deviceType', title: t('deviceType'), minWidth: 100, maxWidth: 200, render: (d) => d.deviceTypeName },
+    { key: 'terminalId', title: t('terminalId'), minWidth: 90, maxWidth: 160, render: (d) => <OneLine text={d.terminalId} /> },
+    { key: 'model', title: t('model'), minWidth: 90, maxWidth: 160, render: (d) => <OneLine text={d.model} /> },
+    { key: 'maker', title: t('maker'), minWidth: 90, maxWidth: 180, render: (d) => <OneLine text={d.maker} /> },
+    { key: 'deviceType', title: t('deviceType'), minWidth: 100, maxWidth: 200, render: (d) => <OneLine text={d.deviceTypeName} /> },
     { key: 'protocol', title: t('protocol'), minWidth: 120, maxWidth: 140, render: (d) => <Badge variant="light" size="sm">{EDITION_LABEL[d.protocol]}</Badge> },
     { key: 'channelCount', title: t('channelCount'), minWidth: 60, maxWidth: 80, align: 'right', render: (d) => d.channelCount },
     { key: 'simIccid', title: t('simIccid'), minWidth: 170, maxWidth: 190, render: (d) => d.simIccid },
@@ -76,31 +78,33 @@ export function DevicePage() {
         </Tooltip>
       ),
     },
-    { key: 'source', title: t('source'), minWidth: 80, maxWidth: 110, render: (d) => sourceLabel(d) },
-    { key: 'company', title: t('company'), minWidth: 100, maxWidth: 200, render: (d) => d.companyName },
-    { key: 'remark', title: t('remark'), minWidth: 100, maxWidth: 300, render: (d) => d.remark },
+    { key: 'source', title: t('source'), minWidth: 80, maxWidth: 110, render: (d) => <OneLine text={sourceLabel(d)} /> },
+    { key: 'company', title: t('company'), minWidth: 100, maxWidth: 200, render: (d) => <OneLine text={d.companyName} /> },
+    { key: 'remark', title: t('remark'), minWidth: 100, maxWidth: 300, render: (d) => <OneLine text={d.remark} /> },
   ];
 
-  // On the title line (the keyword line holds the kit's buttons; at 1280 px both would not fit on one line).
-  const header = (
-    <Group gap="xs" wrap="nowrap">
+  // The screen's filters after the keyword box (the kit's filter bar wraps them onto a second line when narrow).
+  const filterInputs = (
+    <>
       <Select
-        size="xs" w={130} clearable placeholder={t('anyEdition')} value={protocol} onChange={setProtocol}
+        size="sm" w={130} clearable placeholder={t('anyEdition')} value={protocol} onChange={setProtocol} aria-label={t('protocol')}
         data={DEVICE_EDITIONS.map((e) => ({ value: String(e), label: EDITION_LABEL[e] }))} data-testid="device-filter-protocol"
       />
       <Select
-        size="xs" w={140} clearable searchable placeholder={t('anyType')} value={deviceTypeId} onChange={setDeviceTypeId}
+        size="sm" w={170} clearable searchable placeholder={t('anyType')} value={deviceTypeId} onChange={setDeviceTypeId} aria-label={t('deviceType')}
         data={(types.data?.records ?? []).map((d) => ({ value: String(d.id), label: d.devTypeName }))} data-testid="device-filter-type"
       />
       <Select
-        size="xs" w={130} clearable placeholder={t('anyBound')} value={bound} onChange={setBound}
+        size="sm" w={130} clearable placeholder={t('anyBound')} value={bound} onChange={setBound} aria-label={t('vehicle')}
         data={[{ value: 'yes', label: t('boundYes') }, { value: 'no', label: t('boundNo') }, { value: 'unassigned', label: t('unassigned') }]}
         data-testid="device-filter-bound"
       />
-      <Perm route={ROUTE} button="create">
-        <Button size="xs" variant="light" color="orange" onClick={() => setDialog({ kind: 'refusals' })} data-testid="device-refusals-open">{t('refusals')}</Button>
-      </Perm>
-    </Group>
+    </>
+  );
+  const refusals = (
+    <Perm route={ROUTE} button="create">
+      <Button size="sm" variant="light" color="orange" onClick={() => setDialog({ kind: 'refusals' })} data-testid="device-refusals-open">{t('refusals')}</Button>
+    </Perm>
   );
 
   return (
@@ -110,7 +114,8 @@ export function DevicePage() {
       title={t('title')}
       tree={{}}
       searchPlaceholder={t('keywordPlaceholder')}
-      header={header}
+      filters={filterInputs}
+      toolbar={refusals}
       fetchPage={(q) => deviceApi.page({ ...q, keyword: q.keyword || undefined, ...filters })}
       scope={{ companyId, ...filters }}
       exportJob={(q) => deviceApi.exportJob({ keyword: q.keyword || undefined, ...filters })}

@@ -12,6 +12,7 @@ import { formatTime } from '../system/ui/format.ts';
 import { installationApi, type Installation, type InstallationFilters } from './api.ts';
 import { InstallationCreateForm, InstallationEditForm, ROUTE } from './InstallationForms.tsx';
 import { INSTALLATION_NS } from './messages.ts';
+import { OneLine } from './OneLine.tsx';
 import { PhotoGrid } from './Photos.tsx';
 
 const KIND_COLOR: Record<InstallationKindCode, string> = { install: 'green', remove: 'gray', replace: 'orange' };
@@ -34,7 +35,7 @@ function KindBadge({ kind }: { kind: InstallationKindCode }) {
 function Devices({ r }: { r: Installation }) {
   const t = useT(INSTALLATION_NS);
   return (
-    <Text size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+    <Text size="sm" ff="monospace" truncate="end">
       {r.oldDeviceNo ?? <Text span c="dimmed" size="sm">{t('none')}</Text>} → {r.newDeviceNo ?? <Text span c="dimmed" size="sm">{t('none')}</Text>}
     </Text>
   );
@@ -55,17 +56,17 @@ export function InstallationsPage() {
   const invalidate = useInvalidate(ROUTE);
   const filters: InstallationFilters = { ...(kind ? { kind } : {}), ...periodFilter(period) };
 
+  // One line per row: a long value ends in an ellipsis and shows whole in a tooltip (the detail has it all).
   const columns: KitColumn<Installation>[] = [
-    { key: 'plate', title: t('plate'), minWidth: 110, maxWidth: 160, render: (r) => <Text size="sm" fw={500}>{r.plate}</Text> },
-    { key: 'companyName', title: t('company'), minWidth: 120, maxWidth: 220, render: (r) => r.companyName },
+    { key: 'plate', title: t('plate'), minWidth: 110, maxWidth: 160, render: (r) => <OneLine text={r.plate} fw={500} /> },
+    { key: 'companyName', title: t('company'), minWidth: 120, maxWidth: 220, render: (r) => <OneLine text={r.companyName} /> },
     { key: 'kind', title: t('kind'), minWidth: 70, maxWidth: 90, render: (r) => <KindBadge kind={r.kind} /> },
     { key: 'devices', title: t('devices'), minWidth: 250, maxWidth: 280, render: (r) => <Devices r={r} /> },
-    { key: 'installer', title: t('installer'), minWidth: 90, maxWidth: 160, render: (r) => r.installer },
-    { key: 'installTime', title: t('installTime'), minWidth: 130, maxWidth: 170, render: (r) => formatTime(r.installTime) },
-    { key: 'userName', title: t('operator'), minWidth: 90, maxWidth: 160, render: (r) => r.userName },
-    { key: 'photoCount', title: t('photos'), minWidth: 60, maxWidth: 80, align: 'right', render: (r) => (r.photoCount > 0 ? t('photoCount', { count: r.photoCount }) : '') },
-    // One line in the list (the detail shows it all), so a long remark never makes a row tall.
-    { key: 'remark', title: t('remark'), minWidth: 120, maxWidth: 320, render: (r) => <Text size="sm" lineClamp={1} title={r.remark}>{r.remark}</Text> },
+    { key: 'installer', title: t('installer'), minWidth: 90, maxWidth: 160, render: (r) => <OneLine text={r.installer} /> },
+    { key: 'installTime', title: t('installTime'), minWidth: 130, maxWidth: 170, render: (r) => <OneLine text={formatTime(r.installTime)} /> },
+    { key: 'userName', title: t('operator'), minWidth: 90, maxWidth: 160, render: (r) => <OneLine text={r.userName} /> },
+    { key: 'photoCount', title: t('photos'), minWidth: 60, maxWidth: 80, align: 'right', render: (r) => (r.photoCount > 0 ? <OneLine text={t('photoCount', { count: r.photoCount })} /> : '') },
+    { key: 'remark', title: t('remark'), minWidth: 120, maxWidth: 320, render: (r) => <OneLine text={r.remark} /> },
   ];
 
   const close = () => setDialog(undefined);
@@ -81,23 +82,23 @@ export function InstallationsPage() {
       title={t('title')}
       tree={{}}
       searchPlaceholder={t('keywordPlaceholder')}
-      // The period sits on the title line: with the tree and the menu open, a 1280-px screen has no room for it in the filter bar.
-      header={
-        <PeriodPicker mode="date" size="sm" value={period} onChange={setPeriod} quick={['today', 'last7Days', 'thisMonth', 'lastMonth']} labels={{ start: '', end: '' }}
-          testIds={{ start: 'installation-from', end: 'installation-to', quick: 'installation-quick' }} />
-      }
+      // The kind and the period after the keyword box (the kit's filter bar wraps them when the line is short).
       filters={
-        <Select
-          size="sm"
-          w={120}
-          aria-label={t('kindFilter')}
-          placeholder={t('kindAll')}
-          clearable
-          data={INSTALLATION_KIND_CODES.map((k) => ({ value: k, label: INSTALLATION_KIND_NAMES[k][lang === 'zh' ? 0 : 1] }))}
-          value={kind}
-          onChange={(v) => setKind(v as InstallationKindCode | null)}
-          data-testid="installation-kind-filter"
-        />
+        <>
+          <Select
+            size="sm"
+            w={120}
+            aria-label={t('kindFilter')}
+            placeholder={t('kindAll')}
+            clearable
+            data={INSTALLATION_KIND_CODES.map((k) => ({ value: k, label: INSTALLATION_KIND_NAMES[k][lang === 'zh' ? 0 : 1] }))}
+            value={kind}
+            onChange={(v) => setKind(v as InstallationKindCode | null)}
+            data-testid="installation-kind-filter"
+          />
+          <PeriodPicker mode="date" size="sm" value={period} onChange={setPeriod} quick={['today', 'last7Days', 'thisMonth', 'lastMonth']} labels={{ start: '', end: '' }}
+            testIds={{ start: 'installation-from', end: 'installation-to', quick: 'installation-quick' }} />
+        </>
       }
       fetchPage={(q) => installationApi.page({ ...q, keyword: q.keyword || undefined, ...filters })}
       scope={{ companyId, ...filters }}

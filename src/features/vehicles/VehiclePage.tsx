@@ -76,12 +76,12 @@ export function VehiclePage() {
   ];
 
   const active = Object.values(filters).filter((v) => v !== undefined).length;
-  // The four filters sit in one popover in the title line, so the filter bar keeps to the keyword and the page's buttons at 1280 px.
+  // The four filters sit in one popover after the keyword box: one button however narrow the line.
   const filterInputs = (
     <Popover position="bottom-start" shadow="md" withinPortal>
       <Popover.Target>
         <Indicator label={active} size={16} disabled={active === 0}>
-          <Button size="compact-sm" variant="default" data-testid="vehicle-filters">{t('filters')}</Button>
+          <Button size="sm" variant="default" data-testid="vehicle-filters">{t('filters')}</Button>
         </Indicator>
       </Popover.Target>
       <Popover.Dropdown>
@@ -111,16 +111,17 @@ export function VehiclePage() {
       </Tooltip>
     </Perm>
   );
+  // The header wraps (right-aligned) rather than cutting its badges when the page is narrow (tree, docked alarm pop-up).
   const header = selected.size > 0 ? (
-    <Group gap={6} wrap="nowrap" data-testid="vehicle-selection">
+    <Group gap={6} wrap="wrap" justify="flex-end" data-testid="vehicle-selection">
       <Badge variant="filled">{t('selected', { n: selected.size })}</Badge>
       {moveButton}
       <Button size="compact-sm" variant="subtle" onClick={() => setSelected(new Map())}>{t('clearSelection')}</Button>
     </Group>
   ) : (
-    <Group gap={6} wrap="nowrap">
+    <Group gap={6} wrap="wrap" justify="flex-end">
       {s && (
-        <Group gap={6} wrap="nowrap" data-testid="vehicle-counts">
+        <Group gap={6} wrap="wrap" justify="flex-end" data-testid="vehicle-counts">
           <Badge variant="light">{t('countTotal', { n: s.total })}</Badge>
           <Badge variant="light" color="green">{t('countOnline', { n: s.online })}</Badge>
           {/* A count that names a filter applies it when clicked. */}
@@ -130,7 +131,6 @@ export function VehiclePage() {
           {s.insuranceExpired + s.inspectionExpired > 0 && <Badge component="button" style={{ cursor: 'pointer' }} variant="light" color="red" onClick={() => setFilters({ expiry: 'expired' })}>{t('countExpired', { n: s.insuranceExpired + s.inspectionExpired })}</Badge>}
         </Group>
       )}
-      {filterInputs}
       {moveButton}
     </Group>
   );
@@ -143,6 +143,7 @@ export function VehiclePage() {
       header={header}
       tree={{}}
       searchPlaceholder={t('keywordPlaceholder')}
+      filters={filterInputs}
       fetchPage={(q) => vehicleApi.page({ ...q, ...filters, keyword: q.keyword || undefined }).then((p) => {
         setRows(p.records);
         return p;
