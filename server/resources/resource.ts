@@ -154,6 +154,13 @@ export interface ImportDeclaration {
    */
   readonly cells?: (fields: Fields) => Fields;
   /**
+   * Set when `checkWrite` guards only what the tables' UNIQUE constraints guard (vehicles: the plate).
+   * The check phase has run it on every row; inside the write transaction a row is then checked again
+   * only when its insert breaks a constraint (the same plate twice in the file, or entered since), so
+   * the row's problem is the rule's own answer. Saves a look-up per row while the transaction holds the loop.
+   */
+  readonly checkOnConflict?: boolean;
+  /**
    * The large-file path (issue 15: `vehicle/v3/batchimp` + `vehicle/batch/status`): `start` takes the
    * .xlsx as multipart and answers a task id at once; `status` reports the task's phase, rows done of
    * the total and, when refused, every bad row and cell. Nothing is written unless every row passes.
@@ -441,6 +448,7 @@ export function registerResource<R extends { readonly id: number }, X = R>(app: 
         return hooks.prepareCreate ? hooks.prepareCreate(c, fields) : fields;
       },
       check: hooks.checkWrite ? (tx, fields, c) => hooks.checkWrite!(tx, fields, undefined, c) : undefined,
+      checkOnConflict: imp.checkOnConflict,
       write: async (tx, fields, c) => {
         const id = await storeOf(tx).create(fields);
         await hooks.afterWrite?.(tx, id, fields, undefined, c);

@@ -10,7 +10,12 @@ import { ALL_COMPANIES } from '../db/scope.ts';
 import type { SqliteStorage } from '../db/sqlite/storage.ts';
 import { changedTables, fingerprint } from '../test/db-fingerprint.ts';
 import { startServer, type TestServer } from '../test/harness.ts';
+import { ErrorCode } from '../../domain/errors/catalogue.ts';
+import { AppError } from '../http/envelope.ts';
 import { PendingVehicleSync, vehicleResource } from './vehicles.ts';
+import { runImport, type ImportRunner } from './import-jobs.ts';
+import type { CallContext, Fields } from './resource.ts';
+import type { Repositories } from '../db/repositories.ts';
 
 let server: TestServer;
 let admin: string;
@@ -163,5 +168,50 @@ describe('plate colour and vehicle type cells', () => {
         expect(db().prepare('SELECT plate_color, vehicle_type FROM vehicle WHERE id = ?').get(r.data.ids[0])).toEqual({ plate_color: 2, vehicle_type: 'truck' });
       }
     }
+  });
+});
+
+describe('the write transaction checks a row again only when its insert clashes (checkOnConflict)', () => {
+  it('the same plate twice in one file: the second row is named with the plate rule, nothing written', async () => {
+    const east = company('华东分公司');
+    const file = await sheet([['车牌号', '车架号'], ['沪W·D0001', validVin(7_000_401)], ['沪W·D0002', validVin(7_000_402)], ['沪W·D0001', validVin(7_000_403)]]);
+    const before = fingerprint(server.app);
+    const r = await server.call<{ problems: { row: number; column: string; msg: string }[] }>('POST', '/service-priv/vehicle/import', { token: admin, lang: 'en', body: { file, companyId: east.id } });
+    expect(r.status).toBe(409);
+    expect(r.data.problems).toEqual([{ row: 4, column: 'Plate', msg: 'The plate "沪W·D0001" already exists' }]);
+    expect(changedTables(before, fingerprint(server.app))).toEqual([]);
+  });
+
+  it('a plate entered after the check phase: refused with its row, nothing of the file written', async () => {
+    const storage = server.app.storage;
+    const east = company('华东分公司');
+    const plateRule = async (tx: Repositories, fields: Fields) => {
+      if (await tx.vehicles.plateOwner(fields.vehiidno as string)) throw new AppError(ErrorCode.Conflict, undefined, null, { vehiidno: { code: 'taken' } });
+    };
+    let checks = 0;
+    const runner: ImportRunner = {
+      resource: 'vehicle', maxRows: 10, checkOnConflict: true,
+      columns: [{ key: 'vehiidno', header: ['车牌号', 'Plate'], schema: { type: 'string' } as never, required: true }, { key: 'vin', header: ['车架号', 'VIN'], schema: { type: 'string' } as never, required: true }],
+      prepare: async (_c, fields) => ({ ...fields, companyId: east.id }),
+      check: async (tx, fields) => { checks += 1; await plateRule(tx, fields); },
+      write: (tx, fields) => tx.vehicles.create({ vehiidno: fields.vehiidno as string, vin: fields.vin as string, companyId: east.id, plateColor: 0, lineId: null, vehicleType: '', status: 1, insuranceExpire: null, inspectionExpire: null, remark: '' }),
+      transaction: (_c, fn) => storage.transaction(async (tx) => (await fn(tx)).result),
+    };
+    const c = { ctx: { user: { id: 1 } }, lang: 'en', storage, ip: '127.0.0.1' } as unknown as CallContext;
+    const file = Buffer.from(await sheet([['Plate', 'VIN'], ['沪W·E0001', validVin(7_000_501)], ['沪W·E0002', validVin(7_000_502)], ['沪W·E0003', validVin(7_000_503)]]), 'base64');
+    const count = () => server.count('vehicle');
+    const before = count();
+    const outcome = await runImport(storage, runner, c, file, {
+      // Between the check phase and the write transaction another request enters the second plate.
+      onProgress: (p) => {
+        if (p.phase === 'writing') storage.vehicles.create({ vehiidno: '沪W·E0002', vin: validVin(7_000_599), companyId: east.id, plateColor: 0, lineId: null, vehicleType: '', status: 1, insuranceExpire: null, inspectionExpire: null, remark: '' });
+      },
+    });
+    expect(outcome.kind).toBe('refused');
+    expect(outcome.kind === 'refused' && outcome.problems.map((p) => [p.row, p.column?.key, p.code])).toEqual([[3, 'vehiidno', ErrorCode.Conflict]]);
+    // Three checks in the check phase, one for the clash: the rows that did not clash were not checked again.
+    expect(checks).toBe(4);
+    expect(count()).toBe(before + 1);
+    expect(db().prepare("SELECT count(*) n FROM vehicle WHERE vehiidno IN ('沪W·E0001', '沪W·E0003')").get()).toEqual({ n: 0 });
   });
 });

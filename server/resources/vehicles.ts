@@ -296,6 +296,8 @@ export function vehicleResource(pending: PendingVehicleSync, flush: () => Promis
         return flush();
       },
       cells: importCells,
+      // checkWrite is the plate rule alone, and vehiidno is UNIQUE: the write transaction checks a row only when its insert clashes.
+      checkOnConflict: true,
       template: {
         method: 'GET', url: '/service-priv/vehicle/import_template', permission: `${page}:import`, fileName: ['车辆导入模板', 'vehicle_import_template'],
         asciiName: 'vehicle_import_template', hints: importHints,
