@@ -121,7 +121,8 @@ export function DevicePage() {
       exportJob={(q) => deviceApi.exportJob({ keyword: q.keyword || undefined, ...filters })}
       importCall={{ job: importJob('/service-priv/device/batchimp', '/service-priv/device/batch/status'), template: deviceApi.template, maxRows: DEVICE_LIMITS.importRowsMax }}
       columns={columns}
-      actionsWidth={230}
+      // 重置注册, 修改, 删除 and the audit slot's 操作记录 on one line
+      actionsWidth={290}
       onCreate={() => setDialog({ kind: 'create' })}
       onEdit={(device) => setDialog({ kind: 'edit', device })}
       rowActions={(d) => (d.registered ? (
