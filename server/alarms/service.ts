@@ -336,7 +336,7 @@ export class AlarmService {
    */
   private async insert(alarms: AlarmRepository, e: Extract<AlarmEvent, { kind: 'start' }>, label: VehicleLabel): Promise<AlarmRecord | undefined> {
     const row: NewAlarm = {
-      vehicleId: e.vehicleId, deviceNo: label.deviceNo, companyId: label.companyId, alarmType: e.code, source: e.source, startTime: e.time,
+      vehicleId: e.vehicleId, deviceNo: label.deviceNo ?? '', companyId: label.companyId, alarmType: e.code, source: e.source, startTime: e.time,
       lng: e.lng, lat: e.lat, speed: Math.round(e.speed * 10) / 10, riskLevel: e.riskLevel, dealStatus: e.dealStatus, createTime: this.store.clock(),
     };
     const id = await alarms.insert(row);

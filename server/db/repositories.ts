@@ -249,7 +249,8 @@ export const REGISTER_REFUSALS_MAX = 10_000;
 export interface VehicleLabel {
   readonly vehicleId: number;
   readonly vehiidno: string;
-  readonly deviceNo: string;
+  /** null: no device installed (migration 22). */
+  readonly deviceNo: string | null;
   readonly companyId: number;
   readonly companyName: string;
 }

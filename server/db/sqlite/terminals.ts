@@ -154,7 +154,7 @@ export class SqliteTerminalRepository implements TerminalRepository {
       const ids = vehicleIds.slice(i, i + CHUNK);
       const rows = this.db.prepare(`SELECT v.id, v.vehiidno, v.device_no, v.company_id, c.name FROM vehicle v JOIN company c ON c.id = v.company_id
                                     WHERE v.id IN (${placeholders(ids.length)}) AND ${s.sql}`)
-        .all(...ids, ...s.params) as { id: number; vehiidno: string; device_no: string; company_id: number; name: string }[];
+        .all(...ids, ...s.params) as { id: number; vehiidno: string; device_no: string | null; company_id: number; name: string }[];
       for (const r of rows) out.set(r.id, { vehicleId: r.id, vehiidno: r.vehiidno, deviceNo: r.device_no, companyId: r.company_id, companyName: r.name });
     }
     return out;

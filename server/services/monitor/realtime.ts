@@ -87,7 +87,7 @@ function record(store: LiveStore, slot: number, now: number, label: VehicleLabel
   const lastContact = c.lastContact[slot]!;
   const hasFix = Number.isFinite(gpsTime);
   return {
-    vehicleId: c.vehicleId[slot]!, vehiidno: label.vehiidno, deviceNo: label.deviceNo, companyId: label.companyId, companyName: label.companyName,
+    vehicleId: c.vehicleId[slot]!, vehiidno: label.vehiidno, deviceNo: label.deviceNo ?? '', companyId: label.companyId, companyName: label.companyName,
     lng: hasFix ? c.lng[slot]! : null, lat: hasFix ? c.lat[slot]! : null, speed: Math.round(c.speed[slot]! * 10) / 10,
     direction: c.heading[slot]!, altitude: c.altitude[slot]!, status: c.statusFlags[slot]!, alarm: c.alarmFlags[slot]!,
     gpsTime: hasFix ? gpsTime : null, lastContact: Number.isFinite(lastContact) ? lastContact : null,
