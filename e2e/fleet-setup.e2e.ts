@@ -237,6 +237,13 @@ describe('a fleet from nothing', () => {
     expect(await signIns.textContent()).toContain('签到中');
     await page.keyboard.press('Escape');
 
+    // 同步车牌到终端: the saved plate goes to the online terminal (0x8103), which accepts it.
+    await page.goto(consolePath('/information/vehicle'));
+    await page.locator('[data-page="information-vehicle"]').locator('tr', { hasText: PLATE }).first().getByRole('button', { name: '修改', exact: true }).click();
+    await page.getByTestId('vehicle-form').getByTestId('vehicle-sync-cab').click();
+    await expect.poll(() => page.locator('.mantine-Notifications-root').textContent(), { timeout: 15_000 }).toContain(`终端已接受车牌 ${PLATE}`);
+    await page.keyboard.press('Escape');
+
     // A terminal whose number nobody entered: refused with result 4, and listed on the device page.
     sims.push(startSimulator({ port: gatewayPort(e2e.server), rateHz: 1, refusedRetryS: 600, onEvent, terminals: [{ deviceNo: UNKNOWN_NO, plate: '粤B9X999' }], rates: { neverOnlineShare: 0 } }));
     await expect.poll(() => events.find((x) => x.deviceNo === UNKNOWN_NO)?.e, { timeout: 20_000 }).toMatchObject({ kind: 'registerRefused', result: 4 });

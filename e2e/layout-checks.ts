@@ -4,8 +4,8 @@
  *
  * - coveredControls: every visible, enabled control (buttons, links, inputs, tabs, map zoom
  *   buttons) must be what `document.elementFromPoint` finds at its centre and at its corners (inset
- *   3 px, more on rounded controls), or inside it. Parts scrolled out of a scroll container are left out (reachable by
- *   scrolling, not covered). While a drawer or dialog is open, only the controls in dialogs, menus
+ *   3 px, more on rounded controls), or inside it. Parts scrolled out of a scroll container, or under
+ *   its own overlay scrollbar, are left out (reachable by scrolling, not covered). While a drawer or dialog is open, only the controls in dialogs, menus
  *   and notifications count (and what is marked `data-beside-dialogs`, the docked alarm pop-up): the
  *   overlay is meant to cover the page under it, not those. Likewise an open menu, option list or
  *   tooltip covers what lies under it until it closes: that is not counted.
@@ -77,6 +77,10 @@ export function coveredControls(page: Page): Promise<CoveredControl[]> {
       // a menu, option list or tooltip the user opened covers what lies under it until it closes, as a dialog does
       const popup = hit.closest('[role=menu], [role=listbox], [role=tooltip]');
       if (popup && !popup.contains(control)) return true;
+      // the overlay scrollbar of the scroll area holding the control is that area's edge: the part
+      // under it is reached by scrolling (a wide list's half-shown last row), like a part scrolled away
+      const bar = hit.closest('[class*="scrollbar"][data-orientation]');
+      if (bar?.parentElement?.contains(control)) return true;
       // an input's own sections (clear button, chevron) sit inside its Mantine wrapper, over its edge
       const wrapper = control.closest('.mantine-Input-wrapper');
       if (control.matches('input, textarea, select') && wrapper?.contains(hit)) return true;

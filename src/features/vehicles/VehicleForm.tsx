@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
-import { Group, MultiSelect, NumberInput, Select, SimpleGrid, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, MultiSelect, NumberInput, Select, SimpleGrid, Textarea, TextInput, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { Perm } from '../../app/Perm.tsx';
 import { useForm } from '@mantine/form';
 import { DEVICE_LIMITS, PLATE_COLOR_NAMES, PLATE_COLORS, VEHICLE_LIMITS as L, VEHICLE_TYPE_NAMES, VEHICLE_TYPES } from '../../../domain/fleet/limits.ts';
 import { useLang, useT } from '../../i18n/index.ts';
@@ -21,6 +23,7 @@ export function VehicleForm({ vehicle, companyId, onClose, onSaved }: { vehicle:
   });
   const values = form.getValues();
   // The VIN is checked as it is typed (the same domain rule as the server), once 17 characters are in or the field is left.
+  const [syncing, setSyncing] = useState(false);
   const [vinTouched, setVinTouched] = useState(false);
   const vinProblem = vinTouched || values.vin.length >= L.vinLength ? vinFormProblem(values.vin) : undefined;
   const [lines, setLines] = useState<{ id: number; name: string }[]>(vehicle?.lineId ? [{ id: vehicle.lineId, name: vehicle.lineName ?? '' }] : []);
@@ -73,6 +76,29 @@ export function VehicleForm({ vehicle, companyId, onClose, onSaved }: { vehicle:
           onChange={(v) => v && form.setFieldValue('plateColor', Number(v))}
         />
       </SimpleGrid>
+      {vehicle?.deviceNo && (
+        <Perm route="/information/vehicle" button="update">
+          <Group justify="flex-end" mt={-6}>
+            <Tooltip label={t('syncToCabHint')} multiline w={260}>
+              <Button
+                size="compact-xs"
+                variant="subtle"
+                loading={syncing}
+                data-testid="vehicle-sync-cab"
+                onClick={() => {
+                  setSyncing(true);
+                  vehicleApi.syncToCab(vehicle.id)
+                    .then((r) => notifications.show({ color: 'green', message: t('syncedToCab', { plate: r.vehiidno }) }))
+                    .catch(() => undefined)
+                    .finally(() => setSyncing(false));
+                }}
+              >
+                {t('syncToCab')}
+              </Button>
+            </Tooltip>
+          </Group>
+        </Perm>
+      )}
       <TextInput
         label={t('vin')}
         required

@@ -78,6 +78,8 @@ const defined = (q: object) => Object.fromEntries(Object.entries(q).filter(([, v
 // The company picked in the tree travels as `companyId` (the http client adds it): the list, the
 // status counts, a new vehicle's company and the import's company follow the tree.
 export const vehicleApi = {
+  /** 0x8103: the saved plate and colour to the vehicle's terminal (a failure is notified by the client with the server's words). */
+  syncToCab: (id: number) => http.get<{ result: 'ok'; vehiidno: string }>(`${BASE}/syncToCab`, { id }, { noCompanyId: true }),
   page: (q: { current: number; size: number } & VehicleFilters) => http.get<Page<Vehicle>>(BASE, defined(q)),
   /** Searches plates, VINs and device numbers in the caller's whole scope (pickers). */
   search: (keyword: string, size = 20) => http.get<Page<Vehicle>>(BASE, { current: 1, size, keyword }, { noCompanyId: true, silent: true }),

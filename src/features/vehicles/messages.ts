@@ -66,6 +66,9 @@ registerMessages(VEHICLE_NS, {
     driverSearch: '输入姓名搜索驾驶员',
     devicePlaceholder: '输入设备号搜索（未绑定的设备）',
     noDevice: '不绑定设备',
+    syncToCab: '同步车牌到终端',
+    syncToCabHint: '把已保存的车牌号和车牌颜色下发给终端（0x8103 设置终端参数）',
+    syncedToCab: '终端已接受车牌 {{plate}}',
   },
   en: {
     title: 'Vehicles',
@@ -129,5 +132,8 @@ registerMessages(VEHICLE_NS, {
     driverSearch: 'Type a name to find drivers',
     devicePlaceholder: 'Type a device no. (devices not installed)',
     noDevice: 'No device',
+    syncToCab: 'Send the plate to the terminal',
+    syncToCabHint: 'Sends the saved plate and plate colour to the terminal (0x8103 set terminal parameters)',
+    syncedToCab: 'The terminal accepted the plate {{plate}}',
   },
 });
