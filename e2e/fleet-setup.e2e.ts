@@ -241,7 +241,7 @@ describe('a fleet from nothing', () => {
     await page.goto(consolePath('/information/vehicle'));
     await page.locator('[data-page="information-vehicle"]').locator('tr', { hasText: PLATE }).first().getByRole('button', { name: '修改', exact: true }).click();
     await page.getByTestId('vehicle-form').getByTestId('vehicle-sync-cab').click();
-    await expect.poll(() => page.locator('.mantine-Notifications-root').textContent(), { timeout: 15_000 }).toContain(`终端已接受车牌 ${PLATE}`);
+    await page.getByText(`终端已接受车牌 ${PLATE}`).waitFor({ timeout: 15_000 });
     await page.keyboard.press('Escape');
 
     // A terminal whose number nobody entered: refused with result 4, and listed on the device page.
