@@ -28,7 +28,7 @@ describe('migration 22 (devices apart from vehicles)', () => {
     db.prepare("INSERT INTO terminal (device_no, vehicle_id, auth_code, model, terminal_id, register_time) VALUES ('013800000001', 7, 'abc', 'M1', 'T1', ?)").run(now);
     db.prepare("INSERT INTO device_channel (vehicle_id, channel, kind, name) VALUES (7, 1, 'video', 'front')").run();
 
-    expect(migrate(db)).toEqual([22]);
+    expect(migrate(db, 22)).toEqual([22]);
 
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.prepare('SELECT id, vehiidno, line_id, device_no, status FROM vehicle ORDER BY id').all()).toEqual([
