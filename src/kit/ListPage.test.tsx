@@ -97,6 +97,17 @@ describe('a list screen declared on the kit', () => {
     expect(fetchPage).toHaveBeenLastCalledWith({ current: 1, size: 20, keyword: 'role-4' });
   });
 
+  it('asks the server again when 查询 is pressed with nothing changed, and shows the rows as they are now', async () => {
+    const rows = ROWS.slice(0, 3);
+    const fetchPage = serve(rows);
+    renderPage(fetchPage);
+    await screen.findByText('role-1');
+    rows.push({ id: 99, name: 'role-new' });
+    fireEvent.click(screen.getByTestId('search'));
+    await screen.findByText('role-new');
+    expect(fetchPage).toHaveBeenCalledTimes(2);
+  });
+
   it('marks header cells with their minimum widths and pins the action column at the end', async () => {
     renderPage(serve(ROWS));
     await screen.findByText('role-1');

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { DEFAULT_PAGE_SIZE, initialListQuery, rememberListQuery, writeListSearch, type ListQuery } from './list-url.ts';
 import { resourceKey } from './query.ts';
 
@@ -22,7 +22,7 @@ export interface ResourceList<T> {
   error: unknown;
   setCurrent: (current: number) => void;
   setSize: (size: number) => void;
-  /** Apply a keyword and go back to page 1. */
+  /** Apply a keyword and go back to page 1; the same keyword on page 1 asks the server again. */
   search: (keyword: string) => void;
   /** Refetch every call of this screen (after a write). */
   invalidate: () => Promise<void>;
@@ -80,6 +80,11 @@ export function useResourceList<T>(
     placeholderData: keepPreviousData,
   });
 
+  // 查询 with unchanged parameters still asks the server again: the operator wants the rows as they are now
+  // (a driver signed in, a terminal came online), not the cached page of the same key.
+  const latest = useRef({ query, refetch: result.refetch });
+  latest.current = { query, refetch: result.refetch };
+
   const total = result.data?.total ?? 0;
   const lastPage = Math.max(1, Math.ceil(total / query.size));
   const pastEnd = result.isSuccess && !result.isPlaceholderData && query.current > lastPage;
@@ -94,7 +99,11 @@ export function useResourceList<T>(
     error: result.isError ? result.error : undefined,
     setCurrent: useCallback((current: number) => setQuery((q) => ({ ...q, current })), []),
     setSize: useCallback((size: number) => setQuery((q) => ({ ...q, size, current: 1 })), []),
-    search: useCallback((keyword: string) => setQuery((q) => ({ ...q, keyword: keyword.trim(), current: 1 })), []),
+    search: useCallback((keyword: string) => {
+      const { query: now, refetch } = latest.current;
+      if (now.keyword === keyword.trim() && now.current === 1) void refetch();
+      else setQuery((q) => ({ ...q, keyword: keyword.trim(), current: 1 }));
+    }, []),
     invalidate: useCallback(() => client.invalidateQueries({ queryKey: [route] }), [client, route]),
   };
 }
