@@ -370,4 +370,10 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 347, pid: 53, type: 2, key: '/information/lineManagement:delete', zh: '删除', en: 'Delete' },
   { id: 348, pid: 64, type: 2, key: '/information/operatorLogManagement/vehicleLog:export', zh: '导出', en: 'Export' },
   { id: 349, pid: 65, type: 2, key: '/information/operatorLogManagement/deviceLog:export', zh: '导出', en: 'Export' },
+  { id: 350, pid: 3, type: 1, key: '/monitor/photoWall', zh: '照片墙', en: 'Photo wall' },
+  { id: 351, pid: 350, type: 2, key: '/monitor/photoWall:create', zh: '新增', en: 'Add' },
+  { id: 352, pid: 350, type: 2, key: '/monitor/photoWall:update', zh: '修改', en: 'Edit' },
+  { id: 353, pid: 350, type: 2, key: '/monitor/photoWall:delete', zh: '删除', en: 'Delete' },
+  { id: 354, pid: 350, type: 2, key: '/monitor/photoWall:alarm', zh: '报警', en: 'Raise alarm' },
+  { id: 355, pid: 350, type: 2, key: '/monitor/photoWall:snap', zh: '立即拍照', en: 'Snap now' },
 ];
