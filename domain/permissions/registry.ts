@@ -370,6 +370,8 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 347, pid: 53, type: 2, key: '/information/lineManagement:delete', zh: '删除', en: 'Delete' },
   { id: 348, pid: 64, type: 2, key: '/information/operatorLogManagement/vehicleLog:export', zh: '导出', en: 'Export' },
   { id: 349, pid: 65, type: 2, key: '/information/operatorLogManagement/deviceLog:export', zh: '导出', en: 'Export' },
+  // Face warehouse (updateVehicleToFacewarehouse): enrol the drivers of selected vehicles.
+  { id: 360, pid: 51, type: 2, key: '/information/vehicle:faceWarehouse', zh: '同步人脸库', en: 'Sync to face library' },
   { id: 350, pid: 3, type: 1, key: '/monitor/photoWall', zh: '照片墙', en: 'Photo wall' },
   { id: 351, pid: 350, type: 2, key: '/monitor/photoWall:create', zh: '新增', en: 'Add' },
   { id: 352, pid: 350, type: 2, key: '/monitor/photoWall:update', zh: '修改', en: 'Edit' },

@@ -23,6 +23,7 @@ import { LOGIN_FAILURE_IP_MIGRATION } from './migration-login-failure-ip.ts';
 import { WALLS_MIGRATION } from './migration-walls.ts';
 import { MACHINE_AFFAIRS_MIGRATION } from './migration-machine-affairs.ts';
 import { INSTALLATION_TIME_MIGRATION } from './migration-installation-time.ts';
+import { FACE_WAREHOUSE_MIGRATION } from './migration-face-warehouse.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -262,6 +263,8 @@ const MIGRATIONS: readonly Migration[] = [
   MACHINE_AFFAIRS_MIGRATION,
   // Issue 15 (installation records paged by install time across a fleet): version 25.
   INSTALLATION_TIME_MIGRATION,
+  // Issue 15 (face warehouse: driver face samples enrolled per vehicle): version 27.
+  FACE_WAREHOUSE_MIGRATION,
 ];
 
 /** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */
