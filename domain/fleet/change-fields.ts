@@ -53,13 +53,14 @@ export const CHANGE_LOG_EXPORT_CAP = 50_000;
 export const CHANGE_LOG_KEYWORD_MAX = 64;
 
 /** Operations writers log (an unknown one shows as its code). */
-export const CHANGE_OPERATIONS = ['create', 'update', 'delete', 'import', 'move', 'bind', 'unbind', 'replace', 'register', 'resetRegistration'] as const;
+export const CHANGE_OPERATIONS = ['create', 'update', 'delete', 'import', 'move', 'bind', 'unbind', 'replace', 'register', 'resetRegistration', 'faceSync'] as const;
 export type ChangeOperation = (typeof CHANGE_OPERATIONS)[number];
 const OPERATION_NAMES: Record<ChangeOperation, readonly [zh: string, en: string]> = {
   create: ['新增', 'Created'], update: ['修改', 'Edited'], delete: ['删除', 'Deleted'], import: ['导入', 'Imported'],
   move: ['转移公司', 'Moved'], bind: ['绑定设备', 'Device bound'], unbind: ['解绑设备', 'Device unbound'],
   replace: ['更换设备', 'Device replaced'], register: ['终端自动注册', 'Auto-registered'],
   resetRegistration: ['重置注册', 'Registration reset'],
+  faceSync: ['同步人脸库', 'Synced to face library'],
 };
 
 export function operationName(op: string, lang: ChangeLang): string {
@@ -103,6 +104,7 @@ export const CHANGE_FIELDS: Readonly<Record<string, FieldDef>> = {
   channelCount: f('通道数', 'Channels', { type: 'count' }),
   drivers: f('司机', 'Drivers', { type: 'list' }),
   driverIds: f('司机', 'Drivers', { type: 'refs', ref: 'driver' }),
+  faceDriverIds: f('人脸库司机', 'Drivers in the face library', { type: 'refs', ref: 'driver' }),
   remark: f('备注', 'Remark'),
   // device
   terminalId: f('终端ID', 'Terminal ID'),
