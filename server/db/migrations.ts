@@ -24,6 +24,7 @@ import { WALLS_MIGRATION } from './migration-walls.ts';
 import { MACHINE_AFFAIRS_MIGRATION } from './migration-machine-affairs.ts';
 import { INSTALLATION_TIME_MIGRATION } from './migration-installation-time.ts';
 import { FACE_WAREHOUSE_MIGRATION } from './migration-face-warehouse.ts';
+import { PHOTOWALL_MIGRATION } from './migration-photowall.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -265,6 +266,8 @@ const MIGRATIONS: readonly Migration[] = [
   INSTALLATION_TIME_MIGRATION,
   // Issue 15 (face warehouse: driver face samples enrolled per vehicle): version 27.
   FACE_WAREHOUSE_MIGRATION,
+  // Issue 15 (photo walls: saved vehicle/channel sets, the grid of latest photos): version 26.
+  PHOTOWALL_MIGRATION,
 ];
 
 /** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */
