@@ -33,6 +33,7 @@ import { dashboardRoutes } from './services/dashboard/index.ts';
 import { deviceRegistrationRoutes } from './gateway/registration-routes.ts';
 import { registerPush } from './push/index.ts';
 import { wallRoutes } from './services/walls/index.ts';
+import { photoWallRoutes } from './services/photowall/index.ts';
 import { tileRoutes } from './services/tiles/index.ts';
 import { fleetAssetRoutes } from './services/fleet-assets/index.ts';
 import { createFleetSync } from './live/fleet-sync.ts';
@@ -108,6 +109,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   wallRoutes(api, { storage, store: live.store, dashboard: app.dashboard }); // issue 14: /largeScreen walls' data, display credentials, presets
   tileRoutes(api, { config }); // issue 14: street-map PMTiles archives from TILES_DIR (range requests, public)
   fleetAssetRoutes(api, { config, storage, tokens, live, fleetSync: createFleetSync(storage, live, app.log) }); // issue 15: vehicles, devices, drivers, installations, lines, operator logs
+  photoWallRoutes(api, { storage, live }); // issue 15: photo walls (after multimedia: snap now uses app.multimedia)
   await installConsole(app, config.consoleDir);
   return app;
 }
