@@ -176,10 +176,22 @@ export interface TrackRepository {
   /** One page of a vehicle's rows (from <= gps_time < to, oldest first), skipping `offset`. */
   page(vehicleId: number, from: number, to: number, offset: number, limit: number): Promise<PositionRow[]>;
   /**
+   * Keyset paging (the JSON trail): rows after `after` in (gps_time, row id) order, or from the
+   * `offset`-th row when `after` is undefined (an index-only skip); `last` is the key of the page's last
+   * row, to pass as `after` for the next page. Each page costs its own rows, not the ones before it.
+   */
+  pageAfter(vehicleId: number, from: number, to: number, after: TrailKey | undefined, offset: number, limit: number): Promise<{ rows: PositionRow[]; last: TrailKey | undefined }>;
+  /**
    * Vehicles in the scope with at least one point inside the box with from <= gps_time < to: first
    * and last time inside and the point count, by vehicle id; at most `limit`, with the total.
    */
   vehiclesInBox(scope: Scope, from: number, to: number, box: GeoBox, limit: number): Promise<{ rows: VehicleInBox[]; total: number }>;
+}
+
+/** A position row's place in a vehicle's history: its gps_time, then its row id (ties in time). */
+export interface TrailKey {
+  readonly time: number;
+  readonly rowid: number;
 }
 
 /** A WGS-84 rectangle in degrees, edges included. */

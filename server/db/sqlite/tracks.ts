@@ -1,6 +1,6 @@
 import { chinaDayIndex, chinaDayStartMs } from '../../../domain/track/days.ts';
 import { allocateTrack, decodeTrack, encodeTrack, type TrackData } from '../../../proto/track-codec.ts';
-import type { GeoBox, PositionRow, TrackRepository, VehicleInBox } from '../repositories.ts';
+import type { GeoBox, PositionRow, TrackRepository, TrailKey, VehicleInBox } from '../repositories.ts';
 import type { Scope } from '../scope.ts';
 import { scopeCondition } from '../scope.ts';
 import type { SqliteDb } from '../sqlite.ts';
@@ -132,6 +132,33 @@ export class SqliteTrackRepository implements TrackRepository {
       vehicleId: r.vehicle_id, gpsTime: r.gps_time, lng: r.lng, lat: r.lat, speed: r.speed, heading: r.heading, altitude: r.altitude,
       status: r.status, alarm: r.alarm, mileage: r.mileage, receivedAt: r.received_at,
     }));
+  }
+
+  async pageAfter(vehicleId: number, from: number, to: number, after: TrailKey | undefined, offset: number, limit: number): Promise<{ rows: PositionRow[]; last: TrailKey | undefined }> {
+    let start = after;
+    let inclusive = false;
+    if (start === undefined && offset > 0) {
+      // Where the offset-th row is: the skip walks the (vehicle_id, gps_time) index only (it holds the
+      // row id), never the table rows, so a deep page no longer reads every row before it.
+      const key = this.db.prepare(`SELECT gps_time, rowid FROM positions WHERE ${PERIOD} ORDER BY gps_time, rowid LIMIT 1 OFFSET ?`).raw(true)
+        .get(vehicleId, from, to, offset) as [number, number] | undefined;
+      if (!key) return { rows: [], last: undefined };
+      start = { time: key[0], rowid: key[1] };
+      inclusive = true;
+    }
+    // Row values compare (gps_time, rowid) in the index's own order: one seek, then `limit` rows.
+    const rows = (start === undefined
+      ? this.db.prepare(`SELECT rowid AS id, * FROM positions WHERE ${PERIOD} ORDER BY gps_time, rowid LIMIT ?`).all(vehicleId, from, to, limit)
+      : this.db.prepare(`SELECT rowid AS id, * FROM positions WHERE ${PERIOD} AND (gps_time, rowid) ${inclusive ? '>=' : '>'} (?, ?) ORDER BY gps_time, rowid LIMIT ?`)
+        .all(vehicleId, from, to, start.time, start.rowid, limit)) as (PositionRowDb & { id: number })[];
+    const tail = rows[rows.length - 1];
+    return {
+      rows: rows.map((r) => ({
+        vehicleId: r.vehicle_id, gpsTime: r.gps_time, lng: r.lng, lat: r.lat, speed: r.speed, heading: r.heading, altitude: r.altitude,
+        status: r.status, alarm: r.alarm, mileage: r.mileage, receivedAt: r.received_at,
+      })),
+      last: tail ? { time: tail.gps_time, rowid: tail.id } : undefined,
+    };
   }
 
   async vehiclesInBox(scope: Scope, from: number, to: number, box: GeoBox, limit: number): Promise<{ rows: VehicleInBox[]; total: number }> {

@@ -22,6 +22,7 @@ export const TrackMessages = {
   exportFailed: pair('导出失败，请稍后重试', 'The export failed; try again later'),
   segmentNotFound: pair('该行程或停车不存在', 'That trip or stop does not exist'),
   badRange: pair('点的序号范围不合法', 'The point index range is invalid'),
+  badCursor: pair('翻页位置无效，请从第一页重新查询', 'The page cursor is invalid; query again from the first page'),
 };
 
 /** Epoch milliseconds (the console sends numbers; whole ms). */

@@ -8,7 +8,7 @@ import { startLiveServer, type LiveTestServer } from '../../live/test-harness.ts
 
 interface Company { id: number; pid: number; name: string }
 interface TrailRecord { lng: number; lat: number; speed: number; direction: number; altitude: number; gpsTime: number; status: number; alarm: number; mileage: number | null }
-interface Page { records: TrailRecord[]; total: number; current: number; size: number }
+interface Page { records: TrailRecord[]; total: number; current: number; size: number; next: string | null }
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -131,6 +131,32 @@ describe('the JSON trail', () => {
     expect(r.data.records).toHaveLength(100);
     expect(r.data.records[0]).toMatchObject({ gpsTime: start + 100_000, speed: 36, direction: 90, altitude: 12, status: 3, alarm: 0 });
     expect(r.data.records[99]!.gpsTime).toBe(start + 199_000);
+  });
+
+  it('pages with the cursor through every point once, in order, the same pages as by number', async () => {
+    const period = { vehicleId: eastVehicle, startTime: start, endTime: start + 2499_000 };
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const r: { data: Page; code: number } = await server.call<Page>('GET', `/service-monitor/trail?${q({ ...period, size: 1000, ...(cursor ? { cursor } : {}) })}`, { token: admin });
+      expect(r.code).toBe(200);
+      expect(r.data).toMatchObject({ total: 2500, current: pages + 1, size: 1000 });
+      seen.push(...r.data.records.map((p) => p.gpsTime));
+      cursor = r.data.next;
+      pages++;
+    } while (cursor && pages < 10);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(Array.from({ length: 2500 }, (_, i) => start + i * 1000));
+    const third = await server.call<Page>('GET', `/service-monitor/trail?${q({ ...period, size: 1000, current: 3 })}`, { token: admin });
+    expect(third.data.records.map((p) => p.gpsTime)).toEqual(seen.slice(2000));
+    expect(third.data.next).toBeNull();
+  });
+
+  it('refuses a cursor it did not write, in the user’s language', async () => {
+    const r = await server.call('GET', `/service-monitor/trail?${q({ vehicleId: eastVehicle, startTime: start, endTime: now, cursor: 'bm90LWEtY3Vyc29y' })}`, { token: admin, lang: 'zh' });
+    expect(r.status).toBe(400);
+    expect(r.msg).toBe('翻页位置无效，请从第一页重新查询');
   });
 
   it('counts the points of a period, both ends included', async () => {

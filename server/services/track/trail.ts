@@ -4,11 +4,11 @@
  */
 import { Type } from '@fastify/type-provider-typebox';
 import { encodeTrack, type TrackData } from '../../../proto/track-codec.ts';
-import type { PositionRow, Storage } from '../../db/repositories.ts';
-import { ok } from '../../http/envelope.ts';
+import type { PositionRow, Storage, TrailKey } from '../../db/repositories.ts';
+import { fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import { MAX_PAGE, Strict, type App } from '../../http/route.ts';
-import { assertRectangle, assertTrackPeriod, Coordinate, PeriodFields, toExclusive, vehicleInScope } from './common.ts';
+import { assertRectangle, assertTrackPeriod, Coordinate, PeriodFields, toExclusive, TrackMessages, vehicleInScope } from './common.ts';
 
 /** A week at 1 Hz is 604,800 points; beyond this the answer is cut (header `total` says how many there were). */
 export const TRACK_BINARY_MAX_POINTS = 1_000_000;
@@ -33,6 +33,21 @@ export function trailRecordAt(t: TrackData, i: number): TrailRecord {
     lng: t.lng[i]!, lat: t.lat[i]!, speed: Math.round(t.speed[i]! * 10) / 10, direction: t.heading[i]!, altitude: t.altitude[i]!, gpsTime: t.time[i]!,
     status: t.status[i]!, alarm: t.alarm[i]!, mileage: Number.isFinite(m) ? m : null,
   };
+}
+
+/** Where the next JSON trail page starts: after `key`, page number `current`, `total` of the first page. */
+export interface TrailCursor { readonly key: TrailKey; readonly total: number; readonly current: number }
+
+/** Opaque to the client: base64url of "time.rowid.total.current" (whole numbers). */
+export function trailCursor(c: TrailCursor): string {
+  return Buffer.from(`${c.key.time}.${c.key.rowid}.${c.total}.${c.current}`).toString('base64url');
+}
+
+export function parseTrailCursor(text: string): TrailCursor {
+  const m = /^(\d{1,16})\.(\d{1,16})\.(\d{1,16})\.(\d{1,9})$/.exec(Buffer.from(text, 'base64url').toString('latin1'));
+  const n = m ? m.slice(1).map(Number) : [];
+  if (!m || !n.every(Number.isSafeInteger) || n[3]! < 2) throw fail.badRequest(TrackMessages.badCursor);
+  return { key: { time: n[0]!, rowid: n[1]! }, total: n[2]!, current: n[3]! };
 }
 
 export interface TrailDeps {
@@ -64,16 +79,22 @@ export function trailRoutes(app: App, { storage, clock }: TrailDeps): void {
         ...PeriodFields,
         current: Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 }),
         size: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+        cursor: Type.Optional(Type.String({ maxLength: 100 })),
       }),
     },
   }, async (request) => {
-    const { vehicleId, startTime, endTime, current, size, companyId } = request.query;
+    const { vehicleId, startTime, endTime, current, size, companyId, cursor } = request.query;
     assertTrackPeriod(startTime, endTime, clock());
     await vehicleInScope(storage, request, vehicleId, companyId);
     const to = toExclusive(endTime);
-    const total = await storage.tracks.count(vehicleId, startTime, to);
-    const rows = await storage.tracks.page(vehicleId, startTime, to, (current - 1) * size, size);
-    return ok({ records: rows.map(trailRecord), total, current, size }, requestLang(request));
+    // Keyset paging: a cursor carries the last row's (gps_time, row id), the page number and the total
+    // counted for the first page, so a page costs its own rows, neither a count nor an OFFSET skip.
+    const at = cursor === undefined ? undefined : parseTrailCursor(cursor);
+    const total = at?.total ?? await storage.tracks.count(vehicleId, startTime, to);
+    const page = at?.current ?? current;
+    const { rows, last } = await storage.tracks.pageAfter(vehicleId, startTime, to, at?.key, at ? 0 : (current - 1) * size, size);
+    const next = last && rows.length === size ? trailCursor({ key: last, total, current: page + 1 }) : null;
+    return ok({ records: rows.map(trailRecord), total, current: page, size, next }, requestLang(request));
   });
 
   app.get('/service-monitor/trail/gpsCount', {
