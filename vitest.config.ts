@@ -10,7 +10,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['domain/**/*.test.ts', 'src/**/*.test.{ts,tsx}', 'workers/**/*.test.ts', 'proto/**/*.test.ts', 'tools/**/*.test.ts'],
+          include: ['domain/**/*.test.ts', 'src/**/*.test.{ts,tsx}', 'workers/**/*.test.ts', 'proto/**/*.test.ts', 'tools/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
         },
       },
