@@ -93,8 +93,9 @@ const WallFields = {
   ownerCompanyId: Type.Optional(Id),
 };
 
+/** A 400 about one field: the sentence starts with the field's name, `errors` carries it for the form. */
 function badField(field: string, message: Message, code = 'rule'): AppError {
-  return new AppError(ErrorCode.BadRequest, message, null, { [field]: { code } });
+  return new AppError(ErrorCode.BadRequest, (lang) => `${field}: ${message(lang)}`, null, { [field]: { code } });
 }
 
 export interface PhotoWallDeps {
