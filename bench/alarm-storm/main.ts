@@ -3,14 +3,15 @@
  *   pipeline — ours: createLiveStream (the real stream worker holds the socket, decodes and keeps the
  *              client-held alarm lists, src/live/stream/alarm-lists.ts); the main thread renders the
  *              list snapshot it posts at ≤ 4 Hz.
- *   baseline — the naive console: the socket and PushDecoder on the main thread, the same four lists
- *              kept in React state and updated (immutably) on every alarm message.
+ *   baseline — a competent JSON console (CMSV6-/Traccar-style web client): the socket on the main
+ *              thread in the JSON format (`format=json`, JSON.parse per message, as such consoles
+ *              receive it), alarms gathered as they arrive and applied to the same four lists in React
+ *              state once per animation frame (one state update per frame, not per alarm).
  * Both render the same view: the 20 newest alarms and the four list sizes.
  */
 import { createElement as h, useState, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { DealStatus } from '../../domain/alarms/engine.ts';
-import { PushDecoder } from '../../proto/codec.ts';
 import {
   ALARM_EVENTS_MAX, DUTY_EVENTS_MAX, OFFLINE_ALARM_TYPE, ONLINE_EVENTS_MAX, SAFETY_EVENTS_MAX, SNAPSHOT_RECENT, toAlarmItem,
   type AlarmItem, type AlarmSnapshot,
@@ -66,22 +67,39 @@ interface NaiveLists {
   duty: AlarmItem[];
 }
 
-/** The naive way: new arrays on every message, one-per-vehicle lists by filtering. */
-function addNaive(prev: NaiveLists, a: AlarmItem): NaiveLists {
-  const perVehicle = (list: AlarmItem[], max: number) => [a, ...list.filter((x) => x.vehicleId !== a.vehicleId)].slice(0, max);
+/**
+ * A frame's alarms (oldest first) applied at once: new arrays once per frame, newest first,
+ * one-per-vehicle lists keep each vehicle's newest.
+ */
+function addBatch(prev: NaiveLists, batch: readonly AlarmItem[]): NaiveLists {
+  const newest = [...batch].reverse();
+  const perVehicle = (list: AlarmItem[], incoming: AlarmItem[], max: number) => {
+    const seen = new Set<number>();
+    const out: AlarmItem[] = [];
+    for (const a of [...incoming, ...list]) {
+      if (out.length === max) break;
+      if (seen.has(a.vehicleId)) continue;
+      seen.add(a.vehicleId);
+      out.push(a);
+    }
+    return out;
+  };
+  const offline = newest.filter((a) => a.alarmType === OFFLINE_ALARM_TYPE);
+  const safety = newest.filter((a) => a.alarmType !== OFFLINE_ALARM_TYPE);
+  const unprocessed = newest.filter((a) => a.dealStatus === DealStatus.Unprocessed);
   return {
-    alarms: [a, ...prev.alarms].slice(0, ALARM_EVENTS_MAX),
-    safety: a.alarmType === OFFLINE_ALARM_TYPE ? prev.safety : perVehicle(prev.safety, SAFETY_EVENTS_MAX),
-    online: a.alarmType === OFFLINE_ALARM_TYPE ? perVehicle(prev.online, ONLINE_EVENTS_MAX) : prev.online,
-    duty: a.dealStatus === DealStatus.Unprocessed ? [a, ...prev.duty].slice(0, DUTY_EVENTS_MAX) : prev.duty,
+    alarms: [...newest, ...prev.alarms].slice(0, ALARM_EVENTS_MAX),
+    safety: safety.length === 0 ? prev.safety : perVehicle(prev.safety, safety, SAFETY_EVENTS_MAX),
+    online: offline.length === 0 ? prev.online : perVehicle(prev.online, offline, ONLINE_EVENTS_MAX),
+    duty: unprocessed.length === 0 ? prev.duty : [...unprocessed, ...prev.duty].slice(0, DUTY_EVENTS_MAX),
   };
 }
 
 function baseline(url: string, token: string): void {
-  let push: ((a: AlarmItem) => void) | undefined;
+  let apply: ((batch: readonly AlarmItem[]) => void) | undefined;
   function App() {
     const [lists, setLists] = useState<NaiveLists>({ alarms: [], safety: [], online: [], duty: [] });
-    push = (a) => setLists((prev) => addNaive(prev, a));
+    apply = (batch) => setLists((prev) => addBatch(prev, batch));
     const view: View = {
       recent: lists.alarms.slice(0, SNAPSHOT_RECENT),
       counts: { alarms: lists.alarms.length, safety: lists.safety.length, online: lists.online.length, duty: lists.duty.length },
@@ -89,16 +107,23 @@ function baseline(url: string, token: string): void {
     return h(Panel, { view });
   }
   createRoot(document.getElementById('root')!).render(h(App));
-  const decoder = new PushDecoder();
-  socket = new WebSocket(`${url}?token=${encodeURIComponent(token)}`);
-  socket.binaryType = 'arraybuffer';
-  socket.onmessage = (e: MessageEvent<ArrayBuffer>) => {
-    const m = decoder.decode(new Uint8Array(e.data));
-    if (m.commandType !== 'alarm' || m.body.type !== 'json') return;
-    const a = toAlarmItem((m.body.value as { data?: unknown } | null)?.data);
+  let pending: AlarmItem[] = [];
+  let frame = 0;
+  const flush = () => {
+    frame = 0;
+    const batch = pending;
+    pending = [];
+    apply?.(batch);
+  };
+  socket = new WebSocket(`${url}?format=json&token=${encodeURIComponent(token)}`);
+  socket.onmessage = (e: MessageEvent<string>) => {
+    const m = JSON.parse(e.data) as { commandType?: string; commandBody?: { data?: unknown } };
+    if (m.commandType !== 'alarm') return;
+    const a = toAlarmItem(m.commandBody?.data);
     if (!a) return;
     alarms++;
-    push?.(a);
+    pending.push(a);
+    frame ||= requestAnimationFrame(flush);
   };
 }
 
