@@ -15,6 +15,7 @@ import { seedDrivers } from './drivers.ts';
 import { seedChangeLog } from './change-log.ts';
 import { seedInstallations } from './installations.ts';
 import { seedDevicesExtra } from './devices-extra.ts';
+import { seedFaceWarehouse } from './face-warehouse.ts';
 
 export interface DemoAccount {
   readonly username: string;
@@ -135,5 +136,6 @@ export async function seedDemoData(storage: Storage, opts: SeedOptions): Promise
     await seedChangeLog(tx, Date.now()); // issue 15: demo history for the operator logs
     await seedInstallations(tx, Date.now()); // issue 15: the installation records behind the seeded bindings (after the operator log: same times)
     await seedDevicesExtra(tx, Date.now()); // issue 15: unassigned auto-registered devices, devices in stock, refused registrations
+    await seedFaceWarehouse(tx, Date.now()); // face warehouse: placeholder portraits for drivers without a photo, their vehicles enrolled
   });
 }

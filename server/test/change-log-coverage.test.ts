@@ -97,6 +97,13 @@ const SAMPLES: Record<string, () => Promise<Req>> = {
   'POST /service-priv/vehicle/import': async () => ({ body: { file: (await sheetFor('/service-priv/vehicle/import_template', vehicleRow())).toString('base64') } }),
   'POST /service-priv/vehicle/v3/batchimp': async () => ({ multipart: { file: await sheetFor('/service-priv/vehicle/import_template', vehicleRow()), status: '/service-priv/vehicle/batch/status' } }),
   'POST /service-priv/vehicle/modifyVehiCompany': async () => ({ body: { ids: [await newVehicle()], companyId: south } }),
+  'POST /service-priv/vehicle/updateVehicleToFacewarehouse': async () => {
+    // A vehicle with a driver who has a photo: the sync enrols the face and logs 'faceSync' on the vehicle.
+    const vehicleId = await newVehicle();
+    const { id } = await ok<{ id: number }>('POST', '/service-priv/driver', { name: `司机${next()}`, vehicleIds: [vehicleId] });
+    await ok('POST', '/service-priv/driver/photo', { id, file: PNG });
+    return { body: { ids: [vehicleId] } };
+  },
   // installation records
   'POST /service-priv/vehicle/installed_record': async () => ({ body: { vehicleId: await newVehicle(), deviceNo: (await newDevice()).no, installer: '王师傅' } }),
   'POST /service-priv/vehicle/installed_records/update': async () => {

@@ -1,7 +1,8 @@
 /**
  * Issue 15: vehicles (/information/vehicle), the service-priv vehicle calls. The table calls (page,
  * create, update, delete, import, export) are the declaration in resources/vehicles.ts; the others are
- * here: modifyVehiCompany (move with history), license_plate, status, device, photoList, syncToCab.
+ * here: modifyVehiCompany (move with history), license_plate, status, device, photoList, syncToCab, and
+ * updateVehicleToFacewarehouse with the face warehouse's own reads (services/face-warehouse).
  * Contract: ./api/vehicles.md.
  */
 import { Type } from '@fastify/type-provider-typebox';
@@ -21,6 +22,7 @@ import { countStates } from '../monitor/realtime.ts';
 import { TERMINAL_REPLY_TIMEOUT_MS } from '../safe/alarms.ts';
 import { terminalResultText } from '../safe/messages.ts';
 import type { FleetAssetDeps } from './deps.ts';
+import { registerFaceWarehouseCalls } from '../face-warehouse/index.ts';
 
 const page = '/information/vehicle' as const;
 const pair = (zh: string, en: string): Message => (lang) => (lang === 'zh' ? zh : en);
@@ -178,5 +180,8 @@ export function registerVehicleCalls(app: App, deps: FleetAssetDeps): void {
     if (outcome.result !== RESULT.OK) throw new AppError(ErrorCode.Conflict, VehicleCallMessages.plateRefused(terminalResultText(outcome.result, lang)));
     return ok({ result: 'ok' as const, vehicleId: v!.id, vehiidno: v!.vehiidno, plateColor: v!.plateColor }, lang);
   });
+
+  // The face warehouse: enrol the vehicles' drivers (a vehicle call of the catalogue) and the warehouse's list.
+  registerFaceWarehouseCalls(app, storage);
 
 }
