@@ -79,6 +79,7 @@ export {
 } from './reassembly.ts';
 export {
   PARAM, parameter, parameterSpec, SET_PARAMETERS, type ParameterSpec, type ParameterType, type SetTerminalParameters, type TerminalParameter,
+  CONTROL_COMMAND, PARAM_MSG, type ParameterAnswer, type ParameterMessage, type PositionAnswer, type TerminalAttributes, type TerminalControl, type TemporaryTracking,
 } from './parameters.ts';
 export { decodeBody, decodeFrame, encodeFrame, encodeFrameBody, encodeFrames, encodePacket, encodeReply, type FrameResult } from './codec.ts';
 export { locationStream, measureDecodeRate, type DecodeRate, type DecodeRateOptions } from './throughput.ts';

@@ -22,7 +22,7 @@ import { isFileUpload, readFileUpload, writeFileUpload, type FileUploadMessage }
 import { isPhoneMessage, readPhoneMessage, writePhoneMessage, type PhoneCallback } from './phone.ts';
 import { isCanMessage, readCanMessage, writeCanMessage, type CanDataUpload } from './can.ts';
 import { isDriverMessage, readDriverMessage, writeDriverMessage, type DriverIdentity } from './driver.ts';
-import { isParameterMessage, readParameterMessage, writeParameterMessage, type SetTerminalParameters } from './parameters.ts';
+import { isParameterMessage, readParameterFamily, writeParameterFamily, type ParameterMessage, type ParameterMessageInput } from './parameters.ts';
 
 export const MSG = {
   TERMINAL_RESPONSE: 0x0001,
@@ -154,11 +154,12 @@ export type Jt808Message =
   | PhoneCallback
   | CanDataUpload
   | DriverIdentity
-  | SetTerminalParameters;
+  | ParameterMessage;
 
 /** What encodeBody accepts: location messages may leave optional items out. */
 export type Jt808MessageInput =
-  | Exclude<Jt808Message, LocationReport | BatchLocation>
+  | Exclude<Jt808Message, LocationReport | BatchLocation | ParameterMessage>
+  | ParameterMessageInput
   | (LocationInput & { msgId: 0x0200 })
   | (BatchLocationInput & { msgId: 0x0704 });
 
@@ -277,7 +278,7 @@ export function decodeMessage(msgId: number, version: ProtocolEdition, b: Uint8A
       }
       if (isParameterMessage(msgId)) {
         const r = new Reader(b, start, end);
-        return done(r, readParameterMessage(r), 'terminal parameters');
+        return done(r, readParameterFamily(msgId, r, version), `message 0x${hex4(msgId)}`);
       }
       if (isFileUpload(msgId)) {
         const r = new Reader(b, start, end);
@@ -299,6 +300,11 @@ export function writeMessage(w: Writer, msg: Jt808MessageInput, version: Protoco
   // The multimedia family keeps its id list in one place (multimedia.ts `isMultimedia`).
   if (isMultimedia(msg.msgId)) {
     writeMultimedia(w, msg as Multimedia);
+    return;
+  }
+  // The parameter / terminal-control family keeps its ids in parameters.ts (PARAM_MSG).
+  if (isParameterMessage(msg.msgId)) {
+    writeParameterFamily(w, msg as ParameterMessageInput, version);
     return;
   }
   switch (msg.msgId) {
@@ -382,9 +388,6 @@ export function writeMessage(w: Writer, msg: Jt808MessageInput, version: Protoco
       return;
     case 0x0702:
       writeDriverMessage(w, msg, version);
-      return;
-    case MSG.SET_PARAMETERS:
-      writeParameterMessage(w, msg);
       return;
     default:
       throw new Jt808Error('encode', `no encoder for message 0x${hex4((msg as { msgId: number }).msgId)}`);

@@ -10,10 +10,47 @@
  * refused). Terminal control (0x8104 / 0x8106 queries and their 0x0104 answer) reuses the item list
  * through `readParameterItems` / `writeParameterItems`; extend `PARAM` there, never rename a key.
  */
-import { encodeGbk, type Reader, type Writer } from './bytes.ts';
+import { decodeBcdPhone, encodeGbk, type Reader, type Writer } from './bytes.ts';
 import { Jt808Error } from './errors.ts';
+import type { ProtocolEdition } from './header.ts';
+import { decodeLocation, writeLocation, type LocationInput, type LocationReport } from './location.ts';
 
 export const SET_PARAMETERS = 0x8103;
+
+/**
+ * The terminal-parameter and terminal-control family (JT/T 808-2019 §8.9–§8.14, §8.18–§8.19;
+ * 2013 §8.8–§8.12, §8.14–§8.15). Bodies are the same in both editions except 0x0107's widths.
+ */
+export const PARAM_MSG = {
+  SET: 0x8103,
+  /** 0x8104 query all parameters (empty body) → 0x0104. */
+  QUERY_ALL: 0x8104,
+  /** 0x8106 query chosen parameters: count BYTE, ids DWORD[count] → 0x0104. */
+  QUERY_CHOSEN: 0x8106,
+  /** 0x0104 answer: reply serial WORD, count BYTE, items. */
+  ANSWER: 0x0104,
+  /** 0x8107 query terminal attributes (empty body) → 0x0107. */
+  QUERY_ATTRIBUTES: 0x8107,
+  ATTRIBUTES: 0x0107,
+  /** 0x8105 terminal control: command BYTE, parameters STRING (';'-separated, commands 1 and 2 only). */
+  CONTROL: 0x8105,
+  /** 0x8201 position query (empty body) → 0x0201 reply serial WORD + a 0x0200 body. */
+  POSITION_QUERY: 0x8201,
+  POSITION_ANSWER: 0x0201,
+  /** 0x8202 temporary position tracking: interval WORD (s, 0 stops), validity DWORD (s). */
+  TEMPORARY_TRACKING: 0x8202,
+} as const;
+
+/** 0x8105 command words (table 22 of 2013 / table 25 of 2019). */
+export const CONTROL_COMMAND = {
+  UPGRADE: 1,
+  CONNECT_SERVER: 2,
+  SHUTDOWN: 3,
+  RESET: 4,
+  FACTORY_RESET: 5,
+  CLOSE_DATA: 6,
+  CLOSE_WIRELESS: 7,
+} as const;
 
 /** Wire types of table 12 / 14. */
 export type ParameterType = 'dword' | 'word' | 'byte' | 'string';
@@ -152,8 +189,203 @@ export function parameter<S extends ParameterSpec>(spec: S, value: ParameterValu
   return { id: spec.id, value };
 }
 
+const FAMILY: ReadonlySet<number> = new Set(Object.values(PARAM_MSG));
+
+/** True for every message of the parameter / terminal-control family (see PARAM_MSG). */
 export function isParameterMessage(msgId: number): boolean {
-  return msgId === SET_PARAMETERS;
+  return FAMILY.has(msgId);
+}
+
+export interface QueryAllParameters {
+  msgId: 0x8104;
+}
+export interface QueryChosenParameters {
+  msgId: 0x8106;
+  ids: number[];
+}
+export interface ParameterAnswer {
+  msgId: 0x0104;
+  replySerial: number;
+  params: TerminalParameter[];
+}
+export interface QueryAttributes {
+  msgId: 0x8107;
+}
+/** 0x0107 terminal attributes. Widths: maker 5, model 20/30, terminal id 7/30 bytes (2013/2019). */
+export interface TerminalAttributes {
+  msgId: 0x0107;
+  /** Bit 0 passenger, 1 dangerous goods, 2 freight, 3 taxi, 6 recorder, 7 split unit (2019: 8 trailer). */
+  terminalType: number;
+  makerId: string;
+  model: string;
+  terminalId: string;
+  /** 20 decimal digits (BCD[10]). */
+  iccid: string;
+  hardwareVersion: string;
+  firmwareVersion: string;
+  /** Bit 0 GPS, 1 BeiDou, 2 GLONASS, 3 Galileo. */
+  gnss: number;
+  /** Bit 0 GPRS, 1 CDMA, 2 TD-SCDMA, 3 WCDMA, 4 CDMA2000, 5 TD-LTE, 7 other. */
+  comm: number;
+}
+export interface TerminalControl {
+  msgId: 0x8105;
+  command: number;
+  /** ';'-separated parameters (commands 1 and 2), '' otherwise. */
+  args: string;
+}
+export interface PositionQuery {
+  msgId: 0x8201;
+}
+export interface PositionAnswer {
+  msgId: 0x0201;
+  replySerial: number;
+  location: LocationReport;
+}
+/** What an encoder takes for 0x0201 (optional location items may be left out). */
+export interface PositionAnswerInput {
+  msgId: 0x0201;
+  replySerial: number;
+  location: LocationInput;
+}
+export interface TemporaryTracking {
+  msgId: 0x8202;
+  /** Seconds between reports; 0 stops temporary tracking. */
+  interval: number;
+  /** Seconds the tracking lasts. */
+  validity: number;
+}
+
+export type ParameterMessage =
+  | SetTerminalParameters
+  | QueryAllParameters
+  | QueryChosenParameters
+  | ParameterAnswer
+  | QueryAttributes
+  | TerminalAttributes
+  | TerminalControl
+  | PositionQuery
+  | PositionAnswer
+  | TemporaryTracking;
+
+export type ParameterMessageInput = Exclude<ParameterMessage, PositionAnswer> | PositionAnswerInput;
+
+const ATTRIBUTE_WIDTHS = { 2013: { model: 20, terminal: 7 }, 2019: { model: 30, terminal: 30 } } as const;
+
+function lengthString(r: Reader, what: string): string {
+  const n = r.u8(`${what} length`);
+  return r.fixedString(n, what);
+}
+
+function writeLengthString(w: Writer, text: string, what: string): void {
+  const bytes = encodeGbk(text);
+  if (bytes.length > 0xff) throw new Jt808Error('encode', `${what}: ${bytes.length} bytes exceed 255`);
+  w.u8(bytes.length, `${what} length`).bytes(bytes);
+}
+
+/**
+ * Decodes one body of the family from `r` (to its end). The caller checks nothing is left over.
+ * Throws Jt808Error on malformed bodies.
+ */
+export function readParameterFamily(msgId: number, r: Reader, version: ProtocolEdition): ParameterMessage {
+  switch (msgId) {
+    case PARAM_MSG.SET:
+      return readParameterMessage(r);
+    case PARAM_MSG.QUERY_ALL:
+    case PARAM_MSG.QUERY_ATTRIBUTES:
+    case PARAM_MSG.POSITION_QUERY:
+      return { msgId } as QueryAllParameters | QueryAttributes | PositionQuery;
+    case PARAM_MSG.QUERY_CHOSEN: {
+      const count = r.u8('parameter id count');
+      if (count === 0) throw new Jt808Error('field', '0x8106: no parameter id');
+      const ids: number[] = [];
+      for (let i = 0; i < count; i++) ids.push(r.u32('parameter id'));
+      return { msgId, ids };
+    }
+    case PARAM_MSG.ANSWER: {
+      const replySerial = r.u16('reply serial');
+      const count = r.u8('parameter count');
+      return { msgId, replySerial, params: readParameterItems(r, count) };
+    }
+    case PARAM_MSG.ATTRIBUTES: {
+      const w = ATTRIBUTE_WIDTHS[version];
+      const terminalType = r.u16('terminal type');
+      const makerId = r.fixedString(5, 'maker id');
+      const model = r.fixedString(w.model, 'terminal model');
+      const terminalId = r.fixedString(w.terminal, 'terminal id');
+      const at = r.o;
+      r.bytes(10, 'ICCID');
+      const digits = decodeBcdPhone(r.b, at, 10);
+      if (digits === undefined) throw new Jt808Error('field', 'ICCID: not BCD');
+      const iccid = digits.padStart(20, '0');
+      const hardwareVersion = lengthString(r, 'hardware version');
+      const firmwareVersion = lengthString(r, 'firmware version');
+      const gnss = r.u8('GNSS attributes');
+      const comm = r.u8('communication attributes');
+      return { msgId, terminalType, makerId, model, terminalId, iccid, hardwareVersion, firmwareVersion, gnss, comm };
+    }
+    case PARAM_MSG.CONTROL: {
+      const command = r.u8('control command');
+      return { msgId, command, args: r.restString() };
+    }
+    case PARAM_MSG.POSITION_ANSWER: {
+      const replySerial = r.u16('reply serial');
+      const location = decodeLocation(r.b, r.o, r.end);
+      r.o = r.end;
+      return { msgId, replySerial, location };
+    }
+    case PARAM_MSG.TEMPORARY_TRACKING: {
+      const interval = r.u16('tracking interval');
+      const validity = r.u32('tracking validity');
+      return { msgId, interval, validity };
+    }
+    default:
+      throw new Jt808Error('field', `0x${msgId.toString(16).padStart(4, '0')} is not a parameter message`);
+  }
+}
+
+/** Writes one body of the family. Throws Jt808Error('encode') on bad fields. */
+export function writeParameterFamily(w: Writer, msg: ParameterMessageInput, version: ProtocolEdition): void {
+  switch (msg.msgId) {
+    case PARAM_MSG.SET:
+      writeParameterMessage(w, msg);
+      return;
+    case PARAM_MSG.QUERY_ALL:
+    case PARAM_MSG.QUERY_ATTRIBUTES:
+    case PARAM_MSG.POSITION_QUERY:
+      return;
+    case PARAM_MSG.QUERY_CHOSEN:
+      if (msg.ids.length === 0 || msg.ids.length > 0xff) throw new Jt808Error('encode', `${msg.ids.length} parameter ids: 0x8106 carries 1 to 255`);
+      w.u8(msg.ids.length, 'parameter id count');
+      for (const id of msg.ids) w.u32(id, 'parameter id');
+      return;
+    case PARAM_MSG.ANSWER:
+      if (msg.params.length > 0xff) throw new Jt808Error('encode', `${msg.params.length} parameters: 0x0104 carries at most 255`);
+      w.u16(msg.replySerial, 'reply serial').u8(msg.params.length, 'parameter count');
+      writeParameterItems(w, msg.params);
+      return;
+    case PARAM_MSG.ATTRIBUTES: {
+      const widths = ATTRIBUTE_WIDTHS[version];
+      w.u16(msg.terminalType, 'terminal type');
+      w.fixedString(msg.makerId, 5, 'maker id').fixedString(msg.model, widths.model, 'terminal model').fixedString(msg.terminalId, widths.terminal, 'terminal id');
+      if (!/^\d{1,20}$/.test(msg.iccid)) throw new Jt808Error('encode', `ICCID: "${msg.iccid}" is not up to 20 decimal digits`);
+      w.bcdPhone(msg.iccid, 10);
+      writeLengthString(w, msg.hardwareVersion, 'hardware version');
+      writeLengthString(w, msg.firmwareVersion, 'firmware version');
+      w.u8(msg.gnss, 'GNSS attributes').u8(msg.comm, 'communication attributes');
+      return;
+    }
+    case PARAM_MSG.CONTROL:
+      w.u8(msg.command, 'control command').string(msg.args);
+      return;
+    case PARAM_MSG.POSITION_ANSWER:
+      w.u16(msg.replySerial, 'reply serial');
+      writeLocation(w, msg.location);
+      return;
+    case PARAM_MSG.TEMPORARY_TRACKING:
+      w.u16(msg.interval, 'tracking interval').u32(msg.validity, 'tracking validity');
+      return;
+  }
 }
 
 /** Reads `count` parameter items. Throws Jt808Error('truncated') when an item runs past the body. */
