@@ -11,14 +11,15 @@ import { StreamWorker } from '../src/live/stream/stream-worker.ts';
 const scope = self as unknown as {
   postMessage(msg: WorkerMessage, transfer: Transferable[]): void;
   onmessage: ((e: MessageEvent<MainMessage>) => void) | null;
-  requestAnimationFrame?: (cb: () => void) => number;
 };
 
 const worker = new StreamWorker({
   post: (msg, transfer) => scope.postMessage(msg, transfer),
   now: () => performance.now(),
-  // Dedicated workers have requestAnimationFrame in Chromium and Firefox; 16 ms ≈ one frame at 60 fps otherwise.
-  nextFrame: (cb) => (scope.requestAnimationFrame ? scope.requestAnimationFrame(cb) : setTimeout(cb, 16)),
+  // A 16 ms timer (≈ one frame at 60 fps), not the worker's requestAnimationFrame: Chromium ticks a
+  // worker's rAF only while the page produces frames (measured headless: on a still map a report's
+  // frame waited seconds for the next tick). The main thread applies at most one frame per its own rAF.
+  nextFrame: (cb) => setTimeout(cb, 16),
   createSocket: (url) => new WebSocket(url) as unknown as SocketLike,
 });
 

@@ -1,9 +1,12 @@
 /**
- * Console bench page: one run per page load, `window.runBench({mode, count, seconds})`.
- *   pipeline — our path: typed-array frames from a worker → MonitorController (copy, colours,
- *              binary deck.gl layers, cluster worker) → MapboxOverlay.setProps.
- *   baseline — what Traccar's console does: JSON text parsed on the main thread, a GeoJSON
- *              FeatureCollection rebuilt and `setData` on a clustered maplibre source.
+ * Console bench page: one run per page load, `window.startBench({mode, count, feed, …})`. Both sides
+ * read the same fleet from the bench's websocket feeder (bench/console/feed.ts, in Node) at 1 Hz.
+ *   pipeline — what ships: the real stream worker (workers/stream.worker.ts via createLiveStream:
+ *              websocket, protobuf decode, FleetState apply, gliding, frame buffers) → MonitorController
+ *              (copy into the binary layer buffers, colours, cluster worker, labels) → MapboxOverlay.
+ *   baseline — what traccar-web does: the websocket on the main thread, JSON.parse of each
+ *              `{positions:[…]}` message, a GeoJSON FeatureCollection rebuilt and `setData` on a
+ *              clustered maplibre source (maplibre's workers cluster it).
  * `scene: 'street'` (issue 13, plate labels): our pipeline at street zoom (17) over a city where the
  * vehicles crowd a few kilometres, with plates from the directory, `labels` on or off — the cost of
  * the plate labels (TextLayer + GPU collision filter, ≤ 600 in view) against the same scene without.
@@ -16,7 +19,7 @@ import 'maplibre-gl/dist/maplibre-gl.css';
 import { MapboxOverlay } from '@deck.gl/mapbox';
 import { bundledStyle } from '../../src/features/map/basemap-style.ts';
 import { MonitorController } from '../../src/features/monitor/monitor-controller.ts';
-import type { LiveFrame, LiveMessage, LiveSource } from '../../src/features/monitor/live-source.ts';
+import { createLiveStream } from '../../src/live/stream/client.ts';
 
 maplibregl.setWorkerUrl(workerUrl);
 
@@ -48,42 +51,31 @@ const handlerMs: number[] = [];
  */
 const STREET = { centre: [116.41, 39.9] as [number, number], zoom: 17, spread: 0.004, orbit: 0.001 };
 
-/** Plates for the directory (the labels' text): Beijing-style plates, CJK glyphs as in the console. */
-function plateOf(id: number): string {
-  return `京${String.fromCharCode(65 + (id % 26))}${String(id % 100_000).padStart(5, '0')}`;
-}
-
-async function startBench(opts: { mode: 'pipeline' | 'baseline'; count: number; scene?: 'fleet' | 'street'; labels?: boolean }): Promise<string> {
+async function startBench(opts: { mode: 'pipeline' | 'baseline'; count: number; feed: string; scene?: 'fleet' | 'street'; labels?: boolean; warmupMs?: number }): Promise<string> {
   const street = opts.scene === 'street';
   const map = new maplibregl.Map({ container: 'map', style: bundledStyle(), center: street ? STREET.centre : [110, 32], zoom: street ? STREET.zoom : 4.1 });
   await new Promise<void>((resolve) => map.once('load', () => resolve()));
   const gl = map.painter.context.gl;
   const dbg = gl.getExtension('WEBGL_debug_renderer_info');
   const webgl = dbg ? String(gl.getParameter(dbg.UNMASKED_RENDERER_WEBGL)) : 'unknown';
-  const worker = new Worker(new URL('./frames.worker.ts', import.meta.url), { type: 'module' });
+  const feedUrl = `${opts.feed}?count=${opts.count}&mode=${opts.mode === 'pipeline' ? 'binary' : 'json'}${street ? `&spread=${STREET.spread}&orbit=${STREET.orbit}` : ''}`;
   // For screenshots of the bench scene (tools drive the camera).
   Object.assign(window, { benchMap: map });
 
   if (opts.mode === 'pipeline') {
     const overlay = new MapboxOverlay({ interleaved: false, layers: [] });
     map.addControl(overlay);
-    const listeners = new Set<(m: LiveMessage) => void>();
-    const source: LiveSource = {
-      subscribe(l) {
-        listeners.add(l);
-        return () => listeners.delete(l);
-      },
-      release(f: LiveFrame) {
-        const buffers = { ids: f.ids, positions: f.positions, headings: f.headings, states: f.states, alarm: f.alarm };
-        worker.postMessage({ type: 'next', buffers }, [f.ids.buffer, f.positions.buffer, f.headings.buffer, f.states.buffer, f.alarm.buffer]);
-      },
-      setDisplayCrs() {},
-      // Plates only matter to the street scene's labels (the fleet scene has none in view at zoom 4).
-      directory: (ids) => Promise.resolve(street ? ids.map((vehicleId) => ({ vehicleId, plate: plateOf(vehicleId), companyId: 1, deviceNo: String(vehicleId) })) : []),
-      dispose() {
-        worker.terminate();
-      },
-    };
+    // The product's live source: the session stream's worker, pointed at the feeder (no reconnects).
+    const source = createLiveStream({ url: feedUrl, token: () => 'bench', reconnectAttempts: 0 });
+    // Frames the worker posted and stats it reported (a cross-check that the feed arrived and glides).
+    const seen = { frames: 0, vehicles: 0, connection: '' };
+    source.subscribe((m) => {
+      if (m.type === 'frame') {
+        seen.frames++;
+        seen.vehicles = m.count;
+      } else if (m.type === 'status') seen.connection = m.connection;
+    });
+    Object.assign(window, { benchSeen: () => ({ ...seen }) });
     const controller = new MonitorController(source, {
       onApplied: (ms) => {
         markUpdate();
@@ -100,16 +92,15 @@ async function startBench(opts: { mode: 'pipeline' | 'baseline'; count: number; 
     map.on('moveend', setView);
     Object.assign(window, { benchLabels: () => controller.labelledIds().length });
     controller.subscribeLayers(() => overlay.setProps({ layers: controller.layers() }));
-    worker.addEventListener('message', (e: MessageEvent<LiveFrame>) => {
-      for (const l of listeners) l(e.data);
-    });
   } else {
     map.addSource('positions', { type: 'geojson', data: { type: 'FeatureCollection', features: [] }, cluster: true, clusterMaxZoom: 14, clusterRadius: 50 });
     map.addLayer({ id: 'positions', type: 'circle', source: 'positions', paint: { 'circle-radius': 4, 'circle-color': '#22a046' } });
-    worker.addEventListener('message', (e: MessageEvent<{ text: string }>) => {
+    // traccar-web's SocketController: the socket on the main thread, each message parsed there.
+    const socket = new WebSocket(feedUrl);
+    socket.addEventListener('message', (e: MessageEvent<string>) => {
       const t = performance.now();
       markUpdate();
-      const data = JSON.parse(e.data.text) as { positions: JsonPosition[] };
+      const data = JSON.parse(e.data) as { positions: JsonPosition[] };
       const fc: GeoJSON.FeatureCollection = {
         type: 'FeatureCollection',
         features: data.positions.map((p) => ({
@@ -120,15 +111,10 @@ async function startBench(opts: { mode: 'pipeline' | 'baseline'; count: number; 
       };
       (map.getSource('positions') as maplibregl.GeoJSONSource).setData(fc);
       handlerMs.push(performance.now() - t);
-      worker.postMessage({ type: 'next' });
     });
   }
-  worker.postMessage({
-    type: 'start', mode: opts.mode === 'pipeline' ? 'binary' : 'json', count: opts.count,
-    ...(street ? { spread: STREET.spread, orbit: STREET.orbit } : {}),
-  });
-  // Warm-up: first uploads, shader compilation, JIT.
-  await new Promise((r) => setTimeout(r, 1500));
+  // Warm-up: connect, directory and snapshot, first uploads, shader compilation, JIT (a few 1 Hz ticks).
+  await new Promise((r) => setTimeout(r, opts.warmupMs ?? 3500));
   startRecording();
   handlerMs.length = 0;
   return webgl;

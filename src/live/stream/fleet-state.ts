@@ -12,6 +12,13 @@ import type { DirectoryEntry, LiveCounts, VehicleRecord } from './protocol.ts';
 export const MAX_GLIDE_MS = 2000;
 /** A jump longer than this (degrees, ≈ 5 km) is drawn at once: GPS drift or a gap, not driving. */
 export const TELEPORT_DEGREES = 0.05;
+/**
+ * Gliding stops above this many vehicles: it costs a full-fleet interpolation in the worker and a
+ * full-fleet copy and GPU upload on the main thread every animation frame (at 100k vehicles that was
+ * the main thread's 6–11 ms p95, bench/console.bench.ts), while at the zoom a fleet that size is watched
+ * a one-second move is under a pixel. Larger fleets move once per report, as Traccar's console does.
+ */
+export const GLIDE_MAX_VEHICLES = 20_000;
 /** Vehicle ids below this get a dense lookup table (16 MB at most); larger ids use a Map. */
 const DENSE_ID_LIMIT = 1 << 22;
 
@@ -77,6 +84,7 @@ export class FleetState {
   applyPositions(f: PositionColumns, now: number): void {
     if (f.kind === FrameKind.Snapshot) this.clear();
     this.reserve(this.count + f.count);
+    const glide = Math.max(this.count, f.count) <= GLIDE_MAX_VEHICLES;
     for (let i = 0; i < f.count; i++) {
       const id = f.vehicleId[i]!;
       let row = this.indexOf(id);
@@ -88,7 +96,7 @@ export class FleetState {
       this.alarmFlags[row] = f.alarmFlags[i]!;
       this.gpsTime[row] = f.gpsTime[i]!;
       this.lastContact[row] = f.lastContact[i]!;
-      this.move(row, f.lng[i]!, f.lat[i]!, now, fresh || f.kind === FrameKind.Snapshot);
+      this.move(row, f.lng[i]!, f.lat[i]!, now, fresh || f.kind === FrameKind.Snapshot || !glide);
     }
   }
 

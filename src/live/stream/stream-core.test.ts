@@ -3,7 +3,7 @@ import { wgs84ToGcj02 } from '../../../domain/geo/gcj02.ts';
 import { OFFLINE_AFTER_MS, VehicleState } from '../../../domain/vehicle/state.ts';
 import { Commands, DirectoryKind, FrameKind, PushEncoder, type PositionSource } from '../../../proto/codec.ts';
 import { jsonPositions } from '../../../proto/json.ts';
-import { allocateFrameBuffers } from './fleet-state.ts';
+import { allocateFrameBuffers, GLIDE_MAX_VEHICLES } from './fleet-state.ts';
 import { StreamCore } from './stream-core.ts';
 
 const T0 = Date.UTC(2026, 10, 22, 8, 0, 0);
@@ -73,6 +73,19 @@ describe('StreamCore', () => {
     core.release(core.takeFrame(local(T0 + 1500))!);
     core.release(core.takeFrame(local(T0 + 1900))!);
     expect(core.takeFrame(local(T0 + 2100))).toBeNull();
+  });
+
+  it('moves a fleet larger than GLIDE_MAX_VEHICLES once per report, without frames in between', () => {
+    const n = GLIDE_MAX_VEHICLES + 1;
+    const rows = (lng: number, t: number) => Array.from({ length: n }, (_, i) => ({ id: i + 1, lng: lng + (i % 100) * 0.001, lat: 30, contact: t }));
+    const core = new StreamCore();
+    core.handleMessage(frame(FrameKind.Snapshot, T0, rows(116.4, T0)), local(T0));
+    core.release(core.takeFrame(local(T0))!);
+    core.handleMessage(frame(FrameKind.Delta, T0 + 1000, rows(116.402, T0 + 1000)), local(T0 + 1000));
+    // Drawn at the report at once (no glide from 116.4), one frame, then nothing until the next report.
+    expect(positionOf(core, 1, local(T0 + 1000))[0]).toBeCloseTo(116.402, 4);
+    core.release(core.takeFrame(local(T0 + 1000))!);
+    expect(core.takeFrame(local(T0 + 1016))).toBeNull();
   });
 
   it('draws a jump of more than 5 km at once instead of gliding across the map', () => {
