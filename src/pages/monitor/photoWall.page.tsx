@@ -1,0 +1,3 @@
+import { PhotoWallPage } from '../../features/photowall/PhotoWallPage.tsx';
+
+export default PhotoWallPage;
