@@ -12,6 +12,32 @@ const IN_BOX = 'lng >= ? AND lng <= ? AND lat >= ? AND lat <= ?';
 /** A finished day gets its block this long after its end (rows still in flight land first). */
 export const SEAL_GRACE_MS = 10 * 60_000;
 
+/**
+ * Reads spanning at least this long go to the worker when one is attached: an hour at 1 Hz is 3,600 rows
+ * (≈ 10 ms in process); shorter reads cost less here than the hop to a thread and back.
+ */
+export const OFFLOAD_MIN_MS = 3_600_000;
+
+export type BlockSink = (vehicleId: number, day: number, points: number, data: Uint8Array) => void;
+
+export interface TrackReadRequest {
+  readonly vehicleId: number; readonly from: number; readonly to: number; readonly limit: number; readonly box?: GeoBox | undefined;
+  /** The caller's clock: decides which days are finished. */
+  readonly now: number;
+}
+
+/** A worker's answer: the track, and the day blocks it built (a read-only connection cannot store them). */
+export interface TrackReadResult {
+  readonly track: TrackData;
+  readonly blocks: readonly { day: number; points: number; data: Uint8Array }[];
+}
+
+export interface TrackOffload {
+  read(req: TrackReadRequest): Promise<TrackReadResult>;
+  /** The position repository's count of late writes of a vehicle (rows into days already over). */
+  lateWrites(vehicleId: number): number;
+}
+
 /** Points [a, b) of a decoded day or index range that fall in the period. */
 interface Part { t: TrackData; a: number; b: number; total: number }
 
@@ -28,14 +54,40 @@ interface PositionRowDb {
  * into typed-array columns: a week at 1 Hz is 604,800 rows, so no per-row objects are built.
  */
 export class SqliteTrackRepository implements TrackRepository {
+  /** Reads handed to a worker thread (read-pool.ts); undefined: every read runs here. */
+  private offloaded: TrackOffload | undefined;
+
   constructor(
     private readonly db: SqliteDb,
     /** Decides which days are finished (tests and benchmarks inject one). */
     private readonly clock: () => number = Date.now,
+    /** Where a built day block goes: this connection by default; a read-only worker collects them instead. */
+    private readonly keepBlock: BlockSink = (vehicleId, day, points, data) => {
+      this.db.prepare('INSERT OR REPLACE INTO track_block (vehicle_id, day, points, data, built_at) VALUES (?, ?, ?, ?, ?)')
+        .run(vehicleId, day, points, data, this.clock());
+    },
   ) {}
 
+  /**
+   * From now on, reads of at least OFFLOAD_MIN_MS go to `offload.read` (a worker thread with its own
+   * connection), so a week's read no longer stalls this thread's event loop (the gateway's). The blocks
+   * the worker built are stored here, unless a late row of that vehicle was written meanwhile (the worker
+   * may have read before it: `lateWrites` moved), in which case the next read builds them again.
+   */
+  offload(offload: TrackOffload | undefined): void {
+    this.offloaded = offload;
+  }
+
   async readTrack(vehicleId: number, from: number, to: number, limit: number, box?: GeoBox): Promise<TrackData> {
-    return this.readTrackSync(vehicleId, from, to, limit, box);
+    const o = this.offloaded;
+    // Inside a transaction of this connection the worker would not see its uncommitted rows.
+    if (!o || to - from < OFFLOAD_MIN_MS || this.db.inTransaction) return this.readTrackSync(vehicleId, from, to, limit, box);
+    const late = o.lateWrites(vehicleId);
+    const { track, blocks } = await o.read({ vehicleId, from, to, limit, box, now: this.clock() });
+    if (blocks.length > 0 && o.lateWrites(vehicleId) === late && this.db.open) {
+      for (const b of blocks) this.keepBlock(vehicleId, b.day, b.points, b.data);
+    }
+    return track;
   }
 
   /**
@@ -79,8 +131,7 @@ export class SqliteTrackRepository implements TrackRepository {
     if (t.count > 0) {
       const bytes = encodeTrack(t);
       const exact = sameColumns(t, decodeTrack(bytes));
-      this.db.prepare('INSERT OR REPLACE INTO track_block (vehicle_id, day, points, data, built_at) VALUES (?, ?, ?, ?, ?)')
-        .run(vehicleId, day, t.count, exact ? bytes : new Uint8Array(0), this.clock());
+      this.keepBlock(vehicleId, day, t.count, exact ? bytes : new Uint8Array(0));
     }
     return t;
   }
