@@ -19,6 +19,7 @@ import { createValidatorCompiler } from './http/validation.ts';
 import { createLiveRuntime, type LiveRuntime } from './live/runtime.ts';
 import { createMediaRuntime, type MediaRuntime } from './media/runtime.ts';
 import { installRetention } from './retention/index.ts';
+import { attachTrackReadPool } from './db/read-pool.ts';
 import { monitorRoutes } from './services/monitor/index.ts';
 import { privRoutes } from './services/priv/index.ts';
 import { trackRoutes } from './services/track/index.ts';
@@ -71,6 +72,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.decorate('storage', storage);
   if (owned) app.addHook('onClose', async () => storage.close());
+  // Long track reads (playback weeks, reports' scans) run in worker threads, off the gateway's event loop.
+  const trackReads = attachTrackReadPool(storage);
+  app.addHook('preClose', async () => trackReads?.close());
   const live = await createLiveRuntime(config, storage, { clock: options.clock, log: app.log });
   app.decorate('live', live);
   // preClose runs before any onClose: stop terminals and flush history while storage is still open.
