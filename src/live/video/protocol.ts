@@ -7,7 +7,8 @@ import type { MediaStatus } from '../../../proto/media-frame.ts';
 import type { VideoStats } from './video-pipeline.ts';
 
 export type VideoWorkerIn =
-  | { type: 'init'; canvas: OffscreenCanvas }
+  /** `reportPaints` (benchmarks): post a `painted` message per painted frame. */
+  | { type: 'init'; canvas: OffscreenCanvas; reportPaints?: boolean }
   /** Open the channel's media websocket (the worker reconnects on its own). */
   | { type: 'connect'; url: string }
   /** One encoded media frame (proto/media-frame.ts bytes), transferred. */
@@ -21,6 +22,8 @@ export type VideoWorkerOut =
   | { type: 'status'; status: MediaStatus | { type: 'status'; state: 'reconnecting'; attempt: number } }
   /** About once a second: counters, the arrival → paint latencies (ms) of the frames painted since the last one, and when (epoch ms). */
   | { type: 'stats'; stats: VideoStats; latencies: Float64Array; at: number }
+  /** Only when asked at init: a picture was drawn on the canvas (`drawnAt`, epoch ms); `arrival` is its media-server stamp. */
+  | { type: 'painted'; arrival: number; drawnAt: number }
   | { type: 'pcm'; samples: Float32Array; sampleRate: number }
   | { type: 'snapshot'; seq: number; blob: Blob | null }
   | { type: 'error'; message: string };

@@ -15,6 +15,11 @@ export interface VideoChannelEvents {
   status?(status: MediaStatus | { type: 'status'; state: 'reconnecting'; attempt: number }): void;
   /** About once a second (WebCodecs path): counters and the latencies of frames painted since. */
   stats?(stats: VideoStats, latencies: Float64Array, at: number): void;
+  /**
+   * Benchmarks (WebCodecs path): each picture the worker drew, its arrival stamp and when it was drawn
+   * (epoch ms), heard when the message lands here. One message per frame: tiles do not ask.
+   */
+  painted?(arrival: number, drawnAt: number): void;
 }
 
 export interface VideoChannel {
@@ -35,7 +40,7 @@ export function openWebCodecsChannel(canvas: HTMLCanvasElement, events: VideoCha
   const worker = new Worker(new URL('../../../workers/video.worker.ts', import.meta.url), { type: 'module', name: 'video' });
   const post = (msg: VideoWorkerIn, transfer: Transferable[] = []) => worker.postMessage(msg, transfer);
   const offscreen = canvas.transferControlToOffscreen();
-  post({ type: 'init', canvas: offscreen }, [offscreen]);
+  post({ type: 'init', canvas: offscreen, reportPaints: events.painted !== undefined }, [offscreen]);
   const audio = new AudioOutput();
   const snapshots = new Map<number, (b: Blob | null) => void>();
   let seq = 0;
@@ -43,6 +48,7 @@ export function openWebCodecsChannel(canvas: HTMLCanvasElement, events: VideoCha
     const msg = e.data;
     if (msg.type === 'status') events.status?.(msg.status);
     else if (msg.type === 'stats') events.stats?.(msg.stats, msg.latencies, msg.at);
+    else if (msg.type === 'painted') events.painted?.(msg.arrival, msg.drawnAt);
     else if (msg.type === 'pcm') audio.play(msg.samples, msg.sampleRate);
     else if (msg.type === 'snapshot') {
       snapshots.get(msg.seq)?.(msg.blob);

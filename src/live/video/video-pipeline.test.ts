@@ -163,3 +163,20 @@ describe('the video pipeline on a late burst', () => {
     expect(pipeline.stats.droppedLate).toBe(0);
   });
 });
+
+describe('paint reports (benchmarks)', () => {
+  it('tells each painted frame\'s arrival stamp, in paint order, and nothing for frames not painted', () => {
+    const arrivals: number[] = [];
+    let decoder: FakeDecoder | undefined;
+    const pipeline = new VideoPipeline({
+      createDecoder: (output) => (decoder = new FakeDecoder(output)),
+      createChunk: (init) => ({ type: init.type, timestamp: init.timestamp }),
+      paint: () => undefined,
+      now: () => 1000,
+      painted: (arrival) => arrivals.push(arrival),
+    });
+    for (let i = 0; i < 3; i++) pipeline.push(frame(i, { arrival: 900 + i }));
+    decoder!.flush(2);
+    expect(arrivals).toEqual([900, 901]);
+  });
+});

@@ -43,6 +43,8 @@ export interface VideoPipelineDeps {
   paint(frame: DecodedFrame): void;
   /** Epoch milliseconds (the media frame's `arrival` clock). */
   now(): number;
+  /** Heard after each paint with the painted frame's arrival stamp (benchmarks time the display from it). */
+  painted?(arrival: number): void;
 }
 
 export interface VideoStats {
@@ -185,6 +187,7 @@ export class VideoPipeline {
       for (let i = 0; i < ARRIVALS; i++) {
         if (this.arrivalTs[i] === ts) {
           this.latencies.push(this.deps.now() - this.arrivalAt[i]!);
+          this.deps.painted?.(this.arrivalAt[i]!);
           this.arrivalTs[i] = Number.NaN;
           break;
         }

@@ -30,11 +30,12 @@ export class VideoWorkerCore {
   /** The server ended the session (with its reason): no reconnect, and later socket events say nothing. */
   private ended = false;
   private malformed = 0;
+  private reportPaints = false;
   private readonly pipeline: VideoPipeline;
   private readonly statsTimer: unknown;
 
   constructor(private readonly deps: VideoWorkerDeps) {
-    this.pipeline = new VideoPipeline({ ...deps.codecs, now: deps.now, paint: (f) => this.paint(f as unknown as VideoFrame) });
+    this.pipeline = new VideoPipeline({ ...deps.codecs, now: deps.now, paint: (f) => this.paint(f as unknown as VideoFrame), painted: (arrival) => this.onPainted(arrival) });
     this.statsTimer = deps.setInterval(() => this.postStats(), 1000);
   }
 
@@ -42,6 +43,7 @@ export class VideoWorkerCore {
     switch (msg.type) {
       case 'init':
         this.canvas = msg.canvas;
+        this.reportPaints = msg.reportPaints === true;
         this.ctx = msg.canvas.getContext('2d', { alpha: false, desynchronized: true });
         break;
       case 'connect':
@@ -124,6 +126,11 @@ export class VideoWorkerCore {
       canvas.height = frame.displayHeight;
     }
     ctx.drawImage(frame, 0, 0);
+  }
+
+  /** Benchmarks: each drawn picture's arrival stamp and when it was drawn (it reaches the compositor when this task ends). */
+  private onPainted(arrival: number): void {
+    if (this.reportPaints) this.deps.post({ type: 'painted', arrival, drawnAt: this.deps.now() });
   }
 
   private async snapshot(seq: number): Promise<void> {
