@@ -68,12 +68,16 @@ async function startBench(opts: { mode: 'pipeline' | 'baseline'; count: number; 
     // The product's live source: the session stream's worker, pointed at the feeder (no reconnects).
     const source = createLiveStream({ url: feedUrl, token: () => 'bench', reconnectAttempts: 0 });
     // Frames the worker posted and stats it reported (a cross-check that the feed arrived and glides).
-    const seen = { frames: 0, vehicles: 0, connection: '' };
+    const seen = { frames: 0, vehicles: 0, connection: '', errors: 0, stats: 0 };
     source.subscribe((m) => {
       if (m.type === 'frame') {
         seen.frames++;
         seen.vehicles = m.count;
       } else if (m.type === 'status') seen.connection = m.connection;
+      else {
+        seen.errors = m.errors;
+        seen.stats++;
+      }
     });
     Object.assign(window, { benchSeen: () => ({ ...seen }) });
     const controller = new MonitorController(source, {

@@ -69,6 +69,20 @@ describe('MonitorController', () => {
     expect(c.stateOf(10)).toBe(3);
   });
 
+  it('spreads the work of a frame: positions in one animation frame, the list in the next', () => {
+    const { source, emit } = fakeSource();
+    const queued: (() => void)[] = [];
+    const c = new MonitorController(source, { clusters: false, schedule: (cb) => queued.push(cb) });
+    emit(frame([VehicleState.Driving, VehicleState.Parking]));
+    queued.shift()!();
+    expect(c.fleet.views().count).toBe(2); // the map draws the fleet in this frame
+    expect(c.getPanel().listLength).toBe(0); // the list pass waits for the next one
+    expect(queued).toHaveLength(1);
+    queued.shift()!();
+    expect(c.getPanel().listLength).toBe(2);
+    expect(queued).toHaveLength(0); // nothing left: no animation frame is requested while idle
+  });
+
   it('lists the vehicles of the chosen state tab', () => {
     const { source, emit } = fakeSource();
     const c = new MonitorController(source, { clusters: false, schedule: (cb) => cb() });
