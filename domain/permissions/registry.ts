@@ -378,4 +378,9 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 353, pid: 350, type: 2, key: '/monitor/photoWall:delete', zh: '删除', en: 'Delete' },
   { id: 354, pid: 350, type: 2, key: '/monitor/photoWall:alarm', zh: '报警', en: 'Raise alarm' },
   { id: 355, pid: 350, type: 2, key: '/monitor/photoWall:snap', zh: '立即拍照', en: 'Snap now' },
+  // Issue 17 (terminal parameters over JT/T 808; server/services/terminal-params/api.md): ids 370–389.
+  { id: 370, pid: 61, type: 2, key: '/information/params/baseParam:query', zh: '查询', en: 'Query' },
+  { id: 371, pid: 61, type: 2, key: '/information/params/baseParam:set', zh: '设置', en: 'Set' },
+  { id: 372, pid: 61, type: 2, key: '/information/params/baseParam:template', zh: '参数模板', en: 'Templates' },
+  { id: 373, pid: 61, type: 2, key: '/information/params/baseParam:control', zh: '终端控制', en: 'Terminal control' },
 ];
