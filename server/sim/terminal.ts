@@ -27,7 +27,8 @@ import { MediaStreamer } from './media-streamer.ts';
 import { cameraCommand, cameraSawReport, type CameraLink } from './camera.ts';
 import { handleSimFileUpload } from './file-upload.ts';
 import { PHONE_CALLBACK } from '../gateway/jt808/phone.ts';
-import type { TerminalParameter } from '../gateway/jt808/parameters.ts';
+import { isParameterMessage, type ParameterMessage, type TerminalParameter } from '../gateway/jt808/parameters.ts';
+import { heartbeatMsOf, simDefaultParameters, simParameterCommand } from './parameters.ts';
 import { simCanData } from './can.ts';
 import { handleIntercomControl, handleIntercomRequest, isIntercomRequest, simIntercom } from './intercom.ts';
 import { handlePlaybackSignalling, playbackStreamer } from './playback.ts';
@@ -187,6 +188,10 @@ export class Terminal {
    * real terminal's flash for as long as the simulator runs: tests read e.g. the plate (0x0083) here.
    */
   readonly parameters = new Map<number, TerminalParameter['value']>();
+  /** The latest position taken (answers 0x8201; repeated by temporary tracking). */
+  private lastLocation: LocationInput | null = null;
+  /** 0x8202 temporary tracking: next report and end (simulation clock), null when off. */
+  private tracking: { intervalMs: number; nextAt: number; until: number } | null = null;
 
   constructor(
     readonly program: VehicleProgram,
@@ -213,7 +218,14 @@ export class Terminal {
       if (this.phase === 'down' && now >= this.reconnectAt && now >= this.connectNotBefore) this.connect();
       else if (this.phase !== 'down' && this.phase !== 'ready' && Date.now() >= this.handshakeDeadline) this.fail(now);
     }
-    if (this.phase === 'ready' && now - this.lastSentAt >= this.ctx.heartbeatMs) {
+    const t = this.tracking;
+    if (t && now >= t.until) this.tracking = null;
+    else if (t && now >= t.nextAt && this.phase === 'ready' && this.lastLocation) {
+      this.send({ msgId: MSG.LOCATION, ...this.lastLocation, time: now });
+      t.nextAt = now + t.intervalMs;
+    }
+    // The heartbeat interval follows parameter 0x0001 as the platform last set it (sim/parameters.ts).
+    if (this.phase === 'ready' && now - this.lastSentAt >= this.heartbeatMs) {
       this.send({ msgId: MSG.HEARTBEAT });
       this.ctx.stats.heartbeatsSent++;
     }
@@ -238,7 +250,7 @@ export class Terminal {
     let at = p.nextAt;
     if (p.link === 'up') {
       if (this.phase === 'down') at = Math.min(at, Math.max(this.reconnectAt, this.connectNotBefore));
-      else if (this.phase === 'ready') at = Math.min(at, this.lastSentAt + this.ctx.heartbeatMs);
+      else if (this.phase === 'ready') at = Math.min(at, this.lastSentAt + this.heartbeatMs, this.tracking ? Math.min(this.tracking.nextAt, this.tracking.until) : Infinity);
       // Handshaking: look at the wall-clock deadline again a little later.
       else at = Math.min(at, now + HANDSHAKE_CHECK_MS);
     }
@@ -253,6 +265,7 @@ export class Terminal {
       if (e.link === 'off') this.connectNotBefore = this.program.nextAt - CONNECT_LEAD_MS;
     }
     if (!e.location) return;
+    this.lastLocation = e.location;
     if (e.link === 'up' && this.phase === 'ready') {
       this.send({ msgId: MSG.LOCATION, ...e.location });
       const can = simCanData(this.program.deviceNo, this.program.tankLitres, e.location);
@@ -440,10 +453,6 @@ export class Terminal {
         if (frames && socket) for (const id of m.packageIds) if (frames[id - 1]) socket.write(frames[id - 1]!);
         break;
       }
-      case MSG.SET_PARAMETERS:
-        for (const { id, value } of m.params) this.parameters.set(id, value);
-        this.reply(r.header, RESULT.OK);
-        break;
       case MSG.TEXT:
       case MSG.ALARM_CONFIRM:
       case PHONE_CALLBACK: // the simulated driver "answers" the callback
@@ -492,6 +501,11 @@ export class Terminal {
         cameraCommand(this.camera(), r.header, m, this.ctx.clock());
         break;
       default:
+        if (isParameterMessage(m.msgId)) {
+          simParameterCommand(this.parameterLink(r.header), r.header, m as ParameterMessage);
+          // A new heartbeat interval or temporary tracking moves the next wake.
+          this.wakeAt = this.computeWake(now);
+        }
         break;
     }
     this.ctx.reschedule(this);
@@ -521,6 +535,28 @@ export class Terminal {
       size += itemSize;
     }
     sendBatch();
+  }
+
+  private get heartbeatMs(): number {
+    return heartbeatMsOf(this.parameters, this.ctx.heartbeatMs);
+  }
+
+  /** This terminal as the parameter commands see it (sim/parameters.ts). */
+  private parameterLink(header: Jt808Header) {
+    return {
+      deviceNo: this.program.deviceNo,
+      parameters: this.parameters,
+      factory: () => simDefaultParameters({ plate: this.program.plate, heartbeatMs: this.ctx.heartbeatMs }),
+      registration: this.registration,
+      // Before its first report a real unit still has a fix: where the vehicle is now.
+      lastLocation: () => this.lastLocation ?? { alarm: 0, status: 0b11, ...this.program.position, altitude: 0, direction: 0, time: this.ctx.clock() },
+      send: (msg: Jt808MessageInput) => this.send(msg),
+      reply: (result: number) => this.reply(header, result),
+      track: (intervalS: number, validityS: number) => {
+        const now = this.ctx.clock();
+        this.tracking = intervalS > 0 && validityS > 0 ? { intervalMs: intervalS * 1000, nextAt: now + intervalS * 1000, until: now + validityS * 1000 } : null;
+      },
+    };
   }
 
   /** This terminal as its cameras see it (sim/camera.ts). */
