@@ -51,6 +51,8 @@ export interface Enroller {
 }
 
 export interface FaceSampleRow {
+  /** The driver's id (a list row's key). */
+  readonly id: number;
   readonly driverId: number;
   readonly name: string;
   readonly licenceNo: string;
@@ -173,7 +175,7 @@ export class FaceWarehouseStore {
     const vehiclesStmt = this.db.prepare(`SELECT e.vehicle_id, v.vehiidno, e.photo_hash, e.enrol_time FROM face_enrolment e
       JOIN vehicle v ON v.id = e.vehicle_id JOIN company c ON c.id = v.company_id WHERE e.driver_id = ? AND ${sc.sql} ORDER BY v.vehiidno`);
     const records = rows.map((r): FaceSampleRow => ({
-      driverId: r.driver_id, name: r.name, licenceNo: r.licence_no, certNo: r.cert_no, companyId: r.company_id, companyName: r.company_name,
+      id: r.driver_id, driverId: r.driver_id, name: r.name, licenceNo: r.licence_no, certNo: r.cert_no, companyId: r.company_id, companyName: r.company_name,
       photoTime: r.photo_time, photoHash: r.photo_hash, enrolTime: r.enrol_time, enrolUserName: r.enrol_user_name, state: r.state,
       vehicles: (vehiclesStmt.all(r.driver_id, ...sc.params) as { vehicle_id: number; vehiidno: string; photo_hash: string; enrol_time: number }[])
         .map((e) => ({ vehicleId: e.vehicle_id, vehiidno: e.vehiidno, current: e.photo_hash === r.photo_hash, enrolTime: e.enrol_time })),

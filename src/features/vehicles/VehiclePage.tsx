@@ -13,10 +13,12 @@ import { MoveDialog } from './MoveDialog.tsx';
 import { VEHICLE_NS } from './messages.ts';
 import { dayText, MOVE_MAX, moveProblem } from './vehicle-form.ts';
 import { VehicleForm } from './VehicleForm.tsx';
+import { FaceSyncDialog } from '../face-warehouse/FaceSyncDialog.tsx';
+import { FACE_NS } from '../face-warehouse/messages.ts';
 
 const ROUTE = '/information/vehicle';
 
-type Dialog = { kind: 'create' } | { kind: 'edit'; vehicle: Vehicle } | { kind: 'move' } | undefined;
+type Dialog = { kind: 'create' } | { kind: 'edit'; vehicle: Vehicle } | { kind: 'move' } | { kind: 'faceSync'; vehicles: Vehicle[] } | undefined;
 
 const num = (v: string | null) => (v === null ? undefined : Number(v));
 
@@ -27,6 +29,7 @@ const num = (v: string | null) => (v === null ? undefined : Number(v));
  */
 export function VehiclePage() {
   const t = useT(VEHICLE_NS);
+  const tf = useT(FACE_NS);
   const lang = useLang();
   const word = (names: readonly [string, string] | undefined) => names?.[lang === 'zh' ? 0 : 1] ?? '';
   const { companyId } = useCompanySelection();
@@ -111,11 +114,22 @@ export function VehiclePage() {
       </Tooltip>
     </Perm>
   );
+  // 同步人脸库 (bit 360) for the ticked rows, same 500 limit as 转移公司: the answer per vehicle shows in a dialog.
+  const faceButton = (
+    <Perm route={ROUTE} button="faceWarehouse">
+      <Tooltip label={problem === 'moveTooMany' ? tf('syncTooMany', { max: MOVE_MAX, n: selected.size }) : tf('syncHint', { max: MOVE_MAX })}>
+        <Button size="compact-sm" variant="light" color="teal" disabled={problem !== undefined} onClick={() => setDialog({ kind: 'faceSync', vehicles: [...selected.values()] })} data-testid="vehicle-face-sync">
+          {tf('sync')}
+        </Button>
+      </Tooltip>
+    </Perm>
+  );
   // The header wraps (right-aligned) rather than cutting its badges when the page is narrow (tree, docked alarm pop-up).
   const header = selected.size > 0 ? (
     <Group gap={6} wrap="wrap" justify="flex-end" data-testid="vehicle-selection">
       <Badge variant="filled">{t('selected', { n: selected.size })}</Badge>
       {moveButton}
+      {faceButton}
       <Button size="compact-sm" variant="subtle" onClick={() => setSelected(new Map())}>{t('clearSelection')}</Button>
     </Group>
   ) : (
@@ -171,6 +185,7 @@ export function VehiclePage() {
           }}
         />
       )}
+      {dialog?.kind === 'faceSync' && <FaceSyncDialog vehicles={dialog.vehicles} onClose={() => setDialog(undefined)} />}
       {dialog?.kind === 'move' && (
         <MoveDialog
           vehicles={[...selected.values()]}

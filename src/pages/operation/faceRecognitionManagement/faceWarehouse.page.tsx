@@ -1,0 +1,3 @@
+import { FaceWarehousePage } from '../../../features/face-warehouse/FaceWarehousePage.tsx';
+
+export default FaceWarehousePage;
