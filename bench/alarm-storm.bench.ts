@@ -29,7 +29,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../server/app.ts';
@@ -112,6 +112,8 @@ export interface PhaseFigures {
   stored: number;
   serverCpuPercent: number;
   storeFailures: number;
+  /** The machine's 1-minute load average when the storm started (2 cores: above 2, every process queues). */
+  load: number;
   /** Console phases only: the page's main-thread busy time and what reached it. */
   page?: { busyMsPerSecond: number; alarmsSeen: number; renders: number };
 }
@@ -169,6 +171,7 @@ export async function measurePhase(rate: number, seconds: number, what: PhaseKin
     }
     await ask(consumer, { cmd: 'take' }, 'taken');
     const failed0 = app.alarms.stats.failed;
+    const load = loadavg()[0]!;
     const cpu0 = process.cpuUsage();
     const wall0 = performance.now();
     const sent = (await ask(sender, { cmd: 'phase', rate, seconds, gpsBase } satisfies StormPhase, 'sent')).result;
@@ -199,7 +202,7 @@ export async function measurePhase(rate: number, seconds: number, what: PhaseKin
     const stored = (await app.storage.alarms.query(ALL_COMPANIES, { startTime: gpsBase + 1, endTime: gpsBase + HOUR / 2 }, 0, 0)).total;
     return {
       rate, seconds, vehicles: devices.length - ready.failed, result, stored,
-      serverCpuPercent: ((cpu.user + cpu.system) / 1000 / wallMs) * 100, storeFailures: app.alarms.stats.failed - failed0, page,
+      serverCpuPercent: ((cpu.user + cpu.system) / 1000 / wallMs) * 100, storeFailures: app.alarms.stats.failed - failed0, load, page,
     };
   } finally {
     for (const c of children) c.kill();
@@ -216,7 +219,7 @@ export async function measureStorm(rate: number, seconds: number, consoleSeconds
   for (const mine of [true, false, false, true]) {
     const r = await measurePhase(rate, seconds, { kind: 'server', cork: mine ? shipped : !shipped });
     (mine ? ours : baseline).push(r);
-    process.stdout.write(`  server phase (${mine ? 'ours' : 'baseline'}): sent ${r.result.sent}, stored ${r.stored}, delivered ${r.result.delivered}, p99 ${percentile([...r.result.latencies].sort((a, b) => a - b), 99).toFixed(0)} ms\n`);
+    process.stdout.write(`  server phase (${mine ? 'ours' : 'baseline'}): sent ${r.result.sent}, stored ${r.stored}, delivered ${r.result.delivered}, p99 ${percentile([...r.result.latencies].sort((a, b) => a - b), 99).toFixed(0)} ms, consumer closed ${r.result.closedWith ?? 'no'}, load ${r.load.toFixed(1)}\n`);
   }
   const consoles = { ours: [] as PhaseFigures[], baseline: [] as PhaseFigures[] };
   if (consoleSeconds > 0) {
@@ -267,6 +270,7 @@ export async function run({ quick }: BenchArgs): Promise<BenchRecord[]> {
     { name, metric: 'server CPU', ...vs(mean(ours, (p) => p.serverCpuPercent), mean(baseline, (p) => p.serverCpuPercent)), unit: '% of a core' },
     { name, metric: 'lost in baseline phases', value: sum(baseline, (p) => p.result.sent - p.stored + p.result.sent - p.result.delivered), unit: 'alarms' },
     { name, metric: 'store failures', value: sum(ours, (p) => p.storeFailures), unit: 'events' },
+    { name, metric: 'machine load average at phase start', value: mean([...ours, ...baseline], (p) => p.load), unit: '(2 cores)' },
   ];
   if (consoles.ours.length > 0 && consoles.baseline.length > 0) {
     const cname = `alarm storm console, ${first.rate.toLocaleString('en-US')}/s in Chromium, fresh db per phase`;
