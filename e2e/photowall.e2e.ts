@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
+import { expectCleanLayout } from './layout-checks.ts';
 
 const SIMULATED = 2;
 const e2e = useE2E({ seedVehicles: SIMULATED + 3, env: { SIM_VEHICLES: String(SIMULATED), GATEWAY_PORT: '0', MEDIA_PORT: '0' } });
@@ -50,6 +51,12 @@ describe('photo wall', () => {
     await page.getByTestId('photowall-snap').click();
     await expect.poll(() => page.locator('[data-testid=photowall-tile] img[data-testid=media-photo]').count(), { timeout: 40_000 }).toBe(SIMULATED);
     await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('[data-testid=photowall-tile] img')].every((i) => i.complete && i.naturalWidth === 320));
+
+    // The filled grid at the desk sizes: no control covered, nothing crushed.
+    for (const size of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }]) {
+      await page.setViewportSize(size);
+      await expectCleanLayout(page, `photo wall at ${size.width}×${size.height}`);
+    }
 
     // Larger view on click.
     await page.locator('[data-testid=photowall-tile] img').first().click();
