@@ -35,6 +35,7 @@ import { deviceRegistrationRoutes } from './gateway/registration-routes.ts';
 import { registerPush } from './push/index.ts';
 import { wallRoutes } from './services/walls/index.ts';
 import { photoWallRoutes } from './services/photowall/index.ts';
+import { terminalParamsRoutes } from './services/terminal-params/index.ts';
 import { tileRoutes } from './services/tiles/index.ts';
 import { fleetAssetRoutes } from './services/fleet-assets/index.ts';
 import { createFleetSync } from './live/fleet-sync.ts';
@@ -114,6 +115,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   tileRoutes(api, { config }); // issue 14: street-map PMTiles archives from TILES_DIR (range requests, public)
   fleetAssetRoutes(api, { config, storage, tokens, live, fleetSync: createFleetSync(storage, live, app.log) }); // issue 15: vehicles, devices, drivers, installations, lines, operator logs
   photoWallRoutes(api, { storage, live }); // issue 15: photo walls (after multimedia: snap now uses app.multimedia)
+  terminalParamsRoutes(api, { storage, live }); // issue 17: terminal parameters, command records, paramconfig
   await installConsole(app, config.consoleDir);
   return app;
 }

@@ -6,6 +6,7 @@
  * A subtree is the range `path >= P AND path < P || '~'` ('~' sorts after digits and '/'), which the
  * path index serves without a scan.
  */
+import { TERMINAL_PARAMS_MIGRATION } from './migration-terminal-params.ts';
 import { ALARM_STATS_MIGRATION } from './migration-alarm-stats.ts';
 import { ALARM_LINKAGE_DEFAULTS_MIGRATION, ALARMS_MIGRATION } from './migration-alarms.ts';
 import { BOARD_MIGRATION } from './migration-board.ts';
@@ -268,6 +269,8 @@ const MIGRATIONS: readonly Migration[] = [
   FACE_WAREHOUSE_MIGRATION,
   // Issue 15 (photo walls: saved vehicle/channel sets, the grid of latest photos): version 26.
   PHOTOWALL_MIGRATION,
+  // Issue 17 (terminal parameters: command records, parameter tasks, templates): version 29.
+  TERMINAL_PARAMS_MIGRATION,
 ];
 
 /** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */

@@ -1,0 +1,369 @@
+/**
+ * Terminal parameters over JT/T 808 (issue 17; contract: ./api.md): read a vehicle's parameters from
+ * its live terminal (0x8104 all / 0x8106 chosen → 0x0104), set parameters on up to 500 vehicles as a
+ * task with per-vehicle state (queued while the terminal is offline and sent when it authenticates
+ * again, until the task expires), the one-off terminal functions (0x8107 attributes, 0x8201 position,
+ * 0x8202 temporary tracking, 0x8105 control), the command records of all of these, and named
+ * parameter templates (paramconfig).
+ *
+ * Scoping: vehicles are checked against the caller's subtree before anything is sent or written;
+ * records, tasks and templates are listed by company inside the caller's scope.
+ */
+import { Type } from '@fastify/type-provider-typebox';
+import { ErrorCode } from '../../../domain/errors/catalogue.ts';
+import type { Storage, VehicleLabel } from '../../db/repositories.ts';
+import { ALL_COMPANIES, scopeCondition, type Scope } from '../../db/scope.ts';
+import type { SqliteStorage } from '../../db/sqlite/storage.ts';
+import { encodeGbk } from '../../gateway/jt808/bytes.ts';
+import { PARAM, PARAM_MSG, parameterSpec, type ParameterSpec, type TerminalParameter } from '../../gateway/jt808/parameters.ts';
+import type { CommandOutcome, RequestOutcome } from '../../gateway/types.ts';
+import type { Jt808MessageInput } from '../../gateway/jt808/messages.ts';
+import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
+import { AppError, fail, ok } from '../../http/envelope.ts';
+import { requestLang } from '../../http/lang.ts';
+import type { Message } from '../../http/messages.ts';
+import { Id, Name, PageFields, Strict, Text, type App } from '../../http/route.ts';
+import type { LiveRuntime } from '../../live/runtime.ts';
+
+export const PARAMS_PAGE = '/information/params/baseParam';
+/** Vehicles of one task (spec §5: at most 500 selected at once). */
+export const TASK_VEHICLES_MAX = 500;
+/** A queued vehicle waits this long for its terminal to come back. */
+export const TASK_QUEUE_MS = 24 * 3600_000;
+export const ANSWER_TIMEOUT_MS = 10_000;
+export const TEMPLATE_NAME_MAX = 50;
+
+const pair = (zh: string, en: string): Message => (lang) => (lang === 'zh' ? zh : en);
+export const ParamMessages = {
+  vehiclesOutOfScope: (list: string): Message => pair(`车辆不存在或不在您的管辖范围内：${list}`, `No such vehicle in your scope: ${list}`),
+  noDevice: pair('车辆未安装终端', 'The vehicle has no terminal installed'),
+  offline: pair('终端不在线', 'The terminal is offline'),
+  timeout: pair('终端未在规定时间内应答', 'The terminal did not answer in time'),
+  refused: (result: number): Message => pair(`终端应答失败（结果 ${result}）`, `The terminal refused (result ${result})`),
+  unknownParam: (id: string): Message => pair(`未知参数 ${id}`, `Unknown parameter ${id}`),
+  badValue: (id: string, need: string): Message => pair(`参数 ${id} 的值无效：需要${need === 'text' ? '文本（≤255 字节）' : need}`, `Parameter ${id}: the value must be ${need === 'text' ? 'text of at most 255 bytes' : need}`),
+  taskNotFound: pair('任务不存在', 'No such task'),
+  templateNotFound: pair('参数模板不存在', 'No such parameter template'),
+  templateTaken: pair('同名参数模板已存在', 'A template of this name exists already'),
+} as const;
+
+function badField(field: string, message: Message, code = 'rule'): AppError {
+  return new AppError(ErrorCode.BadRequest, (lang) => `${field}: ${message(lang)}`, null, { [field]: { code } });
+}
+
+const hexId = (id: number) => `0x${id.toString(16).padStart(4, '0')}`;
+const RANGE = { dword: 0xffffffff, word: 0xffff, byte: 0xff } as const;
+
+/** The parameter table as the console shows it (ids, types, units). */
+export function parameterTable() {
+  return Object.entries(PARAM).map(([key, s]: [string, ParameterSpec]) => ({ key, id: s.id, type: s.type, zh: s.zh, unit: s.unit ?? null, since: s.since ?? 2013 }));
+}
+
+const ParamItem = Type.Object({ id: Type.Integer({ minimum: 0, maximum: 0xffffffff }), value: Type.Union([Type.Integer({ minimum: 0, maximum: 0xffffffff }), Type.String({ maxLength: 255 })]) }, { additionalProperties: false });
+const ParamList = Type.Array(ParamItem, { minItems: 1, maxItems: 255 });
+
+/** Checks every item against the table: 400 naming `params[i].value` (or `.id`) before anything is sent. */
+export function checkParams(params: readonly { id: number; value: number | string }[]): TerminalParameter[] {
+  const seen = new Set<number>();
+  return params.map((p, i) => {
+    const spec = parameterSpec(p.id);
+    if (!spec || seen.has(p.id)) throw badField(`params[${i}].id`, ParamMessages.unknownParam(hexId(p.id)), spec ? 'duplicate' : 'unknown');
+    seen.add(p.id);
+    if (spec.type === 'string') {
+      if (typeof p.value !== 'string' || encodeGbk(p.value).length > 255) throw badField(`params[${i}].value`, ParamMessages.badValue(hexId(p.id), 'text'), 'type');
+    } else if (typeof p.value !== 'number' || !Number.isInteger(p.value) || p.value < 0 || p.value > RANGE[spec.type]) {
+      throw badField(`params[${i}].value`, ParamMessages.badValue(hexId(p.id), `0..${RANGE[spec.type]}`), 'range');
+    }
+    return { id: p.id, value: p.value };
+  });
+}
+
+/** JSON form of items (raw bytes as hex). */
+function itemsView(params: readonly TerminalParameter[]) {
+  return params.map(({ id, value }) => {
+    const spec = parameterSpec(id);
+    return { id, value: value instanceof Uint8Array ? Buffer.from(value).toString('hex') : value, raw: value instanceof Uint8Array, zh: spec?.zh ?? null, unit: spec?.unit ?? null };
+  });
+}
+
+type State = 'queued' | 'sent' | 'ok' | 'failed' | 'timeout' | 'offline';
+
+export interface TerminalParamsDeps {
+  readonly storage: Storage;
+  readonly live: LiveRuntime;
+}
+
+export function terminalParamsRoutes(app: App, deps: TerminalParamsDeps): void {
+  const { storage, live } = deps;
+  const db = (storage as SqliteStorage).db;
+  const gateway = live.gateway;
+
+  async function vehiclesIn(scope: Scope, ids: readonly number[], field: string): Promise<VehicleLabel[]> {
+    const labels = await storage.terminals.labels(scope, ids);
+    const missing = ids.filter((id) => !labels.has(id));
+    if (missing.length > 0) throw badField(field, ParamMessages.vehiclesOutOfScope(missing.slice(0, 10).join(', ')), 'outOfScope');
+    return ids.map((id) => labels.get(id)!);
+  }
+
+  const insertRecord = db.prepare(`INSERT INTO command_record (company_id, vehicle_id, vehiidno, device_no, msg_id, fun, content, task_id, user_id, user_name, send_time, state)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const finishRecord = db.prepare('UPDATE command_record SET state = ?, result = ?, answer = ?, answer_time = ? WHERE id = ?');
+
+  function record(v: VehicleLabel, msg: Jt808MessageInput, fun: string, content: unknown, user: { id: number | null; name: string }, state: State, taskId: number | null = null): number {
+    return Number(insertRecord.run(v.companyId, v.vehicleId, v.vehiidno, v.deviceNo ?? '', msg.msgId, fun, JSON.stringify(content), taskId, user.id, user.name, Date.now(), state).lastInsertRowid);
+  }
+
+  function settle(id: number, outcome: CommandOutcome | RequestOutcome, answer: unknown = null): { state: State; result: number | null } {
+    const state: State = outcome.kind === 'answer' ? 'ok' : outcome.kind === 'reply' ? (outcome.result === 0 ? 'ok' : 'failed') : outcome.kind;
+    const result = outcome.kind === 'reply' ? outcome.result : outcome.kind === 'answer' ? 0 : null;
+    finishRecord.run(state, result, answer === null ? null : JSON.stringify(answer), Date.now(), id);
+    return { state, result };
+  }
+
+  const userOf = (ctx: AuthContext) => ({ id: ctx.user.id, name: ctx.user.realName || ctx.user.username });
+
+  /** One command with an answer to one vehicle: record, send, settle; 409/504 for offline/timeout/refused. */
+  async function oneOff(ctx: AuthContext, vehicleId: number, fun: string, msg: Jt808MessageInput, answerId: number | null, content: unknown) {
+    const [v] = await vehiclesIn(ctx.scope, [vehicleId], 'vehicleId');
+    if (!v!.deviceNo) throw new AppError(ErrorCode.Conflict, ParamMessages.noDevice);
+    const online = gateway.isReachable(v!.vehicleId);
+    const id = record(v!, msg, fun, content, userOf(ctx), online ? 'sent' : 'offline');
+    if (!online) throw new AppError(ErrorCode.Conflict, ParamMessages.offline);
+    const outcome = answerId === null ? await gateway.sendCommand(v!.vehicleId, msg, ANSWER_TIMEOUT_MS) : await gateway.request(v!.vehicleId, msg, answerId, ANSWER_TIMEOUT_MS);
+    const answer = outcome.kind === 'answer' ? outcome.message : null;
+    const view = answer && 'params' in answer ? { params: itemsView(answer.params) } : answer;
+    settle(id, outcome, view);
+    if (outcome.kind === 'offline') throw new AppError(ErrorCode.Conflict, ParamMessages.offline);
+    if (outcome.kind === 'timeout') throw new AppError(ErrorCode.GatewayTimeout, ParamMessages.timeout);
+    if (outcome.kind === 'reply' && outcome.result !== 0) throw new AppError(ErrorCode.Conflict, ParamMessages.refused(outcome.result));
+    return { recordId: id, vehicleId: v!.vehicleId, vehiidno: v!.vehiidno, answer: view };
+  }
+
+  // ------------------------------------------------------------------ tasks
+
+  const taskRow = db.prepare('UPDATE param_task_vehicle SET state = ?, result = ?, record_id = ?, update_time = ? WHERE task_id = ? AND vehicle_id = ?');
+
+  /** Sends a task's parameters to one vehicle now (it is online) and keeps its row up to date. */
+  async function deliver(taskId: number, v: VehicleLabel, params: TerminalParameter[], user: { id: number | null; name: string }): Promise<void> {
+    const msg: Jt808MessageInput = { msgId: PARAM_MSG.SET, params };
+    const recordId = record(v, msg, 'setParams', { params: itemsView(params) }, user, 'sent', taskId);
+    taskRow.run('sent', null, recordId, Date.now(), taskId, v.vehicleId);
+    const outcome = await gateway.sendCommand(v.vehicleId, msg, ANSWER_TIMEOUT_MS);
+    const { state, result } = settle(recordId, outcome);
+    // An offline outcome (the link dropped before the answer) puts the vehicle back in the queue.
+    taskRow.run(state === 'offline' ? 'queued' : state, result, recordId, Date.now(), taskId, v.vehicleId);
+  }
+
+  const queuedFor = db.prepare(`SELECT t.id, t.params, t.created_by, t.created_by_name FROM param_task_vehicle tv JOIN param_task t ON t.id = tv.task_id
+    WHERE tv.vehicle_id = ? AND tv.state = 'queued' AND t.expire_time > ? ORDER BY t.id`);
+  /** In flight per vehicle, so a reconnect storm never sends one task twice at once. */
+  const delivering = new Set<number>();
+  gateway.onAuthenticated((vehicleId) => {
+    if (delivering.has(vehicleId)) return;
+    const rows = queuedFor.all(vehicleId, Date.now()) as { id: number; params: string; created_by: number | null; created_by_name: string }[];
+    if (rows.length === 0) return;
+    delivering.add(vehicleId);
+    void (async () => {
+      try {
+        const [v] = [...(await storage.terminals.labels(ALL_COMPANIES, [vehicleId])).values()];
+        if (!v) return;
+        for (const r of rows) await deliver(r.id, v, JSON.parse(r.params) as TerminalParameter[], { id: r.created_by, name: r.created_by_name });
+      } finally {
+        delivering.delete(vehicleId);
+      }
+    })().catch(() => undefined);
+  });
+
+  function taskView(scope: Scope, id: number) {
+    const cond = scopeCondition(scope, 'c');
+    const t = db.prepare(`SELECT t.*, c.name AS company_name FROM param_task t JOIN company c ON c.id = t.company_id WHERE t.id = ? AND ${cond.sql}`).get(id, ...cond.params) as
+      { id: number; company_id: number; company_name: string; params: string; created_by_name: string; create_time: number; expire_time: number } | undefined;
+    if (!t) throw fail.notFound(ParamMessages.taskNotFound);
+    const vehicles = db.prepare(`SELECT tv.vehicle_id AS vehicleId, tv.vehiidno, tv.state, tv.result, tv.record_id AS recordId, tv.update_time AS updateTime
+      FROM param_task_vehicle tv WHERE tv.task_id = ? ORDER BY tv.rowid`).all(t.id) as { state: string }[];
+    const counts: Record<string, number> = { queued: 0, sent: 0, ok: 0, failed: 0, timeout: 0 };
+    for (const v of vehicles) counts[v.state] = (counts[v.state] ?? 0) + 1;
+    return {
+      id: t.id, companyId: t.company_id, companyName: t.company_name, params: itemsView(JSON.parse(t.params) as TerminalParameter[]),
+      createdByName: t.created_by_name, createTime: t.create_time, expireTime: t.expire_time, counts, vehicles,
+    };
+  }
+
+  // ------------------------------------------------------------------ routes
+
+  app.get('/service-command/params/table', { config: { permission: PARAMS_PAGE }, schema: { querystring: Strict({}) } }, async (request) => ok(parameterTable(), requestLang(request)));
+
+  app.post('/service-command/params/query', {
+    config: { permission: `${PARAMS_PAGE}:query` },
+    schema: { body: Strict({ vehicleId: Id, ids: Type.Optional(Type.Array(Type.Integer({ minimum: 0, maximum: 0xffffffff }), { minItems: 1, maxItems: 255, uniqueItems: true })) }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const { vehicleId, ids } = request.body;
+    const msg: Jt808MessageInput = ids ? { msgId: PARAM_MSG.QUERY_CHOSEN, ids } : { msgId: PARAM_MSG.QUERY_ALL };
+    return ok(await oneOff(ctx, vehicleId, ids ? 'queryChosen' : 'queryAll', msg, PARAM_MSG.ANSWER, ids ? { ids } : {}), requestLang(request));
+  });
+
+  app.post('/service-command/command/terminalFun', {
+    config: { permission: `${PARAMS_PAGE}:control` },
+    schema: {
+      body: Strict({
+        vehicleId: Id,
+        fun: Type.Union([Type.Literal('attributes'), Type.Literal('position'), Type.Literal('tracking'), Type.Literal('control')]),
+        interval: Type.Optional(Type.Integer({ minimum: 0, maximum: 0xffff })),
+        validity: Type.Optional(Type.Integer({ minimum: 0, maximum: 0xffffffff })),
+        command: Type.Optional(Type.Integer({ minimum: 1, maximum: 7 })),
+        args: Type.Optional(Text(200)),
+      }),
+    },
+  }, async (request) => {
+    const ctx = auth(request);
+    const b = request.body;
+    const lang = requestLang(request);
+    switch (b.fun) {
+      case 'attributes':
+        return ok(await oneOff(ctx, b.vehicleId, b.fun, { msgId: PARAM_MSG.QUERY_ATTRIBUTES }, PARAM_MSG.ATTRIBUTES, {}), lang);
+      case 'position':
+        return ok(await oneOff(ctx, b.vehicleId, b.fun, { msgId: PARAM_MSG.POSITION_QUERY }, PARAM_MSG.POSITION_ANSWER, {}), lang);
+      case 'tracking': {
+        if (b.interval === undefined) throw badField('interval', pair('必填', 'required'), 'required');
+        if (b.validity === undefined) throw badField('validity', pair('必填', 'required'), 'required');
+        const msg = { msgId: PARAM_MSG.TEMPORARY_TRACKING, interval: b.interval, validity: b.validity } as const;
+        return ok(await oneOff(ctx, b.vehicleId, b.fun, msg, null, { interval: b.interval, validity: b.validity }), lang);
+      }
+      case 'control': {
+        if (b.command === undefined) throw badField('command', pair('必填', 'required'), 'required');
+        const msg = { msgId: PARAM_MSG.CONTROL, command: b.command, args: b.args ?? '' } as const;
+        return ok(await oneOff(ctx, b.vehicleId, b.fun, msg, null, { command: b.command, args: b.args ?? '' }), lang);
+      }
+    }
+  });
+
+  app.post('/service-command/params/task', {
+    config: { permission: `${PARAMS_PAGE}:set` },
+    schema: { body: Strict({ vehicleIds: Type.Array(Id, { minItems: 1, maxItems: TASK_VEHICLES_MAX, uniqueItems: true }), params: ParamList }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const params = checkParams(request.body.params);
+    const vehicles = await vehiclesIn(ctx.scope, request.body.vehicleIds, 'vehicleIds');
+    const noDevice = vehicles.filter((v) => !v.deviceNo);
+    if (noDevice.length > 0) throw badField('vehicleIds', (l) => `${ParamMessages.noDevice(l)}: ${noDevice.slice(0, 10).map((v) => v.vehiidno).join(', ')}`, 'noDevice');
+    const now = Date.now();
+    const user = userOf(ctx);
+    const taskId = db.transaction(() => {
+      const id = Number(db.prepare('INSERT INTO param_task (company_id, params, created_by, created_by_name, create_time, expire_time) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(ctx.user.companyId, JSON.stringify(params), user.id, user.name, now, now + TASK_QUEUE_MS).lastInsertRowid);
+      const put = db.prepare("INSERT INTO param_task_vehicle (task_id, vehicle_id, vehiidno, state, update_time) VALUES (?, ?, ?, 'queued', ?)");
+      for (const v of vehicles) put.run(id, v.vehicleId, v.vehiidno, now);
+      return id;
+    })();
+    // Online terminals get it now; the others stay queued until they authenticate again (onAuthenticated).
+    for (const v of vehicles) {
+      if (!gateway.isReachable(v.vehicleId) || delivering.has(v.vehicleId)) continue;
+      delivering.add(v.vehicleId);
+      void deliver(taskId, v, params, user).catch(() => undefined).finally(() => delivering.delete(v.vehicleId));
+    }
+    return ok(taskView(ctx.scope, taskId), requestLang(request));
+  });
+
+  app.get('/service-command/params/task', {
+    config: { permission: PARAMS_PAGE },
+    schema: { querystring: Strict({ id: Id }) },
+  }, async (request) => ok(taskView(auth(request).scope, request.query.id), requestLang(request)));
+
+  app.get('/service-command/command_record/fun', {
+    config: { permission: PARAMS_PAGE },
+    schema: { querystring: Strict({ ...PageFields, vehicleId: Type.Optional(Id), taskId: Type.Optional(Id) }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const q = request.query;
+    const scope = await narrowedScope(storage, ctx, q.companyId);
+    const cond = scopeCondition(scope, 'c');
+    const where = [cond.sql];
+    const params: unknown[] = [...cond.params];
+    if (q.vehicleId !== undefined) { where.push('r.vehicle_id = ?'); params.push(q.vehicleId); }
+    if (q.taskId !== undefined) { where.push('r.task_id = ?'); params.push(q.taskId); }
+    const sql = `FROM command_record r JOIN company c ON c.id = r.company_id WHERE ${where.join(' AND ')}`;
+    const total = (db.prepare(`SELECT count(*) AS n ${sql}`).get(...params) as { n: number }).n;
+    const rows = db.prepare(`SELECT r.* ${sql} ORDER BY r.id DESC LIMIT ? OFFSET ?`).all(...params, q.size, (q.current - 1) * q.size) as Record<string, unknown>[];
+    const records = rows.map((r) => ({
+      id: r.id, vehicleId: r.vehicle_id, vehiidno: r.vehiidno, deviceNo: r.device_no, msgId: r.msg_id, fun: r.fun, content: JSON.parse(r.content as string) as unknown,
+      taskId: r.task_id, userName: r.user_name, sendTime: r.send_time, answerTime: r.answer_time, state: r.state, result: r.result,
+      answer: r.answer === null ? null : JSON.parse(r.answer as string) as unknown,
+    }));
+    return ok({ records, total, current: q.current, size: q.size }, requestLang(request));
+  });
+
+  // ------------------------------------------------------------------ paramconfig (templates)
+
+  interface TemplateRow { id: number; company_id: number; company_name: string; name: string; params: string; remark: string; created_by_name: string; create_time: number; update_time: number }
+  const templateView = (t: TemplateRow) => ({
+    id: t.id, companyId: t.company_id, companyName: t.company_name, name: t.name, params: itemsView(JSON.parse(t.params) as TerminalParameter[]),
+    remark: t.remark, createdByName: t.created_by_name, createTime: t.create_time, updateTime: t.update_time,
+  });
+  function templateIn(scope: Scope, id: number): TemplateRow {
+    const cond = scopeCondition(scope, 'c');
+    const row = db.prepare(`SELECT t.*, c.name AS company_name FROM param_template t JOIN company c ON c.id = t.company_id WHERE t.id = ? AND ${cond.sql}`).get(id, ...cond.params) as TemplateRow | undefined;
+    if (!row) throw fail.notFound(ParamMessages.templateNotFound);
+    return row;
+  }
+  function nameFree(companyId: number, name: string, except = 0): void {
+    if (db.prepare('SELECT 1 FROM param_template WHERE company_id = ? AND name = ? AND id <> ?').get(companyId, name, except)) throw badField('name', ParamMessages.templateTaken, 'duplicate');
+  }
+
+  app.get('/service-priv/paramconfig', {
+    config: { permission: PARAMS_PAGE },
+    schema: { querystring: Strict({ ...PageFields }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const q = request.query;
+    const scope = await narrowedScope(storage, ctx, q.companyId);
+    const cond = scopeCondition(scope, 'c');
+    const sql = `FROM param_template t JOIN company c ON c.id = t.company_id WHERE ${cond.sql}`;
+    const total = (db.prepare(`SELECT count(*) AS n ${sql}`).get(...cond.params) as { n: number }).n;
+    const rows = db.prepare(`SELECT t.*, c.name AS company_name ${sql} ORDER BY t.id DESC LIMIT ? OFFSET ?`).all(...cond.params, q.size, (q.current - 1) * q.size) as TemplateRow[];
+    return ok({ records: rows.map(templateView), total, current: q.current, size: q.size }, requestLang(request));
+  });
+
+  app.post('/service-priv/paramconfig', {
+    config: { permission: `${PARAMS_PAGE}:template` },
+    schema: { body: Strict({ name: Name(TEMPLATE_NAME_MAX), params: ParamList, remark: Type.Optional(Text(200)) }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const b = request.body;
+    const params = checkParams(b.params);
+    const name = b.name.trim();
+    nameFree(ctx.user.companyId, name);
+    const now = Date.now();
+    const id = Number(db.prepare('INSERT INTO param_template (company_id, name, params, remark, created_by, created_by_name, create_time, update_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(ctx.user.companyId, name, JSON.stringify(params), (b.remark ?? '').trim(), ctx.user.id, userOf(ctx).name, now, now).lastInsertRowid);
+    return ok(templateView(templateIn(ctx.scope, id)), requestLang(request));
+  });
+
+  app.put('/service-priv/paramconfig', {
+    config: { permission: `${PARAMS_PAGE}:template` },
+    schema: { body: Strict({ id: Id, name: Name(TEMPLATE_NAME_MAX), params: ParamList, remark: Type.Optional(Text(200)) }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const b = request.body;
+    const t = templateIn(ctx.scope, b.id);
+    const params = checkParams(b.params);
+    const name = b.name.trim();
+    nameFree(t.company_id, name, t.id);
+    db.prepare('UPDATE param_template SET name = ?, params = ?, remark = ?, update_time = ? WHERE id = ?').run(name, JSON.stringify(params), b.remark === undefined ? t.remark : b.remark.trim(), Date.now(), t.id);
+    return ok(templateView(templateIn(ctx.scope, t.id)), requestLang(request));
+  });
+
+  app.delete('/service-priv/paramconfig', {
+    config: { permission: `${PARAMS_PAGE}:template` },
+    schema: { body: Strict({ ids: Type.Array(Id, { minItems: 1, maxItems: 500, uniqueItems: true }) }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const ids = request.body.ids;
+    for (const id of ids) templateIn(ctx.scope, id);
+    db.transaction(() => {
+      const del = db.prepare('DELETE FROM param_template WHERE id = ?');
+      for (const id of ids) del.run(id);
+    })();
+    return ok({ deleted: ids.length }, requestLang(request));
+  });
+}

@@ -1,0 +1,137 @@
+/**
+ * Terminal parameters against a live server with simulated terminals: query the live values, a set
+ * task delivered at once to online terminals and queued for an offline one until it comes back, the
+ * command records of it all, templates, and the rules (400 naming the field with nothing written, 403
+ * by button bits, another branch's vehicle refused).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SqliteStorage } from '../../db/sqlite/storage.ts';
+import { readProvisionedTerminals, startSimulator, type RunningSimulator } from '../../sim/index.ts';
+import { startSimFleet, until, type SimFleet } from '../../test/sim-fleet.ts';
+import { createUserWithRole } from '../../test/users.ts';
+
+interface Item { id: number; value: number | string; zh: string | null; unit: string | null }
+interface Task { id: number; counts: Record<string, number>; vehicles: { vehicleId: number; state: string; result: number | null; recordId: number | null }[] }
+
+let fleet: SimFleet;
+let admin: string;
+let db: SqliteStorage['db'];
+let late: RunningSimulator | undefined;
+let east: string, viewer: string;
+let outside: number;
+
+const call = <T>(method: string, url: string, token: string, body?: unknown) => fleet.server.call<T>(method, url, { token, body });
+const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+
+beforeAll(async () => {
+  fleet = await startSimFleet(12, 17);
+  admin = fleet.adminToken;
+  db = (fleet.server.app.storage as SqliteStorage).db;
+  const eastId = (db.prepare("SELECT company_id AS id FROM user WHERE username = 'branch'").get() as { id: number }).id;
+  const eastPath = (db.prepare('SELECT path FROM company WHERE id = ?').get(eastId) as { path: string }).path;
+  outside = (db.prepare(`SELECT v.id FROM vehicle v JOIN company c ON c.id = v.company_id WHERE NOT (c.path >= ? AND c.path < ?) ORDER BY v.id LIMIT 1`).get(eastPath, `${eastPath}~`) as { id: number }).id;
+  east = await createUserWithRole(fleet.server, 'tp_east', eastId, [55, 61, 370, 371, 372, 373]);
+  viewer = await createUserWithRole(fleet.server, 'tp_viewer', 1, [55, 61]);
+}, 60_000);
+afterAll(async () => {
+  await late?.stop();
+  await fleet?.close();
+});
+
+describe('terminal parameters', () => {
+  it('queries all parameters of a live terminal, then chosen ids; both are command records with the answer', async () => {
+    const v = fleet.online[0]!.vehicleId;
+    const all = await call<{ recordId: number; answer: { params: Item[] } }>('POST', '/service-command/params/query', admin, { vehicleId: v });
+    expect(all.code).toBe(200);
+    expect(all.data.answer.params).toContainEqual(expect.objectContaining({ id: 1, value: 30, unit: 's' }));
+    const chosen = await call<{ answer: { params: Item[] } }>('POST', '/service-command/params/query', admin, { vehicleId: v, ids: [0x0055] });
+    expect(chosen.data.answer.params).toEqual([expect.objectContaining({ id: 0x0055, value: 100, unit: 'km/h' })]);
+    const records = await call<{ records: { fun: string; state: string; userName: string; answer: unknown }[] }>('GET', `/service-command/command_record/fun?vehicleId=${v}`, admin);
+    expect(records.data.records.slice(0, 2).map((r) => [r.fun, r.state])).toEqual([['queryChosen', 'ok'], ['queryAll', 'ok']]);
+    expect(records.data.records[0]!.answer).toMatchObject({ params: [{ id: 0x0055, value: 100 }] });
+  });
+
+  it('a task sets online terminals at once and queues the offline one until its terminal comes back', async () => {
+    const online = fleet.online.map((o) => o.vehicleId);
+    const offline = fleet.offlineVehicle;
+    const created = await call<Task>('POST', '/service-command/params/task', admin, { vehicleIds: [...online.slice(0, 2), offline], params: [{ id: 0x0055, value: 90 }, { id: 0x0001, value: 20 }] });
+    expect(created.code).toBe(200);
+    const task = () => call<Task>('GET', `/service-command/params/task?id=${created.data.id}`, admin).then((r) => r.data);
+    await until(async () => (await task()).counts.ok === 2, 15_000, 100);
+    const mid = await task();
+    expect(mid.vehicles.find((x) => x.vehicleId === offline)?.state).toBe('queued');
+    // Each online terminal really holds the values now.
+    const back = await call<{ answer: { params: Item[] } }>('POST', '/service-command/params/query', admin, { vehicleId: online[0], ids: [0x0055, 0x0001] });
+    expect(back.data.answer.params.map((p) => [p.id, p.value])).toEqual([[0x0055, 90], [0x0001, 20]]);
+    // The offline terminal powers on: the queued row is delivered.
+    const deviceNo = db.prepare('SELECT device_no AS d FROM vehicle WHERE id = ?').get(offline) as { d: string };
+    const spec = readProvisionedTerminals(fleet.server.config.dataDir).find((t) => t.deviceNo === deviceNo.d)!;
+    late = startSimulator({ port: fleet.server.gatewayPort, terminals: [spec], seed: 3, tickMs: 10, rates: { neverOnlineShare: 0, offlinePerDay: 0, blindPerDrivingDay: 0 } });
+    await until(async () => (await task()).counts.ok === 3, 20_000, 100);
+    expect(late.terminals[0]!.parameters.get(0x0055)).toBe(90);
+    const rows = await call<{ records: { state: string; taskId: number; result: number }[]; total: number }>('GET', `/service-command/command_record/fun?taskId=${created.data.id}`, admin);
+    expect(rows.data.total).toBe(3);
+    expect(rows.data.records.every((r) => r.state === 'ok' && r.result === 0)).toBe(true);
+  });
+
+  it('terminalFun: attributes, position, tracking, control answered by the terminal; an offline vehicle is 409 and recorded', async () => {
+    const v = fleet.online[1]!.vehicleId;
+    const attrs = await call<{ answer: { firmwareVersion: string } }>('POST', '/service-command/command/terminalFun', admin, { vehicleId: v, fun: 'attributes' });
+    expect(attrs.data.answer.firmwareVersion).toBe('SIM-808-1.0');
+    const pos = await call<{ answer: { location: { lat: number } } }>('POST', '/service-command/command/terminalFun', admin, { vehicleId: v, fun: 'position' });
+    expect(pos.data.answer.location.lat).toBeGreaterThan(15);
+    expect((await call('POST', '/service-command/command/terminalFun', admin, { vehicleId: v, fun: 'tracking', interval: 5, validity: 60 })).code).toBe(200);
+    const noInterval = await call('POST', '/service-command/command/terminalFun', admin, { vehicleId: v, fun: 'tracking', validity: 60 });
+    expect(noInterval.status).toBe(400);
+    expect(noInterval.message).toMatch(/interval/);
+    const off = await call('POST', '/service-command/command/terminalFun', admin, { vehicleId: fleet.offlineVehicle === v ? v : (db.prepare('SELECT id FROM vehicle WHERE id NOT IN (?, ?, ?, ?) LIMIT 1').get(...fleet.online.map((o) => o.vehicleId), fleet.offlineVehicle) as { id: number }).id, fun: 'position' });
+    expect(off.status).toBe(409);
+  });
+
+  it('400 naming the field and nothing written: unknown id, wrong type, out-of-range value, too many vehicles, out of scope', async () => {
+    const v = fleet.online[0]!.vehicleId;
+    const tasks = count('param_task');
+    const records = count('command_record');
+    const bad = async (body: unknown, field: RegExp) => {
+      const r = await call('POST', '/service-command/params/task', admin, body);
+      expect(r.status).toBe(400);
+      expect(r.message).toMatch(field);
+    };
+    await bad({ vehicleIds: [v], params: [{ id: 0xf123, value: 1 }] }, /params\[0\]\.id/);
+    await bad({ vehicleIds: [v], params: [{ id: 0x0055, value: 90 }, { id: 0x0083, value: 5 }] }, /params\[1\]\.value/);
+    await bad({ vehicleIds: [v], params: [{ id: 0x0031, value: 70000 }] }, /params\[0\]\.value/);
+    await bad({ vehicleIds: Array.from({ length: 501 }, (_, i) => i + 1), params: [{ id: 1, value: 10 }] }, /vehicleIds/);
+    const r = await call('POST', '/service-command/params/task', east, { vehicleIds: [outside], params: [{ id: 1, value: 10 }] });
+    expect(r.status).toBe(400);
+    expect(r.message).toMatch(/vehicleIds/);
+    expect((await call('POST', '/service-command/params/query', east, { vehicleId: outside })).status).toBe(400);
+    expect(count('param_task')).toBe(tasks);
+    expect(count('command_record')).toBe(records);
+  });
+
+  it('403 without the button bit; another branch never sees the records', async () => {
+    const v = fleet.online[0]!.vehicleId;
+    expect((await call('POST', '/service-command/params/query', viewer, { vehicleId: v })).status).toBe(403);
+    expect((await call('POST', '/service-command/params/task', viewer, { vehicleIds: [v], params: [{ id: 1, value: 10 }] })).status).toBe(403);
+    expect((await call('POST', '/service-priv/paramconfig', viewer, { name: 'x', params: [{ id: 1, value: 10 }] })).status).toBe(403);
+    const seen = await call<{ records: { vehicleId: number }[] }>('GET', '/service-command/command_record/fun?size=500', east);
+    expect(seen.data.records.some((r) => r.vehicleId === outside || fleet.online.some((o) => o.vehicleId === r.vehicleId && r.vehicleId === outside))).toBe(false);
+  });
+
+  it('paramconfig: save, list, update, a duplicate name is 400, delete; scoped to the company', async () => {
+    const made = await call<{ id: number; name: string; params: Item[] }>('POST', '/service-priv/paramconfig', east, { name: ' 城市车辆 ', params: [{ id: 0x0055, value: 60 }, { id: 0x0010, value: 'CMNET' }] });
+    expect(made.code).toBe(200);
+    expect(made.data).toMatchObject({ name: '城市车辆', params: [{ id: 0x0055, value: 60, unit: 'km/h' }, { id: 0x0010, value: 'CMNET' }] });
+    const dup = await call('POST', '/service-priv/paramconfig', east, { name: '城市车辆', params: [{ id: 1, value: 10 }] });
+    expect(dup.status).toBe(400);
+    expect(dup.message).toMatch(/name/);
+    const put = await call<{ params: Item[] }>('PUT', '/service-priv/paramconfig', east, { id: made.data.id, name: '城市车辆', params: [{ id: 0x0055, value: 70 }] });
+    expect(put.data.params).toEqual([expect.objectContaining({ id: 0x0055, value: 70 })]);
+    const mine = await call<{ records: { id: number }[] }>('GET', '/service-priv/paramconfig', east);
+    expect(mine.data.records.map((t) => t.id)).toContain(made.data.id);
+    const other = await call<{ id: number }>('POST', '/service-priv/paramconfig', admin, { name: '总部模板', params: [{ id: 1, value: 10 }] });
+    expect((await call<{ records: { id: number }[] }>('GET', '/service-priv/paramconfig', east)).data.records.map((t) => t.id)).not.toContain(other.data.id);
+    expect((await call('DELETE', '/service-priv/paramconfig', east, { ids: [other.data.id] })).status).toBe(404);
+    expect((await call('DELETE', '/service-priv/paramconfig', east, { ids: [made.data.id] })).code).toBe(200);
+  });
+});
