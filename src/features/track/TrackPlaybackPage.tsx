@@ -25,6 +25,7 @@ import { ExportButton } from './ExportButton.tsx';
 import { formatTime, fromLocalInput, QUICK_RANGES, quickRange, toLocalInput, type QuickRange } from './format.ts';
 import { TRACK_NS } from './messages.ts';
 import { alarmRuns, PlaybackController, type PanelSnapshot } from './playback-controller.ts';
+import { attachVehicleOverlay } from './vehicle-overlay.ts';
 import { EventList, PointTable } from './PointTable.tsx';
 import { StopTable } from './StopTable.tsx';
 import { TrackLegend } from './TrackLegend.tsx';
@@ -85,6 +86,14 @@ export function TrackPlaybackPage() {
   }, []);
 
   useEffect(() => void controller?.setDisplayCrs(crs), [controller, crs]);
+
+  // The vehicles on their own canvas over the map (vehicle-overlay.ts): a frame of playback redraws
+  // the markers only. MapView created its map in its own (child) effect, before this one runs.
+  useEffect(() => {
+    const map = mapRef.current?.map;
+    if (!controller || !map) return;
+    return attachVehicleOverlay(map, { subscribe: controller.subscribeVehicles, layers: controller.vehicleLayers });
+  }, [controller]);
 
   const panel = useSyncExternalStore(controller?.subscribePanel ?? noop, controller?.getPanel ?? (() => EMPTY_PANEL));
   const clock = useSyncExternalStore(controller?.clock.subscribe ?? noop, controller?.clock.get ?? (() => EMPTY_CLOCK));

@@ -80,7 +80,34 @@ describe('the playback controller', () => {
     c.seek(start + 120_000);
     step(16);
     expect(c.set.visible[1]).toBe(1);
-    expect(c.layers().map((l) => l.id)).toEqual(['track-paths', 'track-gaps', 'track-alarms', 'track-stops', 'track-drift', 'track-vehicles', 'track-headings']);
+    expect(c.layers().map((l) => l.id)).toEqual(['track-paths', 'track-gaps', 'track-alarms', 'track-stops', 'track-drift']);
+    expect(c.vehicleLayers().map((l) => l.id)).toEqual(['track-vehicles', 'track-headings']);
+  });
+
+  it('moves the vehicles every frame without handing deck.gl new path or marker layers', async () => {
+    // Software WebGL redraws a canvas whole when any of its layers changes: the path must stay put.
+    const { c, step } = controller();
+    await c.load(1, 0, 1, 'wgs84');
+    let staticChanges = 0;
+    let vehicleChanges = 0;
+    c.subscribeLayers(() => staticChanges++);
+    c.subscribeVehicles(() => vehicleChanges++);
+    const statics = c.layers();
+    c.play();
+    step(16);
+    const first = c.vehicleLayers();
+    const at = [c.set.positions[0], c.set.positions[1]];
+    step(16);
+    step(16);
+    expect(vehicleChanges).toBe(3);
+    expect(c.vehicleLayers()).not.toBe(first);
+    expect([c.set.positions[0], c.set.positions[1]]).not.toEqual(at);
+    expect(staticChanges).toBe(0);
+    expect(c.layers()).toBe(statics);
+    // A change of what the static layers show (the stop filter) hands them over again.
+    await c.setStopMinutes(15);
+    expect(staticChanges).toBe(1);
+    expect(c.layers()).not.toBe(statics);
   });
 
   it('shows as many stops as the minutes filter keeps', async () => {

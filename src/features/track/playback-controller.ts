@@ -1,6 +1,9 @@
 /**
  * The playback coordinator outside React: the track worker client, the loaded tracks (≤ 20) on one
- * shared clock, the deck.gl layers (a LayerFeed for MapView) and the per-frame loop. React reads the
+ * shared clock, the deck.gl layers and the per-frame loop. The layers come as two feeds: the static
+ * ones (paths, gaps, stops, drift, alarms; `subscribeLayers`/`layers`, changed only on load, remove,
+ * stop filter and zoom bucket: MapView's feed) and the vehicles (`subscribeVehicles`/`vehicleLayers`,
+ * every frame: drawn on a canvas of their own by vehicle-overlay.ts, so a frame never redraws the path). React reads the
  * panel snapshot (changes on load, remove, filter and zoom-bucket changes only) and the clock state;
  * per-frame consumers (chart cursor, time label, follow) subscribe with `onFrame`.
  */
@@ -116,8 +119,9 @@ export class PlaybackController {
   private stopMinutes = DEFAULT_STOP_MINUTES;
   private following = false;
   private panel: PanelSnapshot;
-  private current: Layer[] = [];
+  private vehicles: Layer[] = [];
   private readonly layerListeners = new Set<() => void>();
+  private readonly vehicleListeners = new Set<() => void>();
   private readonly panelListeners = new Set<() => void>();
   private readonly frameListeners = new Set<(t: number) => void>();
   private disposed = false;
@@ -268,12 +272,21 @@ export class PlaybackController {
 
   // ------------------------------------------------------------------ subscriptions
 
+  /** The static layers changed (a rebuild): never called per frame. */
   subscribeLayers = (l: () => void): (() => void) => {
     this.layerListeners.add(l);
     return () => this.layerListeners.delete(l);
   };
 
-  layers = (): readonly Layer[] => this.current;
+  layers = (): readonly Layer[] => this.trackLayers.staticLayers();
+
+  /** The vehicle layers changed: once per drawn frame. */
+  subscribeVehicles = (l: () => void): (() => void) => {
+    this.vehicleListeners.add(l);
+    return () => this.vehicleListeners.delete(l);
+  };
+
+  vehicleLayers = (): readonly Layer[] => this.vehicles;
 
   subscribePanel = (l: () => void): (() => void) => {
     this.panelListeners.add(l);
@@ -294,24 +307,25 @@ export class PlaybackController {
     this.raf = 0;
     this.client.dispose();
     this.layerListeners.clear();
+    this.vehicleListeners.clear();
     this.panelListeners.clear();
     this.frameListeners.clear();
   }
 
   // ------------------------------------------------------------------ internals
 
-  /** One frame: advance the clock, sample every vehicle, hand deck.gl the layers, tell listeners. */
+  /** One frame: advance the clock, sample every vehicle, hand deck.gl the vehicle layers, tell listeners. */
   renderFrame = (): void => {
     this.raf = 0;
     if (this.disposed) return;
     const t = this.clock.tick();
     this.set.sampleAll(t);
     this.frame++;
-    this.current = this.trackLayers.layers(
+    this.vehicles = this.trackLayers.vehicleLayers(
       { count: this.set.size, positions: this.set.positions, headings: this.set.headings, visible: this.set.visible, colorOf: (slot) => this.set.color(this.set.tracks[slot]?.key ?? -1) },
       this.frame,
     );
-    for (const l of this.layerListeners) l();
+    for (const l of this.vehicleListeners) l();
     for (const l of this.frameListeners) l(t);
     if (this.following && this.centerOn) {
       const slot = this.set.tracks.findIndex((e) => e.key === this.active);
@@ -363,6 +377,7 @@ export class PlaybackController {
         stops: e.stops, drift: e.track.drift, alarmPoints: e.track.alarmPoints,
       })),
     );
+    for (const l of this.layerListeners) l();
     this.publishPanel();
     this.schedule();
   }

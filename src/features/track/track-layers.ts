@@ -3,7 +3,10 @@
  *   track-paths (driving, one colour per track), track-gaps (discontinuous gaps, amber, thinner),
  *   track-stops, track-drift, track-alarms (markers), track-vehicles + track-headings (per frame).
  * Paths and markers are binary attributes rebuilt only when the tracks, the zoom bucket or the stop
- * filter change; per frame only the ≤ 20 vehicle markers change.
+ * filter change; per frame only the ≤ 20 vehicle markers change. The two groups are handed out apart
+ * (`staticLayers`, `vehicleLayers`) so that they can be drawn on two canvases: deck.gl redraws every
+ * layer of its canvas when any one changes, and on software WebGL redrawing the path each frame is
+ * what held playback to a frame or two per second (vehicle-overlay.ts).
  */
 import { IconLayer, PathLayer, ScatterplotLayer } from '@deck.gl/layers';
 import type { Layer } from '@deck.gl/core';
@@ -156,15 +159,19 @@ export class TrackLayers {
     ];
   }
 
+  /** Paths and markers: the same array (and layer objects) until the next `rebuild`. */
+  staticLayers(): readonly Layer[] {
+    return this.statics;
+  }
+
   /**
-   * All layers at one frame. Vehicles use accessors, not binary attributes: at ≤ 20 vehicles that is
-   * 60 accessor calls per frame (≈ 2 µs), and `updateTriggers: {frame}` makes deck.gl re-run them.
+   * The vehicles at one frame. Accessors, not binary attributes: at ≤ 20 vehicles that is 60
+   * accessor calls per frame (≈ 2 µs), and `updateTriggers: {frame}` makes deck.gl re-run them.
    */
-  layers(v: VehicleView, frame: number): Layer[] {
+  vehicleLayers(v: VehicleView, frame: number): Layer[] {
     if (this.slots.length !== v.count) this.slots = Array.from({ length: v.count }, (_, i) => i);
     const shown = (i: number) => v.visible[i] === 1;
     return [
-      ...this.statics,
       new ScatterplotLayer<number>({
         id: 'track-vehicles', data: this.slots, radiusUnits: 'pixels', getRadius: (i) => (shown(i) ? 11 : 0),
         getPosition: (i) => [v.positions[2 * i]!, v.positions[2 * i + 1]!], getFillColor: (i) => [...v.colorOf(i), 255] as [number, number, number, number],
