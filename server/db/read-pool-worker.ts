@@ -7,7 +7,7 @@
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { TrackData } from '../../proto/track-codec.ts';
+import { encodeTrack, type TrackData } from '../../proto/track-codec.ts';
 import { SqliteTrackRepository, type TrackReadRequest, type TrackReadResult } from './sqlite/tracks.ts';
 
 export type PoolRequest = TrackReadRequest & { readonly id: number };
@@ -41,8 +41,14 @@ parentPort!.on('message', (req: PoolRequest) => {
     // Blocks hold bytes of better-sqlite3's or the encoder's buffers: copy each into its own buffer so
     // moving it moves nothing else.
     const blocks = built.map((b) => ({ day: b.day, points: b.points, data: b.data.slice() }));
-    reply = { id: req.id, track, blocks };
-    parentPort!.postMessage(reply, buffersOf(track, blocks));
+    if (req.encode) {
+      const bytes = encodeTrack(Object.assign(track, req.encode)).slice();
+      reply = { id: req.id, bytes, blocks };
+      parentPort!.postMessage(reply, [bytes.buffer as ArrayBuffer, ...blocks.map((b) => b.data.buffer as ArrayBuffer)]);
+    } else {
+      reply = { id: req.id, track, blocks };
+      parentPort!.postMessage(reply, buffersOf(track, blocks));
+    }
   } catch (err) {
     reply = { id: req.id, error: err instanceof Error ? err.message : String(err) };
     parentPort!.postMessage(reply);

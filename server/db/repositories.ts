@@ -171,6 +171,8 @@ export interface TrackRepository {
    * With `box`, only points inside the rectangle (edges included) count.
    */
   readTrack(vehicleId: number, from: number, to: number, limit: number, box?: GeoBox): Promise<TrackData>;
+  /** readTrack with the header set from `label`, encoded as proto/track.proto bytes (the binary trail). */
+  readTrackEncoded(vehicleId: number, from: number, to: number, limit: number, label: { plate: string; deviceNo: string; startTime: number; endTime: number }): Promise<Uint8Array>;
   /** Rows with from <= gps_time < to. */
   count(vehicleId: number, from: number, to: number): Promise<number>;
   /** One page of a vehicle's rows (from <= gps_time < to, oldest first), skipping `offset`. */

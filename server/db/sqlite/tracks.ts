@@ -24,11 +24,20 @@ export interface TrackReadRequest {
   readonly vehicleId: number; readonly from: number; readonly to: number; readonly limit: number; readonly box?: GeoBox | undefined;
   /** The caller's clock: decides which days are finished. */
   readonly now: number;
+  /** Answer the encoded binary track with this label instead of the columns. */
+  readonly encode?: TrackLabel | undefined;
 }
 
-/** A worker's answer: the track, and the day blocks it built (a read-only connection cannot store them). */
+/** The binary track's header fields the route sets (the vehicle's labels, the period asked for). */
+export interface TrackLabel { readonly plate: string; readonly deviceNo: string; readonly startTime: number; readonly endTime: number }
+
+/**
+ * A worker's answer: the track (or its encoding when asked), and the day blocks it built (a read-only
+ * connection cannot store them).
+ */
 export interface TrackReadResult {
-  readonly track: TrackData;
+  readonly track?: TrackData;
+  readonly bytes?: Uint8Array;
   readonly blocks: readonly { day: number; points: number; data: Uint8Array }[];
 }
 
@@ -82,12 +91,26 @@ export class SqliteTrackRepository implements TrackRepository {
     const o = this.offloaded;
     // Inside a transaction of this connection the worker would not see its uncommitted rows.
     if (!o || to - from < OFFLOAD_MIN_MS || this.db.inTransaction) return this.readTrackSync(vehicleId, from, to, limit, box);
-    const late = o.lateWrites(vehicleId);
-    const { track, blocks } = await o.read({ vehicleId, from, to, limit, box, now: this.clock() });
-    if (blocks.length > 0 && o.lateWrites(vehicleId) === late && this.db.open) {
-      for (const b of blocks) this.keepBlock(vehicleId, b.day, b.points, b.data);
+    return (await this.readElsewhere(o, { vehicleId, from, to, limit, box, now: this.clock() })).track!;
+  }
+
+  /**
+   * readTrack labelled and encoded as the binary track (GET /service-monitor/trail/binary): with a worker,
+   * the encoding runs there too (a week's encode is tens of ms more off this thread).
+   */
+  async readTrackEncoded(vehicleId: number, from: number, to: number, limit: number, label: TrackLabel): Promise<Uint8Array> {
+    const o = this.offloaded;
+    if (!o || to - from < OFFLOAD_MIN_MS || this.db.inTransaction) return encodeTrack(Object.assign(this.readTrackSync(vehicleId, from, to, limit), label));
+    return (await this.readElsewhere(o, { vehicleId, from, to, limit, now: this.clock(), encode: label })).bytes!;
+  }
+
+  private async readElsewhere(o: TrackOffload, req: TrackReadRequest): Promise<TrackReadResult> {
+    const late = o.lateWrites(req.vehicleId);
+    const result = await o.read(req);
+    if (result.blocks.length > 0 && o.lateWrites(req.vehicleId) === late && this.db.open) {
+      for (const b of result.blocks) this.keepBlock(req.vehicleId, b.day, b.points, b.data);
     }
-    return track;
+    return result;
   }
 
   /**

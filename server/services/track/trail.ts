@@ -3,7 +3,7 @@
  * point count and the points inside a rectangle. Periods are epoch ms, both ends included.
  */
 import { Type } from '@fastify/type-provider-typebox';
-import { encodeTrack, type TrackData } from '../../../proto/track-codec.ts';
+import type { TrackData } from '../../../proto/track-codec.ts';
 import type { PositionRow, Storage, TrailKey } from '../../db/repositories.ts';
 import { fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
@@ -65,9 +65,8 @@ export function trailRoutes(app: App, { storage, clock }: TrailDeps): void {
     const { vehicleId, startTime, endTime, companyId } = request.query;
     assertTrackPeriod(startTime, endTime, clock());
     const label = await vehicleInScope(storage, request, vehicleId, companyId);
-    const track = await storage.tracks.readTrack(vehicleId, startTime, toExclusive(endTime), TRACK_BINARY_MAX_POINTS);
-    Object.assign(track, { plate: label.vehiidno, deviceNo: label.deviceNo, startTime, endTime });
-    const bytes = encodeTrack(track);
+    const bytes = await storage.tracks.readTrackEncoded(vehicleId, startTime, toExclusive(endTime), TRACK_BINARY_MAX_POINTS,
+      { plate: label.vehiidno, deviceNo: label.deviceNo ?? '', startTime, endTime });
     return reply.header('content-type', PROTOBUF_TYPE).header('cache-control', 'no-store')
       .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   });
