@@ -79,7 +79,7 @@ async function startBench(opts: { mode: 'pipeline' | 'baseline'; count: number; 
         seen.stats++;
       }
     });
-    Object.assign(window, { benchSeen: () => ({ ...seen }) });
+    Object.assign(window, { benchSeen: () => ({ ...seen }), benchDirectory: (ids: number[]) => source.directory(ids), benchController: () => controller });
     const controller = new MonitorController(source, {
       onApplied: (ms) => {
         markUpdate();

@@ -83,6 +83,17 @@ describe('MonitorController', () => {
     expect(queued).toHaveLength(0); // nothing left: no animation frame is requested while idle
   });
 
+  it('refreshes the list while frames keep coming every animation frame (a gliding fleet)', () => {
+    const { source, emit } = fakeSource();
+    const queued: (() => void)[] = [];
+    const c = new MonitorController(source, { clusters: false, schedule: (cb) => queued.push(cb) });
+    for (let i = 0; i < 4; i++) {
+      emit(frame([VehicleState.Driving, VehicleState.Parking, VehicleState.Idling]));
+      queued.shift()?.();
+    }
+    expect(c.getPanel().listLength).toBe(3);
+  });
+
   it('lists the vehicles of the chosen state tab', () => {
     const { source, emit } = fakeSource();
     const c = new MonitorController(source, { clusters: false, schedule: (cb) => cb() });

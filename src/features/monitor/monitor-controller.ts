@@ -119,6 +119,8 @@ export class MonitorController {
   /** Deferred to later animation frames (see pump): a cluster snapshot, the ≤ 2 Hz panel refresh. */
   private clusterDue = false;
   private panelDue = false;
+  private appliedLast = false;
+  private lastJob: 'cluster' | 'panel' = 'panel';
   private readonly schedule: (cb: () => void) => void;
   private readonly onApplied: ((ms: number) => void) | undefined;
   private readonly plateLabels: boolean;
@@ -223,14 +225,22 @@ export class MonitorController {
         this.pending = null;
         return;
       }
-      const f = this.pending;
-      this.pending = null;
+      // A deferred job is not starved by a gliding fleet (a frame every animation frame): after a
+      // frame it takes its turn, and the waiting frame (kept newest by onFrame) the one after.
+      const jobTurn = this.appliedLast && (this.clusterDue || this.panelDue);
+      const f = jobTurn ? null : this.pending;
+      if (f) this.pending = null;
+      this.appliedLast = f !== null;
+      // The two jobs take turns too: every frame marks the cluster snapshot due again.
+      const cluster = this.clusterDue && (!this.panelDue || this.lastJob === 'panel');
       if (f) this.applyFrame(f);
-      else if (this.clusterDue) {
+      else if (cluster) {
+        this.lastJob = 'cluster';
         this.clusterDue = false;
         const views = this.fleet.views();
         this.cluster?.offer(views.positions, views.count);
       } else if (this.panelDue) {
+        this.lastJob = 'panel';
         this.panelDue = false;
         const t = this.now();
         if (this.refreshLabels()) this.emitLayers();
@@ -245,7 +255,7 @@ export class MonitorController {
     const started = this.onApplied ? performance.now() : 0;
     this.fleet.ingest(frame);
     this.source.release(frame);
-    if (this.cluster) this.clusterDue = true;
+    if (this.cluster?.due()) this.clusterDue = true;
     const t = this.now();
     if (t - this.lastPanelAt >= PANEL_INTERVAL_MS) {
       // Claimed now so the following frames do not queue it again; runs in a later frame.

@@ -12,6 +12,8 @@ import type { ClustersResult } from './cluster-index.ts';
 export interface ClusterClient {
   /** Offer the latest positions (display coordinates); copied only when a reload is due. */
   offer(positions: Float32Array, count: number): void;
+  /** Would `offer` copy now? (The monitor gives the copy an animation frame of its own only then.) */
+  due(): boolean;
   /** The map's zoom changed: ask for that zoom's clusters. */
   setZoom(zoom: number): void;
   /** Zoom at which a cluster splits. */
@@ -51,6 +53,9 @@ export function createClusterClient(onClusters: (r: ClustersResult) => void, now
   };
 
   return {
+    due() {
+      return !inFlight && now() - lastLoadAt >= reloadEvery;
+    },
     offer(positions, count) {
       const t = now();
       if (inFlight || t - lastLoadAt < reloadEvery) return;
