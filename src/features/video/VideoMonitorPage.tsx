@@ -200,9 +200,9 @@ export function VideoMonitorPage() {
         <div data-testid="video-wall" data-grid={snap.grid} style={{ flex: 1, display: 'grid', gridTemplateColumns: `repeat(${cols}, 1fr)`, gridTemplateRows: `repeat(${cols}, 1fr)`, gap: 2, minHeight: 0 }}>
           {snap.windows.map((w, i) =>
             w ? (
-              <VideoTile key={w.key} index={i} win={w} wall={wall} audio={snap.audioWindow === i} />
+              <VideoTile key={w.key} index={i} win={w} wall={wall} audio={snap.audioWindow === i} maximised={snap.maximised === i} hidden={snap.maximised >= 0 && snap.maximised !== i} />
             ) : (
-              <div key={`empty-${i}`} data-testid={`video-window-${i}`} data-state="empty" style={{ background: '#111', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
+              <div key={`empty-${i}`} data-testid={`video-window-${i}`} data-state="empty" style={{ background: '#111', display: snap.maximised >= 0 ? 'none' : 'flex', alignItems: 'center', justifyContent: 'center' }}>
                 <Text size="xs" c="dimmed">
                   {t('empty')}
                 </Text>

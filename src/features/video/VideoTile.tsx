@@ -18,7 +18,11 @@ import { mountVideoSurface } from './video-surface.ts';
 import type { VideoWall, VideoWindow } from './video-wall.ts';
 import { CameraIcon, FullscreenIcon, SpeakerIcon } from './icons.tsx';
 
-export function VideoTile({ index, win, wall, audio }: { index: number; win: VideoWindow; wall: VideoWall; audio: boolean }) {
+/**
+ * `maximised`: the tile fills the wall (double-click, on the main stream); `hidden`: another tile is
+ * maximised — this one keeps its session (sub stream, cheap) so the grid comes back at once.
+ */
+export function VideoTile({ index, win, wall, audio, maximised = false, hidden = false }: { index: number; win: VideoWindow; wall: VideoWall; audio: boolean; maximised?: boolean; hidden?: boolean }) {
   const t = useT(VIDEO_NS);
   const lang = useLang();
   const surfaceRef = useRef<HTMLDivElement>(null);
@@ -61,7 +65,19 @@ export function VideoTile({ index, win, wall, audio }: { index: number; win: Vid
 
   const stateText = win.state === 'stopped' && win.reason && isVideoProblem(win.reason) ? videoMessage(win.reason, lang) : t(`state.${win.state}`);
   return (
-    <div ref={frameRef} data-testid={`video-window-${index}`} data-state={win.state} style={{ position: 'relative', background: '#000', minHeight: 0, minWidth: 0 }}>
+    <div
+      ref={frameRef}
+      data-testid={`video-window-${index}`}
+      data-state={win.state}
+      data-maximised={maximised || undefined}
+      title={maximised ? t('restore') : t('maximise')}
+      onDoubleClick={(e) => {
+        // The buttons on the overlay keep their own clicks.
+        if ((e.target as HTMLElement).closest('button')) return;
+        wall.toggleMaximise(index);
+      }}
+      style={{ position: 'relative', background: '#000', minHeight: 0, minWidth: 0, display: hidden ? 'none' : undefined, gridColumn: maximised ? '1 / -1' : undefined, gridRow: maximised ? '1 / -1' : undefined }}
+    >
       <div ref={surfaceRef} style={{ position: 'absolute', inset: 0 }} />
       <Group gap={4} justify="space-between" style={{ position: 'absolute', top: 0, left: 0, right: 0, padding: 4, background: 'rgba(0,0,0,0.45)' }} wrap="nowrap">
         <Text size="xs" c="white" truncate>

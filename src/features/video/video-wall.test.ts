@@ -112,4 +112,39 @@ describe('the video wall', () => {
     wall.retry(0);
     expect(wall.get().windows[0]!.state).toBe('connecting');
   });
+
+  it('plays the grid on sub streams and one double-clicked window on the main stream, then back', () => {
+    const store = new MemoryStore();
+    const wall = new VideoWall({ store });
+    const r = wall.open(channels(25, 1));
+    if (r.kind === 'confirm') r.proceed();
+    expect(wall.get().windows.filter(Boolean)).toHaveLength(25);
+    expect(wall.get().windows.every((w) => w?.stream === 1)).toBe(true);
+    const before = wall.get().windows[7]!.key;
+    wall.toggleMaximise(7);
+    expect(wall.get().maximised).toBe(7);
+    expect(wall.get().windows[7]).toMatchObject({ stream: 0, state: 'connecting' });
+    expect(wall.get().windows[7]!.key).not.toBe(before);
+    // Only that window changed, and its play type was not stored.
+    expect(wall.get().windows.filter((w) => w?.stream === 0)).toHaveLength(1);
+    expect(store.map.size).toBe(0);
+    // Maximising another window puts the first back on its sub stream.
+    wall.toggleMaximise(3);
+    expect(wall.get().maximised).toBe(3);
+    expect(wall.get().windows[7]!.stream).toBe(1);
+    wall.toggleMaximise(3);
+    expect(wall.get().maximised).toBe(-1);
+    expect(wall.get().windows.every((w) => w?.stream === 1)).toBe(true);
+  });
+
+  it('keeps a window that plays the main stream by choice on it after maximising', () => {
+    const wall = new VideoWall({ store: new MemoryStore() });
+    wall.open(channels(4));
+    wall.switchStream(1);
+    const key = wall.get().windows[1]!.key;
+    wall.toggleMaximise(1);
+    expect(wall.get().windows[1]!.key).toBe(key);
+    wall.toggleMaximise(1);
+    expect(wall.get().windows[1]).toMatchObject({ stream: 0, key });
+  });
 });

@@ -33,6 +33,8 @@ export interface WallSnapshot {
   readonly autoStopDue: readonly number[];
   /** The one window whose sound is on (G.711 from the terminal), or -1. */
   readonly audioWindow: number;
+  /** The window maximised over the wall (double-click), or -1. */
+  readonly maximised: number;
 }
 
 export type OpenResult = { kind: 'opened'; windows: number[] } | { kind: 'refused' } | { kind: 'confirm'; proceed: () => OpenResult };
@@ -55,6 +57,9 @@ export class VideoWall {
   private grid: GridSize = 4;
   private nextKey = 1;
   private audioWindow = -1;
+  private maximised = -1;
+  /** The stream the maximised window had before it went to the main stream. */
+  private maximisedFrom: StreamType = 1;
   private snapshot: WallSnapshot;
   private readonly listeners = new Set<() => void>();
   private readonly now: () => number;
@@ -88,6 +93,7 @@ export class VideoWall {
   setGrid(grid: GridSize): void {
     // Windows beyond the new grid keep playing only if the grid can hold them: close the rest.
     for (let i = grid; i < VIDEO_MAX_CHANNELS; i++) this.windows[i] = null;
+    if (this.maximised >= grid) this.maximised = -1;
     this.grid = grid;
     this.emit();
   }
@@ -124,14 +130,41 @@ export class VideoWall {
     this.emit();
   }
 
+  /**
+   * Double-click: the window fills the wall and plays the main stream (the grid's windows default to
+   * the sub stream, as CMSV6-class players do: 25 main streams do not decode in real time on an office
+   * PC); again, it goes back into the grid on the stream it had. Not stored: the play type stays the
+   * window's own choice.
+   */
+  toggleMaximise(index: number): void {
+    const w = this.windows[index];
+    if (!w) return;
+    if (this.maximised === index) {
+      this.maximised = -1;
+      if (w.stream !== this.maximisedFrom) this.windows[index] = this.newSession(w, this.maximisedFrom);
+    } else {
+      if (this.maximised >= 0) this.toggleMaximise(this.maximised);
+      this.maximised = index;
+      this.maximisedFrom = w.stream;
+      if (w.stream !== 0) this.windows[index] = this.newSession(w, 0);
+    }
+    this.emit();
+  }
+
+  private newSession(w: VideoWindow, stream: StreamType): VideoWindow {
+    return { ...w, stream, key: this.nextKey++, state: 'connecting', reason: undefined, fps: 0, startedAt: this.now() };
+  }
+
   close(index: number): void {
     if (!this.windows[index]) return;
+    if (this.maximised === index) this.maximised = -1;
     this.windows[index] = null;
     if (this.audioWindow === index) this.audioWindow = -1;
     this.emit();
   }
 
   closeAll(): void {
+    this.maximised = -1;
     this.windows = this.windows.map(() => null);
     this.audioWindow = -1;
     this.emit();
@@ -143,6 +176,8 @@ export class VideoWall {
     if (!w) return;
     const stream: StreamType = w.stream === 0 ? 1 : 0;
     this.store?.set(playTypeKey(index), String(stream));
+    // A choice made while maximised is where the window returns to.
+    if (this.maximised === index) this.maximisedFrom = stream;
     this.windows[index] = { ...w, stream, key: this.nextKey++, state: 'connecting', reason: undefined, fps: 0, startedAt: this.now() };
     this.emit();
   }
@@ -214,6 +249,7 @@ export class VideoWall {
       playing: this.windows.filter((w) => w && (w.state === 'playing' || w.state === 'connecting' || w.state === 'reconnecting')).length,
       autoStopDue: this.dueForAutoStop(),
       audioWindow: this.audioWindow,
+      maximised: this.maximised,
     };
   }
 
