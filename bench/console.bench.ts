@@ -181,7 +181,11 @@ export function threadsFromTrace(events: TraceEvent[], seconds: number): ThreadF
 function framesMainKey(events: TraceEvent[]): string {
   const n = new Map<string, number>();
   for (const e of events) if (e.name === 'FireAnimationFrame' && e.ph === 'X') n.set(`${e.pid}:${e.tid}`, (n.get(`${e.pid}:${e.tid}`) ?? 0) + 1);
-  return [...n.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '0:0';
+  const best = [...n.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  if (best) return best;
+  // No animation frame in the window (a GPU-bound page on a loaded machine): the renderer main thread by name.
+  const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  return main ? `${main.pid}:${main.tid}` : '0:0';
 }
 
 /** Resident memory of a process (MB) from /proc: the renderer holds the page and all its workers. */
