@@ -1,0 +1,33 @@
+/** Terminal parameter calls (server/services/terminal-params/api.md). */
+import { http } from '../../api/http.ts';
+
+export const BASE_PARAM_ROUTE = '/information/params/baseParam';
+
+export interface ParamSpec { key: string; id: number; type: 'dword' | 'word' | 'byte' | 'string'; zh: string; unit: string | null; since: number }
+export interface ParamItem { id: number; value: number | string; raw: boolean; zh: string | null; unit: string | null }
+export interface QueryAnswer { recordId: number; vehicleId: number; vehiidno: string; answer: { params: ParamItem[] } }
+export interface TaskVehicle { vehicleId: number; vehiidno: string; state: 'queued' | 'sent' | 'ok' | 'failed' | 'timeout'; result: number | null; updateTime: number }
+export interface ParamTask { id: number; counts: Record<string, number>; vehicles: TaskVehicle[]; createTime: number; expireTime: number }
+
+export const paramsApi = {
+  table: () => http.get<ParamSpec[]>('/service-command/params/table', undefined, { noCompanyId: true }),
+  query: (vehicleId: number, ids?: number[]) => http.post<QueryAnswer>('/service-command/params/query', { vehicleId, ...(ids ? { ids } : {}) }, { noCompanyId: true, silent: true }),
+  createTask: (vehicleIds: number[], params: { id: number; value: number | string }[]) =>
+    http.post<ParamTask>('/service-command/params/task', { vehicleIds, params }, { noCompanyId: true, silent: true }),
+  task: (id: number) => http.get<ParamTask>('/service-command/params/task', { id }, { noCompanyId: true }),
+};
+
+/** The standard's sections (JT/T 808-2019 table 14), by id range. */
+export const SECTIONS: readonly { key: string; from: number; to: number }[] = [
+  { key: 'comm', from: 0x0001, to: 0x001f },
+  { key: 'report', from: 0x0020, to: 0x003f },
+  { key: 'phone', from: 0x0040, to: 0x004f },
+  { key: 'alarm', from: 0x0050, to: 0x005f },
+  { key: 'camera', from: 0x0060, to: 0x007f },
+  { key: 'vehicle', from: 0x0080, to: 0x008f },
+  { key: 'gnss', from: 0x0090, to: 0x00ff },
+  { key: 'can', from: 0x0100, to: 0xffff },
+];
+
+/** The usual parameters (常用参数): what operators change most. */
+export const USUAL_IDS: readonly number[] = [0x0001, 0x0013, 0x0020, 0x0027, 0x0029, 0x002c, 0x0055, 0x0056, 0x0057, 0x0058, 0x0059, 0x005a, 0x0083, 0x0084];
