@@ -126,17 +126,17 @@ export function terminalParamsRoutes(app: App, deps: TerminalParamsDeps): void {
   async function oneOff(ctx: AuthContext, vehicleId: number, fun: string, msg: Jt808MessageInput, answerId: number | null, content: unknown) {
     const [v] = await vehiclesIn(ctx.scope, [vehicleId], 'vehicleId');
     if (!v!.deviceNo) throw new AppError(ErrorCode.Conflict, ParamMessages.noDevice);
-    const online = gateway.isReachable(v!.vehicleId);
-    const id = record(v!, msg, fun, content, userOf(ctx), online ? 'sent' : 'offline');
-    if (!online) throw new AppError(ErrorCode.Conflict, ParamMessages.offline);
+    // Offline: 409 and nothing written (a 4xx writes nothing; http/fuzz.test.ts).
+    if (!gateway.isReachable(v!.vehicleId)) throw new AppError(ErrorCode.Conflict, ParamMessages.offline);
+    const id = record(v!, msg, fun, content, userOf(ctx), 'sent');
     const outcome = answerId === null ? await gateway.sendCommand(v!.vehicleId, msg, ANSWER_TIMEOUT_MS) : await gateway.request(v!.vehicleId, msg, answerId, ANSWER_TIMEOUT_MS);
     const answer = outcome.kind === 'answer' ? outcome.message : null;
     const view = answer && 'params' in answer ? { params: itemsView(answer.params) } : answer;
     settle(id, outcome, view);
     if (outcome.kind === 'offline') throw new AppError(ErrorCode.Conflict, ParamMessages.offline);
     if (outcome.kind === 'timeout') throw new AppError(ErrorCode.GatewayTimeout, ParamMessages.timeout);
-    if (outcome.kind === 'reply' && outcome.result !== 0) throw new AppError(ErrorCode.Conflict, ParamMessages.refused(outcome.result));
-    return { recordId: id, vehicleId: v!.vehicleId, vehiidno: v!.vehiidno, answer: view };
+    // A refusal is the terminal's answer: 200 with its result (and the record says failed).
+    return { recordId: id, vehicleId: v!.vehicleId, vehiidno: v!.vehiidno, result: outcome.kind === 'reply' ? outcome.result : 0, answer: view };
   }
 
   // ------------------------------------------------------------------ tasks

@@ -75,7 +75,7 @@ describe('terminal parameters', () => {
     expect(rows.data.records.every((r) => r.state === 'ok' && r.result === 0)).toBe(true);
   });
 
-  it('terminalFun: attributes, position, tracking, control answered by the terminal; an offline vehicle is 409 and recorded', async () => {
+  it('terminalFun: attributes, position, tracking, control answered by the terminal; an offline vehicle is 409 and nothing is recorded', async () => {
     const v = fleet.online[1]!.vehicleId;
     const attrs = await call<{ answer: { firmwareVersion: string } }>('POST', '/service-command/command/terminalFun', admin, { vehicleId: v, fun: 'attributes' });
     expect(attrs.data.answer.firmwareVersion).toBe('SIM-808-1.0');
