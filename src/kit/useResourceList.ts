@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { DEFAULT_PAGE_SIZE, initialListQuery, rememberListQuery, writeListSearch, type ListQuery } from './list-url.ts';
 import { resourceKey } from './query.ts';
 
@@ -82,8 +82,8 @@ export function useResourceList<T>(
 
   // 查询 with unchanged parameters still asks the server again: the operator wants the rows as they are now
   // (a driver signed in, a terminal came online), not the cached page of the same key.
-  const latest = useRef({ query, refetch: result.refetch });
-  latest.current = { query, refetch: result.refetch };
+  const { refetch } = result;
+  const { keyword: appliedKeyword, current: appliedPage } = query;
 
   const total = result.data?.total ?? 0;
   const lastPage = Math.max(1, Math.ceil(total / query.size));
@@ -100,10 +100,9 @@ export function useResourceList<T>(
     setCurrent: useCallback((current: number) => setQuery((q) => ({ ...q, current })), []),
     setSize: useCallback((size: number) => setQuery((q) => ({ ...q, size, current: 1 })), []),
     search: useCallback((keyword: string) => {
-      const { query: now, refetch } = latest.current;
-      if (now.keyword === keyword.trim() && now.current === 1) void refetch();
+      if (appliedKeyword === keyword.trim() && appliedPage === 1) void refetch();
       else setQuery((q) => ({ ...q, keyword: keyword.trim(), current: 1 }));
-    }, []),
+    }, [appliedKeyword, appliedPage, refetch]),
     invalidate: useCallback(() => client.invalidateQueries({ queryKey: [route] }), [client, route]),
   };
 }
