@@ -3,7 +3,7 @@
  * listed with their stations; a new line opens straight in the editor, where clicks on the map add
  * numbered stations (a polyline joins them), a station is renamed in the list, 上行 is saved, 下行 is made
  * from it reversed and saved; a dragged marker makes the direction unsaved; a vehicle of the line's
- * company is put on the line.
+ * company is put on the line; the line's node in the vehicle page's tree lists exactly its vehicles.
  */
 import { describe, expect, test } from 'vitest';
 import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
@@ -103,5 +103,21 @@ describe('lines: stations on the map, vehicles on the line', () => {
     await page.getByTestId('line-vehicles').getByText(second.vehiidno, { exact: true }).waitFor();
     const after = (await e2e.server.api<Detail>(`/service-priv/line/${id}`, { method: 'GET', token })).data;
     expect(after.vehicles.map((v) => v.vehiidno).sort()).toEqual([plate, second.vehiidno].sort());
+
+    // The line's L node in the vehicle page's tree lists the line's vehicles, and only those.
+    await page.keyboard.press('Escape');
+    await page.goto(consolePath('/information/vehicle'));
+    const vehicleList = page.locator('[data-page="information-vehicle"]');
+    await vehicleList.locator('tbody tr[data-row-id]').first().waitFor();
+    const vehicleTree = page.getByTestId('company-tree');
+    // The search hit opens the path to the line's company; ArrowRight opens the company, showing its lines.
+    await vehicleTree.locator('input').first().fill(FLEET);
+    await vehicleTree.getByText(FLEET, { exact: true }).last().click();
+    await vehicleTree.locator(`[data-node-id="C_${fleet.id}"]`).press('ArrowRight');
+    await vehicleTree.locator(`[data-node-id="L_${id}"]`).click();
+    await vehicleTree.locator(`[data-node-id="L_${id}"][aria-selected="true"]`).waitFor();
+    await page.getByTestId('vehicle-line').getByText('线路：E2E 环线').waitFor();
+    await expect.poll(async () => (await vehicleList.locator('tbody tr[data-row-id]').allTextContents()).map((row) => [plate, second.vehiidno].find((p) => row.includes(p)) ?? row).sort())
+      .toEqual([plate, second.vehiidno].sort());
   });
 });

@@ -10,13 +10,19 @@ export interface CompanySelection {
   companyId: number | null;
   /** The tree's root company (the signed-in user's company until the tree loads). */
   rootCompanyId: number | null;
+  /**
+   * The line whose L node was clicked last (null after a company or vehicle node). A list that can show
+   * a line's vehicles filters by it (the vehicle page); the other screens keep to `companyId`.
+   */
+  line: { id: number; name: string } | null;
 }
 
-export const companySelection = proxy<CompanySelection>({ companyId: null, rootCompanyId: null });
+export const companySelection = proxy<CompanySelection>({ companyId: null, rootCompanyId: null, line: null });
 
 export function resetCompanySelection(rootCompanyId: number | null = null): void {
   companySelection.companyId = null;
   companySelection.rootCompanyId = rootCompanyId;
+  companySelection.line = null;
 }
 
 export function useCompanySelection(): Readonly<CompanySelection> {

@@ -53,6 +53,7 @@ beforeEach(() => {
   fetched.length = 0;
   companySelection.companyId = null;
   companySelection.rootCompanyId = 1;
+  companySelection.line = null;
 });
 afterEach(cleanup);
 
@@ -119,6 +120,10 @@ describe('the company tree panel', () => {
     fireEvent.click(row('L_7')!);
     expect(companySelection.companyId).toBe(1);
     expect(row('L_7')?.getAttribute('aria-selected')).toBe('true');
+    // the line is kept for a list of its vehicles (the vehicle page), until another node is clicked
+    expect(companySelection.line).toEqual({ id: 7, name: 'Line 7' });
+    fireEvent.click(row('C_2')!);
+    expect(companySelection.line).toBeNull();
   });
 
   it('search opens the path to a hit, loading each closed branch, and selects it', async () => {

@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { Badge, Box, Button, Checkbox, CloseButton, Group, Loader, Paper, ScrollArea, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { LazyTree, ROOT_KEY } from '../../../domain/company/lazy-tree.ts';
-import { selectedCompanyId, toggleChecked, type NodeType, type TreeNode } from '../../../domain/company/tree-node.ts';
+import { parseNodeId, selectedCompanyId, toggleChecked, type NodeType, type TreeNode } from '../../../domain/company/tree-node.ts';
 import { useT } from '../../i18n/index.ts';
 import { companySelection, useCompanySelection } from '../../session/company-selection.ts';
 import { fetchTreeChildren, searchTree, type TreeSearchHit } from './api.ts';
@@ -139,7 +139,11 @@ export function CompanyTreePanel({
       const root = l.rootCompanyId ?? (rootNode ? (tree.node(rootNode)?.companyId ?? 0) : 0);
       const companyId = selectedCompanyId(node, root);
       setSelectedId(node.id);
-      if (l.applySelection) companySelection.companyId = companyId;
+      if (l.applySelection) {
+        companySelection.companyId = companyId;
+        const line = node.nodeType === 'L' ? parseNodeId(node.id) : undefined;
+        companySelection.line = line ? { id: line.id, name: node.name } : null;
+      }
       l.onSelect?.(node, companyId);
     },
     [tree],

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { Badge, Button, Checkbox, Group, Indicator, Popover, Select, Stack, Text, Tooltip } from '@mantine/core';
+import { Badge, Button, Checkbox, CloseButton, Group, Indicator, Popover, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { PLATE_COLOR_NAMES, VEHICLE_LIMITS as L, VEHICLE_TYPE_NAMES, VEHICLE_TYPES, type ExpiryState, type PlateColor, type VehicleType } from '../../../domain/fleet/limits.ts';
 import { Perm } from '../../app/Perm.tsx';
 import { useLang, useT } from '../../i18n/index.ts';
 import { ListPage, useInvalidate } from '../../kit/ListPage.tsx';
 import type { KitColumn } from '../../kit/ResourceTable.tsx';
-import { useCompanySelection } from '../../session/company-selection.ts';
+import { companySelection, useCompanySelection } from '../../session/company-selection.ts';
 import { formatTime } from '../system/ui/format.ts';
 import { vehicleApi, type Vehicle, type VehicleFilters } from './api.ts';
 import { MoveDialog } from './MoveDialog.tsx';
@@ -32,7 +32,9 @@ export function VehiclePage() {
   const tf = useT(FACE_NS);
   const lang = useLang();
   const word = (names: readonly [string, string] | undefined) => names?.[lang === 'zh' ? 0 : 1] ?? '';
-  const { companyId } = useCompanySelection();
+  // A line (L node) clicked in the tree lists that line's vehicles (spec §2: the tree's L nodes).
+  const { companyId, line } = useCompanySelection();
+  const onLine = line ? { lineId: line.id } : {};
   const [dialog, setDialog] = useState<Dialog>(undefined);
   const [filters, setFilters] = useState<VehicleFilters>({});
   const [rows, setRows] = useState<Vehicle[]>([]);
@@ -134,6 +136,11 @@ export function VehiclePage() {
     </Group>
   ) : (
     <Group gap={6} wrap="wrap" justify="flex-end">
+      {line && (
+        <Badge variant="outline" data-testid="vehicle-line" rightSection={
+          <CloseButton size="xs" aria-label={t('leaveLine')} onClick={() => { companySelection.line = null; }} />
+        }>{t('onLine', { name: line.name })}</Badge>
+      )}
       {s && (
         <Group gap={6} wrap="wrap" justify="flex-end" data-testid="vehicle-counts">
           <Badge variant="light">{t('countTotal', { n: s.total })}</Badge>
@@ -158,12 +165,12 @@ export function VehiclePage() {
       tree={{}}
       searchPlaceholder={t('keywordPlaceholder')}
       filters={filterInputs}
-      fetchPage={(q) => vehicleApi.page({ ...q, ...filters, keyword: q.keyword || undefined }).then((p) => {
+      fetchPage={(q) => vehicleApi.page({ ...q, ...filters, ...onLine, keyword: q.keyword || undefined }).then((p) => {
         setRows(p.records);
         return p;
       })}
-      scope={{ companyId, ...filters }}
-      exportJob={(q) => vehicleApi.exportJob({ ...filters, keyword: q.keyword || undefined })}
+      scope={{ companyId, ...filters, ...onLine }}
+      exportJob={(q) => vehicleApi.exportJob({ ...filters, ...onLine, keyword: q.keyword || undefined })}
       importCall={{ job: vehicleApi.importJob, call: vehicleApi.import, template: vehicleApi.template, maxRows: L.importRowsMax }}
       columns={columns}
       actionsWidth={200}
