@@ -128,6 +128,8 @@ export interface FleetRepository {
   vehiclesOfLine(scope: Scope, lineId: number): Promise<Vehicle[]>;
   searchVehicles(scope: Scope, keyword: string, limit: number): Promise<Vehicle[]>;
   searchCompanies(scope: Scope, keyword: string, limit: number): Promise<Company[]>;
+  /** Lines whose name holds the keyword, in the scope, with their vehicle counts (the tree's search). */
+  searchLines(scope: Scope, keyword: string, limit: number): Promise<(Line & { vehicleCount: number })[]>;
   createLine(input: { name: string; companyId: number }): Promise<number>;
   createVehicles(vehicles: readonly VehicleInput[]): Promise<void>;
 }

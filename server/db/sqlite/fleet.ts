@@ -60,6 +60,15 @@ export class SqliteFleetRepository implements FleetRepository {
       .all(like, like, ...s.params, limit) as VehicleRowDb[]).map(toVehicle);
   }
 
+  async searchLines(scope: Scope, keyword: string, limit: number): Promise<(Line & { vehicleCount: number })[]> {
+    const s = scopeCondition(scope, 'c');
+    const rows = this.db
+      .prepare(`SELECT l.id, l.name, l.company_id, c.path, (SELECT count(*) FROM vehicle v WHERE v.line_id = l.id) AS n
+                FROM line l JOIN company c ON c.id = l.company_id WHERE l.name LIKE ? ESCAPE '\\' AND ${s.sql} ORDER BY l.name, l.id LIMIT ?`)
+      .all(likePattern(keyword), ...s.params, limit) as (LineRowDb & { n: number })[];
+    return rows.map((r) => ({ ...toLine(r), vehicleCount: r.n }));
+  }
+
   async searchCompanies(scope: Scope, keyword: string, limit: number): Promise<Company[]> {
     const s = scopeCondition(scope, 'c');
     return (this.db.prepare(`SELECT * FROM company c WHERE c.name LIKE ? ESCAPE '\\' AND ${s.sql} ORDER BY c.path LIMIT ?`)

@@ -270,7 +270,7 @@ describe('the company tree panel', () => {
     expect((await server.call('GET', `/service-priv/company/treeStruct?nodeId=C_${byName('华北分公司').id}`, { token: branch })).status).toBe(404);
   });
 
-  it('finds companies by name and vehicles by plate or device number, with the ancestor path', async () => {
+  it('finds companies and lines by name and vehicles by plate or device number, with the ancestor path', async () => {
     const found = await server.call<{ node: TreeNode; path: string[] }[]>('GET', `/service-priv/company/treeSearch?keyword=${encodeURIComponent('公交')}`, { token: admin });
     const bus = found.data.find((r) => r.node.name === '深圳公交车队');
     expect(bus?.path).toEqual(['C_1', `C_${byName('华南分公司').id}`]);
@@ -280,6 +280,11 @@ describe('the company tree panel', () => {
     expect(byDevice.data[0]?.path).toEqual(['C_1', `C_${byName('华北分公司').id}`, `C_${byName('北京第一车队').id}`]);
     const byPlate = await server.call<{ node: TreeNode }[]>('GET', `/service-priv/company/treeSearch?keyword=${encodeURIComponent(vehicle?.name ?? '')}`, { token: admin });
     expect(byPlate.data.map((r) => r.node.id)).toContain(vehicle?.id);
+    // A line by its name, under its company
+    const line = await server.call<{ node: TreeNode; path: string[] }[]>('GET', `/service-priv/company/treeSearch?keyword=${encodeURIComponent('机场快')}`, { token: admin });
+    expect(line.data.map((r) => [r.node.nodeType, r.node.name])).toEqual([['L', '机场快线']]);
+    expect(line.data[0]?.path).toEqual(['C_1', `C_${byName('华南分公司').id}`, `C_${byName('深圳公交车队').id}`]);
+    expect(line.data[0]?.node.vehicleCount).toBeGreaterThanOrEqual(0);
     // A branch administrator does not find vehicles of another branch.
     const hidden = await server.call<unknown[]>('GET', `/service-priv/company/treeSearch?keyword=${vehicle?.deviceNo}`, { token: branch });
     expect(hidden.data).toEqual([]);

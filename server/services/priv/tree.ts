@@ -98,13 +98,16 @@ export function treeRoutes(app: App, deps: ServiceDeps): void {
     const keyword = raw.trim();
     if (!keyword) return ok([], requestLang(request));
     const companies = await storage.fleet.searchCompanies(scope, keyword, limit);
-    const vehicles = companies.length < limit ? await storage.fleet.searchVehicles(scope, keyword, limit - companies.length) : [];
+    const lines = companies.length < limit ? await storage.fleet.searchLines(scope, keyword, limit - companies.length) : [];
+    const left = limit - companies.length - lines.length;
+    const vehicles = left > 0 ? await storage.fleet.searchVehicles(scope, keyword, left) : [];
     const out: { node: TreeNode; path: string[] }[] = [];
     const nodes = await companyNodes(storage, companies);
     companies.forEach((c, i) => {
       const node = nodes[i];
       if (node) out.push({ node, path: companyPath(scope, c.path).slice(0, -1) });
     });
+    for (const l of lines) out.push({ node: lineNode(l), path: companyPath(scope, l.path) });
     for (const v of vehicles) out.push({ node: vehicleNode(v), path: [...companyPath(scope, v.path), ...(v.lineId ? [`L_${v.lineId}`] : [])] });
     return ok(out, requestLang(request));
   });
