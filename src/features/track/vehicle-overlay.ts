@@ -15,7 +15,8 @@ import type { LayerFeed } from '../map/MapView.tsx';
 /** Adds the overlay to `map` and feeds it; the answer removes it (safe after the map is gone). */
 export function attachVehicleOverlay(map: maplibregl.Map, feed: LayerFeed, onAfterRender?: () => void): () => void {
   // Nothing here is pickable (clicks seek through MapView's markers), and pointer events pass through.
-  const overlay = new MapboxOverlay({ interleaved: false, layers: [...feed.layers()], onAfterRender });
+  // deck.gl calls its onAfterRender prop unconditionally: an undefined one must not replace its default.
+  const overlay = new MapboxOverlay({ interleaved: false, layers: [...feed.layers()], ...(onAfterRender ? { onAfterRender } : {}) });
   map.addControl(overlay);
   const off = feed.subscribe(() => overlay.setProps({ layers: [...feed.layers()] }));
   let attached = true;
