@@ -52,6 +52,11 @@ describe('photo wall', () => {
     await expect.poll(() => page.locator('[data-testid=photowall-tile] img[data-testid=media-photo]').count(), { timeout: 40_000 }).toBe(SIMULATED);
     await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('[data-testid=photowall-tile] img')].every((i) => i.complete && i.naturalWidth === 320));
 
+    // The snap's answer is a notification over the header for 4 s: the layout is checked once it has gone.
+    const snapNote = page.getByText(/已向 \d+ 辆在线车辆下发拍照/);
+    await snapNote.waitFor();
+    await snapNote.waitFor({ state: 'detached', timeout: 15_000 });
+
     // The filled grid at the desk sizes: no control covered, nothing crushed.
     for (const size of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }]) {
       await page.setViewportSize(size);
