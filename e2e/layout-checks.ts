@@ -131,8 +131,22 @@ export function narrowColumns(page: Page): Promise<NarrowColumn[]> {
   );
 }
 
+/**
+ * Waits (at most 10 s) until no CSS transition is running. The shell's main area slides its right padding
+ * open when the alarm pop-up docks (Mantine AppShell, 200 ms); with a 4K map painted in software on a
+ * loaded machine the browser produced no frame for seconds, so a check read the page mid-slide and
+ * reported the dashboard's header buttons under the pop-up they were moving away from (CI, stop 14).
+ * Endless CSS animations (a spinner) are not transitions and are not waited for.
+ */
+async function transitionsDone(page: Page): Promise<void> {
+  await page
+    .waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'), null, { timeout: 10_000, polling: 100 })
+    .catch(() => undefined); // still sliding after 10 s: check anyway, the report shows what was where
+}
+
 /** Both checks; a test asserts `{ covered: [], narrow: [] }` and sees every offender when it fails. */
 export async function layoutProblems(page: Page): Promise<{ covered: CoveredControl[]; narrow: NarrowColumn[] }> {
+  await transitionsDone(page);
   return { covered: await coveredControls(page), narrow: await narrowColumns(page) };
 }
 
