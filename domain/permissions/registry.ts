@@ -383,4 +383,9 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 371, pid: 61, type: 2, key: '/information/params/baseParam:set', zh: '设置', en: 'Set' },
   { id: 372, pid: 61, type: 2, key: '/information/params/baseParam:template', zh: '参数模板', en: 'Templates' },
   { id: 373, pid: 61, type: 2, key: '/information/params/baseParam:control', zh: '终端控制', en: 'Terminal control' },
+  // Issue 17 (fences; server/services/fences/api.md): ids 390–399.
+  { id: 390, pid: 10, type: 2, key: '/monitor/shape_map:create', zh: '新增', en: 'Add' },
+  { id: 391, pid: 10, type: 2, key: '/monitor/shape_map:update', zh: '修改', en: 'Edit' },
+  { id: 392, pid: 10, type: 2, key: '/monitor/shape_map:delete', zh: '删除', en: 'Delete' },
+  { id: 393, pid: 10, type: 2, key: '/monitor/shape_map:send', zh: '下发', en: 'Send to terminals' },
 ];
