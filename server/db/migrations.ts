@@ -26,6 +26,7 @@ import { MACHINE_AFFAIRS_MIGRATION } from './migration-machine-affairs.ts';
 import { INSTALLATION_TIME_MIGRATION } from './migration-installation-time.ts';
 import { FACE_WAREHOUSE_MIGRATION } from './migration-face-warehouse.ts';
 import { PHOTOWALL_MIGRATION } from './migration-photowall.ts';
+import { BOX_OBD_MIGRATION } from './migration-box-obd.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -271,6 +272,8 @@ const MIGRATIONS: readonly Migration[] = [
   PHOTOWALL_MIGRATION,
   // Issue 17 (terminal parameters: command records, parameter tasks, templates): version 29.
   TERMINAL_PARAMS_MIGRATION,
+  // Issue 17 (cargo box state, disposal sites, OBD/CAN history): version 33.
+  BOX_OBD_MIGRATION,
 ];
 
 /** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */
