@@ -11,7 +11,7 @@
  * gateway notifies live reports only).
  */
 import { ALARM_TYPES, alarmName } from '../../domain/alarms/catalogue.ts';
-import { AlarmEngine, DEFAULT_SPEED_RULE, defaultPolicy, type AlarmEvent, type AlarmPolicy, type SpeedRule } from '../../domain/alarms/engine.ts';
+import { AlarmEngine, DEFAULT_SPEED_RULE, defaultPolicy, type AlarmEvent, type AlarmPlace, type AlarmPolicy, type SpeedRule } from '../../domain/alarms/engine.ts';
 import { defaultLinkage, linkageForLevel, linkageSpeech, type Linkage } from '../../domain/alarms/linkage.ts';
 import { ALARM_FLAGS, ALARM_WINDOW_MS, PLATFORM_RULES, type Edition, type RiskLevel } from '../../domain/alarms/sources.ts';
 import { OFFLINE_AFTER_MS } from '../../domain/vehicle/state.ts';
@@ -218,6 +218,23 @@ export class AlarmService {
       vehicleId, time: loc.time, alarmWord: loc.alarm, status: loc.status, edition, speed: loc.speed, lng: loc.lng, lat: loc.lat,
       adas: loc.adas, dms: loc.dms,
     });
+    if (events.length > 0) this.apply(events);
+  }
+
+  /**
+   * A platform rule of another service (cargo box, ...) found its condition: starts the alarm (held
+   * until `platformEnd`), or nothing while it is already held.
+   */
+  platformStart(vehicleId: number, code: number, place: AlarmPlace): void {
+    if (this.engine.isActive(vehicleId, code)) return;
+    const events = this.engine.platformStart(vehicleId, code, place);
+    if (events.length > 0) this.apply(events);
+  }
+
+  /** That rule's condition cleared. */
+  platformEnd(vehicleId: number, code: number, time: number): void {
+    if (!this.engine.isActive(vehicleId, code)) return;
+    const events = this.engine.platformEnd(vehicleId, code, time);
     if (events.length > 0) this.apply(events);
   }
 
