@@ -383,6 +383,9 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 371, pid: 61, type: 2, key: '/information/params/baseParam:set', zh: '设置', en: 'Set' },
   { id: 372, pid: 61, type: 2, key: '/information/params/baseParam:template', zh: '参数模板', en: 'Templates' },
   { id: 373, pid: 61, type: 2, key: '/information/params/baseParam:control', zh: '终端控制', en: 'Terminal control' },
+  // Issue 17 (cargo box status; server/services/box-status/api.md): ids 420–429.
+  { id: 420, pid: 12, type: 2, key: '/monitor/boxStatus:history', zh: '状态历史', en: 'State history' },
+  { id: 421, pid: 12, type: 2, key: '/monitor/boxStatus:site', zh: '消纳场管理', en: 'Disposal sites' },
   // Issue 17 (fences; server/services/fences/api.md): ids 390–399.
   { id: 390, pid: 10, type: 2, key: '/monitor/shape_map:create', zh: '新增', en: 'Add' },
   { id: 391, pid: 10, type: 2, key: '/monitor/shape_map:update', zh: '修改', en: 'Edit' },
