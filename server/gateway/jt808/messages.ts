@@ -23,6 +23,7 @@ import { isPhoneMessage, readPhoneMessage, writePhoneMessage, type PhoneCallback
 import { isCanMessage, readCanMessage, writeCanMessage, type CanDataUpload } from './can.ts';
 import { isDriverMessage, readDriverMessage, writeDriverMessage, type DriverIdentity } from './driver.ts';
 import { isParameterMessage, readParameterFamily, writeParameterFamily, type ParameterMessage, type ParameterMessageInput } from './parameters.ts';
+import { isTransparentMessage, readTransparentMessage, writeTransparentMessage, type TransparentMessage } from './transparent.ts';
 
 export const MSG = {
   TERMINAL_RESPONSE: 0x0001,
@@ -154,7 +155,8 @@ export type Jt808Message =
   | PhoneCallback
   | CanDataUpload
   | DriverIdentity
-  | ParameterMessage;
+  | ParameterMessage
+  | TransparentMessage;
 
 /** What encodeBody accepts: location messages may leave optional items out. */
 export type Jt808MessageInput =
@@ -185,7 +187,7 @@ export function isSupported(msgId: number): boolean {
     case MSG.TEXT:
       return true;
     default:
-      return isMediaSignalling(msgId) || isMultimedia(msgId) || isFileUpload(msgId) || isPhoneMessage(msgId) || isCanMessage(msgId) || isDriverMessage(msgId) || isParameterMessage(msgId);
+      return isMediaSignalling(msgId) || isMultimedia(msgId) || isFileUpload(msgId) || isPhoneMessage(msgId) || isCanMessage(msgId) || isDriverMessage(msgId) || isParameterMessage(msgId) || isTransparentMessage(msgId);
   }
 }
 
@@ -276,6 +278,10 @@ export function decodeMessage(msgId: number, version: ProtocolEdition, b: Uint8A
         const r = new Reader(b, start, end);
         return done(r, readDriverMessage(r, version), 'driver identity');
       }
+      if (isTransparentMessage(msgId)) {
+        const r = new Reader(b, start, end);
+        return done(r, readTransparentMessage(msgId, r), `message 0x${hex4(msgId)}`);
+      }
       if (isParameterMessage(msgId)) {
         const r = new Reader(b, start, end);
         return done(r, readParameterFamily(msgId, r, version), `message 0x${hex4(msgId)}`);
@@ -305,6 +311,11 @@ export function writeMessage(w: Writer, msg: Jt808MessageInput, version: Protoco
   // The parameter / terminal-control family keeps its ids in parameters.ts (PARAM_MSG).
   if (isParameterMessage(msg.msgId)) {
     writeParameterFamily(w, msg as ParameterMessageInput, version);
+    return;
+  }
+  // The transparent family (0x8900/0x0900/0x0701/0x0108) lives in transparent.ts.
+  if (isTransparentMessage(msg.msgId)) {
+    writeTransparentMessage(w, msg as TransparentMessage);
     return;
   }
   switch (msg.msgId) {
