@@ -12,11 +12,10 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { ErrorCode } from '../../../domain/errors/catalogue.ts';
 import type { Storage, VehicleLabel } from '../../db/repositories.ts';
-import { ALL_COMPANIES, scopeCondition, type Scope } from '../../db/scope.ts';
+import { scopeCondition, type Scope } from '../../db/scope.ts';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { encodeGbk } from '../../gateway/jt808/bytes.ts';
 import { PARAM, PARAM_MSG, parameterSpec, type ParameterSpec, type TerminalParameter } from '../../gateway/jt808/parameters.ts';
-import type { CommandOutcome, RequestOutcome } from '../../gateway/types.ts';
 import type { Jt808MessageInput } from '../../gateway/jt808/messages.ts';
 import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
 import { AppError, fail, ok } from '../../http/envelope.ts';
@@ -24,13 +23,11 @@ import { requestLang } from '../../http/lang.ts';
 import type { Message } from '../../http/messages.ts';
 import { Id, Name, PageFields, Strict, Text, type App } from '../../http/route.ts';
 import type { LiveRuntime } from '../../live/runtime.ts';
+import { ANSWER_TIMEOUT_MS, commandRecords, createCommandTasks, TASK_QUEUE_MS, TASK_VEHICLES_MAX, type CommandUser } from '../command-tasks/index.ts';
 
 export const PARAMS_PAGE = '/information/params/baseParam';
-/** Vehicles of one task (spec §5: at most 500 selected at once). */
-export const TASK_VEHICLES_MAX = 500;
-/** A queued vehicle waits this long for its terminal to come back. */
-export const TASK_QUEUE_MS = 24 * 3600_000;
-export const ANSWER_TIMEOUT_MS = 10_000;
+// The task machinery and its limits are shared with the other device-facing services (fences).
+export { ANSWER_TIMEOUT_MS, TASK_QUEUE_MS, TASK_VEHICLES_MAX };
 export const TEMPLATE_NAME_MAX = 50;
 
 const pair = (zh: string, en: string): Message => (lang) => (lang === 'zh' ? zh : en);
@@ -86,8 +83,6 @@ function itemsView(params: readonly TerminalParameter[]) {
   });
 }
 
-type State = 'queued' | 'sent' | 'ok' | 'failed' | 'timeout' | 'offline';
-
 export interface TerminalParamsDeps {
   readonly storage: Storage;
   readonly live: LiveRuntime;
@@ -105,22 +100,9 @@ export function terminalParamsRoutes(app: App, deps: TerminalParamsDeps): void {
     return ids.map((id) => labels.get(id)!);
   }
 
-  const insertRecord = db.prepare(`INSERT INTO command_record (company_id, vehicle_id, vehiidno, device_no, msg_id, fun, content, task_id, user_id, user_name, send_time, state)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const finishRecord = db.prepare('UPDATE command_record SET state = ?, result = ?, answer = ?, answer_time = ? WHERE id = ?');
+  const { record, settle } = commandRecords(db);
 
-  function record(v: VehicleLabel, msg: Jt808MessageInput, fun: string, content: unknown, user: { id: number | null; name: string }, state: State, taskId: number | null = null): number {
-    return Number(insertRecord.run(v.companyId, v.vehicleId, v.vehiidno, v.deviceNo ?? '', msg.msgId, fun, JSON.stringify(content), taskId, user.id, user.name, Date.now(), state).lastInsertRowid);
-  }
-
-  function settle(id: number, outcome: CommandOutcome | RequestOutcome, answer: unknown = null): { state: State; result: number | null } {
-    const state: State = outcome.kind === 'answer' ? 'ok' : outcome.kind === 'reply' ? (outcome.result === 0 ? 'ok' : 'failed') : outcome.kind;
-    const result = outcome.kind === 'reply' ? outcome.result : outcome.kind === 'answer' ? 0 : null;
-    finishRecord.run(state, result, answer === null ? null : JSON.stringify(answer), Date.now(), id);
-    return { state, result };
-  }
-
-  const userOf = (ctx: AuthContext) => ({ id: ctx.user.id, name: ctx.user.realName || ctx.user.username });
+  const userOf = (ctx: AuthContext): CommandUser => ({ id: ctx.user.id, name: ctx.user.realName || ctx.user.username });
 
   /** One command with an answer to one vehicle: record, send, settle; 409/504 for offline/timeout/refused. */
   async function oneOff(ctx: AuthContext, vehicleId: number, fun: string, msg: Jt808MessageInput, answerId: number | null, content: unknown) {
@@ -141,52 +123,16 @@ export function terminalParamsRoutes(app: App, deps: TerminalParamsDeps): void {
 
   // ------------------------------------------------------------------ tasks
 
-  const taskRow = db.prepare('UPDATE param_task_vehicle SET state = ?, result = ?, record_id = ?, update_time = ? WHERE task_id = ? AND vehicle_id = ?');
-
-  /** Sends a task's parameters to one vehicle now (it is online) and keeps its row up to date. */
-  async function deliver(taskId: number, v: VehicleLabel, params: TerminalParameter[], user: { id: number | null; name: string }): Promise<void> {
-    const msg: Jt808MessageInput = { msgId: PARAM_MSG.SET, params };
-    const recordId = record(v, msg, 'setParams', { params: itemsView(params) }, user, 'sent', taskId);
-    taskRow.run('sent', null, recordId, Date.now(), taskId, v.vehicleId);
-    const outcome = await gateway.sendCommand(v.vehicleId, msg, ANSWER_TIMEOUT_MS);
-    const { state, result } = settle(recordId, outcome);
-    // An offline outcome (the link dropped before the answer) puts the vehicle back in the queue.
-    taskRow.run(state === 'offline' ? 'queued' : state, result, recordId, Date.now(), taskId, v.vehicleId);
-  }
-
-  const queuedFor = db.prepare(`SELECT t.id, t.params, t.created_by, t.created_by_name FROM param_task_vehicle tv JOIN param_task t ON t.id = tv.task_id
-    WHERE tv.vehicle_id = ? AND tv.state = 'queued' AND t.expire_time > ? ORDER BY t.id`);
-  /** In flight per vehicle, so a reconnect storm never sends one task twice at once. */
-  const delivering = new Set<number>();
-  gateway.onAuthenticated((vehicleId) => {
-    if (delivering.has(vehicleId)) return;
-    const rows = queuedFor.all(vehicleId, Date.now()) as { id: number; params: string; created_by: number | null; created_by_name: string }[];
-    if (rows.length === 0) return;
-    delivering.add(vehicleId);
-    void (async () => {
-      try {
-        const [v] = [...(await storage.terminals.labels(ALL_COMPANIES, [vehicleId])).values()];
-        if (!v) return;
-        for (const r of rows) await deliver(r.id, v, JSON.parse(r.params) as TerminalParameter[], { id: r.created_by, name: r.created_by_name });
-      } finally {
-        delivering.delete(vehicleId);
-      }
-    })().catch(() => undefined);
+  const tasks = createCommandTasks<TerminalParameter[]>({ db, storage, gateway }, {
+    tables: { task: 'param_task', vehicle: 'param_task_vehicle', payload: 'params' },
+    message: (params) => ({ msgId: PARAM_MSG.SET, params }),
+    fun: () => 'setParams',
+    content: (params) => ({ params: itemsView(params) }),
   });
 
   function taskView(scope: Scope, id: number) {
-    const cond = scopeCondition(scope, 'c');
-    const t = db.prepare(`SELECT t.*, c.name AS company_name FROM param_task t JOIN company c ON c.id = t.company_id WHERE t.id = ? AND ${cond.sql}`).get(id, ...cond.params) as
-      { id: number; company_id: number; company_name: string; params: string; created_by_name: string; create_time: number; expire_time: number } | undefined;
-    if (!t) throw fail.notFound(ParamMessages.taskNotFound);
-    const vehicles = db.prepare(`SELECT tv.vehicle_id AS vehicleId, tv.vehiidno, tv.state, tv.result, tv.record_id AS recordId, tv.update_time AS updateTime
-      FROM param_task_vehicle tv WHERE tv.task_id = ? ORDER BY tv.rowid`).all(t.id) as { state: string }[];
-    const counts: Record<string, number> = { queued: 0, sent: 0, ok: 0, failed: 0, timeout: 0 };
-    for (const v of vehicles) counts[v.state] = (counts[v.state] ?? 0) + 1;
-    return {
-      id: t.id, companyId: t.company_id, companyName: t.company_name, params: itemsView(JSON.parse(t.params) as TerminalParameter[]),
-      createdByName: t.created_by_name, createTime: t.create_time, expireTime: t.expire_time, counts, vehicles,
-    };
+    const { payload, ...t } = tasks.view(scope, id, ParamMessages.taskNotFound);
+    return { ...t, params: itemsView(payload) };
   }
 
   // ------------------------------------------------------------------ routes
@@ -247,21 +193,7 @@ export function terminalParamsRoutes(app: App, deps: TerminalParamsDeps): void {
     const vehicles = await vehiclesIn(ctx.scope, request.body.vehicleIds, 'vehicleIds');
     const noDevice = vehicles.filter((v) => !v.deviceNo);
     if (noDevice.length > 0) throw badField('vehicleIds', (l) => `${ParamMessages.noDevice(l)}: ${noDevice.slice(0, 10).map((v) => v.vehiidno).join(', ')}`, 'noDevice');
-    const now = Date.now();
-    const user = userOf(ctx);
-    const taskId = db.transaction(() => {
-      const id = Number(db.prepare('INSERT INTO param_task (company_id, params, created_by, created_by_name, create_time, expire_time) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(ctx.user.companyId, JSON.stringify(params), user.id, user.name, now, now + TASK_QUEUE_MS).lastInsertRowid);
-      const put = db.prepare("INSERT INTO param_task_vehicle (task_id, vehicle_id, vehiidno, state, update_time) VALUES (?, ?, ?, 'queued', ?)");
-      for (const v of vehicles) put.run(id, v.vehicleId, v.vehiidno, now);
-      return id;
-    })();
-    // Online terminals get it now; the others stay queued until they authenticate again (onAuthenticated).
-    for (const v of vehicles) {
-      if (!gateway.isReachable(v.vehicleId) || delivering.has(v.vehicleId)) continue;
-      delivering.add(v.vehicleId);
-      void deliver(taskId, v, params, user).catch(() => undefined).finally(() => delivering.delete(v.vehicleId));
-    }
+    const taskId = tasks.create(ctx.user.companyId, params, vehicles, userOf(ctx));
     return ok(taskView(ctx.scope, taskId), requestLang(request));
   });
 
