@@ -47,6 +47,7 @@ import {
 } from './jt808/index.ts';
 import type { DeviceGatewayStats, TerminalDirectory, TerminalEntry } from './directory.ts';
 import type { LiveApplier } from './live-apply.ts';
+import type { FrameLogSink } from './frame-log.ts';
 import type { CommandOutcome, GatewayLog, GatewayStats, RequestOutcome, TerminalMessageHandler } from './types.ts';
 
 /** What a session needs from its gateway. */
@@ -60,6 +61,8 @@ export interface SessionHost {
   readonly handlers: ReadonlyMap<number, TerminalMessageHandler>;
   readonly maxBuffered: number;
   readonly reassembly: ReassemblerOptions;
+  /** Issue 17: the communication log (frame-log.ts), when on; sees every frame both ways. */
+  frameLog?: FrameLogSink;
   isStopping(): boolean;
   /** `entry` authenticated on `session`: it becomes the vehicle's reachable session (another one loses the terminal). */
   bind(session: TerminalSession, entry: TerminalEntry, header: Jt808Header): void;
@@ -248,6 +251,7 @@ export class TerminalSession {
   }
 
   private frame(frame: Uint8Array): void {
+    this.host.frameLog?.record(0, frame);
     if (this.backlog !== null) {
       this.backlog.push(frame);
       return;
@@ -539,6 +543,7 @@ export class TerminalSession {
   /** Queues bytes for the socket: gathered per chunk (one write for many acks), else written at once. */
   private send(bytes: Uint8Array): void {
     if (this.socket.destroyed) return;
+    this.host.frameLog?.record(1, bytes);
     if (this.out) this.out.push(bytes);
     else this.socket.write(bytes);
   }
