@@ -17,6 +17,7 @@ import type { LiveStore } from '../live/store.ts';
 import { ReassemblyBudget, type Jt808Header, type Jt808MessageInput, type ProtocolEdition, type ReassemblerOptions } from './jt808/index.ts';
 import { emptyDeviceGatewayStats, phoneKey, TerminalDirectory, type DeviceGatewayStats, type TerminalEntry } from './directory.ts';
 import { LiveApplier } from './live-apply.ts';
+import type { FrameLogSink } from './frame-log.ts';
 import { TerminalSession, type SessionHost, type SessionTarget } from './session.ts';
 import {
   emptyGatewayStats,
@@ -143,6 +144,15 @@ export class Jt808Gateway {
       },
     };
     this.server = net.createServer((socket) => this.accept(socket, options.idleMs));
+  }
+
+  /**
+   * Issue 17: every frame of every connection, both ways, goes to `log` from now on (frame-log.ts
+   * batches it off the hot path); its vehicle is resolved through the directory's cache.
+   */
+  attachFrameLog(log: FrameLogSink): void {
+    log.resolveVehicle = (phone) => this.directory.cached(phone)?.vehicleId ?? null;
+    this.host.frameLog = log;
   }
 
   /** Called for every report accepted live (alarm generation hooks in here). */
