@@ -20,6 +20,7 @@ import type { Storage, VehicleLabel } from '../db/repositories.ts';
 import { ALL_COMPANIES } from '../db/scope.ts';
 import type { LocationReport } from '../gateway/jt808/index.ts';
 import type { LiveStore } from '../live/store.ts';
+import type { FenceSource } from './fence-watch.ts';
 
 /** What the service needs from the push hub (server/push/hub.ts). */
 export interface AlarmPublisher {
@@ -37,6 +38,8 @@ export interface AlarmServiceOptions {
    * 0x0001 result, -1 offline, -2 no reply (the alarm log's terminalResult). Without it, TTS linkage is off.
    */
   readonly speak?: (vehicleId: number, text: string) => Promise<number>;
+  /** The fences the platform evaluates (fence-watch.ts); without it, no fence alarm is raised. */
+  readonly fences?: FenceSource;
 }
 
 /**
@@ -77,6 +80,8 @@ export class AlarmService {
   /** Vehicles already offline when the server started: no alarm until they come back and leave again. */
   private readonly offlineAtStart = new Set<number>();
   private timer: ReturnType<typeof setInterval> | undefined;
+  /** The fences last loaded (evaluated against live reports once the fence evaluator lands). */
+  fenceSet: ReturnType<FenceSource['load']> = [];
 
   constructor(
     private readonly storage: Storage,
@@ -138,6 +143,11 @@ export class AlarmService {
   /** Resolves when every event so far is stored (and pushed). */
   idle(): Promise<void> {
     return this.chain;
+  }
+
+  /** Re-reads the fences after a fence or its vehicle bindings changed (the fence API calls it). */
+  fencesChanged(): void {
+    this.fenceSet = this.options.fences?.load() ?? [];
   }
 
   /** Re-reads company settings after a settings call changed them. */
