@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeBoxItem, BOX_ITEM_ID, type BoxState } from '../../../domain/box/status.ts';
+import { chinaDate } from '../../../domain/track/days.ts';
+import type { SqliteStorage } from '../../db/sqlite/storage.ts';
+import { location, TestTerminal } from '../../gateway/terminal-client.ts';
+import { startLiveServer, type LiveTestServer } from '../../live/test-harness.ts';
+
+let server: LiveTestServer;
+let admin: string;
+let truck: { vehicleId: number; deviceNo: string; vehiidno: string };
+let terminal: TestTerminal;
+
+const box = (s: Partial<BoxState>): { id: number; data: Uint8Array }[] =>
+  [{ id: BOX_ITEM_ID, data: encodeBoxItem({ lifted: false, sealed: true, loaded: false, loadT: null, ...s }) }];
+
+interface PageRow { vehicleId: number; vehiidno: string; online: boolean; box: (BoxState & { since: number; speed: number }) | null }
+
+beforeAll(async () => {
+  server = await startLiveServer({ seedVehicles: 4 });
+  admin = await server.login('admin', 'admin123');
+  const db = (server.app.storage as unknown as SqliteStorage).db;
+  const v = (await server.app.storage.terminals.allVehicles())[0]!;
+  // The seed's slag trucks are vehicles of type 'muck'; make this one of them.
+  db.prepare("UPDATE vehicle SET vehicle_type = 'muck' WHERE id = ?").run(v.vehicleId);
+  db.prepare("UPDATE vehicle SET vehicle_type = 'car' WHERE id <> ?").run(v.vehicleId);
+  truck = { vehicleId: v.vehicleId, deviceNo: v.deviceNo, vehiidno: (db.prepare('SELECT vehiidno FROM vehicle WHERE id = ?').get(v.vehicleId) as { vehiidno: string }).vehiidno };
+  terminal = await TestTerminal.connect(server.gatewayPort, truck.deviceNo);
+  await terminal.login();
+});
+afterAll(async () => {
+  await terminal?.close();
+  await server?.close();
+});
+
+async function report(speed: number, state: Partial<BoxState>, at = { lng: 121.5, lat: 31.2 }): Promise<number> {
+  server.clock.advance(10_000);
+  const time = Math.floor(server.clock.now() / 1000) * 1000;
+  const reply = await terminal.request({ msgId: 0x0200, ...location({ ...at, time, speed, extras: box(state) }) } as never);
+  expect(reply).toMatchObject({ msgId: 0x8001, replyId: 0x0200, result: 0 });
+  return time;
+}
+
+const openAlarms = (code: number) => {
+  const db = (server.app.storage as unknown as SqliteStorage).db;
+  return db.prepare('SELECT count(*) AS n, sum(end_time IS NULL) AS open FROM alarm WHERE vehicle_id = ? AND alarm_type = ?').get(truck.vehicleId, code) as { n: number; open: number | null };
+};
+
+describe('cargo box status (0x0200 item 0xE1 → /service-monitor/box/…, group 70 alarms)', () => {
+  it('lists the slag truck with its box state now and raises 70001 while it drives loaded and unsealed, ending it once sealed', async () => {
+    await report(0, { loaded: false, sealed: true });
+    const loadedAt = await report(30, { loaded: true, sealed: false, loadT: 18 });
+    await server.app.alarms.idle();
+    await new Promise((r) => setImmediate(r));
+    await server.app.alarms.idle();
+    expect(openAlarms(70001)).toEqual({ n: 1, open: 1 });
+
+    const page = await server.call<{ total: number; records: PageRow[] }>('GET', '/service-monitor/box/page?current=1&size=10', { token: admin });
+    expect(page.code).toBe(200);
+    expect(page.data.total).toBe(1);
+    expect(page.data.records[0]).toMatchObject({ vehicleId: truck.vehicleId, vehiidno: truck.vehiidno, online: true, box: { loaded: true, sealed: false, lifted: false, loadT: 18, since: loadedAt, speed: 30 } });
+    // Filters: an unsealed truck is found by 'unsealed', not by 'empty'; online=0 finds nothing.
+    expect((await server.call<{ total: number }>('GET', '/service-monitor/box/page?state=unsealed', { token: admin })).data.total).toBe(1);
+    expect((await server.call<{ total: number }>('GET', '/service-monitor/box/page?state=empty', { token: admin })).data.total).toBe(0);
+    expect((await server.call<{ total: number }>('GET', '/service-monitor/box/page?online=0', { token: admin })).data.total).toBe(0);
+
+    await report(30, { loaded: true, sealed: true, loadT: 18 });
+    await server.app.alarms.idle();
+    await new Promise((r) => setImmediate(r));
+    await server.app.alarms.idle();
+    expect(openAlarms(70001)).toEqual({ n: 1, open: 0 });
+  });
+
+  it('raises 70002 for a lift while moving, 70005 loaded over 60 km/h, 70004 for unloading outside the approved sites but not inside one', async () => {
+    await report(20, { loaded: true, sealed: true, lifted: true });
+    await report(75, { loaded: true, sealed: true });
+    const site = await server.call<{ id: number }>('POST', '/service-monitor/box/site/save', { token: admin, body: { name: '江湾消纳场', lng: 121.6, lat: 31.3, radiusM: 500 } });
+    expect(site.code).toBe(200);
+    await report(0, { loaded: true, sealed: true, lifted: true }, { lng: 121.5, lat: 31.2 }); // far from the site
+    await report(0, { loaded: false, sealed: true }, { lng: 121.5, lat: 31.2 });
+    await report(0, { loaded: true, sealed: true, lifted: true }, { lng: 121.6005, lat: 31.3 }); // inside
+    await server.app.alarms.idle();
+    await new Promise((r) => setImmediate(r));
+    await server.app.alarms.idle();
+    expect(openAlarms(70002).n).toBe(1);
+    expect(openAlarms(70005).n).toBe(1);
+    expect(openAlarms(70004)).toEqual({ n: 1, open: 0 });
+  });
+
+  it('answers a day of state changes, 400 naming a bad day, 404 outside the scope, 403 without the history button', async () => {
+    await server.app.boxStatus.flush();
+    const day = chinaDate(server.clock.now());
+    const h = await server.call<{ changes: { time: number; loaded: boolean; sealed: boolean; lifted: boolean }[] }>('GET', `/service-monitor/box/history?vehicleId=${truck.vehicleId}&day=${day}`, { token: admin });
+    expect(h.code).toBe(200);
+    expect(h.data.changes.length).toBeGreaterThanOrEqual(6);
+    expect(h.data.changes[1]).toMatchObject({ loaded: true, sealed: false, lifted: false });
+    const bad = await server.call('GET', `/service-monitor/box/history?vehicleId=${truck.vehicleId}&day=2026-13-45`, { token: admin });
+    expect(bad.status).toBe(400);
+    expect(bad.msg).toMatch(/day/);
+    expect((await server.call('GET', `/service-monitor/box/history?vehicleId=999999&day=${day}`, { token: admin })).status).toBe(404);
+    expect((await server.call('GET', `/service-monitor/box/page?state=broken`, { token: admin })).status).toBe(400);
+    const operator = await server.login('operator', 'operator123');
+    expect((await server.call('GET', `/service-monitor/box/history?vehicleId=${truck.vehicleId}&day=${day}`, { token: operator })).status).toBe(403);
+  });
+});
