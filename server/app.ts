@@ -39,6 +39,7 @@ import { terminalParamsRoutes } from './services/terminal-params/index.ts';
 import { tileRoutes } from './services/tiles/index.ts';
 import { fleetAssetRoutes } from './services/fleet-assets/index.ts';
 import { createFleetSync } from './live/fleet-sync.ts';
+import { boxStatusRoutes } from './services/box-status/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -116,6 +117,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   fleetAssetRoutes(api, { config, storage, tokens, live, fleetSync: createFleetSync(storage, live, app.log) }); // issue 15: vehicles, devices, drivers, installations, lines, operator logs
   photoWallRoutes(api, { storage, live }); // issue 15: photo walls (after multimedia: snap now uses app.multimedia)
   terminalParamsRoutes(api, { storage, live }); // issue 17: terminal parameters, command records, paramconfig
+  boxStatusRoutes(api, { storage, live, retentionDays: config.positionRetentionDays }); // issue 17: slag-truck cargo box state, group 70 alarms (after safe: chains its report listener)
   await installConsole(app, config.consoleDir);
   return app;
 }
