@@ -90,6 +90,8 @@ export interface Config {
   readonly reportRetentionDays: number;
   /** A finished export file (and its job) is kept this long after it finished (EXPORT_RETENTION_MINUTES). */
   readonly exportRetentionMinutes: number;
+  /** Issue 17: days of gateway frames kept in DATA_DIR/frames (FRAME_LOG_DAYS, whole days; 0 turns the communication log off). */
+  readonly frameLogDays: number;
   /** FTP receiver for recordings terminals upload after 0x9206 (a free port when PORT is 0, as in tests). */
   readonly ftpPort: number;
   /** Address sent to terminals in 0x9206 and in PASV answers (an IPv4 address: PASV carries no names). */
@@ -220,6 +222,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logRetentionDays: int(env, 'LOG_RETENTION_DAYS', 180, 0, 36_500),
     reportRetentionDays: int(env, 'REPORT_RETENTION_DAYS', 1095, 0, 36_500),
     exportRetentionMinutes: int(env, 'EXPORT_RETENTION_MINUTES', 30, 1, 7 * 24 * 60),
+    frameLogDays: int(env, 'FRAME_LOG_DAYS', 7, 0, 366),
     ftpPort: int(env, 'FTP_PORT', 7621, 0, 65535),
     ftpPublicHost: env.FTP_PUBLIC_HOST || env.MEDIA_PUBLIC_HOST || env.GATEWAY_HOST || env.HOST || '127.0.0.1',
     ftpPassivePorts: portRange(env, 'FTP_PASV_PORTS', [7630, 7679]),
