@@ -179,7 +179,8 @@ describe('encoder', () => {
   it('refuses values of the wrong kind, out of range or too long, and counts outside 1..255', () => {
     fails([{ id: PARAM.plate.id, value: 7 }], /STRING parameter needs text/);
     fails([{ id: PARAM.heartbeatInterval.id, value: '30' }], /DWORD parameter needs a number/);
-    fails([{ id: 0xf364, value: 1 }], /unknown parameter/);
+    fails([{ id: 0x0075, value: 1 }], /unknown parameter/);
+    fails([{ id: 0xf364, value: 1 }], /ADAS block needs its fields/); // active-safety.test.ts
     fails([{ id: PARAM.plateColor.id, value: 256 }], /0\.\.255/);
     fails([{ id: PARAM.fenceRadius.id, value: 70_000 }], /0\.\.65535/);
     fails([{ id: PARAM.maxSpeed.id, value: -1 }], /0\.\.4294967295/);

@@ -14,6 +14,7 @@ import { decodeBcdPhone, encodeGbk, type Reader, type Writer } from './bytes.ts'
 import { Jt808Error } from './errors.ts';
 import type { ProtocolEdition } from './header.ts';
 import { decodeLocation, writeLocation, type LocationInput, type LocationReport } from './location.ts';
+import { activeSafetyLayout, blockLength, checkBlock, isReserved, type ActiveSafetyBlock, type BlockLayout } from '../../../domain/terminal-params/active-safety.ts';
 
 export const SET_PARAMETERS = 0x8103;
 
@@ -68,10 +69,13 @@ export interface ParameterSpec {
 /** Value of a typed parameter: a number for DWORD / WORD / BYTE, text for STRING. */
 export type ParameterValueOf<T extends ParameterType> = T extends 'string' ? string : number;
 
-/** One parameter item: a typed value for a known id, raw bytes otherwise. */
+/**
+ * One parameter item: a typed value for a known id, a field object for the active-safety blocks
+ * (0xF364 ADAS / 0xF365 DSM, domain/terminal-params/active-safety.ts), raw bytes otherwise.
+ */
 export interface TerminalParameter {
   readonly id: number;
-  readonly value: number | string | Uint8Array;
+  readonly value: number | string | Uint8Array | ActiveSafetyBlock;
 }
 
 /** 0x8103 set terminal parameters. At most 255 items (the count is a BYTE). */
@@ -395,7 +399,10 @@ export function readParameterItems(r: Reader, count: number): TerminalParameter[
     const id = r.u32('parameter id');
     const length = r.u8('parameter length');
     const spec = BY_ID.get(id);
-    if (spec?.type === 'string') {
+    const layout = activeSafetyLayout(id);
+    if (layout && length === blockLength(layout)) {
+      params.push({ id, value: readActiveSafetyBlock(r, layout) });
+    } else if (spec?.type === 'string') {
       params.push({ id, value: r.fixedString(length, `parameter 0x${id.toString(16).padStart(4, '0')}`) });
     } else if (spec && WIDTH[spec.type] === length) {
       const what = `parameter 0x${id.toString(16).padStart(4, '0')}`;
@@ -421,6 +428,14 @@ export function writeParameterItems(w: Writer, params: readonly TerminalParamete
       w.u8(value.length, 'parameter length').bytes(value);
       continue;
     }
+    const layout = activeSafetyLayout(id);
+    if (layout) {
+      if (typeof value !== 'object') throw new Jt808Error('encode', `${what}: the ${layout.key.toUpperCase()} block needs its fields, got ${typeof value}`);
+      w.u8(blockLength(layout), 'parameter length');
+      writeActiveSafetyBlock(w, layout, value);
+      continue;
+    }
+    if (typeof value === 'object') throw new Jt808Error('encode', `${what}: not an active-safety block`);
     const spec = BY_ID.get(id);
     if (!spec) throw new Jt808Error('encode', `${what}: unknown parameter, give its value as bytes`);
     if (spec.type === 'string') {
@@ -436,6 +451,31 @@ export function writeParameterItems(w: Writer, params: readonly TerminalParamete
     if (width === 4) w.u32(value, what);
     else if (width === 2) w.u16(value, what);
     else w.u8(value, what);
+  }
+}
+
+/**
+ * Reads an active-safety block (T/JSATL12-2017 tables 4-10 / 4-11) field by field; reserved bytes are
+ * skipped. The item's length was checked against the layout by the caller.
+ */
+export function readActiveSafetyBlock(r: Reader, layout: BlockLayout): ActiveSafetyBlock {
+  const out: Record<string, number> = {};
+  for (const e of layout.entries) {
+    if (isReserved(e)) r.bytes(e.reserved, `${layout.key} reserved`);
+    else out[e.key] = e.type === 'dword' ? r.u32(`${layout.key}.${e.key}`) : e.type === 'word' ? r.u16(`${layout.key}.${e.key}`) : r.u8(`${layout.key}.${e.key}`);
+  }
+  return out;
+}
+
+/** Writes an active-safety block; every field must be present and inside its range (else Jt808Error('encode')). */
+export function writeActiveSafetyBlock(w: Writer, layout: BlockLayout, value: ActiveSafetyBlock): void {
+  const bad = checkBlock(layout, value);
+  if (bad) throw new Jt808Error('encode', `${layout.key}.${bad.key}: ${bad.key in value ? `must be a whole number from ${bad.min} to ${bad.max}` : 'missing or unknown field'}`);
+  for (const e of layout.entries) {
+    if (isReserved(e)) w.bytes(new Uint8Array(e.reserved));
+    else if (e.type === 'dword') w.u32(value[e.key]!, `${layout.key}.${e.key}`);
+    else if (e.type === 'word') w.u16(value[e.key]!, `${layout.key}.${e.key}`);
+    else w.u8(value[e.key]!, `${layout.key}.${e.key}`);
   }
 }
 
