@@ -24,6 +24,7 @@ import { isCanMessage, readCanMessage, writeCanMessage, type CanDataUpload } fro
 import { isDriverMessage, readDriverMessage, writeDriverMessage, type DriverIdentity } from './driver.ts';
 import { isParameterMessage, readParameterFamily, writeParameterFamily, type ParameterMessage, type ParameterMessageInput } from './parameters.ts';
 import { isTransparentMessage, readTransparentMessage, writeTransparentMessage, type TransparentMessage } from './transparent.ts';
+import { isFenceMessage, readFenceMessage, writeFenceMessage, type FenceMessage } from './fences.ts';
 
 export const MSG = {
   TERMINAL_RESPONSE: 0x0001,
@@ -156,7 +157,8 @@ export type Jt808Message =
   | CanDataUpload
   | DriverIdentity
   | ParameterMessage
-  | TransparentMessage;
+  | TransparentMessage
+  | FenceMessage;
 
 /** What encodeBody accepts: location messages may leave optional items out. */
 export type Jt808MessageInput =
@@ -187,7 +189,7 @@ export function isSupported(msgId: number): boolean {
     case MSG.TEXT:
       return true;
     default:
-      return isMediaSignalling(msgId) || isMultimedia(msgId) || isFileUpload(msgId) || isPhoneMessage(msgId) || isCanMessage(msgId) || isDriverMessage(msgId) || isParameterMessage(msgId) || isTransparentMessage(msgId);
+      return isMediaSignalling(msgId) || isMultimedia(msgId) || isFileUpload(msgId) || isPhoneMessage(msgId) || isCanMessage(msgId) || isDriverMessage(msgId) || isParameterMessage(msgId) || isTransparentMessage(msgId) || isFenceMessage(msgId);
   }
 }
 
@@ -278,6 +280,10 @@ export function decodeMessage(msgId: number, version: ProtocolEdition, b: Uint8A
         const r = new Reader(b, start, end);
         return done(r, readDriverMessage(r, version), 'driver identity');
       }
+      if (isFenceMessage(msgId)) {
+        const r = new Reader(b, start, end);
+        return done(r, readFenceMessage(msgId, r, version), `message 0x${hex4(msgId)}`);
+      }
       if (isTransparentMessage(msgId)) {
         const r = new Reader(b, start, end);
         return done(r, readTransparentMessage(msgId, r), `message 0x${hex4(msgId)}`);
@@ -306,6 +312,11 @@ export function writeMessage(w: Writer, msg: Jt808MessageInput, version: Protoco
   // The multimedia family keeps its id list in one place (multimedia.ts `isMultimedia`).
   if (isMultimedia(msg.msgId)) {
     writeMultimedia(w, msg as Multimedia);
+    return;
+  }
+  // The area (fence) family keeps its ids in fences.ts (FENCE_MSG).
+  if (isFenceMessage(msg.msgId)) {
+    writeFenceMessage(w, msg as FenceMessage, version);
     return;
   }
   // The parameter / terminal-control family keeps its ids in parameters.ts (PARAM_MSG).
