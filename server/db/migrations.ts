@@ -7,6 +7,7 @@
  * path index serves without a scan.
  */
 import { TERMINAL_PARAMS_MIGRATION } from './migration-terminal-params.ts';
+import { FENCES_MIGRATION } from './migration-fences.ts';
 import { ALARM_STATS_MIGRATION } from './migration-alarm-stats.ts';
 import { ALARM_LINKAGE_DEFAULTS_MIGRATION, ALARMS_MIGRATION } from './migration-alarms.ts';
 import { BOARD_MIGRATION } from './migration-board.ts';
@@ -272,6 +273,8 @@ const MIGRATIONS: readonly Migration[] = [
   PHOTOWALL_MIGRATION,
   // Issue 17 (terminal parameters: command records, parameter tasks, templates): version 29.
   TERMINAL_PARAMS_MIGRATION,
+  // Issue 17 (fences: fence, fence_vehicle, fence send tasks): version 30.
+  FENCES_MIGRATION,
   // Issue 17 (cargo box state, disposal sites, OBD/CAN history): version 33.
   BOX_OBD_MIGRATION,
 ];
