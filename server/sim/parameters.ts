@@ -5,8 +5,12 @@
  * ids are left out, as real terminals do), 0x8107 answers 0x0107 with its attributes, 0x8201 answers
  * 0x0201 with its latest position, 0x8202 starts (or, with interval 0, stops) temporary tracking and
  * 0x8105 is acknowledged. The heartbeat interval (0x0001) is read by terminal.ts at every wake, so a
- * changed interval changes the cadence at once.
+ * changed interval changes the cadence at once. The active-safety blocks (0xF364 ADAS, 0xF365 DSM,
+ * T/JSATL12-2017) ship with the standard's defaults, and the ADAS/DMS alarms the vehicle raises follow
+ * the block the terminal holds (`applyActiveSafety`): below the alarm speed threshold no alarm, a
+ * disabled level no alarm, above the level speed threshold level two.
  */
+import { ADAS_PARAMS, blockDefaults, DSM_PARAMS, type ActiveSafetyBlock, type BlockLayout } from '../../domain/terminal-params/active-safety.ts';
 import { PARAM, PARAM_MSG, RESULT, type Jt808Header, type Jt808MessageInput, type LocationInput, type ParameterMessage, type TerminalAttributes, type TerminalParameter } from '../gateway/jt808/index.ts';
 
 export type ParameterStore = Map<number, TerminalParameter['value']>;
@@ -37,6 +41,8 @@ export function simDefaultParameters(opts: { plate: string; heartbeatMs: number 
     [PARAM.maxParking.id, 3600],
     [PARAM.plate.id, opts.plate],
     [PARAM.plateColor.id, 2],
+    [ADAS_PARAMS.id, blockDefaults(ADAS_PARAMS)],
+    [DSM_PARAMS.id, blockDefaults(DSM_PARAMS)],
   ];
   return new Map(defaults);
 }
@@ -45,6 +51,65 @@ export function simDefaultParameters(opts: { plate: string; heartbeatMs: number 
 export function heartbeatMsOf(store: ParameterStore, fallbackMs: number): number {
   const v = store.get(PARAM.heartbeatInterval.id);
   return typeof v === 'number' && v > 0 ? v * 1000 : fallbackMs;
+}
+
+/** The block the terminal follows now: what the platform set, else the standard's defaults. */
+export function activeSafetyOf(store: ParameterStore, layout: BlockLayout): ActiveSafetyBlock {
+  const v = store.get(layout.id);
+  return typeof v === 'object' && !(v instanceof Uint8Array) ? v : blockDefaults(layout);
+}
+
+/**
+ * ADAS alarm type (location.ts AdasAlarm.type) → its field group in the block and the bit of its
+ * level-one enable (level two is the next bit), table 4-10. The alarm speed threshold applies to
+ * forward collision, lane departure, headway and frequent lane change only (the standard's note).
+ */
+const ADAS_TYPES: Record<number, { group: string; bit: number; gated: boolean }> = {
+  1: { group: 'forwardCollision', bit: 6, gated: true },
+  2: { group: 'laneDeparture', bit: 4, gated: true },
+  3: { group: 'headway', bit: 10, gated: true },
+  4: { group: 'pedestrian', bit: 8, gated: false },
+  5: { group: 'laneChange', bit: 2, gated: true },
+  7: { group: 'obstacle', bit: 0, gated: false },
+};
+/** DMS alarm type → group and level-one enable bit (table 4-11); the speed threshold applies to all. */
+const DSM_TYPES: Record<number, { group: string; bit: number }> = {
+  1: { group: 'fatigue', bit: 0 },
+  2: { group: 'phone', bit: 2 },
+  3: { group: 'smoking', bit: 4 },
+  4: { group: 'distraction', bit: 6 },
+  5: { group: 'abnormal', bit: 8 },
+};
+
+/** Level by the group's level speed threshold; null when that level is disabled in the enable mask. */
+function levelFor(block: ActiveSafetyBlock, group: string, bit: number, speed: number): number | null {
+  const level = speed > (block[`${group}LevelSpeed`] ?? 50) ? 2 : 1;
+  const enable = block.alarmEnable ?? 0xffffffff;
+  return ((enable >>> (bit + level - 1)) & 1) === 1 ? level : null;
+}
+
+/** The location report as the terminal's active-safety settings let it through (see the file comment). */
+export function applyActiveSafety(store: ParameterStore, loc: LocationInput): LocationInput {
+  if (!loc.adas && !loc.dms) return loc;
+  let { adas, dms } = loc;
+  if (adas) {
+    const block = activeSafetyOf(store, ADAS_PARAMS);
+    const rule = ADAS_TYPES[adas.type];
+    if (rule) {
+      const level = rule.gated && adas.speed < (block.alarmSpeedThreshold ?? 0) ? null : levelFor(block, rule.group, rule.bit, adas.speed);
+      adas = level === null ? undefined : { ...adas, level };
+    }
+  }
+  if (dms) {
+    const block = activeSafetyOf(store, DSM_PARAMS);
+    const rule = DSM_TYPES[dms.type];
+    if (rule) {
+      const level = dms.speed < (block.alarmSpeedThreshold ?? 0) ? null : levelFor(block, rule.group, rule.bit, dms.speed);
+      dms = level === null ? undefined : { ...dms, level };
+    }
+  }
+  const { adas: _a, dms: _d, ...rest } = loc;
+  return { ...rest, ...(adas ? { adas } : {}), ...(dms ? { dms } : {}) };
 }
 
 /** 0x0107 of a simulated terminal (deterministic from its device number). */

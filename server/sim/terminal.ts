@@ -28,7 +28,7 @@ import { cameraCommand, cameraSawReport, type CameraLink } from './camera.ts';
 import { handleSimFileUpload } from './file-upload.ts';
 import { PHONE_CALLBACK } from '../gateway/jt808/phone.ts';
 import { isParameterMessage, type ParameterMessage, type TerminalParameter } from '../gateway/jt808/parameters.ts';
-import { heartbeatMsOf, simDefaultParameters, simParameterCommand } from './parameters.ts';
+import { applyActiveSafety, heartbeatMsOf, simDefaultParameters, simParameterCommand } from './parameters.ts';
 import { simCanData } from './can.ts';
 import { handleIntercomControl, handleIntercomRequest, isIntercomRequest, simIntercom } from './intercom.ts';
 import { handlePlaybackSignalling, playbackStreamer } from './playback.ts';
@@ -265,14 +265,16 @@ export class Terminal {
       if (e.link === 'off') this.connectNotBefore = this.program.nextAt - CONNECT_LEAD_MS;
     }
     if (!e.location) return;
-    this.lastLocation = e.location;
+    // ADAS/DMS alarms follow the thresholds the terminal holds (0xF364/0xF365; sim/parameters.ts).
+    const location = applyActiveSafety(this.parameters, e.location);
+    this.lastLocation = location;
     if (e.link === 'up' && this.phase === 'ready') {
-      this.send({ msgId: MSG.LOCATION, ...e.location });
-      const can = simCanData(this.program.deviceNo, this.program.tankLitres, e.location);
+      this.send({ msgId: MSG.LOCATION, ...location });
+      const can = simCanData(this.program.deviceNo, this.program.tankLitres, location);
       if (can) this.send(can);
       stats.reportsSent++;
       if (e.drift) stats.driftSent++;
-      cameraSawReport(this.camera(), e.location);
+      cameraSawReport(this.camera(), location);
       return;
     }
     if (this.refused) return;
@@ -280,7 +282,7 @@ export class Terminal {
       this.recorded.shift();
       stats.recordedPending--;
     }
-    this.recorded.push(e.location);
+    this.recorded.push(location);
     stats.recordedPending++;
   }
 
