@@ -6,8 +6,8 @@
  * reading is kept: in memory for the route, and in `obd_reading` (migration 16) so a restart does not
  * blank every panel until each truck's next upload. Writes are batched (every OBD_FLUSH_MS and at
  * shutdown): at 2,000 trucks uploading every 30 s that is one small transaction instead of 67 a second;
- * a crash loses at most that interval, which the next upload (≤ 30 s) replaces anyway. A CAN history
- * for the OBD reports (shellProject/obdReport) would be a table of its own.
+ * a crash loses at most that interval, which the next upload (≤ 30 s) replaces anyway. The CAN history
+ * for the OBD reports is a table of its own (history.ts, migration 33; calls in reports.ts).
  */
 import { Type } from '@fastify/type-provider-typebox';
 import { decodeCanFrames, type CanProtocol, type ObdValues } from '../../domain/obd/can.ts';
@@ -17,8 +17,12 @@ import type { Jt808Gateway } from '../gateway/server.ts';
 import { auth, narrowedScope } from '../http/auth.ts';
 import { fail, ok } from '../http/envelope.ts';
 import { requestLang } from '../http/lang.ts';
-import { Id, Strict, type App } from '../http/route.ts';
+import { Id, PageFields, Strict, type App } from '../http/route.ts';
 import { SafeMessages } from '../services/safe/messages.ts';
+import type { SqliteStorage } from '../db/sqlite/storage.ts';
+import type { LiveRuntime } from '../live/runtime.ts';
+import { ObdHistory } from './history.ts';
+import { checkRange, obdDetailPage, obdReportRoutes, ObdRange } from './reports.ts';
 
 export interface ObdReading extends ObdValues {
   protocol: CanProtocol;
@@ -82,10 +86,12 @@ export class ObdStore {
     return this.flushing;
   }
 
-  onUpload(vehicleId: number, msg: CanDataUpload, now: number): void {
+  /** Takes an upload; answers the readings it produced (one per protocol, merged with the previous values). */
+  onUpload(vehicleId: number, msg: CanDataUpload, now: number): ObdReading[] {
     this.uploads++;
     const decoded = decodeCanFrames(msg.items.map((i) => ({ id: i.id, extended: i.extended, channel: i.channel, data: i.data })));
     const entry = this.latest.get(vehicleId) ?? {};
+    const out: ObdReading[] = [];
     for (const protocol of Object.keys(decoded) as CanProtocol[]) {
       const values = decoded[protocol]!;
       const before = entry[protocol];
@@ -93,9 +99,11 @@ export class ObdStore {
       const merged = { ...values };
       if (before) for (const k of Object.keys(merged) as (keyof ObdValues)[]) if (merged[k] === null) merged[k] = before[k];
       entry[protocol] = { ...merged, protocol, time: now };
+      out.push(entry[protocol]);
       this.dirty.add(`${vehicleId}:${protocol}`);
     }
     this.latest.set(vehicleId, entry);
+    return out;
   }
 
   of(vehicleId: number): Partial<Record<CanProtocol, ObdReading>> {
@@ -107,33 +115,64 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Latest CAN data per vehicle (tests read it). */
     obd: ObdStore;
+    /** The CAN history (tests flush it). */
+    obdHistory: ObdHistory;
   }
 }
 
-export function obdRoutes(app: App, deps: { storage: Storage; gateway: Jt808Gateway; clock?: () => number }): ObdStore {
+export function obdRoutes(app: App, deps: { storage: Storage; gateway: Jt808Gateway; clock?: () => number; live?: LiveRuntime; retentionDays?: number }): ObdStore {
   const { storage, gateway } = deps;
   const clock = deps.clock ?? Date.now;
   const store = new ObdStore(storage, app.log);
   app.decorate('obd', store);
+  const history = new ObdHistory((storage as SqliteStorage).db, app.log);
+  app.decorate('obdHistory', history);
+  const flushTimer = setInterval(() => void history.flush(), OBD_FLUSH_MS);
+  flushTimer.unref();
+  // 0 days: positions are kept for ever, and so is the CAN history.
+  if (deps.retentionDays) app.retention.add(history.retention(() => deps.retentionDays!, deps.live?.store.clock ?? clock));
   app.addHook('onReady', async () => store.start());
   // preClose hooks run in order: the gateway (registered earlier) has stopped taking uploads by now.
-  app.addHook('preClose', async () => store.stop());
+  app.addHook('preClose', async () => {
+    clearInterval(flushTimer);
+    await Promise.all([store.stop(), history.flush()]);
+  });
+  const liveStore = deps.live?.store;
   gateway.handleTerminalMessage(CAN_DATA, ({ vehicleId, message }) => {
-    if (message.msgId === CAN_DATA) store.onUpload(vehicleId, message, clock());
+    if (message.msgId !== CAN_DATA) return;
+    const slot = liveStore ? liveStore.slotOf(vehicleId) : -1;
+    const lng = slot < 0 ? NaN : liveStore!.columns.lng[slot]!, lat = slot < 0 ? NaN : liveStore!.columns.lat[slot]!;
+    const mileageKm = app.hasDecorator('boxStatus') ? app.boxStatus.odometerOf(vehicleId) : null;
+    for (const r of store.onUpload(vehicleId, message, clock())) {
+      history.add({ ...r, vehicleId, mileageKm, lng: Number.isFinite(lng) ? lng : null, lat: Number.isFinite(lat) ? lat : null });
+    }
   });
 
   app.get('/service-monitor/obd/detail', {
     // The area; the button (obd: OBD-II, obdLargeVehicle: J1939) is checked by `protocol`.
     config: { permission: '/global/alarm' },
-    schema: { querystring: Strict({ vehicleId: Id, protocol: Type.Union([Type.Literal('obd2'), Type.Literal('j1939')]) }) },
+    // With a range (startTime and endTime), the readings of that range as well, newest first, paged.
+    schema: {
+      querystring: Strict({
+        vehicleId: Id, protocol: Type.Union([Type.Literal('obd2'), Type.Literal('j1939')]),
+        startTime: Type.Optional(ObdRange.startTime), endTime: Type.Optional(ObdRange.endTime), ...PageFields,
+      }),
+    },
   }, async (request) => {
     const ctx = auth(request);
-    const { vehicleId, protocol, companyId } = request.query;
+    const { vehicleId, protocol, companyId, startTime, endTime, current, size } = request.query;
     const button = protocol === 'obd2' ? 'obd' : 'obdLargeVehicle';
     if (!ctx.isAdmin && !ctx.access.hasButton('/global/alarm', button)) throw fail.forbidden();
+    if ((startTime === undefined) !== (endTime === undefined)) throw fail.field(startTime === undefined ? 'startTime' : 'endTime', { code: 'required' });
+    if (startTime !== undefined) checkRange(startTime, endTime!);
     const scope = await narrowedScope(storage, ctx, companyId);
     if (!(await storage.fleet.getVehicle(scope, vehicleId))) throw fail.notFound(SafeMessages.vehicleNotFound);
-    return ok({ vehicleId, protocol, reading: store.of(vehicleId)[protocol] ?? null }, requestLang(request));
+    const reading = store.of(vehicleId)[protocol] ?? null;
+    if (startTime === undefined) return ok({ vehicleId, protocol, reading }, requestLang(request));
+    await history.flush();
+    const page = obdDetailPage((storage as SqliteStorage).db, { vehicleIds: [vehicleId], start: startTime, end: endTime!, protocol, current, size });
+    return ok({ vehicleId, protocol, reading, ...page }, requestLang(request));
   });
+  obdReportRoutes(app, { storage, store, history, live: deps.live });
   return store;
 }
