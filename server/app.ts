@@ -107,7 +107,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await safeRoutes(api, { config, storage, tokens, live }); // issue 5: safety alarms (after push: it publishes there)
   videoRoutes(api, { storage, store: live.store, hub: media.hub, dailyLimit: config.videoDailyLimit, playback: { hub: media.playback.hub, gateway: live.gateway }, gateway: live.gateway });
   talkRoutes(api, { storage, store: live.store, talk: media.talk, gateway: live.gateway }); // issues 5/6: intercom, reminder sounds, phone callback
-  obdRoutes(api, { storage, gateway: live.gateway }); // issue 5: 0x0705 CAN data for the pop-up's OBD buttons
+  obdRoutes(api, { storage, gateway: live.gateway, live, retentionDays: config.positionRetentionDays }); // issue 5: 0x0705 CAN data for the pop-up's OBD buttons
   multimediaRoutes(api, { config, storage, tokens, live }); // issue 6: snapshots, 0x0800/0x0801 photos, media reports
   app.decorate('dashboard', dashboardRoutes(api, { config, storage, tokens, live })); // issue 14: the operation dashboard's figures (the walls reuse app.dashboard)
   recordingUploadRoutes(api, { config, storage, gateway: live.gateway }); // issue 6: recordings pulled to the server over FTP
