@@ -391,4 +391,6 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 391, pid: 10, type: 2, key: '/monitor/shape_map:update', zh: '修改', en: 'Edit' },
   { id: 392, pid: 10, type: 2, key: '/monitor/shape_map:delete', zh: '删除', en: 'Delete' },
   { id: 393, pid: 10, type: 2, key: '/monitor/shape_map:send', zh: '下发', en: 'Send to terminals' },
+  // Issue 17 (communication logs; server/services/comm-log/api.md): ids 400–409.
+  { id: 400, pid: 14, type: 2, key: '/monitor/deviceLog:uploadLog', zh: '上传终端日志', en: 'Fetch terminal log' },
 ];
