@@ -11,6 +11,7 @@ import { openStorage } from './db/open.ts';
 import type { Storage } from './db/repositories.ts';
 import { installAuth } from './http/auth.ts';
 import { installConsole } from './http/console.ts';
+import { installCommLog } from './services/comm-log/index.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { loggerOptions } from './http/log.ts';
 import { installRoutePolicies } from './http/route.ts';
@@ -118,6 +119,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   photoWallRoutes(api, { storage, live }); // issue 15: photo walls (after multimedia: snap now uses app.multimedia)
   terminalParamsRoutes(api, { storage, live }); // issue 17: terminal parameters, command records, paramconfig
   boxStatusRoutes(api, { storage, live, retentionDays: config.positionRetentionDays }); // issue 17: slag-truck cargo box state, group 70 alarms (after safe: chains its report listener)
+  installCommLog(app, api, { config, storage, live }); // issue 17: communication logs (gateway frame log), device messages, devlogcommand
   await installConsole(app, config.consoleDir);
   return app;
 }
