@@ -20,7 +20,8 @@ import type { Storage, VehicleLabel } from '../db/repositories.ts';
 import { ALL_COMPANIES } from '../db/scope.ts';
 import type { LocationReport } from '../gateway/jt808/index.ts';
 import type { LiveStore } from '../live/store.ts';
-import type { FenceSource } from './fence-watch.ts';
+import { FenceWatch, fenceNote, type FenceSource } from './fence-watch.ts';
+import type { FenceTransition } from '../../domain/fence/rules.ts';
 
 /** What the service needs from the push hub (server/push/hub.ts). */
 export interface AlarmPublisher {
@@ -80,8 +81,10 @@ export class AlarmService {
   /** Vehicles already offline when the server started: no alarm until they come back and leave again. */
   private readonly offlineAtStart = new Set<number>();
   private timer: ReturnType<typeof setInterval> | undefined;
-  /** The fences last loaded (evaluated against live reports once the fence evaluator lands). */
-  fenceSet: ReturnType<FenceSource['load']> = [];
+  /** The platform's fence evaluation (loaded by `init`, reloaded by `fencesChanged`); none without the option. */
+  fenceWatch: FenceWatch | undefined;
+  /** The fence an event came from (stored on the alarm's log, carried by its push as `content`). */
+  private readonly notes = new WeakMap<AlarmEvent, string>();
 
   constructor(
     private readonly storage: Storage,
@@ -97,6 +100,7 @@ export class AlarmService {
   async init(): Promise<void> {
     await this.storage.alarms.syncTypes(ALARM_TYPES);
     await this.reloadSettings();
+    this.fencesChanged();
     const c = this.store.columns;
     const now = this.store.clock();
     for (let slot = 0; slot < this.store.count; slot++) {
@@ -147,7 +151,33 @@ export class AlarmService {
 
   /** Re-reads the fences after a fence or its vehicle bindings changed (the fence API calls it). */
   fencesChanged(): void {
-    this.fenceSet = this.options.fences?.load() ?? [];
+    if (!this.options.fences) return;
+    if (this.fenceWatch === undefined) {
+      this.fenceWatch = new FenceWatch(this.options.fences);
+      return;
+    }
+    const events = this.fenceEvents(this.fenceWatch.reload(this.store.clock()));
+    if (events.length > 0) this.apply(events);
+  }
+
+  /**
+   * Fence transitions as engine events: an occurrence (enter, leave) is an alarm that starts and
+   * ends at once (so a restart never takes it for a held platform alarm), a held condition starts
+   * or merges and ends when the last fence lets go.
+   */
+  private fenceEvents(transitions: readonly FenceTransition[]): AlarmEvent[] {
+    const events: AlarmEvent[] = [];
+    for (const t of transitions) {
+      if (t.phase === 'end') {
+        events.push(...this.engine.platformEnd(t.vehicleId, t.code, t.time));
+        continue;
+      }
+      const started = this.engine.platformStart(t.vehicleId, t.code, { time: t.time, lng: t.lng, lat: t.lat, speed: t.speed });
+      for (const e of started) this.notes.set(e, fenceNote(t));
+      events.push(...started);
+      if (t.phase === 'occur') events.push(...this.engine.platformEnd(t.vehicleId, t.code, t.time));
+    }
+    return events;
   }
 
   /** Re-reads company settings after a settings call changed them. */
@@ -228,6 +258,16 @@ export class AlarmService {
       vehicleId, time: loc.time, alarmWord: loc.alarm, status: loc.status, edition, speed: loc.speed, lng: loc.lng, lat: loc.lat,
       adas: loc.adas, dms: loc.dms,
     });
+    if (this.fenceWatch !== undefined) {
+      const { transitions, stale } = this.fenceWatch.report(vehicleId, loc);
+      if (transitions.length > 0 || stale.length > 0) {
+        const all = [...events, ...this.fenceEvents(transitions)];
+        // First position since the start: a held fence alarm restored from the database that no fence holds now ends.
+        for (const code of stale) if (this.engine.isActive(vehicleId, code)) all.push(...this.engine.platformEnd(vehicleId, code, loc.time));
+        if (all.length > 0) this.apply(all);
+        return;
+      }
+    }
     if (events.length > 0) this.apply(events);
   }
 
@@ -292,7 +332,7 @@ export class AlarmService {
     const starts = new Set<number>();
     for (const e of batch) if (e.kind === 'start') starts.add(e.vehicleId);
     let labels = new Map<number, VehicleLabel>();
-    const created: AlarmRecord[] = [];
+    const created: { record: AlarmRecord; note: string | undefined }[] = [];
     try {
       if (starts.size > 0) labels = await this.storage.terminals.labels(ALL_COMPANIES, [...starts]);
       // One transaction; a failing event is counted and skipped, the others still commit.
@@ -312,9 +352,10 @@ export class AlarmService {
       return;
     }
     // Pushed after the commit: a console that opens the alarm finds it.
-    for (const record of created) {
+    for (const { record, note } of created) {
       const linkage = this.settingOf(record.companyPath, record.alarmType);
-      this.publisher.publishAlarm(record.companyPath, alarmPushData(record, linkage));
+      const data = alarmPushData(record, linkage);
+      this.publisher.publishAlarm(record.companyPath, note === undefined ? data : { ...data, content: note });
       if (linkage.tts && this.options.speak) this.speakLinked(record);
     }
   }
@@ -335,14 +376,16 @@ export class AlarmService {
       .catch((err: unknown) => this.options.log?.warn({ err, alarmId: record.id }, 'linked TTS could not be sent or logged'));
   }
 
-  private async store1(alarms: AlarmRepository, e: AlarmEvent, labels: ReadonlyMap<number, VehicleLabel>, created: AlarmRecord[]): Promise<void> {
+  private async store1(alarms: AlarmRepository, e: AlarmEvent, labels: ReadonlyMap<number, VehicleLabel>, created: { record: AlarmRecord; note: string | undefined }[]): Promise<void> {
+    const note = this.notes.get(e);
     if (e.kind === 'start') {
       const label = labels.get(e.vehicleId);
       const record = label ? await this.insert(alarms, e, label) : undefined;
       this.ids.set(e.key, Promise.resolve(record?.id));
       if (record === undefined) return;
       this.stats.raised++;
-      created.push(record);
+      if (note !== undefined) await this.logNote(alarms, record.id, note);
+      created.push({ record, note });
       return;
     }
     const id = await this.ids.get(e.key);
@@ -350,10 +393,18 @@ export class AlarmService {
     if (e.kind === 'merge') {
       this.stats.merged++;
       await alarms.merge(id, e.time, e.count);
+      if (note !== undefined) await this.logNote(alarms, id, note); // a repeat from another fence names it too
     } else {
       this.stats.ended++;
       await alarms.end(id, e.time);
     }
+  }
+
+  /** The platform's note on an alarm (the fence it came from), in the alarm's log under the platform. */
+  private async logNote(alarms: AlarmRepository, alarmId: number, content: string): Promise<void> {
+    await alarms.addLog({
+      alarmId, userId: null, username: '', action: 'fence', dealType: null, content, terminalResult: null, resultText: '', createTime: this.store.clock(),
+    });
   }
 
   /**
