@@ -28,6 +28,7 @@ import { cameraCommand, cameraSawReport, type CameraLink } from './camera.ts';
 import { handleSimFileUpload } from './file-upload.ts';
 import { PHONE_CALLBACK } from '../gateway/jt808/phone.ts';
 import { isParameterMessage, type ParameterMessage, type TerminalParameter } from '../gateway/jt808/parameters.ts';
+import { ActivityLog, devlogAnswer } from './devlog.ts';
 import { applyActiveSafety, heartbeatMsOf, simDefaultParameters, simParameterCommand } from './parameters.ts';
 import { simCanData } from './can.ts';
 import { handleIntercomControl, handleIntercomRequest, isIntercomRequest, simIntercom } from './intercom.ts';
@@ -180,6 +181,8 @@ export class Terminal {
   /** The platform refused the registration: nothing is recorded until one succeeds. */
   private refused = false;
 
+  /** Its own log (sim/devlog.ts): recent frames and connections, uploaded on a device log request. */
+  readonly activity = new ActivityLog();
   /** Packages of recent sub-packaged messages by first serial, sent again on a 0x8003. */
   private readonly kept = new Map<number, Uint8Array[]>();
 
@@ -299,6 +302,7 @@ export class Terminal {
     socket.on('connect', () => {
       if (attempt !== this.attempt) return;
       stats.connected++;
+      this.activity.add(this.ctx.clock(), 2);
       if (this.authCode) this.authenticate();
       else this.register();
       this.ctx.reschedule(this);
@@ -323,6 +327,7 @@ export class Terminal {
     simIntercom.stop(this.program.deviceNo);
     playbackStreamer.stop(this.program.deviceNo);
     const stats = this.ctx.stats;
+    this.activity.add(this.ctx.clock(), 3);
     if (this.phase !== 'connecting') stats.connected--;
     if (this.phase === 'ready') stats.authenticated--;
     const wanted = !this.stopped && this.program.link === 'up';
@@ -397,6 +402,7 @@ export class Terminal {
       stats.badFrames++;
       return;
     }
+    this.activity.add(this.ctx.clock(), 1, r.header.msgId, r.header.serial);
     if (r.kind === 'unsupported') {
       this.reply(r.header, RESULT.UNSUPPORTED);
       return;
@@ -496,6 +502,12 @@ export class Terminal {
       case 0x9207:
         handleSimFileUpload({ deviceNo: this.program.deviceNo, serial: r.header.serial, cameras: SIM_CAMERA_CHANNELS, reply: (result) => this.reply(r.header, result), send: (msg) => this.send(msg), now: this.ctx.clock }, m);
         break;
+      case 0x8900: { // device log request (sim/devlog.ts): its own recent activity, in 0x0900
+        const answer = devlogAnswer(this.activity, m, r.header.serial);
+        if (answer) this.send(answer);
+        else this.reply(r.header, RESULT.UNSUPPORTED);
+        break;
+      }
       case 0x8801: // camera shoot, stored-media search and uploads (sim/camera.ts)
       case 0x8802:
       case 0x8803:
@@ -577,6 +589,7 @@ export class Terminal {
     const body = encodeBody(message, p.edition);
     // A body over 1023 bytes (a long 0x1205 list) goes in sub-packages with consecutive serials.
     const frames = encodeFrames({ phone: p.deviceNo, serial: this.serial, version: p.edition, msgId: message.msgId }, body);
+    this.activity.add(this.ctx.clock(), 0, message.msgId, this.serial);
     if (frames.length > 1) {
       this.kept.set(this.serial, frames);
       if (this.kept.size > KEPT_SUBPACKAGED) this.kept.delete(this.kept.keys().next().value!);
