@@ -34,7 +34,8 @@ describe('the side navigation', () => {
     // visible, not hidden: operators see what is coming
     expect(byKey.get('/home/index')?.notBuilt).toBe(false);
     expect(byKey.get('/cel/approvalQuery')?.notBuilt).toBe(true);
-    expect(byKey.get('/information/params/adasParam')?.notBuilt).toBe(true);
+    expect(byKey.get('/information/params/adasParam')?.notBuilt).toBe(false);
+    expect(byKey.get('/information/params/dsmParam')?.notBuilt).toBe(false);
     expect(byKey.get('/largeScreen/overallMonitoring')?.notBuilt).toBe(false);
     expect(byKey.get('/countrysideMonitor/countrysideScreenThingjs')?.notBuilt).toBe(true);
     expect(byKey.get('/monitor/index')?.notBuilt).toBe(false);

@@ -1,17 +1,22 @@
 /**
  * Terminal parameters (issue 17): pick a vehicle, 查询 reads its live terminal's values (0x8104 / 0x8106)
  * into a form grouped by the standard's sections with units, 设置 sends the changed values as a task
- * (0x8103) and shows its per-vehicle progress, polled until nothing is in flight.
+ * (0x8103) and shows its per-vehicle progress, polled until nothing is in flight. Templates fill the
+ * changed values (and save them), 批量下发 sends them to up to 500 vehicles (parts shared with the
+ * ADAS / DSM screens).
  */
-import { Alert, Badge, Button, Group, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Perm } from '../../app/Perm.tsx';
 import { useT } from '../../i18n/index.ts';
 import { errorText } from '../../kit/errors.ts';
 import { VehicleSelect } from '../fleet-pickers/VehicleSelect.tsx';
-import { BASE_PARAM_ROUTE, paramsApi, SECTIONS, USUAL_IDS, type ParamItem, type ParamSpec } from './api.ts';
+import { BASE_PARAM_ROUTE, paramsApi, SECTIONS, USUAL_IDS, type ParamInput, type ParamItem, type ParamSpec } from './api.ts';
+import { BatchSend } from './BatchSend.tsx';
 import { TERMINAL_PARAMS_NS } from './messages.ts';
+import { TaskProgress } from './TaskProgress.tsx';
+import { TemplatesPanel } from './TemplatesPanel.tsx';
 
 const MAX = { dword: 0xffffffff, word: 0xffff, byte: 0xff } as const;
 
@@ -25,12 +30,9 @@ export function TerminalParamsPage({ usual = false }: { usual?: boolean }) {
   const [taskId, setTaskId] = useState<number | null>(null);
   const table = useQuery({ queryKey: ['terminal-params', 'table'], queryFn: paramsApi.table, staleTime: Infinity });
   const specs = useMemo(() => new Map((table.data ?? []).map((s) => [s.id, s])), [table.data]);
-  const task = useQuery({
-    queryKey: ['terminal-params', 'task', taskId],
-    queryFn: () => paramsApi.task(taskId!),
-    enabled: taskId !== null,
-    refetchInterval: (q) => ((q.state.data?.counts.sent ?? 1) > 0 || (q.state.data?.counts.queued ?? 0) > 0 ? 1000 : false),
-  });
+  const relevant = (id: number) => specs.has(id) && (!usual || USUAL_IDS.includes(id));
+  /** The changed values (what 设置, a template and 批量下发 carry). */
+  const current = (): ParamInput[] | string => (edits.size === 0 ? t('noChange') : [...edits].map(([id, value]) => ({ id, value })));
 
   const query = async () => {
     if (vehicleId === null) return setError(t('noVehicle'));
@@ -49,8 +51,8 @@ export function TerminalParamsPage({ usual = false }: { usual?: boolean }) {
 
   const send = async () => {
     if (vehicleId === null) return setError(t('noVehicle'));
-    const params = [...edits].map(([id, value]) => ({ id, value }));
-    if (params.length === 0) return setError(t('noChange'));
+    const params = current();
+    if (typeof params === 'string') return setError(params);
     setBusy(true);
     setError(null);
     try {
@@ -63,7 +65,9 @@ export function TerminalParamsPage({ usual = false }: { usual?: boolean }) {
     }
   };
 
-  const rows = (read ?? []).filter((p) => !p.raw && specs.has(p.id));
+  // What was read, plus what a template filled in that the terminal did not answer.
+  const readRows = (read ?? []).filter((p) => !p.raw && specs.has(p.id));
+  const rows = [...readRows, ...[...edits.keys()].filter((id) => !readRows.some((p) => p.id === id)).map((id) => ({ id, value: edits.get(id)! }))].sort((a, b) => a.id - b.id);
   const edit = (spec: ParamSpec, current: number | string) => {
     const value = edits.get(spec.id) ?? current;
     const set = (v: number | string) => setEdits((m) => new Map(m).set(spec.id, v));
@@ -77,11 +81,11 @@ export function TerminalParamsPage({ usual = false }: { usual?: boolean }) {
       <Group align="end">
         <VehicleSelect label={t('vehicle')} placeholder={t('vehiclePick')} value={vehicleId} onChange={(id) => { setVehicleId(id); setRead(null); setTaskId(null); }} testId="params-vehicle" w={260} />
         <Perm route={BASE_PARAM_ROUTE} button="query"><Button onClick={() => void query()} loading={busy} data-testid="params-query">{t('query')}</Button></Perm>
-        <Perm route={BASE_PARAM_ROUTE} button="set"><Button onClick={() => void send()} disabled={read === null || edits.size === 0} loading={busy} data-testid="params-set">{t('set')}</Button></Perm>
+        <Perm route={BASE_PARAM_ROUTE} button="set"><Button onClick={() => void send()} disabled={edits.size === 0} loading={busy} data-testid="params-set">{t('set')}</Button></Perm>
       </Group>
       {error && <Alert color="red" data-testid="params-error">{error}</Alert>}
       {read && <Text size="sm" c="dimmed">{t('queried', { n: rows.length })}</Text>}
-      {read && SECTIONS.map((section) => {
+      {rows.length > 0 && SECTIONS.map((section) => {
         const inSection = rows.filter((p) => p.id >= section.from && p.id <= section.to);
         if (inSection.length === 0) return null;
         return (
@@ -96,7 +100,7 @@ export function TerminalParamsPage({ usual = false }: { usual?: boolean }) {
                     <Table.Tr key={p.id}>
                       <Table.Td>0x{p.id.toString(16).padStart(4, '0').toUpperCase()}</Table.Td>
                       <Table.Td>{spec.zh}</Table.Td>
-                      <Table.Td>{edit(spec, p.value)}</Table.Td>
+                      <Table.Td>{edit(spec, p.value as number | string)}</Table.Td>
                       <Table.Td>{spec.unit ?? ''}</Table.Td>
                     </Table.Tr>
                   );
@@ -106,23 +110,10 @@ export function TerminalParamsPage({ usual = false }: { usual?: boolean }) {
           </Stack>
         );
       })}
-      {task.data && (
-        <Stack gap={4} data-testid="params-task">
-          <Text fw={600}>{t('task', { id: task.data.id })}</Text>
-          <Table withTableBorder>
-            <Table.Thead><Table.Tr><Table.Th>{t('plate')}</Table.Th><Table.Th>{t('value')}</Table.Th><Table.Th>{t('result')}</Table.Th></Table.Tr></Table.Thead>
-            <Table.Tbody>
-              {task.data.vehicles.map((v) => (
-                <Table.Tr key={v.vehicleId}>
-                  <Table.Td>{v.vehiidno}</Table.Td>
-                  <Table.Td><Badge color={v.state === 'ok' ? 'green' : v.state === 'queued' || v.state === 'sent' ? 'blue' : 'red'} data-testid={`task-state-${v.vehicleId}`}>{t(`state.${v.state}`)}</Badge></Table.Td>
-                  <Table.Td>{v.result ?? ''}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Stack>
-      )}
+      {taskId !== null && <TaskProgress taskId={taskId} />}
+      <TemplatesPanel relevant={relevant} current={current}
+        onApply={(tpl) => setEdits(new Map(tpl.params.filter((p) => relevant(p.id) && (typeof p.value === 'number' || typeof p.value === 'string')).map((p) => [p.id, p.value as number | string])))} />
+      <BatchSend relevant={relevant} current={current} />
     </Stack>
   );
 }

@@ -1,21 +1,38 @@
 /** Terminal parameter calls (server/services/terminal-params/api.md). */
+import type { ActiveSafetyBlock } from '../../../domain/terminal-params/active-safety.ts';
 import { http } from '../../api/http.ts';
+import type { Page } from '../system/types.ts';
 
 export const BASE_PARAM_ROUTE = '/information/params/baseParam';
 
 export interface ParamSpec { key: string; id: number; type: 'dword' | 'word' | 'byte' | 'string'; zh: string; unit: string | null; since: number }
-export interface ParamItem { id: number; value: number | string; raw: boolean; zh: string | null; unit: string | null }
+/** A parameter value: a number or text, or the fields of an active-safety block (0xF364 / 0xF365). */
+export type ParamValue = number | string | ActiveSafetyBlock;
+export interface ParamItem { id: number; value: ParamValue; raw: boolean; zh: string | null; unit: string | null }
+export interface ParamInput { id: number; value: ParamValue }
 export interface QueryAnswer { recordId: number; vehicleId: number; vehiidno: string; answer: { params: ParamItem[] } }
 export interface TaskVehicle { vehicleId: number; vehiidno: string; state: 'queued' | 'sent' | 'ok' | 'failed' | 'timeout'; result: number | null; updateTime: number }
 export interface ParamTask { id: number; counts: Record<string, number>; vehicles: TaskVehicle[]; createTime: number; expireTime: number }
+export interface ParamTemplate { id: number; companyId: number; companyName: string; name: string; params: ParamItem[]; remark: string; createdByName: string; createTime: number; updateTime: number }
 
 export const paramsApi = {
   table: () => http.get<ParamSpec[]>('/service-command/params/table', undefined, { noCompanyId: true }),
   query: (vehicleId: number, ids?: number[]) => http.post<QueryAnswer>('/service-command/params/query', { vehicleId, ...(ids ? { ids } : {}) }, { noCompanyId: true, silent: true }),
-  createTask: (vehicleIds: number[], params: { id: number; value: number | string }[]) =>
+  createTask: (vehicleIds: number[], params: ParamInput[]) =>
     http.post<ParamTask>('/service-command/params/task', { vehicleIds, params }, { noCompanyId: true, silent: true }),
   task: (id: number) => http.get<ParamTask>('/service-command/params/task', { id }, { noCompanyId: true }),
 };
+
+/** Parameter templates (参数模板) on the catalogue's paramconfig calls. */
+export const templatesApi = {
+  list: () => http.get<Page<ParamTemplate>>('/service-priv/paramconfig/findAll', { current: 1, size: 100 }, { noCompanyId: true }),
+  save: (t: { name: string; params: ParamInput[]; remark?: string }) => http.post<ParamTemplate>('/service-priv/paramconfig/save', t, { noCompanyId: true, silent: true }),
+  update: (t: { id: number; name: string; params: ParamInput[]; remark?: string }) => http.post<ParamTemplate>('/service-priv/paramconfig/update', t, { noCompanyId: true, silent: true }),
+  remove: (ids: number[]) => http.get<{ deleted: number }>('/service-priv/paramconfig/remove', { ids }, { noCompanyId: true, silent: true }),
+};
+
+/** Most vehicles one task may carry (api.md `params/task`). */
+export const TASK_VEHICLES_MAX = 500;
 
 /** The standard's sections (JT/T 808-2019 table 14), by id range. */
 export const SECTIONS: readonly { key: string; from: number; to: number }[] = [
