@@ -64,8 +64,8 @@ export interface TaskTables {
 
 export interface TaskKind<P> {
   readonly tables: TaskTables;
-  /** The message one vehicle is sent for this payload. */
-  message(payload: P): Jt808MessageInput;
+  /** The message one vehicle is sent for this payload (built when it is delivered, so it can follow later changes). */
+  message(payload: P, vehicleId: number): Jt808MessageInput;
   /** The command record's `fun` and `content`. */
   fun(payload: P): string;
   content(payload: P): unknown;
@@ -105,7 +105,7 @@ export function createCommandTasks<P>(deps: { db: SqliteDb; storage: Storage; ga
 
   /** Sends a task's message to one vehicle now (it is online) and keeps its row up to date. */
   async function deliver(taskId: number, v: VehicleLabel, payload: P, user: CommandUser): Promise<void> {
-    const msg = kind.message(payload);
+    const msg = kind.message(payload, v.vehicleId);
     const recordId = records.record(v, msg, kind.fun(payload), kind.content(payload), user, 'sent', taskId);
     setState(taskId, payload, v.vehicleId, 'sent', null, recordId);
     const outcome = await gateway.sendCommand(v.vehicleId, msg, ANSWER_TIMEOUT_MS);

@@ -1,0 +1,172 @@
+/**
+ * Fences against a live server with simulated terminals: create with bound vehicles, list and read,
+ * send to terminals as a task (online at once and held by the simulated terminal, an offline one
+ * queued until its terminal comes back), update (terminals outdated), unbind and delete sending the
+ * area delete, the evaluation's source following every write, and the rules (400 naming the field
+ * with nothing written, 403 by button bits, 404 outside the scope, all-or-nothing delete).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqliteFenceSource } from '../../db/sqlite/fences.ts';
+import type { SqliteStorage } from '../../db/sqlite/storage.ts';
+import { readProvisionedTerminals, startSimulator, type RunningSimulator } from '../../sim/index.ts';
+import { startSimFleet, until, type SimFleet } from '../../test/sim-fleet.ts';
+import { createUserWithRole } from '../../test/users.ts';
+
+interface FenceView {
+  id: number; companyId: number; name: string; shape: string; geometry: Record<string, unknown>; rule: Record<string, unknown>; vehicleCount: number;
+  vehicles: { vehicleId: number; sendState: string; online: boolean; result: number | null }[];
+}
+interface Task { id: number; kind: string; fenceId: number; counts: Record<string, number>; vehicles: { vehicleId: number; state: string; result: number | null }[] }
+
+let fleet: SimFleet;
+let admin: string;
+let db: SqliteStorage['db'];
+let late: RunningSimulator | undefined;
+let east: string, viewer: string;
+let eastId: number;
+let outside: number;
+
+const call = <T>(method: string, url: string, token: string, body?: unknown) => fleet.server.call<T>(method, url, { token, body });
+const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+const rule = { alarmIn: true, alarmOut: true, forbidIn: false, forbidOut: false, maxSpeed: 60, overspeedSeconds: 10, startTime: null, endTime: null };
+const terminalOf = (sim: RunningSimulator, vehicleId: number) => {
+  const d = (db.prepare('SELECT device_no AS d FROM vehicle WHERE id = ?').get(vehicleId) as { d: string }).d;
+  return sim.terminals.find((t) => t.program.deviceNo === d)!;
+};
+
+beforeAll(async () => {
+  fleet = await startSimFleet(12, 23);
+  admin = fleet.adminToken;
+  db = (fleet.server.app.storage as SqliteStorage).db;
+  eastId = (db.prepare("SELECT company_id AS id FROM user WHERE username = 'branch'").get() as { id: number }).id;
+  const eastPath = (db.prepare('SELECT path FROM company WHERE id = ?').get(eastId) as { path: string }).path;
+  outside = (db.prepare(`SELECT v.id FROM vehicle v JOIN company c ON c.id = v.company_id WHERE NOT (c.path >= ? AND c.path < ?) ORDER BY v.id LIMIT 1`).get(eastPath, `${eastPath}~`) as { id: number }).id;
+  east = await createUserWithRole(fleet.server, 'fence_east', eastId, [3, 10, 390, 391, 392, 393]);
+  viewer = await createUserWithRole(fleet.server, 'fence_viewer', 1, [3, 10]);
+}, 60_000);
+afterAll(async () => {
+  await late?.stop();
+  await fleet?.close();
+});
+
+describe('fences', () => {
+  let fenceId: number;
+
+  it('creates a circle with vehicles, lists it by name, reads it back with its vehicles; the evaluation sees it', async () => {
+    const vehicleIds = [...fleet.online.slice(0, 2).map((o) => o.vehicleId), fleet.offlineVehicle];
+    const made = await call<FenceView>('POST', '/service-monitor/fence', admin, {
+      name: ' 北门停车场 ', geometry: { shape: 'circle', center: [114.05, 22.54], radius: 500 }, rule, vehicleIds,
+    });
+    expect(made.code).toBe(200);
+    fenceId = made.data.id;
+    expect(made.data).toMatchObject({ name: '北门停车场', shape: 'circle', geometry: { center: [114.05, 22.54], radius: 500 }, rule, vehicleCount: 3 });
+    expect(made.data.vehicles.map((v) => v.sendState)).toEqual(['none', 'none', 'none']);
+    const page = await call<{ records: FenceView[]; total: number }>('GET', `/service-monitor/fence/page?name=${encodeURIComponent('北门')}`, admin);
+    expect(page.data.records.map((f) => f.id)).toContain(fenceId);
+    expect((await call<{ total: number }>('GET', `/service-monitor/fence/page?name=nosuchfence`, admin)).data.total).toBe(0);
+    const loaded = sqliteFenceSource(db).load().find((x) => x.fence.id === fenceId);
+    expect(loaded?.fence.geometry).toEqual({ shape: 'circle', center: [114.05, 22.54], radius: 500 });
+    expect([...loaded!.vehicleIds].sort()).toEqual([...vehicleIds].sort());
+  });
+
+  it('sends it: online terminals hold the area at once, the offline one is queued until its terminal comes back', async () => {
+    const sent = await call<Task>('POST', '/service-monitor/fence/send', admin, { id: fenceId });
+    expect(sent.code).toBe(200);
+    expect(sent.data).toMatchObject({ kind: 'fenceSet', fenceId });
+    const task = () => call<Task>('GET', `/service-monitor/fence/task?id=${sent.data.id}`, admin).then((r) => r.data);
+    await until(async () => (await task()).counts.ok === 2, 15_000, 100);
+    expect((await task()).vehicles.find((v) => v.vehicleId === fleet.offlineVehicle)?.state).toBe('queued');
+    const held = terminalOf(fleet.sim, fleet.online[0]!.vehicleId).fences.get('circle', fenceId);
+    expect(held?.rule).toMatchObject({ alarmIn: true, alarmOut: true, maxSpeed: 60, overspeedSeconds: 10 });
+    expect(held?.geometry).toEqual({ shape: 'circle', center: [114.05, 22.54], radius: 500 });
+    const detail = await call<FenceView>('GET', `/service-monitor/fence?id=${fenceId}`, admin);
+    expect(detail.data.vehicles.filter((v) => v.sendState === 'ok').length).toBe(2);
+    expect(detail.data.vehicles.find((v) => v.vehicleId === fleet.offlineVehicle)).toMatchObject({ sendState: 'queued', online: false });
+    // The offline terminal powers on: the queued send is delivered.
+    const deviceNo = (db.prepare('SELECT device_no AS d FROM vehicle WHERE id = ?').get(fleet.offlineVehicle) as { d: string }).d;
+    const spec = readProvisionedTerminals(fleet.server.config.dataDir).find((t) => t.deviceNo === deviceNo)!;
+    late = startSimulator({ port: fleet.server.gatewayPort, terminals: [spec], seed: 3, tickMs: 10, rates: { neverOnlineShare: 0, offlinePerDay: 0, blindPerDrivingDay: 0 } });
+    await until(async () => (await task()).counts.ok === 3, 20_000, 100);
+    expect(late.terminals[0]!.fences.get('circle', fenceId)).toBeDefined();
+    const records = await call<{ records: { fun: string; state: string; content: { fenceId: number; msgId: number } }[] }>('GET', `/service-command/command_record/fun?taskId=${sent.data.id}`, admin);
+    expect(records.data.records.map((r) => [r.fun, r.state, r.content.fenceId, r.content.msgId])).toEqual(Array(3).fill(['fenceSet', 'ok', fenceId, 0x8600]));
+  });
+
+  it('an update makes the terminals outdated; sending again modifies it there', async () => {
+    const put = await call<FenceView>('PUT', '/service-monitor/fence', admin, { id: fenceId, name: '北门停车场', geometry: { shape: 'circle', center: [114.05, 22.54], radius: 800 }, rule });
+    expect(put.data.vehicles.every((v) => v.sendState === 'outdated')).toBe(true);
+    const again = await call<Task>('POST', '/service-monitor/fence/send', admin, { id: fenceId, vehicleIds: [fleet.online[0]!.vehicleId] });
+    await until(async () => (await call<Task>('GET', `/service-monitor/fence/task?id=${again.data.id}`, admin)).data.counts.ok === 1, 15_000, 100);
+    expect((terminalOf(fleet.sim, fleet.online[0]!.vehicleId).fences.get('circle', fenceId)?.geometry as { radius: number }).radius).toBe(800);
+  });
+
+  it('unbinding a vehicle deletes the area on its terminal; deleting the fence deletes it on the others', async () => {
+    const [a, b] = fleet.online.map((o) => o.vehicleId);
+    const un = await call<FenceView & { deleteTaskId: number }>('PUT', '/service-monitor/fence/vehicles', admin, { id: fenceId, vehicleIds: [b, fleet.offlineVehicle] });
+    expect(un.data.vehicleCount).toBe(2);
+    expect(un.data.deleteTaskId).toBeGreaterThan(0);
+    await until(() => terminalOf(fleet.sim, a!).fences.get('circle', fenceId) === undefined, 15_000, 100);
+    expect(terminalOf(fleet.sim, b!).fences.get('circle', fenceId)).toBeDefined();
+    const del = await call<{ deleted: number; deleteTaskIds: number[] }>('DELETE', '/service-monitor/fence', admin, { ids: [fenceId] });
+    expect(del.data).toMatchObject({ deleted: 1 });
+    expect(del.data.deleteTaskIds).toHaveLength(1);
+    await until(() => terminalOf(fleet.sim, b!).fences.get('circle', fenceId) === undefined && late!.terminals[0]!.fences.get('circle', fenceId) === undefined, 15_000, 100);
+    const t = await call<Task>('GET', `/service-monitor/fence/task?id=${del.data.deleteTaskIds[0]}`, admin);
+    expect(t.data).toMatchObject({ kind: 'fenceDelete', fenceId });
+    expect((await call('GET', `/service-monitor/fence?id=${fenceId}`, admin)).status).toBe(404);
+    expect(sqliteFenceSource(db).load().some((x) => x.fence.id === fenceId)).toBe(false);
+  });
+
+  it('400 naming the field and nothing written', async () => {
+    const fences = count('fence');
+    const bad = async (body: Record<string, unknown>, field: RegExp) => {
+      const r = await call('POST', '/service-monitor/fence', admin, { name: '坏围栏', rule, ...body });
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.msg).toMatch(field);
+    };
+    await bad({ geometry: { shape: 'circle', center: [114, 22], radius: 5 } }, /geometry\.radius/);
+    await bad({ geometry: { shape: 'circle', radius: 50 } }, /geometry\.center/);
+    await bad({ geometry: { shape: 'circle', center: [114, 22], radius: 50, points: [[1, 1]] } }, /geometry\.points/);
+    await bad({ geometry: { shape: 'circle', center: [200, 22], radius: 50 } }, /geometry\.center/);
+    await bad({ geometry: { shape: 'rect', sw: [114.1, 22], ne: [114, 22.1] } }, /geometry\.ne/);
+    await bad({ geometry: { shape: 'polygon', points: [[114, 22], [114.1, 22]] } }, /geometry\.points/);
+    await bad({ geometry: { shape: 'polygon', points: [[114, 22], [114.1, 22.1], [114.1, 22], [114, 22.1]] } }, /geometry\.points/);
+    await bad({ geometry: { shape: 'polygon', points: Array.from({ length: 126 }, (_, i) => [114 + Math.cos(i / 20), 22 + Math.sin(i / 20)]) } }, /geometry\.points/);
+    await bad({ geometry: { shape: 'circle', center: [114, 22], radius: 50 }, rule: { ...rule, startTime: '08:00' } }, /rule\.endTime/);
+    await bad({ geometry: { shape: 'circle', center: [114, 22], radius: 50 }, rule: { ...rule, startTime: '25:00', endTime: '08:00' } }, /rule\.startTime/);
+    await bad({ geometry: { shape: 'circle', center: [114, 22], radius: 50 }, rule: { ...rule, maxSpeed: 300 } }, /rule\.maxSpeed/);
+    // A vehicle outside the fence's company (the administrator sees it, the east company does not own it).
+    await bad({ geometry: { shape: 'circle', center: [114, 22], radius: 50 }, companyId: eastId, vehicleIds: [outside] }, /vehicleIds/);
+    await bad({ geometry: { shape: 'circle', center: [114, 22], radius: 50 }, companyId: 999_999 }, /companyId/);
+    await bad({ geometry: { shape: 'circle', center: [114, 22], radius: 50 }, name: 'x'.repeat(51) }, /name/);
+    const first = await call<FenceView>('POST', '/service-monitor/fence', east, { name: '东区', geometry: { shape: 'rect', sw: [114, 22], ne: [114.1, 22.1] }, rule });
+    expect(first.code).toBe(200);
+    expect(first.data.companyId).toBe(eastId);
+    const dup = await call('POST', '/service-monitor/fence', east, { name: '东区', geometry: { shape: 'rect', sw: [114, 22], ne: [114.1, 22.1] }, rule });
+    expect(dup.status).toBe(400);
+    expect(dup.msg).toMatch(/name/);
+    // Another branch's vehicle cannot be bound by the east user either.
+    expect((await call('PUT', '/service-monitor/fence/vehicles', east, { id: first.data.id, vehicleIds: [outside] })).status).toBe(400);
+    const none = await call('POST', '/service-monitor/fence/send', east, { id: first.data.id });
+    expect(none.status).toBe(400);
+    expect(none.msg).toMatch(/vehicleIds/);
+    expect(count('fence')).toBe(fences + 1);
+  });
+
+  it('403 without the button bit; another branch cannot see or delete; a delete is all or nothing', async () => {
+    const hq = await call<FenceView>('POST', '/service-monitor/fence', admin, { name: '总部围栏', geometry: { shape: 'polygon', points: [[114, 22], [114.1, 22], [114.05, 22.1]] }, rule });
+    expect(hq.code).toBe(200);
+    expect((await call('POST', '/service-monitor/fence', viewer, { name: 'v', geometry: { shape: 'circle', center: [114, 22], radius: 50 }, rule })).status).toBe(403);
+    expect((await call('DELETE', '/service-monitor/fence', viewer, { ids: [hq.data.id] })).status).toBe(403);
+    expect((await call('POST', '/service-monitor/fence/send', viewer, { id: hq.data.id })).status).toBe(403);
+    expect((await call('GET', `/service-monitor/fence/page`, viewer)).code).toBe(200);
+    expect((await call('GET', `/service-monitor/fence?id=${hq.data.id}`, east)).status).toBe(404);
+    const eastPage = await call<{ records: FenceView[] }>('GET', '/service-monitor/fence/page?size=500', east);
+    expect(eastPage.data.records.every((f) => f.companyId === eastId)).toBe(true);
+    const mine = eastPage.data.records[0]!.id;
+    const before = count('fence');
+    expect((await call('DELETE', '/service-monitor/fence', east, { ids: [mine, hq.data.id] })).status).toBe(404);
+    expect(count('fence')).toBe(before);
+    expect((await call('DELETE', '/service-monitor/fence', east, { ids: [mine] })).code).toBe(200);
+  });
+});
