@@ -31,6 +31,8 @@ import { isParameterMessage, type ParameterMessage, type TerminalParameter } fro
 import { ActivityLog, devlogAnswer } from './devlog.ts';
 import { applyActiveSafety, heartbeatMsOf, simDefaultParameters, simParameterCommand } from './parameters.ts';
 import { simCanData } from './can.ts';
+import { SimFenceStore } from './fences.ts';
+import { isFenceMessage, type FenceMessage } from '../gateway/jt808/fences.ts';
 import { handleIntercomControl, handleIntercomRequest, isIntercomRequest, simIntercom } from './intercom.ts';
 import { handlePlaybackSignalling, playbackStreamer } from './playback.ts';
 import type { Emission, VehicleProgram } from './vehicle.ts';
@@ -191,6 +193,8 @@ export class Terminal {
    * real terminal's flash for as long as the simulator runs: tests read e.g. the plate (0x0083) here.
    */
   readonly parameters = new Map<number, TerminalParameter['value']>();
+  /** Areas the platform sent (0x8600–0x8605), obeyed while driving (sim/fences.ts). */
+  readonly fences = new SimFenceStore();
   /** The latest position taken (answers 0x8201; repeated by temporary tracking). */
   private lastLocation: LocationInput | null = null;
   /** 0x8202 temporary tracking: next report and end (simulation clock), null when off. */
@@ -269,7 +273,8 @@ export class Terminal {
     }
     if (!e.location) return;
     // ADAS/DMS alarms follow the thresholds the terminal holds (0xF364/0xF365; sim/parameters.ts).
-    const location = applyActiveSafety(this.parameters, e.location);
+    // Areas the platform sent raise bit 20 (in/out) and bit 1 (area overspeed) (sim/fences.ts).
+    const location = this.fences.applyTo(applyActiveSafety(this.parameters, e.location));
     this.lastLocation = location;
     if (e.link === 'up' && this.phase === 'ready') {
       this.send({ msgId: MSG.LOCATION, ...location });
@@ -515,6 +520,10 @@ export class Terminal {
         cameraCommand(this.camera(), r.header, m, this.ctx.clock());
         break;
       default:
+        if (isFenceMessage(m.msgId)) {
+          this.fences.apply(m as FenceMessage);
+          this.reply(r.header, RESULT.OK);
+        }
         if (isParameterMessage(m.msgId)) {
           simParameterCommand(this.parameterLink(r.header), r.header, m as ParameterMessage);
           // A new heartbeat interval or temporary tracking moves the next wake.
