@@ -252,7 +252,7 @@ export function boxStatusRoutes(app: App, deps: { storage: Storage; live: LiveRu
       const contact = slot < 0 ? NaN : store.columns.lastContact[slot]!;
       const online = Number.isFinite(contact) && !isOffline(contact, now);
       const box = service.of(v.id) ?? null;
-      return { vehicleId: v.id, vehiidno: v.vehiidno, deviceNo: v.deviceNo, companyId: v.companyId, companyName: v.companyName, online, box };
+      return { id: v.id, vehicleId: v.id, vehiidno: v.vehiidno, deviceNo: v.deviceNo, companyId: v.companyId, companyName: v.companyName, online, box };
     }).filter((r) => (q.online === undefined || r.online === (q.online === 1)) && (q.state === undefined || (r.box !== null && matchesFilter(r.box, q.state as BoxFilter))));
     const records = rows.slice((q.current - 1) * q.size, q.current * q.size);
     return ok({ total: rows.length, current: q.current, size: q.size, records }, requestLang(request));

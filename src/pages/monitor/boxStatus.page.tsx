@@ -1,0 +1,3 @@
+import { BoxStatusPage } from '../../features/box-status/BoxStatusPage.tsx';
+
+export default BoxStatusPage;
