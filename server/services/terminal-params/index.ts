@@ -14,6 +14,7 @@ import { ErrorCode } from '../../../domain/errors/catalogue.ts';
 import type { Storage, VehicleLabel } from '../../db/repositories.ts';
 import { scopeCondition, type Scope } from '../../db/scope.ts';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
+import { activeSafetyLayout, blockFields, checkBlock } from '../../../domain/terminal-params/active-safety.ts';
 import { encodeGbk } from '../../gateway/jt808/bytes.ts';
 import { PARAM, PARAM_MSG, parameterSpec, type ParameterSpec, type TerminalParameter } from '../../gateway/jt808/parameters.ts';
 import type { Jt808MessageInput } from '../../gateway/jt808/messages.ts';
@@ -42,6 +43,8 @@ export const ParamMessages = {
   taskNotFound: pair('任务不存在', 'No such task'),
   templateNotFound: pair('参数模板不存在', 'No such parameter template'),
   templateTaken: pair('同名参数模板已存在', 'A template of this name exists already'),
+  badBlockField: (id: string, zh: string, en: string, min: number, max: number): Message => pair(`参数 ${id}：${zh}需为 ${min} 到 ${max} 的整数`, `Parameter ${id}: ${en} must be a whole number from ${min} to ${max}`),
+  unknownBlockField: (id: string, key: string): Message => pair(`参数 ${id}：未知字段 ${key}`, `Parameter ${id}: unknown field ${key}`),
 } as const;
 
 function badField(field: string, message: Message, code = 'rule'): AppError {
@@ -56,13 +59,33 @@ export function parameterTable() {
   return Object.entries(PARAM).map(([key, s]: [string, ParameterSpec]) => ({ key, id: s.id, type: s.type, zh: s.zh, unit: s.unit ?? null, since: s.since ?? 2013 }));
 }
 
-const ParamItem = Type.Object({ id: Type.Integer({ minimum: 0, maximum: 0xffffffff }), value: Type.Union([Type.Integer({ minimum: 0, maximum: 0xffffffff }), Type.String({ maxLength: 255 })]) }, { additionalProperties: false });
+/** A value: a number, text, or the fields of an active-safety block (0xF364 / 0xF365, checked by checkParams). */
+const ParamValue = Type.Union([
+  Type.Integer({ minimum: 0, maximum: 0xffffffff }),
+  Type.String({ maxLength: 255 }),
+  Type.Record(Type.String({ maxLength: 40 }), Type.Integer({ minimum: 0, maximum: 0xffffffff }), { maxProperties: 64 }),
+]);
+const ParamItem = Type.Object({ id: Type.Integer({ minimum: 0, maximum: 0xffffffff }), value: ParamValue }, { additionalProperties: false });
 const ParamList = Type.Array(ParamItem, { minItems: 1, maxItems: 255 });
 
 /** Checks every item against the table: 400 naming `params[i].value` (or `.id`) before anything is sent. */
-export function checkParams(params: readonly { id: number; value: number | string }[]): TerminalParameter[] {
+export function checkParams(params: readonly { id: number; value: number | string | Record<string, number> }[]): TerminalParameter[] {
   const seen = new Set<number>();
   return params.map((p, i) => {
+    const layout = activeSafetyLayout(p.id);
+    if (layout) {
+      // An active-safety block: every field of the standard's layout, each inside its range.
+      if (seen.has(p.id)) throw badField(`params[${i}].id`, ParamMessages.unknownParam(hexId(p.id)), 'duplicate');
+      seen.add(p.id);
+      if (typeof p.value !== 'object') throw badField(`params[${i}].value`, ParamMessages.badValue(hexId(p.id), `${layout.zh}`), 'type');
+      const bad = checkBlock(layout, p.value);
+      if (bad) {
+        const field = blockFields(layout).find((x) => x.key === bad.key);
+        if (!field) throw badField(`params[${i}].value.${bad.key}`, ParamMessages.unknownBlockField(hexId(p.id), bad.key), 'unknown');
+        throw badField(`params[${i}].value.${bad.key}`, ParamMessages.badBlockField(hexId(p.id), field.zh, field.en, field.min, field.max), 'range');
+      }
+      return { id: p.id, value: { ...p.value } };
+    }
     const spec = parameterSpec(p.id);
     if (!spec || seen.has(p.id)) throw badField(`params[${i}].id`, ParamMessages.unknownParam(hexId(p.id)), spec ? 'duplicate' : 'unknown');
     seen.add(p.id);
@@ -79,7 +102,7 @@ export function checkParams(params: readonly { id: number; value: number | strin
 function itemsView(params: readonly TerminalParameter[]) {
   return params.map(({ id, value }) => {
     const spec = parameterSpec(id);
-    return { id, value: value instanceof Uint8Array ? Buffer.from(value).toString('hex') : value, raw: value instanceof Uint8Array, zh: spec?.zh ?? null, unit: spec?.unit ?? null };
+    return { id, value: value instanceof Uint8Array ? Buffer.from(value).toString('hex') : value, raw: value instanceof Uint8Array, zh: spec?.zh ?? activeSafetyLayout(id)?.zh ?? null, unit: spec?.unit ?? null };
   });
 }
 
@@ -242,7 +265,8 @@ export function terminalParamsRoutes(app: App, deps: TerminalParamsDeps): void {
     if (db.prepare('SELECT 1 FROM param_template WHERE company_id = ? AND name = ? AND id <> ?').get(companyId, name, except)) throw badField('name', ParamMessages.templateTaken, 'duplicate');
   }
 
-  app.get('/service-priv/paramconfig', {
+  // The catalogue's names (001 call catalogue: GET findAll, POST save, POST update, GET remove).
+  app.get('/service-priv/paramconfig/findAll', {
     config: { permission: PARAMS_PAGE },
     schema: { querystring: Strict({ ...PageFields }) },
   }, async (request) => {
@@ -256,7 +280,7 @@ export function terminalParamsRoutes(app: App, deps: TerminalParamsDeps): void {
     return ok({ records: rows.map(templateView), total, current: q.current, size: q.size }, requestLang(request));
   });
 
-  app.post('/service-priv/paramconfig', {
+  app.post('/service-priv/paramconfig/save', {
     config: { permission: `${PARAMS_PAGE}:template` },
     schema: { body: Strict({ name: Name(TEMPLATE_NAME_MAX), params: ParamList, remark: Type.Optional(Text(200)) }) },
   }, async (request) => {
@@ -271,7 +295,7 @@ export function terminalParamsRoutes(app: App, deps: TerminalParamsDeps): void {
     return ok(templateView(templateIn(ctx.scope, id)), requestLang(request));
   });
 
-  app.put('/service-priv/paramconfig', {
+  app.post('/service-priv/paramconfig/update', {
     config: { permission: `${PARAMS_PAGE}:template` },
     schema: { body: Strict({ id: Id, name: Name(TEMPLATE_NAME_MAX), params: ParamList, remark: Type.Optional(Text(200)) }) },
   }, async (request) => {
@@ -285,12 +309,12 @@ export function terminalParamsRoutes(app: App, deps: TerminalParamsDeps): void {
     return ok(templateView(templateIn(ctx.scope, t.id)), requestLang(request));
   });
 
-  app.delete('/service-priv/paramconfig', {
+  app.get('/service-priv/paramconfig/remove', {
     config: { permission: `${PARAMS_PAGE}:template` },
-    schema: { body: Strict({ ids: Type.Array(Id, { minItems: 1, maxItems: 500, uniqueItems: true }) }) },
+    schema: { querystring: Strict({ ids: Type.Array(Id, { minItems: 1, maxItems: 500, uniqueItems: true }) }) },
   }, async (request) => {
     const ctx = auth(request);
-    const ids = request.body.ids;
+    const ids = request.query.ids;
     for (const id of ids) templateIn(ctx.scope, id);
     db.transaction(() => {
       const del = db.prepare('DELETE FROM param_template WHERE id = ?');

@@ -114,7 +114,7 @@ describe('terminal parameters', () => {
     const v = fleet.online[0]!.vehicleId;
     expect((await call('POST', '/service-command/params/query', viewer, { vehicleId: v })).status).toBe(403);
     expect((await call('POST', '/service-command/params/task', viewer, { vehicleIds: [v], params: [{ id: 1, value: 10 }] })).status).toBe(403);
-    expect((await call('POST', '/service-priv/paramconfig', viewer, { name: 'x', params: [{ id: 1, value: 10 }] })).status).toBe(403);
+    expect((await call('POST', '/service-priv/paramconfig/save', viewer, { name: 'x', params: [{ id: 1, value: 10 }] })).status).toBe(403);
     const seen = await call<{ records: { vehicleId: number }[] }>('GET', '/service-command/command_record/fun?size=500', east);
     const all = await call<{ total: number }>('GET', '/service-command/command_record/fun?size=500', admin);
     const inEast = (id: number) => {
@@ -126,19 +126,49 @@ describe('terminal parameters', () => {
   });
 
   it('paramconfig: save, list, update, a duplicate name is 400, delete; scoped to the company', async () => {
-    const made = await call<{ id: number; name: string; params: Item[] }>('POST', '/service-priv/paramconfig', east, { name: ' 城市车辆 ', params: [{ id: 0x0055, value: 60 }, { id: 0x0010, value: 'CMNET' }] });
+    const made = await call<{ id: number; name: string; params: Item[] }>('POST', '/service-priv/paramconfig/save', east, { name: ' 城市车辆 ', params: [{ id: 0x0055, value: 60 }, { id: 0x0010, value: 'CMNET' }] });
     expect(made.code).toBe(200);
     expect(made.data).toMatchObject({ name: '城市车辆', params: [{ id: 0x0055, value: 60, unit: 'km/h' }, { id: 0x0010, value: 'CMNET' }] });
-    const dup = await call('POST', '/service-priv/paramconfig', east, { name: '城市车辆', params: [{ id: 1, value: 10 }] });
+    const dup = await call('POST', '/service-priv/paramconfig/save', east, { name: '城市车辆', params: [{ id: 1, value: 10 }] });
     expect(dup.status).toBe(400);
     expect(dup.msg).toMatch(/name/);
-    const put = await call<{ params: Item[] }>('PUT', '/service-priv/paramconfig', east, { id: made.data.id, name: '城市车辆', params: [{ id: 0x0055, value: 70 }] });
+    const put = await call<{ params: Item[] }>('POST', '/service-priv/paramconfig/update', east, { id: made.data.id, name: '城市车辆', params: [{ id: 0x0055, value: 70 }] });
     expect(put.data.params).toEqual([expect.objectContaining({ id: 0x0055, value: 70 })]);
-    const mine = await call<{ records: { id: number }[] }>('GET', '/service-priv/paramconfig', east);
+    const mine = await call<{ records: { id: number }[] }>('GET', '/service-priv/paramconfig/findAll', east);
     expect(mine.data.records.map((t) => t.id)).toContain(made.data.id);
-    const other = await call<{ id: number }>('POST', '/service-priv/paramconfig', admin, { name: '总部模板', params: [{ id: 1, value: 10 }] });
-    expect((await call<{ records: { id: number }[] }>('GET', '/service-priv/paramconfig', east)).data.records.map((t) => t.id)).not.toContain(other.data.id);
-    expect((await call('DELETE', '/service-priv/paramconfig', east, { ids: [other.data.id] })).status).toBe(404);
-    expect((await call('DELETE', '/service-priv/paramconfig', east, { ids: [made.data.id] })).code).toBe(200);
+    const other = await call<{ id: number }>('POST', '/service-priv/paramconfig/save', admin, { name: '总部模板', params: [{ id: 1, value: 10 }] });
+    expect((await call<{ records: { id: number }[] }>('GET', '/service-priv/paramconfig/findAll', east)).data.records.map((t) => t.id)).not.toContain(other.data.id);
+    // remove is all or nothing: one template outside the scope and nothing is deleted.
+    expect((await call('GET', `/service-priv/paramconfig/remove?ids=${made.data.id}&ids=${other.data.id}`, east)).status).toBe(404);
+    expect((await call<{ records: { id: number }[] }>('GET', '/service-priv/paramconfig/findAll', east)).data.records.map((t) => t.id)).toContain(made.data.id);
+    expect((await call('GET', `/service-priv/paramconfig/remove?ids=${made.data.id}`, east)).code).toBe(200);
+    expect((await call<{ records: { id: number }[] }>('GET', '/service-priv/paramconfig/findAll', east)).data.records.map((t) => t.id)).not.toContain(made.data.id);
+    // The old REST-style names are gone.
+    expect((await call('GET', '/service-priv/paramconfig', east)).status).toBe(404);
+  });
+
+  it('ADAS block (0xF364): read from the live terminal, set field by field, read back; a field out of range is 400 naming it', async () => {
+    const v = fleet.online[1]!.vehicleId;
+    type Block = Record<string, number>;
+    const read = async () => {
+      const r = await call<{ answer: { params: { id: number; value: Block; zh: string | null }[] } }>('POST', '/service-command/params/query', admin, { vehicleId: v, ids: [0xf364] });
+      expect(r.code).toBe(200);
+      return r.data.answer.params[0]!;
+    };
+    const before = await read();
+    expect(before).toMatchObject({ id: 0xf364, zh: 'ADAS 参数', value: { alarmSpeedThreshold: 30, alarmVolume: 6, forwardCollisionTime: 27, alarmEnable: 0x00010fff } });
+    const records = count('command_record');
+    const badBlock = await call('POST', '/service-command/params/task', admin, { vehicleIds: [v], params: [{ id: 0xf364, value: { ...before.value, alarmVolume: 9 } }] });
+    expect(badBlock.status).toBe(400);
+    expect(badBlock.msg).toMatch(/params\[0\]\.value\.alarmVolume/);
+    expect(badBlock.msg).toMatch(/0 到 8|0 to 8/);
+    expect(count('command_record')).toBe(records);
+    const created = await call<Task>('POST', '/service-command/params/task', admin, { vehicleIds: [v], params: [{ id: 0xf364, value: { ...before.value, alarmSpeedThreshold: 55, laneDepartureLevelSpeed: 80 } }] });
+    expect(created.code).toBe(200);
+    await until(async () => (await call<Task>('GET', `/service-command/params/task?id=${created.data.id}`, admin)).data.vehicles[0]!.state === 'ok', 15_000);
+    expect((await read()).value).toMatchObject({ alarmSpeedThreshold: 55, laneDepartureLevelSpeed: 80, alarmVolume: 6 });
+    // A template carries the block as well.
+    const tpl = await call<{ params: { id: number; value: Block }[] }>('POST', '/service-priv/paramconfig/save', admin, { name: 'ADAS 高速', params: [{ id: 0xf364, value: { ...before.value, alarmSpeedThreshold: 60 } }] });
+    expect(tpl.data.params[0]!.value.alarmSpeedThreshold).toBe(60);
   });
 });
