@@ -28,7 +28,9 @@ import {
   bcc,
   decodeBody,
   decodeFrame,
+  encodeBody,
   encodeFrameBody,
+  encodeFrames,
   encodePacket,
   encodeReply,
   escapeFrame,
@@ -229,7 +231,7 @@ export class TerminalSession {
         clearTimeout(timer);
         resolve(result < 0 ? { kind: 'offline' } : { kind: 'reply', result });
       });
-      this.send(encodePacket({ phone: target.phone, serial, version: target.version, protocolVersion: target.protocolVersion || 1 }, message));
+      this.sendLong({ phone: target.phone, serial, version: target.version, protocolVersion: target.protocolVersion || 1 }, message);
     });
   }
 
@@ -538,6 +540,17 @@ export class TerminalSession {
       this.host.stats.backpressurePauses++;
       this.socket.pause();
     }
+  }
+
+  /**
+   * A platform message whose body may pass the 1023-byte limit (0x8108 upgrade packages): sent as
+   * sub-packages with consecutive serials from `init.serial` (the terminal answers the first one's), so
+   * the serials it used are skipped here.
+   */
+  private sendLong(init: { phone: string; serial: number; version: ProtocolEdition; protocolVersion: number }, message: Jt808MessageInput): void {
+    const frames = encodeFrames({ ...init, msgId: message.msgId }, encodeBody(message, init.version));
+    for (const f of frames) this.send(f);
+    this.serial = (init.serial + frames.length - 1) & 0xffff;
   }
 
   /** Queues bytes for the socket: gathered per chunk (one write for many acks), else written at once. */

@@ -25,6 +25,7 @@ import { isDriverMessage, readDriverMessage, writeDriverMessage, type DriverIden
 import { isParameterMessage, readParameterFamily, writeParameterFamily, type ParameterMessage, type ParameterMessageInput } from './parameters.ts';
 import { isTransparentMessage, readTransparentMessage, writeTransparentMessage, type TransparentMessage } from './transparent.ts';
 import { isFenceMessage, readFenceMessage, writeFenceMessage, type FenceMessage } from './fences.ts';
+import { isUpgradeMessage, readUpgradeMessage, writeUpgradeMessage, type UpgradePackage } from './upgrade.ts';
 
 export const MSG = {
   TERMINAL_RESPONSE: 0x0001,
@@ -158,7 +159,8 @@ export type Jt808Message =
   | DriverIdentity
   | ParameterMessage
   | TransparentMessage
-  | FenceMessage;
+  | FenceMessage
+  | UpgradePackage;
 
 /** What encodeBody accepts: location messages may leave optional items out. */
 export type Jt808MessageInput =
@@ -189,7 +191,7 @@ export function isSupported(msgId: number): boolean {
     case MSG.TEXT:
       return true;
     default:
-      return isMediaSignalling(msgId) || isMultimedia(msgId) || isFileUpload(msgId) || isPhoneMessage(msgId) || isCanMessage(msgId) || isDriverMessage(msgId) || isParameterMessage(msgId) || isTransparentMessage(msgId) || isFenceMessage(msgId);
+      return isMediaSignalling(msgId) || isMultimedia(msgId) || isFileUpload(msgId) || isPhoneMessage(msgId) || isCanMessage(msgId) || isDriverMessage(msgId) || isParameterMessage(msgId) || isTransparentMessage(msgId) || isFenceMessage(msgId) || isUpgradeMessage(msgId);
   }
 }
 
@@ -280,6 +282,10 @@ export function decodeMessage(msgId: number, version: ProtocolEdition, b: Uint8A
         const r = new Reader(b, start, end);
         return done(r, readDriverMessage(r, version), 'driver identity');
       }
+      if (isUpgradeMessage(msgId)) {
+        const r = new Reader(b, start, end);
+        return done(r, readUpgradeMessage(msgId, r), 'upgrade package');
+      }
       if (isFenceMessage(msgId)) {
         const r = new Reader(b, start, end);
         return done(r, readFenceMessage(msgId, r, version), `message 0x${hex4(msgId)}`);
@@ -312,6 +318,11 @@ export function writeMessage(w: Writer, msg: Jt808MessageInput, version: Protoco
   // The multimedia family keeps its id list in one place (multimedia.ts `isMultimedia`).
   if (isMultimedia(msg.msgId)) {
     writeMultimedia(w, msg as Multimedia);
+    return;
+  }
+  // 0x8108 upgrade package (upgrade.ts).
+  if (isUpgradeMessage(msg.msgId)) {
+    writeUpgradeMessage(w, msg as UpgradePackage);
     return;
   }
   // The area (fence) family keeps its ids in fences.ts (FENCE_MSG).
