@@ -1,0 +1,77 @@
+/**
+ * A simulated slag truck's cargo box (issue 17; item 0xE1, domain/box/status.ts). Driven by the
+ * truck's own reports, so it follows how the vehicle really moves: an empty truck that stands at a stop
+ * long enough may be loading (a site); it leaves loaded with the cover closed; at a later long stop it
+ * lifts the body for a few reports (unloading) and leaves empty. Violations come at rates
+ * (`BOX_RATES`): leaving loaded without closing the cover (70001), a lift while driving (70002);
+ * unloading wherever the truck stops is checked by the platform against its disposal sites (70004).
+ * Deterministic from the device number.
+ */
+import { BOX_ITEM_ID, encodeBoxItem, type BoxState } from '../../domain/box/status.ts';
+import type { LocationInput } from '../gateway/jt808/index.ts';
+import { Rng } from './rng.ts';
+
+export const BOX_RATES = {
+  /** A stop counts as a site after standing this long. */
+  siteStopMs: 3 * 60_000,
+  /** Share of long stops of an empty truck that are a loading site. */
+  loadAtStop: 0.5,
+  /** Share of long stops of a loaded truck that are an unloading. */
+  unloadAtStop: 0.7,
+  /** Loads driven away with the cover open. */
+  unsealedLoad: 0.1,
+  /** Chance per moving report of a loaded truck that the body is raised (one report). */
+  liftWhileMoving: 0.003,
+  /** Reports the body stays up while unloading. */
+  unloadReports: 3,
+} as const;
+
+export class SimBox {
+  private readonly rng: Rng;
+  private state: BoxState = { lifted: false, sealed: true, loaded: false, loadT: 0 };
+  private stoppedSince = Number.NaN;
+  /** The current stop was already used (loaded or unloaded, or passed over). */
+  private stopDecided = false;
+  private unloadLeft = 0;
+
+  constructor(deviceNo: string, seed = 'box') {
+    this.rng = Rng.of(seed, deviceNo, 'box');
+  }
+
+  get now(): Readonly<BoxState> {
+    return this.state;
+  }
+
+  /** Advances the box with this report and attaches the item to it. */
+  applyTo<L extends LocationInput>(loc: L): L {
+    this.advance(loc.time, loc.speed);
+    const extras = [...(loc.extras ?? []).filter((e) => e.id !== BOX_ITEM_ID), { id: BOX_ITEM_ID, data: encodeBoxItem(this.state) }];
+    return { ...loc, extras };
+  }
+
+  private advance(time: number, speed: number): void {
+    const r = this.rng;
+    const s = this.state;
+    if (this.unloadLeft > 0) {
+      if (--this.unloadLeft === 0) this.state = { lifted: false, sealed: true, loaded: false, loadT: 0 };
+      return;
+    }
+    if (speed > 1) {
+      this.stoppedSince = Number.NaN;
+      this.stopDecided = false;
+      // A raised body while driving is a one-report slip (70002); a lift held from unloading never drives.
+      if (s.lifted) this.state = { ...s, lifted: false };
+      else if (s.loaded && r.chance(BOX_RATES.liftWhileMoving)) this.state = { ...s, lifted: true };
+      return;
+    }
+    if (Number.isNaN(this.stoppedSince)) this.stoppedSince = time;
+    if (this.stopDecided || time - this.stoppedSince < BOX_RATES.siteStopMs) return;
+    this.stopDecided = true;
+    if (!s.loaded && r.chance(BOX_RATES.loadAtStop)) {
+      this.state = { lifted: false, loaded: true, sealed: !r.chance(BOX_RATES.unsealedLoad), loadT: r.int(12, 30) };
+    } else if (s.loaded && r.chance(BOX_RATES.unloadAtStop)) {
+      this.state = { ...s, lifted: true };
+      this.unloadLeft = BOX_RATES.unloadReports;
+    }
+  }
+}
