@@ -24,6 +24,7 @@ import {
 import { LIVE_COMMAND, LIVE_DATA, MEDIA_MSG, type AvAttributes } from '../gateway/jt808/media-signalling.ts';
 import { AUDIO_FRAME_BYTES } from './clip-streams.ts';
 import { MediaStreamer } from './media-streamer.ts';
+import type { SimBox } from './box.ts';
 import { cameraCommand, cameraSawReport, type CameraLink } from './camera.ts';
 import { handleSimFileUpload } from './file-upload.ts';
 import { PHONE_CALLBACK } from '../gateway/jt808/phone.ts';
@@ -206,6 +207,8 @@ export class Terminal {
     /** The code this terminal registered with before (kept like a real terminal's flash), if any. */
     authCode: string | null = null,
     private readonly registration: SimRegistration = {},
+    /** A slag truck's cargo box (sim/box.ts), null for other vehicles. */
+    private readonly box: SimBox | null = null,
   ) {
     this.authCode = authCode;
     this.connectNotBefore = program.nextAt - CONNECT_LEAD_MS;
@@ -274,7 +277,8 @@ export class Terminal {
     if (!e.location) return;
     // ADAS/DMS alarms follow the thresholds the terminal holds (0xF364/0xF365; sim/parameters.ts).
     // Areas the platform sent raise bit 20 (in/out) and bit 1 (area overspeed) (sim/fences.ts).
-    const location = this.fences.applyTo(applyActiveSafety(this.parameters, e.location));
+    const fenced = this.fences.applyTo(applyActiveSafety(this.parameters, e.location));
+    const location = this.box ? this.box.applyTo(fenced) : fenced;
     this.lastLocation = location;
     if (e.link === 'up' && this.phase === 'ready') {
       this.send({ msgId: MSG.LOCATION, ...location });
