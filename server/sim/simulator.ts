@@ -3,6 +3,7 @@
  * (default every 100 ms) pops the terminals whose wake time has come from a binary heap, so
  * thousands of vehicles cost one timer, not one setInterval each.
  */
+import { SimBox } from './box.ts';
 import { Terminal, emptyStats, type SimRegistration, type SimStats, type SimTerminalEvent, type TerminalContext } from './terminal.ts';
 import { VehicleProgram, type SimRates } from './vehicle.ts';
 
@@ -20,6 +21,8 @@ export interface TerminalSpec {
   readonly authCode?: string | null;
   /** Maker, model, terminal id and plate colour its 0x0100 carries (the simulator's own model when absent). */
   readonly registration?: SimRegistration;
+  /** A slag truck (vehicle type muck): its reports carry the cargo box item 0xE1 (sim/box.ts). */
+  readonly slagTruck?: boolean;
 }
 
 export interface SimulatorOptions {
@@ -190,7 +193,7 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
       // Time to connect and authenticate, so first reports go live rather than as re-uploads.
       firstReportAfterMs: 5000,
     });
-    const t = new Terminal(program, ctx, s.authCode ?? null, s.registration);
+    const t = new Terminal(program, ctx, s.authCode ?? null, s.registration, s.slagTruck ? new SimBox(program.deviceNo) : null);
     if (program.link === 'never') stats.neverOnline++;
     heap.push(t);
     return t;
