@@ -21,11 +21,13 @@ export function readProvisionedTerminals(dataDir: string, limit = Number.MAX_SAF
     db.pragma('busy_timeout = 5000');
     // An empty code is a voided registration (migration 14); the registration is the device's (migration 22).
     // Vehicles without an installed device have no terminal to simulate.
-    const rows = db.prepare(`SELECT v.device_no AS deviceNo, v.vehiidno AS plate, NULLIF(t.auth_code, '') AS authCode
+    const rows = db.prepare(`SELECT v.device_no AS deviceNo, v.vehiidno AS plate, NULLIF(t.auth_code, '') AS authCode,
+                                    v.vehicle_type = 'muck' AS slag
                              FROM vehicle v LEFT JOIN terminal t ON t.device_no = v.device_no
                              WHERE v.device_no IS NOT NULL ORDER BY v.id LIMIT ? OFFSET ?`)
-      .all(limit, offset) as { deviceNo: string; plate: string; authCode: string | null }[];
-    return rows.map((r) => ({ deviceNo: r.deviceNo, plate: r.plate, authCode: r.authCode }));
+      .all(limit, offset) as { deviceNo: string; plate: string; authCode: string | null; slag: number }[];
+    // Slag trucks (type muck) carry the cargo box item (sim/box.ts).
+    return rows.map((r) => ({ deviceNo: r.deviceNo, plate: r.plate, authCode: r.authCode, ...(r.slag === 1 ? { slagTruck: true } : {}) }));
   } finally {
     db.close();
   }
