@@ -1,0 +1,294 @@
+/**
+ * The platform's route rules: a state machine per (vehicle, route) fed one live position at a time,
+ * answering transitions the alarm service turns into alarms (server/alarms/route-watch.ts).
+ *
+ * Rules (issue 17), for the vehicles bound to a route only:
+ * - On the route: within width / 2 of a section's line (the nearest such section is the one it is on).
+ * - Deviation (13010 平台路线偏离报警): a vehicle that has been on the route and is now outside its whole
+ *   corridor for `deviationSeconds` without a break starts a held alarm dated from the first position
+ *   outside; back inside ends it. A vehicle never seen on the route is not deviating from it (it has
+ *   not started the route yet), and one that leaves past the last turning point has finished it.
+ *   The delay is the jitter protection: a fix wandering a few metres over the edge comes back within
+ *   seconds, so no distance hysteresis is added (the corridor is exactly what was planned).
+ * - Section travel time (13003 路段行驶时间不足/过长): judged when the vehicle leaves a section forwards
+ *   (into the next one, or past the end of the last); the time runs from entering it forwards (from the
+ *   previous section, or section 0 from outside). A section entered any other way (first position, back
+ *   from a deviation mid-route, backwards) has no known start and is not judged.
+ * - Section overspeed (12006): on a section with `maxSpeed`, above it without a break for
+ *   `overspeedSeconds` starts a held alarm dated from the first report above; at or below it, or leaving
+ *   the section, ends it.
+ * A held code is one alarm per vehicle whatever the number of routes holding it.
+ */
+import { PLATFORM_RULES } from '../alarms/sources.ts';
+import { locateOnRoute, prepareSections, SectionIndex, type PreparedSection } from './geometry.ts';
+import type { Route } from './types.ts';
+
+export const ROUTE_CODES = Object.freeze({
+  deviation: PLATFORM_RULES.routeDeviation,
+  sectionTime: 13003,
+  sectionOverspeed: PLATFORM_RULES.sectionOverspeed,
+});
+/** The codes a route holds (start … end). */
+export const ROUTE_HELD_CODES: readonly number[] = Object.freeze([ROUTE_CODES.deviation, ROUTE_CODES.sectionOverspeed]);
+const DEV = 0, OVER = 1;
+/** A vehicle this far along the last section (0..1) when it leaves the corridor has reached the end. */
+const END_T = 0.9;
+
+export interface BoundRoute {
+  readonly route: Route;
+  readonly vehicleIds: readonly number[];
+}
+
+export interface RoutePosition {
+  readonly vehicleId: number;
+  /** GPS time, epoch ms. */
+  readonly time: number;
+  readonly lng: number;
+  readonly lat: number;
+  /** km/h */
+  readonly speed: number;
+}
+
+export interface RouteTransition {
+  readonly phase: 'occur' | 'start' | 'end';
+  readonly code: number;
+  readonly vehicleId: number;
+  readonly route: Route;
+  /** The section concerned (13003, 12006), else null. */
+  readonly section: number | null;
+  /** 13003: the seconds spent on the section and which limit they broke. */
+  readonly travel?: { readonly seconds: number; readonly tooLong: boolean };
+  readonly time: number;
+  readonly lng: number;
+  readonly lat: number;
+  readonly speed: number;
+}
+
+interface Rec {
+  ri: number;
+  /** Section it is on, −1 outside the corridor. */
+  section: number;
+  /** When it entered that section forwards (NaN: unknown). */
+  sectionSince: number;
+  lastT: number;
+  /** First position outside after being on the route (NaN: none pending). */
+  offSince: number;
+  offLng: number;
+  offLat: number;
+  offSpeed: number;
+  overSince: number;
+  overLng: number;
+  overLat: number;
+  overSpeed: number;
+  held: number;
+}
+
+interface VehicleState {
+  recs: Rec[];
+  readonly heldBy: [number, number];
+}
+
+interface Compiled {
+  readonly routes: Route[];
+  readonly sections: PreparedSection[][];
+  readonly byId: Map<number, number>;
+  readonly signatures: string[];
+  readonly bound: Map<number, number[]>;
+  readonly index: SectionIndex;
+}
+
+const NONE: readonly RouteTransition[] = Object.freeze([]);
+
+export class RouteEvaluator {
+  private c: Compiled;
+  private readonly states = new Map<number, VehicleState>();
+  private readonly out: RouteTransition[] = [];
+  /** Per call: the nearest corridor section per route position (reused). */
+  private readonly hits = new Map<number, { section: number; t: number; d: number }>();
+
+  constructor(routes: readonly BoundRoute[]) {
+    this.c = compile(routes);
+  }
+
+  get routeCount(): number {
+    return this.c.routes.length;
+  }
+
+  seen(vehicleId: number): boolean {
+    return this.states.has(vehicleId);
+  }
+
+  holds(vehicleId: number, code: number): boolean {
+    const slot = ROUTE_HELD_CODES.indexOf(code);
+    return slot >= 0 && (this.states.get(vehicleId)?.heldBy[slot] ?? 0) > 0;
+  }
+
+  /** The section the vehicle is on per route it has been on (−1: outside), for the console's state column. */
+  stateOf(vehicleId: number): { routeId: number; section: number; deviating: boolean }[] {
+    return (this.states.get(vehicleId)?.recs ?? []).map((r) => ({ routeId: this.c.routes[r.ri]!.id, section: r.section, deviating: (r.held & (1 << DEV)) !== 0 }));
+  }
+
+  /** Replaces the routes; a route removed, changed or unbound lets go of what it held ('end' at `time`). */
+  replace(routes: readonly BoundRoute[], time: number): RouteTransition[] {
+    const old = this.c;
+    const next = compile(routes);
+    this.out.length = 0;
+    for (const [vehicleId, st] of this.states) {
+      const kept: Rec[] = [];
+      const p: RoutePosition = { vehicleId, time, lng: NaN, lat: NaN, speed: 0 };
+      for (const rec of st.recs) {
+        const route = old.routes[rec.ri]!;
+        const ri = next.byId.get(route.id);
+        if (ri !== undefined && next.signatures[ri] === old.signatures[rec.ri] && next.bound.get(vehicleId)?.includes(ri)) {
+          rec.ri = ri;
+          kept.push(rec);
+          continue;
+        }
+        this.release(st, rec, DEV, p, route, null);
+        this.release(st, rec, OVER, p, route, rec.section >= 0 ? rec.section : null);
+      }
+      st.recs = kept;
+      if (kept.length === 0 && !next.bound.has(vehicleId)) this.states.delete(vehicleId);
+    }
+    this.c = next;
+    return this.out.splice(0);
+  }
+
+  /** One live position (in time order per vehicle): the transitions it causes, often none. */
+  evaluate(p: RoutePosition): readonly RouteTransition[] {
+    const c = this.c;
+    const bound = c.bound.get(p.vehicleId);
+    let st = this.states.get(p.vehicleId);
+    if (bound === undefined && st === undefined) return NONE;
+    const first = st === undefined;
+    if (st === undefined) this.states.set(p.vehicleId, (st = { recs: [], heldBy: [0, 0] }));
+    this.out.length = 0;
+    // The nearest corridor section per route, from the sections near the position only.
+    this.hits.clear();
+    for (const k of c.index.near(p.lng, p.lat)) {
+      const s = c.index.sections[k]!;
+      if (this.hits.has(s.route) || !bound?.includes(s.route)) continue;
+      const prefer = findRec(st.recs, s.route)?.section ?? -1;
+      const loc = locateOnRoute(c.sections[s.route]!, p.lng, p.lat, prefer);
+      this.hits.set(s.route, loc);
+    }
+    for (const ri of bound ?? []) {
+      const loc = this.hits.get(ri);
+      const inside = loc !== undefined && loc.section >= 0;
+      let rec = findRec(st.recs, ri);
+      if (rec === undefined) {
+        if (!inside) continue; // not on the route yet: nothing to deviate from
+        rec = { ri, section: -1, sectionSince: NaN, lastT: 0, offSince: NaN, offLng: 0, offLat: 0, offSpeed: 0, overSince: NaN, overLng: 0, overLat: 0, overSpeed: 0, held: 0 };
+        st.recs.push(rec);
+        // Entering at the start of the route times section 0; the first position ever only sets the state.
+        this.onRoute(st, rec, loc.section, loc.t, p, first || loc.section !== 0 ? NaN : p.time);
+        continue;
+      }
+      if (inside) this.onRoute(st, rec, loc.section, loc.t, p, NaN);
+      else this.offRoute(st, rec, p);
+    }
+    st.recs = st.recs.filter((r) => r.section >= 0 || r.held !== 0 || !Number.isNaN(r.offSince));
+    return this.out.length === 0 ? NONE : this.out.slice();
+  }
+
+  private onRoute(st: VehicleState, rec: Rec, section: number, t: number, p: RoutePosition, enteredAt: number): void {
+    const route = this.c.routes[rec.ri]!;
+    rec.offSince = NaN;
+    this.release(st, rec, DEV, p, route, null);
+    if (section !== rec.section) {
+      const forward = rec.section >= 0 && section === rec.section + 1;
+      if (forward) this.judge(rec, p);
+      this.release(st, rec, OVER, p, route, rec.section >= 0 ? rec.section : null);
+      rec.overSince = NaN;
+      rec.sectionSince = forward ? p.time : rec.section < 0 ? enteredAt : NaN;
+      rec.section = section;
+    }
+    rec.lastT = t;
+    const s = route.sections[section]!;
+    if (s.maxSpeed !== null && p.speed > s.maxSpeed) {
+      if (Number.isNaN(rec.overSince)) {
+        rec.overSince = p.time;
+        rec.overLng = p.lng;
+        rec.overLat = p.lat;
+        rec.overSpeed = p.speed;
+      }
+      if (!(rec.held & (1 << OVER)) && p.time - rec.overSince >= s.overspeedSeconds * 1000) {
+        this.hold(st, rec, OVER, { vehicleId: p.vehicleId, time: rec.overSince, lng: rec.overLng, lat: rec.overLat, speed: rec.overSpeed }, route, section);
+      }
+    } else {
+      rec.overSince = NaN;
+      this.release(st, rec, OVER, p, route, section);
+    }
+  }
+
+  private offRoute(st: VehicleState, rec: Rec, p: RoutePosition): void {
+    const route = this.c.routes[rec.ri]!;
+    if (rec.section >= 0) {
+      const last = route.sections.length - 1;
+      this.release(st, rec, OVER, p, route, rec.section);
+      rec.overSince = NaN;
+      if (rec.section === last && rec.lastT >= END_T) {
+        // Past the last turning point: the route is done (its last section is judged), no deviation.
+        this.judge(rec, p);
+        rec.section = -1;
+        rec.sectionSince = NaN;
+        return;
+      }
+      rec.section = -1;
+      rec.sectionSince = NaN;
+      rec.offSince = p.time;
+      rec.offLng = p.lng;
+      rec.offLat = p.lat;
+      rec.offSpeed = p.speed;
+    }
+    if (!Number.isNaN(rec.offSince) && !(rec.held & (1 << DEV)) && p.time - rec.offSince >= route.deviationSeconds * 1000) {
+      this.hold(st, rec, DEV, { vehicleId: p.vehicleId, time: rec.offSince, lng: rec.offLng, lat: rec.offLat, speed: rec.offSpeed }, route, null);
+    }
+  }
+
+  /** 13003 for the section being left forwards, when its entry time is known and a limit is broken. */
+  private judge(rec: Rec, p: RoutePosition): void {
+    if (Number.isNaN(rec.sectionSince)) return;
+    const route = this.c.routes[rec.ri]!;
+    const s = route.sections[rec.section]!;
+    const seconds = Math.round((p.time - rec.sectionSince) / 1000);
+    const tooLong = s.maxSeconds !== null && seconds > s.maxSeconds;
+    const tooShort = s.minSeconds !== null && seconds < s.minSeconds;
+    if (!tooLong && !tooShort) return;
+    this.out.push({ phase: 'occur', code: ROUTE_CODES.sectionTime, vehicleId: p.vehicleId, route, section: rec.section, travel: { seconds, tooLong }, time: p.time, lng: p.lng, lat: p.lat, speed: p.speed });
+  }
+
+  private hold(st: VehicleState, rec: Rec, slot: number, p: RoutePosition, route: Route, section: number | null): void {
+    if (rec.held & (1 << slot)) return;
+    rec.held |= 1 << slot;
+    if (st.heldBy[slot]!++ === 0) this.out.push({ phase: 'start', code: ROUTE_HELD_CODES[slot]!, vehicleId: p.vehicleId, route, section, time: p.time, lng: p.lng, lat: p.lat, speed: p.speed });
+  }
+
+  private release(st: VehicleState, rec: Rec, slot: number, p: RoutePosition, route: Route, section: number | null): void {
+    if (!(rec.held & (1 << slot))) return;
+    rec.held &= ~(1 << slot);
+    if (--st.heldBy[slot]! === 0) this.out.push({ phase: 'end', code: ROUTE_HELD_CODES[slot]!, vehicleId: p.vehicleId, route, section, time: p.time, lng: p.lng, lat: p.lat, speed: p.speed });
+  }
+}
+
+function compile(list: readonly BoundRoute[]): Compiled {
+  const routes = list.map((b) => b.route);
+  const sections = routes.map((r, i) => prepareSections(r, i));
+  const byId = new Map<number, number>();
+  routes.forEach((r, i) => byId.set(r.id, i));
+  const signatures = list.map((b) => JSON.stringify([b.route.points, b.route.sections, b.route.deviationSeconds]));
+  const bound = new Map<number, number[]>();
+  list.forEach((b, ri) => {
+    for (const v of new Set(b.vehicleIds)) {
+      let l = bound.get(v);
+      if (!l) bound.set(v, (l = []));
+      l.push(ri);
+    }
+  });
+  return { routes, sections, byId, signatures, bound, index: new SectionIndex(sections.flat()) };
+}
+
+function findRec(recs: readonly Rec[], ri: number): Rec | undefined {
+  for (let i = 0; i < recs.length; i++) if (recs[i]!.ri === ri) return recs[i];
+  return undefined;
+}
