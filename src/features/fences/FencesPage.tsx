@@ -1,0 +1,209 @@
+/**
+ * /monitor/shape_map (围栏管理): the company tree, a server-paged list of the fences of the picked
+ * company (name filter), and the map with every listed fence. Shapes are drawn with terra-draw (circle,
+ * rectangle, polygon); a finished shape opens the form. The selected fence is highlighted and fitted; its
+ * vertices can be edited on the map, it can be edited, deleted and sent (下发) to its bound vehicles'
+ * terminals, with each terminal's answer shown live. Buttons sit behind the route's bits (api.md).
+ */
+import { useState } from 'react';
+import { Alert, Badge, Button, Group, Pagination, Paper, ScrollArea, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQuery } from '@tanstack/react-query';
+import type { FenceGeometry, FenceShape } from '../../../domain/fence/types.ts';
+import { Perm } from '../../app/Perm.tsx';
+import { useT } from '../../i18n/index.ts';
+import { DeleteRowButton } from '../../kit/DeleteRowButton.tsx';
+import { errorText } from '../../kit/errors.ts';
+import { PageFrame } from '../../kit/PageFrame.tsx';
+import { useResourceList } from '../../kit/useResourceList.ts';
+import { LAYERS } from '../../shell/layers.ts';
+import { useCompanySelection } from '../../session/company-selection.ts';
+import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
+import { formatTime } from '../system/ui/format.ts';
+import { fenceApi, FENCES_ROUTE, type FenceDetail, type FenceView } from './api.ts';
+import { FenceForm } from './FenceForm.tsx';
+import { FenceMap } from './FenceMap.tsx';
+import { FenceTaskView } from './FenceTaskView.tsx';
+import { ruleParts } from './geometry.ts';
+import { FENCES_NS } from './messages.ts';
+
+const SHAPES: readonly FenceShape[] = ['circle', 'rect', 'polygon'];
+const PAGE_SIZE = 20;
+
+type Dialog = { kind: 'create'; geometry: FenceGeometry } | { kind: 'edit'; fence: FenceDetail } | undefined;
+
+export function FencesPage() {
+  const t = useT(FENCES_NS);
+  const { companyId } = useCompanySelection();
+  const [keyword, setKeyword] = useState('');
+  const list = useResourceList<FenceView>(FENCES_ROUTE, (q) => fenceApi.page({ current: q.current, size: PAGE_SIZE, name: q.keyword || undefined }), { companyId });
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [fitKey, setFitKey] = useState(0);
+  const [drawing, setDrawing] = useState<FenceShape | null>(null);
+  const [pending, setPending] = useState<FenceGeometry | null>(null);
+  const [editing, setEditing] = useState<FenceGeometry | null>(null);
+  const [dialog, setDialog] = useState<Dialog>(undefined);
+  const [taskId, setTaskId] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const selected = list.records.find((f) => f.id === selectedId) ?? null;
+  const detail = useQuery({ queryKey: [FENCES_ROUTE, 'detail', selectedId], queryFn: () => fenceApi.get(selectedId!), enabled: selectedId !== null });
+
+  const select = (id: number) => {
+    if (editing) return;
+    setSelectedId(id);
+    setTaskId(null);
+    setError(null);
+    setFitKey((k) => k + 1);
+  };
+  const refresh = () => void list.invalidate();
+
+  const run = async (call: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await call();
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const saveShape = () => run(async () => {
+    const f = detail.data;
+    if (!f || !editing) return;
+    await fenceApi.update({ id: f.id, name: f.name, geometry: editing, rule: f.rule, remark: f.remark });
+    notifications.show({ color: 'green', message: t('shapeEdited'), autoClose: 2000 });
+    setEditing(null);
+    refresh();
+  });
+
+  const send = () => run(async () => {
+    if (selectedId === null) return;
+    const task = await fenceApi.send(selectedId);
+    setTaskId(task.id);
+  });
+
+  const ruleText = (f: FenceView) => {
+    const r = ruleParts(f.rule);
+    const parts = [...r.flags.map((k) => t(`ruleLabels.${k}`)), ...(r.speed ? [t('speedSummary', r.speed)] : []), r.window ?? t('alwaysOn')];
+    return parts.join(' · ');
+  };
+
+  return (
+    <PageFrame pageId="monitor-shape-map" aside={<CompanyTreePanel />} title={t('title')}
+      dialogs={dialog && (
+        <FenceForm
+          fence={dialog.kind === 'edit' ? dialog.fence : undefined}
+          drawn={dialog.kind === 'create' ? dialog.geometry : null}
+          onClose={() => {
+            setDialog(undefined);
+            setPending(null);
+          }}
+          onSaved={(f) => {
+            setDialog(undefined);
+            setPending(null);
+            setSelectedId(f.id);
+            refresh();
+          }}
+        />
+      )}
+    >
+      <Group align="stretch" wrap="nowrap" gap="sm" style={{ flex: 1, minHeight: 0 }}>
+        <Stack gap="xs" w={320} style={{ flex: 'none', minHeight: 0 }}>
+          <Group gap="xs" wrap="nowrap">
+            <TextInput size="sm" style={{ flex: 1 }} placeholder={t('keywordPlaceholder')} value={keyword} maxLength={64} onChange={(e) => setKeyword(e.currentTarget.value)}
+              onKeyDown={(e) => e.key === 'Enter' && list.search(keyword)} data-testid="fence-keyword" />
+            <Button size="sm" onClick={() => list.search(keyword)}>{t('search')}</Button>
+          </Group>
+          {list.error !== undefined && (
+            <Alert color="red">{t('loadFailed', { msg: errorText(list.error) })} <Button size="compact-xs" variant="subtle" onClick={refresh}>{t('retry')}</Button></Alert>
+          )}
+          <ScrollArea style={{ flex: 1 }} data-testid="fence-list">
+            <Stack gap={6}>
+              {list.records.length === 0 && !list.fetching && <Text size="sm" c="dimmed">{t('empty')}</Text>}
+              {list.records.map((f) => (
+                <UnstyledButton key={f.id} onClick={() => select(f.id)} data-testid="fence-row" data-fence-id={f.id} data-selected={f.id === selectedId}>
+                  <Paper withBorder p={8} bg={f.id === selectedId ? 'var(--mantine-primary-color-light)' : undefined}>
+                    <Group justify="space-between" wrap="nowrap" gap={6}>
+                      <Text size="sm" fw={600} truncate>{f.name}</Text>
+                      <Badge size="sm" variant="light">{t(`shapes.${f.shape}`)}</Badge>
+                    </Group>
+                    <Text size="xs" c="dimmed" lineClamp={2}>{ruleText(f)}</Text>
+                    <Group justify="space-between" gap={6}>
+                      <Text size="xs">{t('vehicleCount', { n: f.vehicleCount })}</Text>
+                      <Text size="xs" c="dimmed">{formatTime(f.updateTime)}</Text>
+                    </Group>
+                  </Paper>
+                </UnstyledButton>
+              ))}
+            </Stack>
+          </ScrollArea>
+          <Group justify="space-between" gap={4}>
+            <Text size="xs" c="dimmed">{t('pageInfo', { total: list.total })}</Text>
+            <Pagination size="sm" total={Math.max(1, Math.ceil(list.total / PAGE_SIZE))} value={list.query.current} onChange={list.setCurrent} siblings={0} />
+          </Group>
+          {selected && (
+            <Paper withBorder p={8} data-testid="fence-selected">
+              <Stack gap={6}>
+                <Text size="sm" fw={600} truncate>{selected.name}</Text>
+                <Group gap={4}>
+                  <Perm route={FENCES_ROUTE} button="update">
+                    <Button size="compact-xs" variant="light" disabled={!detail.data || editing !== null} onClick={() => detail.data && setDialog({ kind: 'edit', fence: detail.data })} data-testid="fence-edit">{t('edit')}</Button>
+                  </Perm>
+                  <Perm route={FENCES_ROUTE} button="update">
+                    <Button size="compact-xs" variant="light" disabled={editing !== null || drawing !== null} onClick={() => setEditing(selected.geometry)} data-testid="fence-edit-shape">{t('editShape')}</Button>
+                  </Perm>
+                  <Perm route={FENCES_ROUTE} button="send">
+                    <Button size="compact-xs" color="teal" loading={busy} disabled={editing !== null} onClick={() => void send()} data-testid="fence-send">{t('send')}</Button>
+                  </Perm>
+                  <DeleteRowButton route={FENCES_ROUTE} message={t('deleteConfirm', { name: selected.name })} label={t('delete')} deletedMessage={t('deleted')}
+                    onDelete={() => fenceApi.remove([selected.id])} onDeleted={() => { setSelectedId(null); setTaskId(null); refresh(); }} />
+                </Group>
+                {error && <Alert color="red" p={6} data-testid="fence-error">{error}</Alert>}
+                {taskId !== null && <FenceTaskView taskId={taskId} onSettled={refresh} />}
+              </Stack>
+            </Paper>
+          )}
+        </Stack>
+        <div style={{ flex: 1, minWidth: 0, position: 'relative' }} data-testid="fence-map">
+          <FenceMap
+            fences={list.records}
+            selectedId={selectedId}
+            onSelect={select}
+            drawing={drawing}
+            onDrawn={(g) => {
+              setDrawing(null);
+              setPending(g);
+              setDialog({ kind: 'create', geometry: g });
+            }}
+            pending={pending}
+            editing={editing}
+            onEdited={setEditing}
+            fitKey={`${fitKey}`}
+          />
+          <Paper withBorder shadow="xs" p={6} style={{ position: 'absolute', top: 8, left: 8, zIndex: LAYERS.mapPanel, maxWidth: 'calc(100% - 16px)' }} data-testid="fence-toolbar">
+            {editing ? (
+              <Group gap={6}>
+                <Text size="xs">{t('editShapeHint')}</Text>
+                <Button size="compact-sm" loading={busy} onClick={() => void saveShape()} data-testid="fence-save-shape">{t('saveShape')}</Button>
+                <Button size="compact-sm" variant="default" onClick={() => setEditing(null)}>{t('cancelEdit')}</Button>
+              </Group>
+            ) : (
+              <Perm route={FENCES_ROUTE} button="create">
+                <Group gap={6}>
+                  {SHAPES.map((s) => (
+                    <Button key={s} size="compact-sm" variant={drawing === s ? 'filled' : 'light'} onClick={() => setDrawing(drawing === s ? null : s)} data-testid={`fence-draw-${s}`}>{t(`draw.${s}`)}</Button>
+                  ))}
+                  {drawing && <Button size="compact-sm" variant="default" onClick={() => setDrawing(null)}>{t('draw.cancel')}</Button>}
+                </Group>
+              </Perm>
+            )}
+            {drawing && <Text size="xs" c="dimmed" mt={4} maw={420}>{t('draw.hint')}</Text>}
+          </Paper>
+        </div>
+      </Group>
+    </PageFrame>
+  );
+}

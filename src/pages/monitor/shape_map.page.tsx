@@ -1,0 +1,5 @@
+import { FencesPage } from '../../features/fences/FencesPage.tsx';
+
+export default function ShapeMapPage() {
+  return <FencesPage />;
+}
