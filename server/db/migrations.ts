@@ -28,6 +28,7 @@ import { INSTALLATION_TIME_MIGRATION } from './migration-installation-time.ts';
 import { FACE_WAREHOUSE_MIGRATION } from './migration-face-warehouse.ts';
 import { PHOTOWALL_MIGRATION } from './migration-photowall.ts';
 import { BOX_OBD_MIGRATION } from './migration-box-obd.ts';
+import { TERMINAL_UPGRADE_MIGRATION } from './migration-terminal-upgrade.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -277,6 +278,8 @@ const MIGRATIONS: readonly Migration[] = [
   FENCES_MIGRATION,
   // Issue 17 (cargo box state, disposal sites, OBD/CAN history): version 33.
   BOX_OBD_MIGRATION,
+  // Issue 17 (terminal upgrades: packages, upgrade tasks): version 35.
+  TERMINAL_UPGRADE_MIGRATION,
 ];
 
 /** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */
