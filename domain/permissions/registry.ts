@@ -393,4 +393,8 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 393, pid: 10, type: 2, key: '/monitor/shape_map:send', zh: '下发', en: 'Send to terminals' },
   // Issue 17 (communication logs; server/services/comm-log/api.md): ids 400–409.
   { id: 400, pid: 14, type: 2, key: '/monitor/deviceLog:uploadLog', zh: '上传终端日志', en: 'Fetch terminal log' },
+  // Issue 17 (terminal upgrades over 0x8108; server/services/terminal-upgrade/api.md): ids 440–449.
+  { id: 440, pid: 59, type: 2, key: '/information/params/hjwsUpdate:upload', zh: '上传升级包', en: 'Upload package' },
+  { id: 441, pid: 59, type: 2, key: '/information/params/hjwsUpdate:delete', zh: '删除升级包', en: 'Delete package' },
+  { id: 442, pid: 60, type: 2, key: '/information/params/hjwsUpdate2:push', zh: '下发升级', en: 'Push upgrade' },
 ];
