@@ -73,6 +73,11 @@ describe('cargo box status (0x0200 item 0xE1 → /service-monitor/box/…, group
   it('raises 70002 for a lift while moving, 70005 loaded over 60 km/h, 70004 for unloading outside the approved sites but not inside one', async () => {
     await report(20, { loaded: true, sealed: true, lifted: true });
     await report(75, { loaded: true, sealed: true });
+    // No approved site defined yet: unloading anywhere is not 'outside a site'.
+    await report(0, { loaded: true, sealed: true, lifted: true });
+    await report(0, { loaded: false, sealed: true });
+    await server.app.alarms.idle();
+    expect(openAlarms(70004).n).toBe(0);
     const site = await server.call<{ id: number }>('POST', '/service-monitor/box/site/save', { token: admin, body: { name: '江湾消纳场', lng: 121.6, lat: 31.3, radiusM: 500 } });
     expect(site.code).toBe(200);
     await report(0, { loaded: true, sealed: true, lifted: true }, { lng: 121.5, lat: 31.2 }); // far from the site

@@ -144,7 +144,9 @@ export class BoxStatusService {
     }
     const alarms = this.alarms();
     if (!alarms) return;
-    const atSite = state.lifted && state.loaded ? insideSite(this.sitesFor(vehicleId), loc.lng, loc.lat) : true;
+    // Without any approved site for the vehicle there is nothing to unload outside of: 70004 needs sites.
+    const sites = state.lifted && state.loaded ? this.sitesFor(vehicleId) : [];
+    const atSite = sites.length === 0 || insideSite(sites, loc.lng, loc.lat);
     const holds = boxViolations(state, loc.speed, atSite);
     const place = { time: loc.time, lng: loc.lng, lat: loc.lat, speed: loc.speed };
     for (const code of BOX_ALARM_CODES) {
