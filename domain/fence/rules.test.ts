@@ -109,3 +109,33 @@ describe.each(['index', 'scan'] as const)('fence rules (%s candidates)', (candid
     expect(drive(ev, 7, [10, 3000], 40, T0 + 60_000)).toEqual([`occur ${FENCE_CODES.leave} 仓库1`]);
   });
 });
+
+describe('index against scan', () => {
+  it('answers the same transitions as a scan of every bound fence on a random drive through overlapping fences', () => {
+    let s = 11;
+    const rnd = (): number => ((s = (Math.imul(s, 1_664_525) + 1_013_904_223) >>> 0) / 4_294_967_296);
+    const list: BoundFence[] = [];
+    for (let i = 0; i < 300; i++) {
+      const c = at((rnd() - 0.5) * 20_000);
+      const center: LngLat = [c[0], c[1] + ((rnd() - 0.5) * 20_000) / M_PER_DEG];
+      const x = rnd();
+      const rule: Partial<FenceRule> = { forbidIn: x < 0.3, forbidOut: x > 0.8, maxSpeed: x > 0.5 ? 40 : null, overspeedSeconds: 20 };
+      list.push({ fence: fence(i + 1, rule, 200 + rnd() * 1500, center), vehicleIds: Array.from({ length: 40 }, (_, k) => 1 + ((i * 7 + k) % 200)) });
+    }
+    const a = new FenceEvaluator(list, { candidates: 'index' });
+    const b = new FenceEvaluator(list, { candidates: 'scan' });
+    const pos = Array.from({ length: 200 }, () => [(rnd() - 0.5) * 20_000, (rnd() - 0.5) * 20_000]);
+    let transitions = 0;
+    for (let step = 0; step < 40; step++) {
+      pos.forEach((xy, v) => {
+        xy[0]! += (rnd() - 0.5) * 1200;
+        xy[1]! += (rnd() - 0.5) * 1200;
+        const p: FencePosition = { vehicleId: v + 1, time: T0 + step * 10_000, lng: at(xy[0]!)[0], lat: CENTER[1] + xy[1]! / M_PER_DEG, speed: rnd() * 80 };
+        const x = a.evaluate(p).map(label).sort();
+        expect(b.evaluate(p).map(label).sort()).toEqual(x);
+        transitions += x.length;
+      });
+    }
+    expect(transitions).toBeGreaterThan(100); // the drive did cross fences
+  });
+});

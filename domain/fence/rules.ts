@@ -136,6 +136,9 @@ export class FenceEvaluator {
   private readonly scan: boolean;
   /** Transitions of the call in progress (copied out; the hot path allocates only when something happens). */
   private readonly out: FenceTransition[] = [];
+  /** Per held slot, during one call: fences holding it before, and a fence that let go (the lowest id). */
+  private readonly before: [number, number, number] = [0, 0, 0];
+  private readonly released: (Fence | undefined)[] = [undefined, undefined, undefined];
 
   constructor(fences: readonly BoundFence[], options: FenceEvaluatorOptions = {}) {
     this.marginM = options.marginM ?? FENCE_HYSTERESIS_M;
@@ -176,6 +179,7 @@ export class FenceEvaluator {
     for (const [vehicleId, st] of this.states) {
       const row = next.rows.get(vehicleId);
       const kept: Rec[] = [];
+      this.begin(st);
       for (const rec of st.recs) {
         const fence = old.fences[rec.fi]!;
         const fi = next.byId.get(fence.id);
@@ -184,8 +188,9 @@ export class FenceEvaluator {
           kept.push(rec);
           continue;
         }
-        for (let slot = 0; slot < 3; slot++) this.release(st, rec, slot, { vehicleId, time, lng: NaN, lat: NaN, speed: 0 }, fence);
+        for (let slot = 0; slot < 3; slot++) this.release(st, rec, slot, fence);
       }
+      this.finish(st, { vehicleId, time, lng: NaN, lat: NaN, speed: 0 });
       st.recs = kept;
       if (kept.length === 0 && row === undefined) this.states.delete(vehicleId);
     }
@@ -203,6 +208,7 @@ export class FenceEvaluator {
     if (st === undefined) this.states.set(p.vehicleId, (st = { generation: this.generation, recs: [], heldBy: [0, 0, 0] }));
     const stamp = ++this.stamp;
     this.out.length = 0;
+    this.begin(st);
     const candidates = this.scan ? null : c.index.near(p.lng, p.lat);
     const from = row === undefined ? 0 : c.offsets[row]!, to = row === undefined ? 0 : c.offsets[row + 1]!;
     const n = candidates === null ? to - from : candidates.length;
@@ -239,6 +245,7 @@ export class FenceEvaluator {
       }
     }
     if (changed) st.recs = st.recs.filter((r) => r.inside || r.held !== 0);
+    this.finish(st, p);
     st.generation = this.generation;
     return this.out.length === 0 ? NONE : this.out.slice();
   }
@@ -255,22 +262,22 @@ export class FenceEvaluator {
     const open = inWindow(c.windows[rec.fi]!, p.time);
     if (!rec.inside && inside) {
       rec.inside = true;
-      this.release(st, rec, FORBID_OUT, p, fence); // back inside: a forbidden exit is over, whatever the window
+      this.release(st, rec, FORBID_OUT, fence); // back inside: a forbidden exit is over, whatever the window
       if (open) {
         if (rule.alarmIn && !silent) this.emit('occur', FENCE_CODES.enter, p, fence);
         if (rule.forbidIn) this.hold(st, rec, FORBID_IN, silent, p, fence);
       }
     } else if (rec.inside && !inside && (far || distanceOutsideM(c.geometries[rec.fi]!, p.lng, p.lat) > this.marginM)) {
       rec.inside = false;
-      this.release(st, rec, FORBID_IN, p, fence);
+      this.release(st, rec, FORBID_IN, fence);
       if (open) {
         if (rule.alarmOut) this.emit('occur', FENCE_CODES.leave, p, fence);
         if (rule.forbidOut) this.hold(st, rec, FORBID_OUT, false, p, fence);
       }
     }
     if (!open) {
-      this.release(st, rec, FORBID_IN, p, fence);
-      this.release(st, rec, FORBID_OUT, p, fence);
+      this.release(st, rec, FORBID_IN, fence);
+      this.release(st, rec, FORBID_OUT, fence);
     }
     // Area overspeed: inside and open, above the limit for long enough (a time rule, never silent).
     if (rec.inside && open && rule.maxSpeed !== null && p.speed > rule.maxSpeed) {
@@ -285,7 +292,7 @@ export class FenceEvaluator {
       }
     } else {
       rec.overSince = NaN;
-      this.release(st, rec, OVERSPEED, p, fence);
+      this.release(st, rec, OVERSPEED, fence);
     }
   }
 
@@ -299,11 +306,32 @@ export class FenceEvaluator {
     if (!silent) this.emit('start', FENCE_HELD_CODES[slot]!, p, fence);
   }
 
-  /** Lets go of a held slot (nothing when not held); 'end' once no fence holds the code on the vehicle. */
-  private release(st: VehicleState, rec: Rec, slot: number, p: FencePosition, fence: Fence): void {
+  /** Lets go of a held slot (nothing when not held); `finish` answers the end. */
+  private release(st: VehicleState, rec: Rec, slot: number, fence: Fence): void {
     if (!(rec.held & (1 << slot))) return;
     rec.held &= ~(1 << slot);
-    if (--st.heldBy[slot]! === 0) this.emit('end', FENCE_HELD_CODES[slot]!, p, fence);
+    st.heldBy[slot]!--;
+    const was = this.released[slot];
+    if (was === undefined || fence.id < was.id) this.released[slot] = fence; // the same fence whatever the visiting order
+  }
+
+  private begin(st: VehicleState): void {
+    for (let slot = 0; slot < 3; slot++) {
+      this.before[slot] = st.heldBy[slot]!;
+      this.released[slot] = undefined;
+    }
+  }
+
+  /**
+   * 'end' for a code held before this call and by no fence after it. Decided once per call, not per
+   * fence: leaving one forbidden fence while entering another in one report is a repeat of the held
+   * alarm, not an end and a new start, whatever order the fences were looked at in.
+   */
+  private finish(st: VehicleState, p: FencePosition): void {
+    for (let slot = 0; slot < 3; slot++) {
+      const fence = this.released[slot];
+      if (fence !== undefined && this.before[slot]! > 0 && st.heldBy[slot] === 0) this.emit('end', FENCE_HELD_CODES[slot]!, p, fence);
+    }
   }
 
   private compile(list: readonly BoundFence[], old: Compiled | undefined): Compiled {
