@@ -53,7 +53,7 @@ describe('where / lands after sign-in (main variant, the real registry and pages
   });
 
   it('skips unbuilt pages the user may see and takes the first built one', () => {
-    const keys = ['/cel', '/cel/approvalQuery', '/monitor', '/monitor/shape_map', '/system', '/system/role'];
+    const keys = ['/cel', '/cel/approvalQuery', '/monitor', '/monitor/lineMonitor', '/system', '/system/role'];
     expect(land(new Access({ userLevel: 2, permissions: masksFromIds(keys.map(id)) }))).toBe('/system/role');
   });
 

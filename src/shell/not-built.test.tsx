@@ -25,13 +25,13 @@ describe('screens that are not built yet', () => {
   afterEach(cleanup);
 
   it('stay in the side navigation with the 未建 mark; built ones carry none', () => {
-    signInWith(['/cel', '/cel/approvalQuery', '/monitor', '/monitor/index', '/monitor/shape_map']);
+    signInWith(['/cel', '/cel/approvalQuery', '/monitor', '/monitor/index', '/monitor/lineMonitor']);
     inMantine(<SideNav activePath="/monitor/index" />);
     // the approval group holds only an unbuilt page: marked, not hidden
     expect(screen.getByTestId('nav-group-/cel')).toBeTruthy();
     expect(screen.getByTestId('not-built-mark-/cel').textContent).toBe('未建');
-    expect(screen.getByTestId('nav-/monitor/shape_map').getAttribute('data-built')).toBe('false');
-    expect(screen.getByTestId('not-built-mark-/monitor/shape_map').textContent).toBe('未建');
+    expect(screen.getByTestId('nav-/monitor/lineMonitor').getAttribute('data-built')).toBe('false');
+    expect(screen.getByTestId('not-built-mark-/monitor/lineMonitor').textContent).toBe('未建');
     expect(screen.getByTestId('nav-/monitor/index').getAttribute('data-built')).toBeNull();
     expect(screen.queryByTestId('not-built-mark-/monitor/index')).toBeNull();
     expect(screen.queryByTestId('not-built-mark-/monitor')).toBeNull();
