@@ -25,6 +25,7 @@ import { isDriverMessage, readDriverMessage, writeDriverMessage, type DriverIden
 import { isParameterMessage, readParameterFamily, writeParameterFamily, type ParameterMessage, type ParameterMessageInput } from './parameters.ts';
 import { isTransparentMessage, readTransparentMessage, writeTransparentMessage, type TransparentMessage } from './transparent.ts';
 import { isFenceMessage, readFenceMessage, writeFenceMessage, type FenceMessage } from './fences.ts';
+import { isRouteMessage, readRouteMessage, writeRouteMessage, type RouteMessage } from './routes.ts';
 import { isUpgradeMessage, readUpgradeMessage, writeUpgradeMessage, type UpgradePackage } from './upgrade.ts';
 
 export const MSG = {
@@ -160,6 +161,7 @@ export type Jt808Message =
   | ParameterMessage
   | TransparentMessage
   | FenceMessage
+  | RouteMessage
   | UpgradePackage;
 
 /** What encodeBody accepts: location messages may leave optional items out. */
@@ -191,7 +193,7 @@ export function isSupported(msgId: number): boolean {
     case MSG.TEXT:
       return true;
     default:
-      return isMediaSignalling(msgId) || isMultimedia(msgId) || isFileUpload(msgId) || isPhoneMessage(msgId) || isCanMessage(msgId) || isDriverMessage(msgId) || isParameterMessage(msgId) || isTransparentMessage(msgId) || isFenceMessage(msgId) || isUpgradeMessage(msgId);
+      return isMediaSignalling(msgId) || isMultimedia(msgId) || isFileUpload(msgId) || isPhoneMessage(msgId) || isCanMessage(msgId) || isDriverMessage(msgId) || isParameterMessage(msgId) || isTransparentMessage(msgId) || isFenceMessage(msgId) || isRouteMessage(msgId) || isUpgradeMessage(msgId);
   }
 }
 
@@ -290,6 +292,10 @@ export function decodeMessage(msgId: number, version: ProtocolEdition, b: Uint8A
         const r = new Reader(b, start, end);
         return done(r, readFenceMessage(msgId, r, version), `message 0x${hex4(msgId)}`);
       }
+      if (isRouteMessage(msgId)) {
+        const r = new Reader(b, start, end);
+        return done(r, readRouteMessage(msgId, r, version), `message 0x${hex4(msgId)}`);
+      }
       if (isTransparentMessage(msgId)) {
         const r = new Reader(b, start, end);
         return done(r, readTransparentMessage(msgId, r), `message 0x${hex4(msgId)}`);
@@ -328,6 +334,11 @@ export function writeMessage(w: Writer, msg: Jt808MessageInput, version: Protoco
   // The area (fence) family keeps its ids in fences.ts (FENCE_MSG).
   if (isFenceMessage(msg.msgId)) {
     writeFenceMessage(w, msg as FenceMessage, version);
+    return;
+  }
+  // 0x8606 / 0x8607 routes (routes.ts).
+  if (isRouteMessage(msg.msgId)) {
+    writeRouteMessage(w, msg as RouteMessage, version);
     return;
   }
   // The parameter / terminal-control family keeps its ids in parameters.ts (PARAM_MSG).
