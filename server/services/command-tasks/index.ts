@@ -17,7 +17,7 @@
 import type { Storage, VehicleLabel } from '../../db/repositories.ts';
 import { ALL_COMPANIES, scopeCondition, type Scope } from '../../db/scope.ts';
 import type { SqliteDb } from '../../db/sqlite.ts';
-import type { Jt808MessageInput } from '../../gateway/jt808/messages.ts';
+import type { Jt808Message, Jt808MessageInput } from '../../gateway/jt808/messages.ts';
 import type { CommandOutcome, RequestOutcome } from '../../gateway/types.ts';
 import type { LiveRuntime } from '../../live/runtime.ts';
 import { fail } from '../../http/envelope.ts';
@@ -69,6 +69,12 @@ export interface TaskKind<P> {
   /** The command record's `fun` and `content`. */
   fun(payload: P): string;
   content(payload: P): unknown;
+  /**
+   * For a message the terminal answers with a message of its own (0x8108 → 0x0108): its id, the
+   * answer's result (0 ok, else failed with it) and the wait, which may depend on the payload (a big
+   * upgrade package takes long to send). Without it the 0x0001 settles the vehicle within 10 s.
+   */
+  readonly answer?: { id: number; result(message: Jt808Message): number; timeoutMs(payload: P): number };
   /** After each state change of one vehicle (sent, then its outcome; queued again on a lost link). */
   onState?(taskId: number, payload: P, vehicleId: number, state: TaskVehicleState, result: number | null): void;
 }
@@ -108,8 +114,11 @@ export function createCommandTasks<P>(deps: { db: SqliteDb; storage: Storage; ga
     const msg = kind.message(payload, v.vehicleId);
     const recordId = records.record(v, msg, kind.fun(payload), kind.content(payload), user, 'sent', taskId);
     setState(taskId, payload, v.vehicleId, 'sent', null, recordId);
-    const outcome = await gateway.sendCommand(v.vehicleId, msg, ANSWER_TIMEOUT_MS);
-    const { state, result } = records.settle(recordId, outcome);
+    const a = kind.answer;
+    const outcome = a
+      ? await gateway.request(v.vehicleId, msg, a.id, a.timeoutMs(payload)).then((o) => (o.kind === 'answer' ? { kind: 'reply' as const, result: a.result(o.message), answer: o.message } : o))
+      : await gateway.sendCommand(v.vehicleId, msg, ANSWER_TIMEOUT_MS);
+    const { state, result } = records.settle(recordId, outcome, 'answer' in outcome ? outcome.answer : null);
     // An offline outcome (the link dropped before the answer) puts the vehicle back in the queue.
     setState(taskId, payload, v.vehicleId, state === 'offline' ? 'queued' : state, result, recordId);
   }
