@@ -113,12 +113,12 @@ export function applyActiveSafety(store: ParameterStore, loc: LocationInput): Lo
 }
 
 /** 0x0107 of a simulated terminal (deterministic from its device number). */
-export function simAttributes(deviceNo: string, registration: { makerId?: string; model?: string; terminalId?: string }): TerminalAttributes {
+export function simAttributes(deviceNo: string, registration: { makerId?: string; model?: string; terminalId?: string }, firmwareVersion = 'SIM-808-1.0'): TerminalAttributes {
   const digits = deviceNo.replace(/\D/g, '').padStart(11, '0').slice(-11);
   return {
     msgId: 0x0107, terminalType: 0b0000_0100, makerId: (registration.makerId ?? 'SIM01').slice(0, 5), model: registration.model ?? 'FLEET-SIM',
     terminalId: registration.terminalId ?? deviceNo.slice(-7), iccid: `898600${digits}000`.slice(0, 20),
-    hardwareVersion: 'HW1.0', firmwareVersion: 'SIM-808-1.0', gnss: 0b0011, comm: 0b0010_0001,
+    hardwareVersion: 'HW1.0', firmwareVersion, gnss: 0b0011, comm: 0b0010_0001,
   };
 }
 
@@ -129,6 +129,8 @@ export interface ParameterLink {
   /** The factory values under it. */
   factory(): ParameterStore;
   readonly registration: { makerId?: string; model?: string; terminalId?: string };
+  /** The firmware installed by the last 0x8108 (sim/upgrade.ts), else the factory one. */
+  firmwareVersion?(): string;
   /** The latest position the terminal took (null before the first). */
   lastLocation(): LocationInput | null;
   send(msg: Jt808MessageInput): void;
@@ -154,7 +156,7 @@ export function simParameterCommand(link: ParameterLink, header: Jt808Header, m:
       return;
     }
     case PARAM_MSG.QUERY_ATTRIBUTES:
-      link.send(simAttributes(link.deviceNo, link.registration));
+      link.send(simAttributes(link.deviceNo, link.registration, link.firmwareVersion?.()));
       return;
     case PARAM_MSG.POSITION_QUERY: {
       const at = link.lastLocation();

@@ -10,13 +10,16 @@
 import net from 'node:net';
 import { simDriverCard } from './driver.ts';
 import {
+  decodeBody,
   decodeFrame,
   encodeBody,
   encodeFrames,
   FrameSplitter,
   MSG,
+  Reassembler,
   REGISTER_RESULT,
   RESULT,
+  type FrameResult,
   type Jt808Header,
   type Jt808MessageInput,
   type LocationInput,
@@ -29,6 +32,8 @@ import { cameraCommand, cameraSawReport, type CameraLink } from './camera.ts';
 import { handleSimFileUpload } from './file-upload.ts';
 import { PHONE_CALLBACK } from '../gateway/jt808/phone.ts';
 import { isParameterMessage, type ParameterMessage, type TerminalParameter } from '../gateway/jt808/parameters.ts';
+import { isUpgradeMessage, type UpgradePackage } from '../gateway/jt808/upgrade.ts';
+import { simFirmwareVersion, simUpgrade } from './upgrade.ts';
 import { ActivityLog, devlogAnswer } from './devlog.ts';
 import { applyActiveSafety, heartbeatMsOf, simDefaultParameters, simParameterCommand } from './parameters.ts';
 import { simCanData } from './can.ts';
@@ -194,6 +199,10 @@ export class Terminal {
    * real terminal's flash for as long as the simulator runs: tests read e.g. the plate (0x0083) here.
    */
   readonly parameters = new Map<number, TerminalParameter['value']>();
+  /** Versions installed by 0x8108 upgrade packages, by upgrade type (sim/upgrade.ts). */
+  readonly upgrades = new Map<number, string>();
+  /** Sub-packaged platform messages (0x8108 packages) put back together; sized for a 60 MiB package. */
+  private readonly reassembler = new Reassembler({ maxParts: 0xffff, maxMessages: 2, maxBytes: 64 * 1024 * 1024, maxAgeMs: 600_000 });
   /** Areas the platform sent (0x8600–0x8605), obeyed while driving (sim/fences.ts). */
   readonly fences = new SimFenceStore();
   /** The latest position taken (answers 0x8201; repeated by temporary tracking). */
@@ -404,9 +413,18 @@ export class Terminal {
     this.send({ msgId: MSG.AUTHENTICATE, authCode: this.authCode ?? '', imei: `86${this.program.deviceNo.padStart(13, '0')}`, softwareVersion: 'SIM-1.0' });
   }
 
+  /** A sub-package is held until its message is complete (null meanwhile); then the whole is decoded. */
+  private reassemble(r: FrameResult): FrameResult | null {
+    if (r.kind !== 'fragment') return r;
+    const whole = this.reassembler.push(r.header, r.body, this.ctx.clock());
+    if (whole === 'held') return null;
+    return typeof whole === 'object' ? decodeBody(whole.header, whole.body) : r;
+  }
+
   private receive(frame: Uint8Array): void {
     const stats = this.ctx.stats;
-    const r = decodeFrame(frame);
+    const r = this.reassemble(decodeFrame(frame));
+    if (r === null) return;
     if (r.kind === 'error' || r.kind === 'fragment') {
       stats.badFrames++;
       return;
@@ -528,6 +546,9 @@ export class Terminal {
           this.fences.apply(m as FenceMessage);
           this.reply(r.header, RESULT.OK);
         }
+        if (isUpgradeMessage(m.msgId)) {
+          simUpgrade({ makerId: this.registration.makerId ?? 'SIM01', versions: this.upgrades, send: (msg) => this.send(msg), reply: (result) => this.reply(r.header, result) }, m as UpgradePackage);
+        }
         if (isParameterMessage(m.msgId)) {
           simParameterCommand(this.parameterLink(r.header), r.header, m as ParameterMessage);
           // A new heartbeat interval or temporary tracking moves the next wake.
@@ -575,6 +596,7 @@ export class Terminal {
       parameters: this.parameters,
       factory: () => simDefaultParameters({ plate: this.program.plate, heartbeatMs: this.ctx.heartbeatMs }),
       registration: this.registration,
+      firmwareVersion: () => simFirmwareVersion(this.upgrades, 'SIM-808-1.0'),
       // Before its first report a real unit still has a fix: where the vehicle is now.
       lastLocation: () => this.lastLocation ?? { alarm: 0, status: 0b11, ...this.program.position, altitude: 0, direction: 0, time: this.ctx.clock() },
       send: (msg: Jt808MessageInput) => this.send(msg),
