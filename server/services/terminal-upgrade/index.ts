@@ -1,0 +1,303 @@
+/**
+ * Terminal upgrades over JT/T 808 (issue 17, screens hjwsUpdate / hjwsUpdate2; contract: ./api.md):
+ * upgrade packages uploaded as multipart files (stored under the data dir by SHA-256, listed and
+ * deleted by company), and pushing one to up to 500 vehicles as a command task (0x8108, sent as
+ * sub-packages; each vehicle ends with the terminal's 0x0108 result). Offline terminals stay queued
+ * and get the package when they authenticate again (server/services/command-tasks).
+ *
+ * Scoping: packages and vehicles are checked against the caller's subtree before anything is written
+ * or sent; lists are by company inside the caller's scope.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import multipart from '@fastify/multipart';
+import { Type } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { ErrorCode } from '../../../domain/errors/catalogue.ts';
+import type { Storage, VehicleLabel } from '../../db/repositories.ts';
+import { scopeCondition, type Scope } from '../../db/scope.ts';
+import type { SqliteStorage } from '../../db/sqlite/storage.ts';
+import { encodeGbk } from '../../gateway/jt808/bytes.ts';
+import { UPGRADE_MAKER_WIDTH, UPGRADE_MSG, UPGRADE_TYPES, type UpgradePackage } from '../../gateway/jt808/upgrade.ts';
+import type { Jt808Message } from '../../gateway/jt808/messages.ts';
+import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
+import { AppError, fail, ok } from '../../http/envelope.ts';
+import { requestLang } from '../../http/lang.ts';
+import type { Message } from '../../http/messages.ts';
+import { Id, PageFields, Strict, type App } from '../../http/route.ts';
+import type { LiveRuntime } from '../../live/runtime.ts';
+import { createCommandTasks, TASK_VEHICLES_MAX, type CommandUser } from '../command-tasks/index.ts';
+
+export const PACKAGES_PAGE = '/information/params/hjwsUpdate';
+export const PUSH_PAGE = '/information/params/hjwsUpdate2';
+/**
+ * Largest package: 0x8108 goes as at most 65535 sub-packages of ≤1023 bytes, so a body stays under
+ * 64 MiB; 60 MiB leaves room for the header fields and is far above real firmware images.
+ */
+export const PACKAGE_MAX_BYTES = 60 * 1024 * 1024;
+export const PACKAGE_NAME_MAX = 50;
+export const VERSION_MAX = 32;
+/**
+ * How long a vehicle waits for its 0x0108: a minute to install plus the send itself at a slow
+ * cellular 2 KiB/s (a 1 MiB package: ~9 minutes). Sized by the package so big ones never time out early.
+ */
+export function upgradeTimeoutMs(size: number): number {
+  return 60_000 + Math.ceil(size / 2048) * 1000;
+}
+
+const pair = (zh: string, en: string): Message => (lang) => (lang === 'zh' ? zh : en);
+export const UpgradeMessages = {
+  notMultipart: pair('请以 multipart/form-data 上传升级包（字段 file）', 'Upload the package as multipart/form-data (field "file")'),
+  noFile: pair('请选择升级包文件', 'Choose the package file'),
+  tooBig: pair(`升级包不能超过 ${PACKAGE_MAX_BYTES / 1024 / 1024} MiB`, `The package must be at most ${PACKAGE_MAX_BYTES / 1024 / 1024} MiB`),
+  unknownPart: (name: string): Message => pair(`未知字段 ${name}`, `Unknown field ${name}`),
+  required: pair('必填', 'required'),
+  nameLength: pair(`需为 1 到 ${PACKAGE_NAME_MAX} 个字符`, `must be 1 to ${PACKAGE_NAME_MAX} characters`),
+  versionLength: pair(`需为 1 到 ${VERSION_MAX} 个字符（≤255 字节）`, `must be 1 to ${VERSION_MAX} characters (at most 255 bytes)`),
+  upgradeType: pair('需为 0（终端）、12（IC 卡读卡器）或 52（GNSS 模块）', 'must be 0 (terminal), 12 (IC card reader) or 52 (GNSS module)'),
+  makerId: pair(`需为 1 到 ${UPGRADE_MAKER_WIDTH} 个字母或数字`, `must be 1 to ${UPGRADE_MAKER_WIDTH} letters or digits`),
+  packageNotFound: pair('升级包不存在', 'No such upgrade package'),
+  taskNotFound: pair('任务不存在', 'No such task'),
+  vehiclesOutOfScope: (list: string): Message => pair(`车辆不存在或不在您的管辖范围内：${list}`, `No such vehicle in your scope: ${list}`),
+  noDevice: pair('车辆未安装终端', 'The vehicle has no terminal installed'),
+  badUpload: pair('上传内容无法解析', 'The upload could not be read'),
+} as const;
+
+function badField(field: string, message: Message, code = 'rule'): AppError {
+  return new AppError(ErrorCode.BadRequest, (lang) => `${field}: ${message(lang)}`, null, { [field]: { code } });
+}
+
+/** What a task carries: the package as it was when pushed (a later delete does not change a queued push). */
+export interface UpgradePayload {
+  packageId: number;
+  name: string;
+  version: string;
+  upgradeType: number;
+  makerId: string;
+  size: number;
+  sha256: string;
+}
+
+interface PackageRow {
+  id: number; company_id: number; company_name: string; name: string; version: string; upgrade_type: number; maker_id: string;
+  file_name: string; size: number; sha256: string; remark: string; created_by_name: string; create_time: number;
+}
+const packageView = (p: PackageRow) => ({
+  id: p.id, companyId: p.company_id, companyName: p.company_name, name: p.name, version: p.version, upgradeType: p.upgrade_type,
+  makerId: p.maker_id, fileName: p.file_name, size: p.size, sha256: p.sha256, remark: p.remark, createdByName: p.created_by_name, createTime: p.create_time,
+});
+
+export interface TerminalUpgradeDeps {
+  readonly storage: Storage;
+  readonly live: LiveRuntime;
+  readonly dataDir: string;
+}
+
+const MULTIPART_LIMITS = { fileSize: PACKAGE_MAX_BYTES, files: 1, fields: 8, parts: 9, fieldNameSize: 64, fieldSize: 400, headerPairs: 20 } as const;
+
+export function terminalUpgradeRoutes(app: App, deps: TerminalUpgradeDeps): void {
+  const { storage, live } = deps;
+  const db = (storage as SqliteStorage).db;
+  const dir = path.join(deps.dataDir, 'upgrade-packages');
+  const fileOf = (sha256: string) => path.join(dir, sha256);
+  const userOf = (ctx: AuthContext): CommandUser => ({ id: ctx.user.id, name: ctx.user.realName || ctx.user.username });
+
+  const tasks = createCommandTasks<UpgradePayload>({ db, storage, gateway: live.gateway }, {
+    tables: { task: 'upgrade_task', vehicle: 'upgrade_task_vehicle', payload: 'package' },
+    // Read when the vehicle is delivered (maybe a day later): the bytes are kept by hash, so they are the ones pushed.
+    message: (p): UpgradePackage => ({ msgId: UPGRADE_MSG.ISSUE, upgradeType: p.upgradeType, makerId: p.makerId, version: p.version, data: new Uint8Array(fs.readFileSync(fileOf(p.sha256))) }),
+    fun: () => 'upgrade',
+    content: (p) => ({ packageId: p.packageId, name: p.name, version: p.version, upgradeType: p.upgradeType, makerId: p.makerId, size: p.size }),
+    answer: {
+      id: UPGRADE_MSG.RESULT,
+      result: (m: Jt808Message) => (m.msgId === UPGRADE_MSG.RESULT ? m.result : 1),
+      timeoutMs: (p) => upgradeTimeoutMs(p.size),
+    },
+  });
+
+  function packageIn(scope: Scope, id: number, field: string | null): PackageRow {
+    const cond = scopeCondition(scope, 'c');
+    const row = db.prepare(`SELECT p.*, c.name AS company_name FROM upgrade_package p JOIN company c ON c.id = p.company_id WHERE p.id = ? AND ${cond.sql}`).get(id, ...cond.params) as PackageRow | undefined;
+    if (!row) throw field ? badField(field, UpgradeMessages.packageNotFound, 'notFound') : fail.notFound(UpgradeMessages.packageNotFound);
+    return row;
+  }
+
+  async function vehiclesIn(scope: Scope, ids: readonly number[]): Promise<VehicleLabel[]> {
+    const labels = await storage.terminals.labels(scope, ids);
+    const missing = ids.filter((id) => !labels.has(id));
+    if (missing.length > 0) throw badField('vehicleIds', UpgradeMessages.vehiclesOutOfScope(missing.slice(0, 10).join(', ')), 'outOfScope');
+    const list = ids.map((id) => labels.get(id)!);
+    const noDevice = list.filter((v) => !v.deviceNo);
+    if (noDevice.length > 0) throw badField('vehicleIds', (l) => `${UpgradeMessages.noDevice(l)}: ${noDevice.slice(0, 10).map((v) => v.vehiidno).join(', ')}`, 'noDevice');
+    return list;
+  }
+
+  /** Streams the file to a temporary name while hashing it, then checks the fields; nothing is kept on a 400. */
+  async function readUpload(request: FastifyRequest): Promise<{ fields: Record<string, string>; fileName: string; size: number; sha256: string; tmp: string }> {
+    if (!request.isMultipart()) throw fail.badRequest(UpgradeMessages.notMultipart);
+    fs.mkdirSync(dir, { recursive: true });
+    const fields: Record<string, string> = {};
+    let file: { fileName: string; size: number; sha256: string; tmp: string } | undefined;
+    const allowed = new Set(['name', 'version', 'upgradeType', 'makerId', 'remark', 'companyId']);
+    try {
+      for await (const part of request.parts({ limits: MULTIPART_LIMITS })) {
+        if (part.type === 'file') {
+          if (part.fieldname !== 'file' || file) {
+            part.file.resume();
+            throw badField(part.fieldname, UpgradeMessages.unknownPart(part.fieldname), 'unknown');
+          }
+          const tmp = path.join(dir, `.upload-${randomUUID()}`);
+          const hash = createHash('sha256');
+          let size = 0;
+          file = { fileName: part.filename || 'package.bin', size: 0, sha256: '', tmp };
+          part.file.on('data', (chunk: Buffer) => { hash.update(chunk); size += chunk.length; });
+          await pipeline(part.file, fs.createWriteStream(tmp));
+          if (part.file.truncated) throw badField('file', UpgradeMessages.tooBig, 'tooBig');
+          file.size = size;
+          file.sha256 = hash.digest('hex');
+        } else {
+          if (!allowed.has(part.fieldname)) throw badField(part.fieldname, UpgradeMessages.unknownPart(part.fieldname), 'unknown');
+          fields[part.fieldname] = String(part.value).trim();
+        }
+      }
+    } catch (err) {
+      if (file) fs.rmSync(file.tmp, { force: true });
+      if (err instanceof AppError) throw err;
+      const code = (err as { code?: string }).code ?? '';
+      if (code === 'FST_REQ_FILE_TOO_LARGE') throw badField('file', UpgradeMessages.tooBig, 'tooBig');
+      throw fail.badRequest(UpgradeMessages.badUpload);
+    }
+    if (!file || file.size === 0) {
+      if (file) fs.rmSync(file.tmp, { force: true });
+      throw badField('file', UpgradeMessages.noFile, 'required');
+    }
+    return { fields, ...file };
+  }
+
+  /** The form's fields, each 400 naming itself. */
+  function checkFields(f: Record<string, string>) {
+    const name = f.name ?? '';
+    if (name === '') throw badField('name', UpgradeMessages.required, 'required');
+    if ([...name].length > PACKAGE_NAME_MAX) throw badField('name', UpgradeMessages.nameLength);
+    const version = f.version ?? '';
+    if (version === '') throw badField('version', UpgradeMessages.required, 'required');
+    if ([...version].length > VERSION_MAX || encodeGbk(version).length > 255) throw badField('version', UpgradeMessages.versionLength);
+    if (f.upgradeType === undefined || f.upgradeType === '') throw badField('upgradeType', UpgradeMessages.required, 'required');
+    const upgradeType = Number(f.upgradeType);
+    if (!/^\d+$/.test(f.upgradeType) || !UPGRADE_TYPES.includes(upgradeType)) throw badField('upgradeType', UpgradeMessages.upgradeType);
+    const makerId = f.makerId ?? '';
+    if (makerId === '') throw badField('makerId', UpgradeMessages.required, 'required');
+    if (!/^[A-Za-z0-9]{1,5}$/.test(makerId)) throw badField('makerId', UpgradeMessages.makerId);
+    const remark = (f.remark ?? '').slice(0, 200);
+    return { name, version, upgradeType, makerId, remark };
+  }
+
+  app.register(async (scope) => {
+    await scope.register(multipart, { limits: MULTIPART_LIMITS });
+    scope.route({
+      method: 'POST', url: '/service-command/upgrade/package', config: { permission: `${PACKAGES_PAGE}:upload` },
+      schema: { querystring: Strict({}) },
+      handler: async (request) => {
+        const ctx = auth(request);
+        const up = await readUpload(request);
+        let f: ReturnType<typeof checkFields>;
+        try {
+          f = checkFields(up.fields);
+        } catch (err) {
+          fs.rmSync(up.tmp, { force: true });
+          throw err;
+        }
+        // Same bytes, one file: the hash names it.
+        const target = fileOf(up.sha256);
+        if (fs.existsSync(target)) fs.rmSync(up.tmp, { force: true });
+        else fs.renameSync(up.tmp, target);
+        const id = Number(db.prepare(`INSERT INTO upgrade_package (company_id, name, version, upgrade_type, maker_id, file_name, size, sha256, remark, created_by, created_by_name, create_time)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(ctx.user.companyId, f.name, f.version, f.upgradeType, f.makerId, up.fileName.slice(0, 200), up.size, up.sha256, f.remark, ctx.user.id, userOf(ctx).name, Date.now()).lastInsertRowid);
+        return ok(packageView(packageIn(ctx.scope, id, null)), requestLang(request));
+      },
+    });
+  });
+
+  app.get('/service-command/upgrade/package', {
+    config: { permission: PACKAGES_PAGE },
+    schema: { querystring: Strict({ ...PageFields, keyword: Type.Optional(Type.String({ maxLength: 50 })) }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const q = request.query;
+    const scope = await narrowedScope(storage, ctx, q.companyId);
+    const cond = scopeCondition(scope, 'c');
+    const where = [cond.sql];
+    const params: unknown[] = [...cond.params];
+    const kw = q.keyword?.trim();
+    if (kw) { where.push("(p.name LIKE ? ESCAPE '\\' OR p.version LIKE ? ESCAPE '\\')"); const like = `%${kw.replace(/[\\%_]/g, (c) => `\\${c}`)}%`; params.push(like, like); }
+    const sql = `FROM upgrade_package p JOIN company c ON c.id = p.company_id WHERE ${where.join(' AND ')}`;
+    const total = (db.prepare(`SELECT count(*) AS n ${sql}`).get(...params) as { n: number }).n;
+    const rows = db.prepare(`SELECT p.*, c.name AS company_name ${sql} ORDER BY p.id DESC LIMIT ? OFFSET ?`).all(...params, q.size, (q.current - 1) * q.size) as PackageRow[];
+    return ok({ records: rows.map(packageView), total, current: q.current, size: q.size }, requestLang(request));
+  });
+
+  app.post('/service-command/upgrade/package/delete', {
+    config: { permission: `${PACKAGES_PAGE}:delete` },
+    schema: { body: Strict({ ids: Type.Array(Id, { minItems: 1, maxItems: 500, uniqueItems: true }) }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const rows = request.body.ids.map((id) => packageIn(ctx.scope, id, null));
+    db.transaction(() => {
+      const del = db.prepare('DELETE FROM upgrade_package WHERE id = ?');
+      for (const r of rows) del.run(r.id);
+    })();
+    // A file goes when no package row and no unexpired queued push still needs its bytes.
+    for (const sha of new Set(rows.map((r) => r.sha256))) {
+      const used = db.prepare('SELECT 1 FROM upgrade_package WHERE sha256 = ? LIMIT 1').get(sha)
+        ?? db.prepare(`SELECT 1 FROM upgrade_task t JOIN upgrade_task_vehicle tv ON tv.task_id = t.id WHERE tv.state IN ('queued', 'sent') AND t.expire_time > ? AND json_extract(t.package, '$.sha256') = ? LIMIT 1`).get(Date.now(), sha);
+      if (!used) fs.rmSync(fileOf(sha), { force: true });
+    }
+    return ok({ deleted: rows.length }, requestLang(request));
+  });
+
+  const taskView = (scope: Scope, id: number) => {
+    const t = tasks.view(scope, id, UpgradeMessages.taskNotFound);
+    const { payload, ...rest } = t;
+    return { ...rest, package: payload, timeoutMs: upgradeTimeoutMs(payload.size) };
+  };
+
+  app.post('/service-command/upgrade/task', {
+    config: { permission: `${PUSH_PAGE}:push` },
+    schema: { body: Strict({ packageId: Id, vehicleIds: Type.Array(Id, { minItems: 1, maxItems: TASK_VEHICLES_MAX, uniqueItems: true }) }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const p = packageIn(ctx.scope, request.body.packageId, 'packageId');
+    const vehicles = await vehiclesIn(ctx.scope, request.body.vehicleIds);
+    const payload: UpgradePayload = { packageId: p.id, name: p.name, version: p.version, upgradeType: p.upgrade_type, makerId: p.maker_id, size: p.size, sha256: p.sha256 };
+    const taskId = tasks.create(ctx.user.companyId, payload, vehicles, userOf(ctx));
+    return ok(taskView(ctx.scope, taskId), requestLang(request));
+  });
+
+  app.get('/service-command/upgrade/task', {
+    config: { permission: PUSH_PAGE },
+    schema: { querystring: Strict({ id: Id }) },
+  }, async (request) => ok(taskView(auth(request).scope, request.query.id), requestLang(request)));
+
+  app.get('/service-command/upgrade/tasks', {
+    config: { permission: PUSH_PAGE },
+    schema: { querystring: Strict({ ...PageFields }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const q = request.query;
+    const scope = await narrowedScope(storage, ctx, q.companyId);
+    const cond = scopeCondition(scope, 'c');
+    const sql = `FROM upgrade_task t JOIN company c ON c.id = t.company_id WHERE ${cond.sql}`;
+    const total = (db.prepare(`SELECT count(*) AS n ${sql}`).get(...cond.params) as { n: number }).n;
+    const rows = db.prepare(`SELECT t.id, t.company_id, c.name AS company_name, t.package, t.created_by_name, t.create_time, t.expire_time,
+        (SELECT json_group_object(state, n) FROM (SELECT state, count(*) AS n FROM upgrade_task_vehicle WHERE task_id = t.id GROUP BY state)) AS counts
+      ${sql} ORDER BY t.id DESC LIMIT ? OFFSET ?`).all(...cond.params, q.size, (q.current - 1) * q.size) as
+      { id: number; company_id: number; company_name: string; package: string; created_by_name: string; create_time: number; expire_time: number; counts: string | null }[];
+    const records = rows.map((r) => ({
+      id: r.id, companyId: r.company_id, companyName: r.company_name, package: JSON.parse(r.package) as UpgradePayload, createdByName: r.created_by_name,
+      createTime: r.create_time, expireTime: r.expire_time, counts: { queued: 0, sent: 0, ok: 0, failed: 0, timeout: 0, ...(JSON.parse(r.counts ?? '{}') as Record<string, number>) },
+    }));
+    return ok({ records, total, current: q.current, size: q.size }, requestLang(request));
+  });
+}
