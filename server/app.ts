@@ -37,6 +37,7 @@ import { registerPush } from './push/index.ts';
 import { wallRoutes } from './services/walls/index.ts';
 import { photoWallRoutes } from './services/photowall/index.ts';
 import { terminalParamsRoutes } from './services/terminal-params/index.ts';
+import { terminalUpgradeRoutes } from './services/terminal-upgrade/index.ts';
 import { fenceRoutes } from './services/fences/index.ts';
 import { tileRoutes } from './services/tiles/index.ts';
 import { fleetAssetRoutes } from './services/fleet-assets/index.ts';
@@ -119,6 +120,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   fleetAssetRoutes(api, { config, storage, tokens, live, fleetSync: createFleetSync(storage, live, app.log) }); // issue 15: vehicles, devices, drivers, installations, lines, operator logs
   photoWallRoutes(api, { storage, live }); // issue 15: photo walls (after multimedia: snap now uses app.multimedia)
   terminalParamsRoutes(api, { storage, live }); // issue 17: terminal parameters, command records, paramconfig
+  terminalUpgradeRoutes(api, { storage, live, dataDir: config.dataDir }); // issue 17: upgrade packages, 0x8108 pushes as command tasks
   fenceRoutes(api, { storage, live, alarms: () => (app.hasDecorator('alarms') ? app.alarms : undefined) }); // issue 17: fences, sent to terminals (0x8600-0x8605); reloads the platform evaluation
   boxStatusRoutes(api, { storage, live, retentionDays: config.positionRetentionDays }); // issue 17: slag-truck cargo box state, group 70 alarms (after safe: chains its report listener)
   installCommLog(app, api, { config, storage, live }); // issue 17: communication logs (gateway frame log), device messages, devlogcommand
