@@ -31,7 +31,6 @@ import {
   encodeBody,
   encodeFrameBody,
   encodeFrames,
-  encodePacket,
   encodeReply,
   escapeFrame,
   FrameSplitter,
@@ -211,7 +210,7 @@ export class TerminalSession {
           resolve(outcome);
         },
       });
-      this.send(encodePacket({ phone: target.phone, serial, version: target.version, protocolVersion: target.protocolVersion || 1 }, message));
+      this.sendLong({ phone: target.phone, serial, version: target.version, protocolVersion: target.protocolVersion || 1 }, message);
     });
   }
 
