@@ -6,18 +6,24 @@
 import { Badge, Group, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useT } from '../../i18n/index.ts';
-import { paramsApi, type TaskVehicle } from './api.ts';
+import { paramsApi, type ParamTask, type TaskVehicle } from './api.ts';
 import { TERMINAL_PARAMS_NS } from './messages.ts';
 
 const POLL_MS = 1000;
 const STATES = ['queued', 'sent', 'ok', 'failed', 'timeout'] as const;
 const COLOR: Record<TaskVehicle['state'], string> = { queued: 'gray', sent: 'blue', ok: 'green', failed: 'red', timeout: 'orange' };
 
-export function TaskProgress({ taskId, testId = 'params-task' }: { taskId: number; testId?: string }) {
+export function TaskProgress({ taskId, testId = 'params-task', load, kind = 'terminal-params' }: {
+  taskId: number;
+  testId?: string;
+  /** Another kind of command task with the same shape (terminal upgrades: `GET upgrade/task`). */
+  load?: (id: number) => Promise<ParamTask>;
+  kind?: string;
+}) {
   const t = useT(TERMINAL_PARAMS_NS);
   const task = useQuery({
-    queryKey: ['terminal-params', 'task', taskId],
-    queryFn: () => paramsApi.task(taskId),
+    queryKey: [kind, 'task', taskId],
+    queryFn: () => (load ?? paramsApi.task)(taskId),
     refetchInterval: (q) => ((q.state.data?.counts.sent ?? 1) > 0 || (q.state.data?.counts.queued ?? 0) > 0 ? POLL_MS : false),
   });
   if (!task.data) return null;
