@@ -1,0 +1,52 @@
+/**
+ * The platform's route evaluation on the server: loads every route with the vehicles bound to it
+ * from a `RouteSource` (the database: server/services/routes/), keeps a `RouteEvaluator`
+ * (domain/route/rules.ts) over them and turns each live position into route transitions that
+ * AlarmService feeds to the alarm engine (13010 platform route deviation, 13003 section travel time,
+ * 12006 section overspeed).
+ *
+ * A report without a GNSS fix (status bit 1 clear) is not evaluated: its coordinates are stale or
+ * zero, and a vehicle "at 0, 0" would be off every route it follows.
+ */
+import { ROUTE_HELD_CODES, RouteEvaluator, type RouteTransition } from '../../domain/route/rules.ts';
+import type { Route } from '../../domain/route/types.ts';
+import type { LocationReport } from '../gateway/jt808/index.ts';
+
+export interface RouteSource {
+  load(): { route: Route; vehicleIds: readonly number[] }[];
+}
+
+const POSITIONED = 0b10;
+const NONE: readonly RouteTransition[] = Object.freeze([]);
+
+export class RouteWatch {
+  readonly evaluator: RouteEvaluator;
+
+  constructor(private readonly source: RouteSource) {
+    this.evaluator = new RouteEvaluator(source.load());
+  }
+
+  reload(now: number): readonly RouteTransition[] {
+    return this.evaluator.replace(this.source.load(), now);
+  }
+
+  /**
+   * One live report. `stale` lists the route codes the engine may hold from before a restart that no
+   * route holds now (the vehicle's first evaluated position): the caller ends them.
+   */
+  report(vehicleId: number, loc: Pick<LocationReport, 'time' | 'lng' | 'lat' | 'speed' | 'status'>): { transitions: readonly RouteTransition[]; stale: readonly number[] } {
+    if ((loc.status & POSITIONED) === 0) return { transitions: NONE, stale: [] };
+    const first = !this.evaluator.seen(vehicleId);
+    const transitions = this.evaluator.evaluate({ vehicleId, time: loc.time, lng: loc.lng, lat: loc.lat, speed: loc.speed });
+    if (!first || !this.evaluator.seen(vehicleId)) return { transitions, stale: [] };
+    return { transitions, stale: ROUTE_HELD_CODES.filter((code) => !this.evaluator.holds(vehicleId, code)) };
+  }
+}
+
+/** The text a route alarm carries (its log entry and its push): the route, the section, the time spent. */
+export function routeNote(t: Pick<RouteTransition, 'route' | 'section' | 'travel'>): string {
+  let s = `路线：${t.route.name}`;
+  if (t.section !== null) s += `，路段 ${t.section + 1}`;
+  if (t.travel) s += `，行驶 ${t.travel.seconds} 秒（${t.travel.tooLong ? '过长' : '不足'}）`;
+  return s;
+}
