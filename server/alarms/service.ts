@@ -21,6 +21,7 @@ import { ALL_COMPANIES } from '../db/scope.ts';
 import type { LocationReport } from '../gateway/jt808/index.ts';
 import type { LiveStore } from '../live/store.ts';
 import { FenceWatch, fenceNote, type FenceSource } from './fence-watch.ts';
+import { RouteWatch, routeNote, type RouteSource } from './route-watch.ts';
 import type { FenceTransition } from '../../domain/fence/rules.ts';
 
 /** What the service needs from the push hub (server/push/hub.ts). */
@@ -41,6 +42,8 @@ export interface AlarmServiceOptions {
   readonly speak?: (vehicleId: number, text: string) => Promise<number>;
   /** The fences the platform evaluates (fence-watch.ts); without it, no fence alarm is raised. */
   readonly fences?: FenceSource;
+  /** The routes the platform evaluates (route-watch.ts); without it, no route alarm is raised. */
+  readonly routes?: RouteSource;
 }
 
 /**
@@ -83,6 +86,8 @@ export class AlarmService {
   private timer: ReturnType<typeof setInterval> | undefined;
   /** The platform's fence evaluation (loaded by `init`, reloaded by `fencesChanged`); none without the option. */
   fenceWatch: FenceWatch | undefined;
+  /** The platform's route evaluation (loaded by `init`, reloaded by `routesChanged`); none without the option. */
+  routeWatch: RouteWatch | undefined;
   /** The fence an event came from (stored on the alarm's log, carried by its push as `content`). */
   private readonly notes = new WeakMap<AlarmEvent, string>();
 
@@ -101,6 +106,7 @@ export class AlarmService {
     await this.storage.alarms.syncTypes(ALARM_TYPES);
     await this.reloadSettings();
     this.fencesChanged();
+    this.routesChanged();
     const c = this.store.columns;
     const now = this.store.clock();
     for (let slot = 0; slot < this.store.count; slot++) {
@@ -165,7 +171,7 @@ export class AlarmService {
    * ends at once (so a restart never takes it for a held platform alarm), a held condition starts
    * or merges and ends when the last fence lets go.
    */
-  private fenceEvents(transitions: readonly FenceTransition[]): AlarmEvent[] {
+  private fenceEvents(transitions: readonly (Pick<FenceTransition, 'phase' | 'code' | 'vehicleId' | 'time' | 'lng' | 'lat' | 'speed'> & { fence?: FenceTransition['fence']; note?: string })[]): AlarmEvent[] {
     const events: AlarmEvent[] = [];
     for (const t of transitions) {
       if (t.phase === 'end') {
@@ -173,11 +179,22 @@ export class AlarmService {
         continue;
       }
       const started = this.engine.platformStart(t.vehicleId, t.code, { time: t.time, lng: t.lng, lat: t.lat, speed: t.speed });
-      for (const e of started) this.notes.set(e, fenceNote(t));
+      for (const e of started) this.notes.set(e, t.note ?? fenceNote({ fence: t.fence! }));
       events.push(...started);
       if (t.phase === 'occur') events.push(...this.engine.platformEnd(t.vehicleId, t.code, t.time));
     }
     return events;
+  }
+
+  /** Re-reads the routes after a route or its vehicle bindings changed (the route API calls it). */
+  routesChanged(): void {
+    if (!this.options.routes) return;
+    if (this.routeWatch === undefined) {
+      this.routeWatch = new RouteWatch(this.options.routes);
+      return;
+    }
+    const events = this.fenceEvents(this.routeWatch.reload(this.store.clock()).map((t) => ({ ...t, note: routeNote(t) })));
+    if (events.length > 0) this.apply(events);
   }
 
   /** Re-reads company settings after a settings call changed them. */
@@ -254,10 +271,15 @@ export class AlarmService {
   /** The gateway's live-report hook. */
   onReport(vehicleId: number, loc: LocationReport, edition: Edition): void {
     this.offlineAtStart.delete(vehicleId);
-    const events = this.engine.report({
+    let events = this.engine.report({
       vehicleId, time: loc.time, alarmWord: loc.alarm, status: loc.status, edition, speed: loc.speed, lng: loc.lng, lat: loc.lat,
       adas: loc.adas, dms: loc.dms,
     });
+    if (this.routeWatch !== undefined) {
+      const { transitions, stale } = this.routeWatch.report(vehicleId, loc);
+      if (transitions.length > 0) events = [...events, ...this.fenceEvents(transitions.map((t) => ({ ...t, note: routeNote(t) })))];
+      for (const code of stale) if (this.engine.isActive(vehicleId, code)) events = [...events, ...this.engine.platformEnd(vehicleId, code, loc.time)];
+    }
     if (this.fenceWatch !== undefined) {
       const { transitions, stale } = this.fenceWatch.report(vehicleId, loc);
       if (transitions.length > 0 || stale.length > 0) {
