@@ -8,6 +8,7 @@
  */
 import { TERMINAL_PARAMS_MIGRATION } from './migration-terminal-params.ts';
 import { FENCES_MIGRATION } from './migration-fences.ts';
+import { ROUTES_MIGRATION } from './migration-routes.ts';
 import { ALARM_STATS_MIGRATION } from './migration-alarm-stats.ts';
 import { ALARM_LINKAGE_DEFAULTS_MIGRATION, ALARMS_MIGRATION } from './migration-alarms.ts';
 import { BOARD_MIGRATION } from './migration-board.ts';
@@ -276,6 +277,8 @@ const MIGRATIONS: readonly Migration[] = [
   TERMINAL_PARAMS_MIGRATION,
   // Issue 17 (fences: fence, fence_vehicle, fence send tasks): version 30.
   FENCES_MIGRATION,
+  // Issue 17 (routes: route_plan, route_plan_vehicle, route send tasks): version 34.
+  ROUTES_MIGRATION,
   // Issue 17 (cargo box state, disposal sites, OBD/CAN history): version 33.
   BOX_OBD_MIGRATION,
   // Issue 17 (terminal upgrades: packages, upgrade tasks): version 35.
