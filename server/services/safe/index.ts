@@ -19,6 +19,7 @@ import { ReportEngine } from '../reports/rollup.ts';
 import { SqliteReportStore } from '../reports/store.ts';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { sqliteFenceSource } from '../../db/sqlite/fences.ts';
+import { sqliteRouteSource } from '../routes/store.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,6 +34,7 @@ export async function safeRoutes(app: App, deps: ServiceDeps & { readonly live: 
   const service = new AlarmService(storage, live.store, app.push, {
     log: app.log,
     fences: sqliteFenceSource((storage as SqliteStorage).db), // issue 17: the stored fences the platform evaluates
+    routes: sqliteRouteSource((storage as SqliteStorage).db), // issue 17: the stored routes (13010, 13003, 12006)
     // TTS linkage: spoken and shown on the terminal's screen, as the pop-up's ttsReminder does by hand.
     speak: async (vehicleId, text) => outcomeCode(await live.gateway.sendCommand(
       vehicleId, { msgId: MSG.TEXT, flags: TEXT_FLAGS.tts | TEXT_FLAGS.display, textType: 1, text }, TERMINAL_REPLY_TIMEOUT_MS)),
