@@ -16,6 +16,7 @@ import { seedChangeLog } from './change-log.ts';
 import { seedInstallations } from './installations.ts';
 import { seedDevicesExtra } from './devices-extra.ts';
 import { seedFaceWarehouse } from './face-warehouse.ts';
+import { seedFences } from './fences.ts';
 
 export interface DemoAccount {
   readonly username: string;
@@ -137,5 +138,6 @@ export async function seedDemoData(storage: Storage, opts: SeedOptions): Promise
     await seedInstallations(tx, Date.now()); // issue 15: the installation records behind the seeded bindings (after the operator log: same times)
     await seedDevicesExtra(tx, Date.now()); // issue 15: unassigned auto-registered devices, devices in stock, refused registrations
     await seedFaceWarehouse(tx, Date.now()); // face warehouse: placeholder portraits for drivers without a photo, their vehicles enrolled
+    await seedFences(tx, Date.now()); // issue 17: demo fences where the fleets drive, bound to their vehicles
   });
 }
