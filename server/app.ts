@@ -39,6 +39,7 @@ import { photoWallRoutes } from './services/photowall/index.ts';
 import { terminalParamsRoutes } from './services/terminal-params/index.ts';
 import { terminalUpgradeRoutes } from './services/terminal-upgrade/index.ts';
 import { fenceRoutes } from './services/fences/index.ts';
+import { routePlanRoutes } from './services/routes/index.ts';
 import { tileRoutes } from './services/tiles/index.ts';
 import { fleetAssetRoutes } from './services/fleet-assets/index.ts';
 import { createFleetSync } from './live/fleet-sync.ts';
@@ -122,6 +123,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   terminalParamsRoutes(api, { storage, live }); // issue 17: terminal parameters, command records, paramconfig
   terminalUpgradeRoutes(api, { storage, live, dataDir: config.dataDir }); // issue 17: upgrade packages, 0x8108 pushes as command tasks
   fenceRoutes(api, { storage, live, alarms: () => (app.hasDecorator('alarms') ? app.alarms : undefined) }); // issue 17: fences, sent to terminals (0x8600-0x8605); reloads the platform evaluation
+  routePlanRoutes(api, { storage, live, alarms: () => (app.hasDecorator('alarms') ? app.alarms : undefined) }); // issue 17: planned routes, sent to terminals (0x8606/0x8607); reloads the route evaluation
   boxStatusRoutes(api, { storage, live, retentionDays: config.positionRetentionDays }); // issue 17: slag-truck cargo box state, group 70 alarms (after safe: chains its report listener)
   installCommLog(app, api, { config, storage, live }); // issue 17: communication logs (gateway frame log), device messages, devlogcommand
   await installConsole(app, config.consoleDir);
