@@ -391,6 +391,11 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 391, pid: 10, type: 2, key: '/monitor/shape_map:update', zh: '修改', en: 'Edit' },
   { id: 392, pid: 10, type: 2, key: '/monitor/shape_map:delete', zh: '删除', en: 'Delete' },
   { id: 393, pid: 10, type: 2, key: '/monitor/shape_map:send', zh: '下发', en: 'Send to terminals' },
+  // Issue 17 (routes; server/services/routes/api.md): ids 430–439.
+  { id: 430, pid: 11, type: 2, key: '/monitor/route_map:create', zh: '新增', en: 'Add' },
+  { id: 431, pid: 11, type: 2, key: '/monitor/route_map:update', zh: '修改', en: 'Edit' },
+  { id: 432, pid: 11, type: 2, key: '/monitor/route_map:delete', zh: '删除', en: 'Delete' },
+  { id: 433, pid: 11, type: 2, key: '/monitor/route_map:send', zh: '下发', en: 'Send to terminals' },
   // Issue 17 (communication logs; server/services/comm-log/api.md): ids 400–409.
   { id: 400, pid: 14, type: 2, key: '/monitor/deviceLog:uploadLog', zh: '上传终端日志', en: 'Fetch terminal log' },
   // Issue 17 (terminal upgrades over 0x8108; server/services/terminal-upgrade/api.md): ids 440–449.
