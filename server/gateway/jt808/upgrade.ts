@@ -11,7 +11,7 @@
  *
  * Bad bodies throw Jt808Error, so they take the gateway's protocol error path like any other message.
  */
-import { Reader, Writer } from './bytes.ts';
+import { Writer, type Reader } from './bytes.ts';
 import { Jt808Error } from './errors.ts';
 
 export const UPGRADE_MSG = { ISSUE: 0x8108, RESULT: 0x0108 } as const;
