@@ -38,6 +38,8 @@ import { ActivityLog, devlogAnswer } from './devlog.ts';
 import { applyActiveSafety, heartbeatMsOf, simDefaultParameters, simParameterCommand } from './parameters.ts';
 import { simCanData } from './can.ts';
 import { SimFenceStore } from './fences.ts';
+import { SimRouteStore } from './routes.ts';
+import { isRouteMessage, type RouteMessage } from '../gateway/jt808/routes.ts';
 import { isFenceMessage, type FenceMessage } from '../gateway/jt808/fences.ts';
 import { handleIntercomControl, handleIntercomRequest, isIntercomRequest, simIntercom } from './intercom.ts';
 import { handlePlaybackSignalling, playbackStreamer } from './playback.ts';
@@ -205,6 +207,8 @@ export class Terminal {
   private readonly reassembler = new Reassembler({ maxParts: 0xffff, maxMessages: 2, maxBytes: 64 * 1024 * 1024, maxAgeMs: 600_000 });
   /** Areas the platform sent (0x8600–0x8605), obeyed while driving (sim/fences.ts). */
   readonly fences = new SimFenceStore();
+  /** Routes the platform sent (0x8606/0x8607), obeyed while driving (sim/routes.ts): bits 23, 22 + 0x13, 1 + 0x11. */
+  readonly routes = new SimRouteStore();
   /** The latest position taken (answers 0x8201; repeated by temporary tracking). */
   private lastLocation: LocationInput | null = null;
   /** 0x8202 temporary tracking: next report and end (simulation clock), null when off. */
@@ -286,7 +290,7 @@ export class Terminal {
     if (!e.location) return;
     // ADAS/DMS alarms follow the thresholds the terminal holds (0xF364/0xF365; sim/parameters.ts).
     // Areas the platform sent raise bit 20 (in/out) and bit 1 (area overspeed) (sim/fences.ts).
-    const fenced = this.fences.applyTo(applyActiveSafety(this.parameters, e.location));
+    const fenced = this.routes.applyTo(this.fences.applyTo(applyActiveSafety(this.parameters, e.location)));
     const location = this.box ? this.box.applyTo(fenced) : fenced;
     this.lastLocation = location;
     if (e.link === 'up' && this.phase === 'ready') {
@@ -544,6 +548,10 @@ export class Terminal {
       default:
         if (isFenceMessage(m.msgId)) {
           this.fences.apply(m as FenceMessage);
+          this.reply(r.header, RESULT.OK);
+        }
+        if (isRouteMessage(m.msgId)) {
+          this.routes.apply(m as RouteMessage);
           this.reply(r.header, RESULT.OK);
         }
         if (isUpgradeMessage(m.msgId)) {
