@@ -1,0 +1,5 @@
+import { PushPage } from '../../../features/terminal-upgrade/PushPage.tsx';
+
+export default function HjwsUpdate2Page() {
+  return <PushPage />;
+}
