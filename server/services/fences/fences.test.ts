@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqliteFenceSource } from '../../db/sqlite/fences.ts';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { readProvisionedTerminals, startSimulator, type RunningSimulator } from '../../sim/index.ts';
+import { TestTerminal } from '../../gateway/terminal-client.ts';
 import { startSimFleet, until, type SimFleet } from '../../test/sim-fleet.ts';
 import { createUserWithRole } from '../../test/users.ts';
 
@@ -117,6 +118,32 @@ describe('fences', () => {
     expect(sqliteFenceSource(db).load().some((x) => x.fence.id === fenceId)).toBe(false);
   });
 
+  it('partial failure: a terminal that refuses is failed with its result, the others ok; a 2019 terminal gets the name', async () => {
+    const taken = new Set([...fleet.online.map((o) => o.vehicleId), fleet.offlineVehicle]);
+    const other = (db.prepare('SELECT id, device_no AS d FROM vehicle WHERE device_no IS NOT NULL ORDER BY id').all() as { id: number; d: string }[]).find((v) => !taken.has(v.id))!;
+    const scripted = await TestTerminal.connect(fleet.server.gatewayPort, other.d, 2019);
+    try {
+      await scripted.login();
+      await until(() => fleet.server.app.live.gateway.isReachable(other.id));
+      scripted.commandResult = 2; // 不支持
+      const made = await call<FenceView>('POST', '/service-monitor/fence', admin, {
+        name: '矩形区域', geometry: { shape: 'rect', sw: [120.1, 30.2], ne: [120.2, 30.3] }, rule: { ...rule, startTime: '07:00', endTime: '20:00' },
+        vehicleIds: [fleet.online[2]!.vehicleId, other.id],
+      });
+      const sent = await call<Task>('POST', '/service-monitor/fence/send', admin, { id: made.data.id });
+      const task = () => call<Task>('GET', `/service-monitor/fence/task?id=${sent.data.id}`, admin).then((r) => r.data);
+      await until(async () => { const t = await task(); return t.counts.ok === 1 && t.counts.failed === 1; }, 15_000, 100);
+      expect((await task()).vehicles.find((v) => v.vehicleId === other.id)).toMatchObject({ state: 'failed', result: 2 });
+      const got = scripted.commands.find((c) => c.message.msgId === 0x8602)?.message;
+      expect(got).toMatchObject({ action: 1, areas: [{ id: made.data.id, name: '矩形区域', startTime: '000000070000', endTime: '000000200000', maxSpeed: 60, topLeft: { lat: 30.3, lng: 120.1 } }] });
+      const detail = await call<FenceView>('GET', `/service-monitor/fence?id=${made.data.id}`, admin);
+      expect(detail.data.vehicles.find((v) => v.vehicleId === other.id)).toMatchObject({ sendState: 'failed', result: 2, online: true });
+      expect((await call('DELETE', '/service-monitor/fence', admin, { ids: [made.data.id] })).code).toBe(200);
+    } finally {
+      await scripted.close();
+    }
+  });
+
   it('400 naming the field and nothing written', async () => {
     const fences = count('fence');
     const bad = async (body: Record<string, unknown>, field: RegExp) => {
@@ -162,8 +189,11 @@ describe('fences', () => {
     expect((await call('GET', `/service-monitor/fence/page`, viewer)).code).toBe(200);
     expect((await call('GET', `/service-monitor/fence?id=${hq.data.id}`, east)).status).toBe(404);
     const eastPage = await call<{ records: FenceView[] }>('GET', '/service-monitor/fence/page?size=500', east);
-    expect(eastPage.data.records.every((f) => f.companyId === eastId)).toBe(true);
-    const mine = eastPage.data.records[0]!.id;
+    const pathOf = (companyId: number) => (db.prepare('SELECT path FROM company WHERE id = ?').get(companyId) as { path: string }).path;
+    // The east subtree's own (its fleets' seeded ones too), never the head office's.
+    expect(eastPage.data.records.every((f) => pathOf(f.companyId).startsWith(pathOf(eastId)))).toBe(true);
+    expect(eastPage.data.records.map((f) => f.id)).not.toContain(hq.data.id);
+    const mine = eastPage.data.records.find((f) => f.name === '东区')!.id;
     const before = count('fence');
     expect((await call('DELETE', '/service-monitor/fence', east, { ids: [mine, hq.data.id] })).status).toBe(404);
     expect(count('fence')).toBe(before);
