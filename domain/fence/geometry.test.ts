@@ -106,6 +106,19 @@ describe('FenceIndex', () => {
     expect(index.near(0, 0)).toEqual([]);
   });
 
+  it('a province-sized fence (100 km circle, kept in the R-tree) is found beside the small ones in the grid', () => {
+    const geoms = [
+      prepareGeometry({ shape: 'circle', center: [113.26, 23.13], radius: 100_000 }),
+      prepareGeometry({ shape: 'rect', sw: [113.25, 23.12], ne: [113.27, 23.14] }),
+      prepareGeometry({ shape: 'circle', center: [114.06, 22.54], radius: 300 }),
+    ];
+    const index = new FenceIndex(geoms, 20);
+    expect([...index.near(113.26, 23.13)].sort()).toEqual([0, 1]);
+    expect([...index.near(113.9, 23.5)]).toEqual([0]); // 70 km out: only the big one
+    expect([...index.near(114.06, 22.54)].sort()).toEqual([0, 2]);
+    expect([...index.near(116.4, 39.9)]).toEqual([]);
+  });
+
   it('an empty index answers nothing', () => {
     expect(new FenceIndex([]).near(116, 39)).toEqual([]);
   });

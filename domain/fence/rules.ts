@@ -244,7 +244,7 @@ export class FenceEvaluator {
         changed = true;
       }
     }
-    if (changed) st.recs = st.recs.filter((r) => r.inside || r.held !== 0);
+    if (changed && st.recs.some((r) => !r.inside && r.held === 0)) st.recs = st.recs.filter((r) => r.inside || r.held !== 0);
     this.finish(st, p);
     st.generation = this.generation;
     return this.out.length === 0 ? NONE : this.out.slice();
@@ -372,8 +372,19 @@ export class FenceEvaluator {
   }
 }
 
+/**
+ * What makes a fence "the same" across a reload: its shape and rule as written, and its bindings by
+ * count and two order-free hashes (a fence bound to 5,000 vehicles is not sorted and printed on
+ * every reload; a collision only costs a newly bound vehicle its silent first look).
+ */
 function signature(b: BoundFence): string {
-  return JSON.stringify([b.fence.geometry, b.fence.rule, [...b.vehicleIds].sort((x, y) => x - y)]);
+  let sum = 0, xor = 0;
+  for (const v of b.vehicleIds) {
+    const h = Math.imul(v ^ (v >>> 16), 0x45d9f3b);
+    sum = (sum + h) | 0;
+    xor ^= Math.imul(h ^ (h >>> 13), 0x27d4eb2d);
+  }
+  return `${JSON.stringify(b.fence.geometry)}|${JSON.stringify(b.fence.rule)}|${b.vehicleIds.length}:${sum}:${xor}`;
 }
 
 function findRec(recs: readonly Rec[], fi: number): Rec | undefined {
