@@ -1,0 +1,66 @@
+/**
+ * The cargo box scene of issue 17 against the real stack: a vehicle made a slag truck (type muck) has a
+ * scripted terminal; while an operator has /monitor/boxStatus open, the terminal reports its box loaded
+ * with the cover open while driving (0x0200 item 0xE1). The platform raises 未密闭运输报警 (70001) in the
+ * alarm pop-up, the truck's row shows 重车 / 未密闭, and its day of states (状态历史) has the unsealed span.
+ */
+import { afterAll, describe, expect, test } from 'vitest';
+import { BOX_ITEM_ID, encodeBoxItem, type BoxState } from '../domain/box/status.ts';
+import { location, TestTerminal } from '../server/gateway/terminal-client.ts';
+import { ACCOUNTS, consolePath, gatewayPort, login, useE2E, vehiclesById } from './harness.ts';
+import { expectCleanLayout } from './layout-checks.ts';
+
+// No simulated fleet: its alarms would race the scripted one.
+const e2e = useE2E({ seedVehicles: 3, env: { SIM_VEHICLES: '0', GATEWAY_PORT: '0', MEDIA_PORT: '0' } });
+const terminals: TestTerminal[] = [];
+afterAll(async () => {
+  await Promise.all(terminals.map((t) => t.close()));
+});
+
+const box = (s: Partial<BoxState>) => [{ id: BOX_ITEM_ID, data: encodeBoxItem({ lifted: false, sealed: true, loaded: false, loadT: null, ...s }) }];
+
+describe('cargo box status', () => {
+  test('a slag truck driving loaded with the cover open shows 重车 / 未密闭 and pops up 未密闭运输报警', async () => {
+    const vehicle = (await vehiclesById(e2e.server))[0]!;
+    const token = await e2e.server.token(ACCOUNTS.admin);
+    const updated = await e2e.server.api('/service-priv/vehicle', { method: 'PUT', token, body: { id: vehicle.vehicleId, vehicleType: 'muck' } });
+    expect(updated.code).toBe(200);
+
+    const terminal = await TestTerminal.connect(gatewayPort(e2e.server), vehicle.deviceNo);
+    terminals.push(terminal);
+    await terminal.login();
+    const now = () => Math.floor(Date.now() / 1000) * 1000;
+    // Empty, cover closed, standing at the site.
+    await terminal.report(location({ lng: 121.47, lat: 31.23, time: now() - 60_000, speed: 0, extras: box({}) }));
+
+    const page = await e2e.newPage();
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    await page.goto(consolePath('/monitor/boxStatus'));
+    const row = page.locator('tr', { hasText: vehicle.vehiidno });
+    await expect.poll(() => row.getByTestId('box-loaded').textContent(), { timeout: 30_000 }).toBe('空车');
+    expect(await row.getByTestId('box-sealed').textContent()).toBe('密闭');
+    await expectCleanLayout(page, 'box status');
+
+    // Loaded (18 t), cover open, driving at 35 km/h.
+    await terminal.report(location({ lng: 121.48, lat: 31.23, time: now() - 1000, speed: 35, extras: box({ loaded: true, sealed: false, loadT: 18 }) }));
+    const title = page.locator(`[data-testid=alarm-popup-title][data-plate="${vehicle.vehiidno}"]`);
+    await title.waitFor({ timeout: 30_000 });
+    expect(await title.getAttribute('data-alarm-type')).toBe('70001');
+    expect(await title.textContent()).toContain('未密闭运输报警');
+
+    await page.reload();
+    await expect.poll(() => row.getByTestId('box-loaded').textContent(), { timeout: 30_000 }).toBe('重车 · 18 吨');
+    expect(await row.getByTestId('box-sealed').textContent()).toBe('未密闭');
+    expect(await row.getByTestId('box-lifted').textContent()).toBe('平放');
+
+    // The day's states: empty, then loaded with the cover open until now.
+    await row.getByTestId('box-history').click();
+    const drawer = page.getByTestId('box-history-drawer');
+    await drawer.waitFor();
+    await expect.poll(() => page.locator('[data-testid=box-timeline] [data-kind]').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind'))), { timeout: 15_000 })
+      .toEqual(expect.arrayContaining(['empty', 'unsealed']));
+    expect(await page.getByTestId('box-history-changes').textContent()).toContain('重车未密闭');
+    await expectCleanLayout(page, 'box status history');
+  });
+});
