@@ -118,6 +118,22 @@ describe('fences', () => {
     expect(sqliteFenceSource(db).load().some((x) => x.fence.id === fenceId)).toBe(false);
   });
 
+  it('a change of shape deletes the old kind of area on the terminal; sending again stores the new one', async () => {
+    const v = fleet.online[1]!.vehicleId;
+    const terminal = terminalOf(fleet.sim, v);
+    const made = await call<FenceView>('POST', '/service-monitor/fence', admin, { name: '变形围栏', geometry: { shape: 'circle', center: [121.4, 31.2], radius: 300 }, rule, vehicleIds: [v] });
+    const first = await call<Task>('POST', '/service-monitor/fence/send', admin, { id: made.data.id });
+    await until(async () => (await call<Task>('GET', `/service-monitor/fence/task?id=${first.data.id}`, admin)).data.counts.ok === 1, 15_000, 100);
+    expect(terminal.fences.get('circle', made.data.id)).toBeDefined();
+    const put = await call<FenceView>('PUT', '/service-monitor/fence', admin, { id: made.data.id, name: '变形围栏', geometry: { shape: 'polygon', points: [[121.4, 31.2], [121.41, 31.2], [121.405, 31.21]] }, rule });
+    expect(put.data).toMatchObject({ shape: 'polygon', vehicles: [{ vehicleId: v, sendState: 'outdated' }] });
+    await until(() => terminal.fences.get('circle', made.data.id) === undefined, 15_000, 100);
+    expect(terminal.fences.get('polygon', made.data.id)).toBeUndefined();
+    const again = await call<Task>('POST', '/service-monitor/fence/send', admin, { id: made.data.id });
+    await until(async () => (await call<Task>('GET', `/service-monitor/fence/task?id=${again.data.id}`, admin)).data.counts.ok === 1, 15_000, 100);
+    expect(terminal.fences.get('polygon', made.data.id)?.geometry).toEqual({ shape: 'polygon', points: [[121.4, 31.2], [121.41, 31.2], [121.405, 31.21]] });
+  });
+
   it('partial failure: a terminal that refuses is failed with its result, the others ok; a 2019 terminal gets the name', async () => {
     const taken = new Set([...fleet.online.map((o) => o.vehicleId), fleet.offlineVehicle]);
     const other = (db.prepare('SELECT id, device_no AS d FROM vehicle WHERE device_no IS NOT NULL ORDER BY id').all() as { id: number; d: string }[]).find((v) => !taken.has(v.id))!;
