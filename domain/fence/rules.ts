@@ -104,6 +104,10 @@ interface Rec {
 }
 
 interface VehicleState {
+  /** Its binding row (-1: bound to no fence any more); kept here so a position costs one map lookup. */
+  row: number;
+  /** A position of it was evaluated. */
+  seen: boolean;
   /** The evaluator's generation at this vehicle's last position. */
   generation: number;
   recs: Rec[];
@@ -144,6 +148,17 @@ export class FenceEvaluator {
     this.marginM = options.marginM ?? FENCE_HYSTERESIS_M;
     this.scan = options.candidates === 'scan';
     this.c = this.compile(fences, undefined);
+    this.attach();
+  }
+
+  /** Gives every bound vehicle its state with its row (made before the first position: one lookup per report). */
+  private attach(): void {
+    for (const st of this.states.values()) st.row = -1;
+    for (const [vehicleId, row] of this.c.rows) {
+      const st = this.states.get(vehicleId);
+      if (st === undefined) this.states.set(vehicleId, { row, seen: false, generation: this.generation, recs: [], heldBy: [0, 0, 0] });
+      else st.row = row;
+    }
   }
 
   get fenceCount(): number {
@@ -152,7 +167,7 @@ export class FenceEvaluator {
 
   /** True once a position of the vehicle was evaluated (its state is known). */
   seen(vehicleId: number): boolean {
-    return this.states.has(vehicleId);
+    return this.states.get(vehicleId)?.seen === true;
   }
 
   /** True while some fence holds the code on the vehicle. */
@@ -195,22 +210,23 @@ export class FenceEvaluator {
       if (kept.length === 0 && row === undefined) this.states.delete(vehicleId);
     }
     this.c = next;
+    this.attach();
     return this.out.splice(0);
   }
 
   /** One live position (in time order per vehicle): the transitions it causes, often none. */
   evaluate(p: FencePosition): readonly FenceTransition[] {
     const c = this.c;
-    const row = c.rows.get(p.vehicleId);
-    let st = this.states.get(p.vehicleId);
-    if (row === undefined && st === undefined) return NONE; // bound to no fence
-    const first = st === undefined;
-    if (st === undefined) this.states.set(p.vehicleId, (st = { generation: this.generation, recs: [], heldBy: [0, 0, 0] }));
+    const st = this.states.get(p.vehicleId);
+    if (st === undefined) return NONE; // bound to no fence
+    const row = st.row;
+    const first = !st.seen;
+    st.seen = true;
     const stamp = ++this.stamp;
     this.out.length = 0;
     this.begin(st);
     const candidates = this.scan ? null : c.index.near(p.lng, p.lat);
-    const from = row === undefined ? 0 : c.offsets[row]!, to = row === undefined ? 0 : c.offsets[row + 1]!;
+    const from = row < 0 ? 0 : c.offsets[row]!, to = row < 0 ? 0 : c.offsets[row + 1]!;
     const n = candidates === null ? to - from : candidates.length;
     let changed = false;
     for (let k = 0; k < n; k++) {
@@ -244,7 +260,7 @@ export class FenceEvaluator {
         changed = true;
       }
     }
-    if (changed && st.recs.some((r) => !r.inside && r.held === 0)) st.recs = st.recs.filter((r) => r.inside || r.held !== 0);
+    if (changed) dropIdle(st);
     this.finish(st, p);
     st.generation = this.generation;
     return this.out.length === 0 ? NONE : this.out.slice();
@@ -385,6 +401,17 @@ function signature(b: BoundFence): string {
     xor ^= Math.imul(h ^ (h >>> 13), 0x27d4eb2d);
   }
   return `${JSON.stringify(b.fence.geometry)}|${JSON.stringify(b.fence.rule)}|${b.vehicleIds.length}:${sum}:${xor}`;
+}
+
+/** Forgets the fences the vehicle is outside of and held by nothing (in place: no allocation per report). */
+function dropIdle(st: VehicleState): void {
+  const recs = st.recs;
+  let w = 0;
+  for (let i = 0; i < recs.length; i++) {
+    const r = recs[i]!;
+    if (r.inside || r.held !== 0) recs[w++] = r;
+  }
+  recs.length = w;
 }
 
 function findRec(recs: readonly Rec[], fi: number): Rec | undefined {
