@@ -3,6 +3,8 @@ import { chinaDate } from '../../domain/track/days.ts';
 import { location, TestTerminal } from '../gateway/terminal-client.ts';
 import { startLiveServer, type LiveTestServer } from '../live/test-harness.ts';
 import { simCanData } from '../sim/can.ts';
+import { readProvisionedTerminals } from '../sim/fleet-source.ts';
+import type { SqliteStorage } from '../db/sqlite/storage.ts';
 
 let server: LiveTestServer;
 let admin: string;
@@ -87,5 +89,23 @@ describe('OBD/CAN history (0x0705 kept per upload → the OBD report calls)', ()
     expect((await server.call('GET', `/service-qpshell/huanghe/getCanData?vehicleId=999999`, { token: admin })).status).toBe(404);
     const operator = await server.login('operator', 'operator123');
     expect((await server.call('GET', `/service-qpshell/monitor/getObdHistoryInfo?vehicleId=${truck.vehicleId}&startTime=${now - 1000}&endTime=${now}`, { token: operator })).status).toBe(403);
+  });
+
+  it('deletes readings and box state changes older than the position retention, keeps the recent ones', async () => {
+    const db = (server.app.storage as unknown as SqliteStorage).db;
+    const old = server.clock.now() - 400 * 86_400_000; // positions are kept 180 days by default
+    db.prepare("INSERT INTO obd_history (vehicle_id, time, protocol, engine_rpm) VALUES (?, ?, 'j1939', 900)").run(truck.vehicleId, old);
+    db.prepare('INSERT INTO box_state_change (vehicle_id, time, lifted, sealed, loaded, speed, lng, lat) VALUES (?, ?, 0, 1, 0, 0, 121, 31)').run(truck.vehicleId, old);
+    const swept = await server.app.retention.runAll();
+    expect(swept['obd-history']).toEqual({ obdHistory: 1 });
+    expect(swept['box-state']).toEqual({ boxStateChanges: 1 });
+    expect(db.prepare('SELECT count(*) AS n FROM obd_history WHERE vehicle_id = ?').get(truck.vehicleId)).toEqual({ n: 10 });
+  });
+
+  it('simulates the vehicles of type muck as slag trucks (their terminals carry the box item)', () => {
+    const db = (server.app.storage as unknown as SqliteStorage).db;
+    db.prepare("UPDATE vehicle SET vehicle_type = CASE WHEN id = ? THEN 'muck' ELSE 'car' END").run(truck.vehicleId);
+    const specs = readProvisionedTerminals(server.config.dataDir);
+    expect(specs.filter((s) => s.slagTruck).map((s) => s.deviceNo)).toEqual([truck.deviceNo]);
   });
 });
