@@ -133,6 +133,8 @@ export function FenceMap({ fences, selectedId, onSelect, drawing, onDrawn, pendi
         }
       });
       drawRef.current = draw;
+      // For e2e: the drawing tools take the mouse from now on.
+      map.getContainer().setAttribute('data-fence-draw', 'ready');
       syncMode(draw, callbacks.current.drawing, callbacks.current.editing, mapRef.current?.displayCrs ?? 'wgs84');
     };
     if (map.isStyleLoaded()) start();

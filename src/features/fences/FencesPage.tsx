@@ -105,6 +105,7 @@ export function FencesPage() {
             setDialog(undefined);
             setPending(null);
             setSelectedId(f.id);
+            setFitKey((k) => k + 1);
             refresh();
           }}
         />
@@ -181,7 +182,7 @@ export function FencesPage() {
             pending={pending}
             editing={editing}
             onEdited={setEditing}
-            fitKey={`${fitKey}`}
+            fitKey={`${fitKey}:${selected ? 1 : 0}`}
           />
           <Paper withBorder shadow="xs" p={6} style={{ position: 'absolute', top: 8, left: 8, zIndex: LAYERS.mapPanel, maxWidth: 'calc(100% - 16px)' }} data-testid="fence-toolbar">
             {editing ? (
