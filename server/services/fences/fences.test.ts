@@ -160,6 +160,26 @@ describe('fences', () => {
     }
   });
 
+  it('a fence written through the API is evaluated at once: a terminal leaving it raises 13006 on the platform', async () => {
+    const taken = new Set([...fleet.online.map((o) => o.vehicleId), fleet.offlineVehicle]);
+    const other = (db.prepare('SELECT id, device_no AS d FROM vehicle WHERE device_no IS NOT NULL ORDER BY id DESC').all() as { id: number; d: string }[]).find((v) => !taken.has(v.id))!;
+    const scripted = await TestTerminal.connect(fleet.server.gatewayPort, other.d, 2013);
+    try {
+      await scripted.login();
+      const made = await call<FenceView>('POST', '/service-monitor/fence', admin, {
+        name: '离场报警', geometry: { shape: 'circle', center: [113.3, 23.1], radius: 200 }, rule: { ...rule, alarmIn: false, maxSpeed: null }, vehicleIds: [other.id],
+      });
+      expect(made.code).toBe(200);
+      const t = Date.now();
+      await scripted.report({ alarm: 0, status: 3, altitude: 10, speed: 20, direction: 90, lng: 113.3, lat: 23.1, time: t - 2000 });
+      // ~1 km east: out of the circle (and past the leave hysteresis).
+      await scripted.report({ alarm: 0, status: 3, altitude: 10, speed: 20, direction: 90, lng: 113.31, lat: 23.1, time: t - 1000 });
+      await until(() => db.prepare('SELECT 1 FROM alarm WHERE vehicle_id = ? AND alarm_type = 13006').get(other.id) !== undefined, 10_000, 100);
+    } finally {
+      await scripted.close();
+    }
+  });
+
   it('400 naming the field and nothing written', async () => {
     const fences = count('fence');
     const bad = async (body: Record<string, unknown>, field: RegExp) => {
