@@ -366,6 +366,11 @@ export class FenceEvaluator {
     const lists = list.map((b) => uniqueIds(b.vehicleIds));
     const rows = new Map<number, number>();
     const counts: number[] = [];
+    let total = 0;
+    for (const ids of lists) total += ids.length;
+    // Each binding's row, found once: the fill pass below needs no second map lookup per binding.
+    const bindRow = new Int32Array(total);
+    let k = 0;
     for (const ids of lists) {
       for (const v of ids) {
         let r = rows.get(v);
@@ -374,16 +379,18 @@ export class FenceEvaluator {
           counts.push(0);
         }
         counts[r]!++;
+        bindRow[k++] = r;
       }
     }
     const offsets = new Int32Array(counts.length + 1);
     for (let r = 0; r < counts.length; r++) offsets[r + 1] = offsets[r]! + counts[r]!;
-    const bound = new Int32Array(offsets[counts.length]!);
+    const bound = new Int32Array(total);
     const fill = offsets.slice(0, counts.length);
     // Fences in list order: each row comes out sorted by fence position (binary search below).
-    lists.forEach((ids, fi) => {
-      for (const v of ids) bound[fill[rows.get(v)!]!++] = fi;
-    });
+    k = 0;
+    for (let fi = 0; fi < lists.length; fi++) {
+      for (let j = lists[fi]!.length; j > 0; j--) bound[fill[bindRow[k++]!]!++] = fi;
+    }
     return { fences, geometries, windows, since, byId, rows, offsets, bound, signatures, index: new FenceIndex(geometries, this.marginM) };
   }
 }
