@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { M_PER_DEG } from '../fence/geometry.ts';
 import { locateOnRoute, prepareSections } from './geometry.ts';
-import { ROUTE_CODES, RouteEvaluator, type RouteTransition } from './rules.ts';
+import { ROUTE_CODES, RouteEvaluator as Evaluator, type RouteTransition } from './rules.ts';
+
+type RouteEvaluator = Evaluator;
 import type { LngLat, Route, RouteSection } from './types.ts';
 
 const O: LngLat = [116.397, 39.909];
@@ -39,7 +41,12 @@ describe('route geometry', () => {
   });
 });
 
-describe('route rules', () => {
+describe.each(['index', 'scan'] as const)('route rules (%s candidates)', (candidates) => {
+  class RouteEvaluator extends Evaluator {
+    constructor(routes: ConstructorParameters<typeof Evaluator>[0]) {
+      super(routes, { candidates });
+    }
+  }
   it('a point just outside the corridor for the deviation time is one 13010 dated from leaving; back inside ends it', () => {
     const ev = new RouteEvaluator([{ route: route(), vehicleIds: [7] }]);
     const seen: RouteTransition[] = [];

@@ -106,8 +106,12 @@ export class RouteEvaluator {
   /** Per call: the nearest corridor section per route position (reused). */
   private readonly hits = new Map<number, { section: number; t: number; d: number }>();
 
-  constructor(routes: readonly BoundRoute[]) {
+  private readonly scan: boolean;
+
+  /** @param options.candidates 'index' (default): the sections near the position; 'scan': every section of every bound route (the benchmark's baseline). */
+  constructor(routes: readonly BoundRoute[], options: { candidates?: 'index' | 'scan' } = {}) {
     this.c = compile(routes);
+    this.scan = options.candidates === 'scan';
   }
 
   get routeCount(): number {
@@ -165,7 +169,10 @@ export class RouteEvaluator {
     this.out.length = 0;
     // The nearest corridor section per route, from the sections near the position only.
     this.hits.clear();
-    for (const k of c.index.near(p.lng, p.lat)) {
+    if (this.scan) {
+      for (const ri of bound ?? []) this.hits.set(ri, locateOnRoute(c.sections[ri]!, p.lng, p.lat, findRec(st.recs, ri)?.section ?? -1));
+    }
+    for (const k of this.scan ? [] : c.index.near(p.lng, p.lat)) {
       const s = c.index.sections[k]!;
       if (this.hits.has(s.route) || !bound?.includes(s.route)) continue;
       const prefer = findRec(st.recs, s.route)?.section ?? -1;
