@@ -174,27 +174,28 @@ export class RouteEvaluator {
     }
     for (const k of this.scan ? [] : c.index.near(p.lng, p.lat)) {
       const s = c.index.sections[k]!;
-      if (this.hits.has(s.route) || !bound?.includes(s.route)) continue;
+      if (this.hits.has(s.route) || bound === undefined || !isBound(bound, s.route)) continue;
       const prefer = findRec(st.recs, s.route)?.section ?? -1;
       const loc = locateOnRoute(c.sections[s.route]!, p.lng, p.lat, prefer);
       this.hits.set(s.route, loc);
     }
-    for (const ri of bound ?? []) {
-      const loc = this.hits.get(ri);
-      const inside = loc !== undefined && loc.section >= 0;
-      let rec = findRec(st.recs, ri);
-      if (rec === undefined) {
-        if (!inside) continue; // not on the route yet: nothing to deviate from
-        rec = { ri, section: -1, sectionSince: NaN, lastT: 0, offSince: NaN, offLng: 0, offLat: 0, offSpeed: 0, overSince: NaN, overLng: 0, overLat: 0, overSpeed: 0, held: 0 };
-        st.recs.push(rec);
-        // Entering at the start of the route times section 0; the first position ever only sets the state.
-        this.onRoute(st, rec, loc.section, loc.t, p, first || loc.section !== 0 ? NaN : p.time);
-        continue;
-      }
-      if (inside) this.onRoute(st, rec, loc.section, loc.t, p, NaN);
+    // The routes the vehicle has a state on (only those can deviate or end a section), then the
+    // bound routes near the position it is not known on yet: O(routes near + routes it is on).
+    const known = st.recs.length;
+    for (let i = 0; i < known; i++) {
+      const rec = st.recs[i]!;
+      const loc = this.hits.get(rec.ri);
+      if (loc !== undefined && loc.section >= 0) this.onRoute(st, rec, loc.section, loc.t, p, NaN);
       else this.offRoute(st, rec, p);
     }
-    st.recs = st.recs.filter((r) => r.section >= 0 || r.held !== 0 || !Number.isNaN(r.offSince));
+    for (const [ri, loc] of this.hits) {
+      if (loc.section < 0 || findRec(st.recs, ri) !== undefined) continue; // not on the route yet: nothing to deviate from
+      const rec: Rec = { ri, section: -1, sectionSince: NaN, lastT: 0, offSince: NaN, offLng: 0, offLat: 0, offSpeed: 0, overSince: NaN, overLng: 0, overLat: 0, overSpeed: 0, held: 0 };
+      st.recs.push(rec);
+      // Entering at the start of the route times section 0; the first position ever only sets the state.
+      this.onRoute(st, rec, loc.section, loc.t, p, first || loc.section !== 0 ? NaN : p.time);
+    }
+    if (st.recs.some(idle)) st.recs = st.recs.filter((r) => !idle(r));
     return this.out.length === 0 ? NONE : this.out.slice();
   }
 
@@ -293,6 +294,24 @@ function compile(list: readonly BoundRoute[]): Compiled {
     }
   });
   return { routes, sections, byId, signatures, bound, index: new SectionIndex(sections.flat()) };
+}
+
+/** A state with nothing to follow: off the route with no deviation pending or held. */
+function idle(r: Rec): boolean {
+  return r.section < 0 && r.held === 0 && Number.isNaN(r.offSince);
+}
+
+/** Binary search of a vehicle's bound routes (ascending: compiled in list order). */
+function isBound(list: readonly number[], ri: number): boolean {
+  let lo = 0, hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const v = list[mid]!;
+    if (v === ri) return true;
+    if (v < ri) lo = mid + 1;
+    else hi = mid;
+  }
+  return false;
 }
 
 function findRec(recs: readonly Rec[], ri: number): Rec | undefined {
