@@ -29,6 +29,7 @@ type ChildMessage = { type: 'ready'; loginMs: number; failed: number } | { type:
 /** The frame log behind a switch (the gateway cannot detach a log; the off side costs one branch). */
 class Switched implements FrameLogSink {
   on = false;
+  recorded = 0;
   constructor(private readonly log: FrameLog) {}
   get resolveVehicle() {
     return this.log.resolveVehicle;
@@ -37,7 +38,9 @@ class Switched implements FrameLogSink {
     this.log.resolveVehicle = f;
   }
   record(direction: FrameDirection, bytes: Uint8Array): void {
-    if (this.on) this.log.record(direction, bytes);
+    if (!this.on) return;
+    this.recorded++;
+    this.log.record(direction, bytes);
   }
 }
 
@@ -67,9 +70,9 @@ export async function run({ quick }: BenchArgs): Promise<BenchRecord[]> {
     for (let i = 0; i < pairs * 2; i++) {
       const on = i % 2 === 1;
       sink.on = on;
-      if (!on) log.flush(); // the previous window's tail is written before an off window starts
+      if (!on) await log.flush(); // the previous window's tail is written before an off window starts
       await sleep(300); // settle into the new mode
-      const w0 = log.written + log.pending;
+      const w0 = sink.recorded;
       const p0 = live.gateway.stats.positions;
       const c0 = process.cpuUsage();
       const t0 = performance.now();
@@ -79,14 +82,14 @@ export async function run({ quick }: BenchArgs): Promise<BenchRecord[]> {
       s.positions += live.gateway.stats.positions - p0;
       s.cpu += (cpu.user + cpu.system) / 1e6;
       s.wall += (performance.now() - t0) / 1000;
-      if (on) logged += log.written + log.pending - w0;
+      if (on) logged += sink.recorded - w0;
     }
     sink.on = false;
     const stopped = waitFor(child, 'stopped');
     child.send({ type: 'stop' });
     await stopped;
     const f0 = performance.now();
-    log.flush();
+    await log.flush();
     const lastFlushMs = performance.now() - f0;
     const name = `gateway TCP loopback with the frame log, ${terminals - failed} terminals`;
     const perCpu = (s: { positions: number; cpu: number }) => s.positions / s.cpu;
@@ -103,7 +106,7 @@ export async function run({ quick }: BenchArgs): Promise<BenchRecord[]> {
   } finally {
     child?.kill();
     await live.stop();
-    log.close();
+    await log.close();
     storage.close();
     rmSync(dataDir, { recursive: true, force: true });
   }

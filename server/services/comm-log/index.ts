@@ -222,7 +222,7 @@ function commLogRoutes(app: App, deps: CommLogDeps & { frameLog: FrameLog | unde
       throw badField('vehicleId', CommLogMessages.needTarget, 'required');
     }
     const log = requireLog();
-    const { total, rows } = log.search({
+    const { total, rows } = await log.search({
       from: q.from, to: q.to, vehicleId, phone, direction: q.direction === undefined ? undefined : q.direction === 'up' ? 0 : 1, msgIds,
       offset: (q.current - 1) * q.size, limit: q.size,
     });
@@ -261,7 +261,7 @@ function commLogRoutes(app: App, deps: CommLogDeps & { frameLog: FrameLog | unde
       vehicleIds = [...names.keys()];
     }
     const log = requireLog();
-    const { total, rows } = log.search({
+    const { total, rows } = await log.search({
       from: q.from, to: q.to, vehicleId, vehicleIds, direction: 0, msgIds: [MESSAGE_TYPES[q.type as MessageType]],
       offset: (q.current - 1) * q.size, limit: q.size,
     });
@@ -362,7 +362,7 @@ function commLogRoutes(app: App, deps: CommLogDeps & { frameLog: FrameLog | unde
     const v = await vehicleIn(ctx.scope, b.vehicleId);
     const log = requireLog();
     // Every device log answer that reached the gateway (also one that came after its request timed out).
-    const all = log.search({ from: b.from, to: b.to, vehicleId: v.vehicleId, phone: v.deviceNo ? phoneKey(v.deviceNo) : undefined, direction: 0, msgIds: [TRANSPARENT_MSG.UP], offset: 0, limit: 10_000 });
+    const all = await log.search({ from: b.from, to: b.to, vehicleId: v.vehicleId, phone: v.deviceNo ? phoneKey(v.deviceNo) : undefined, direction: 0, msgIds: [TRANSPARENT_MSG.UP], offset: 0, limit: 10_000 });
     const logs = all.rows.flatMap((r) => {
       const d = decodeFrame(r.raw);
       if (d.kind !== 'message' || d.message.msgId !== TRANSPARENT_MSG.UP || d.message.type !== DEVLOG_TYPE) return [];
