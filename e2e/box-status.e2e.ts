@@ -2,7 +2,8 @@
  * The cargo box scene of issue 17 against the real stack: a vehicle made a slag truck (type muck) has a
  * scripted terminal; while an operator has /monitor/boxStatus open, the terminal reports its box loaded
  * with the cover open while driving (0x0200 item 0xE1). The platform raises 未密闭运输报警 (70001) in the
- * alarm pop-up, the truck's row shows 重车 / 未密闭, and its day of states (状态历史) has the unsealed span.
+ * alarm pop-up, the truck's row shows 重车 / 未密闭, and its day of states (状态历史) has the unsealed span;
+ * a disposal site added on the screen (消纳场) is stored.
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { BOX_ITEM_ID, encodeBoxItem, type BoxState } from '../domain/box/status.ts';
@@ -62,5 +63,18 @@ describe('cargo box status', () => {
       .toEqual(expect.arrayContaining(['empty', 'unsealed']));
     expect(await page.getByTestId('box-history-changes').textContent()).toContain('重车未密闭');
     await expectCleanLayout(page, 'box status history');
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+
+    // 消纳场: an approved site added on the screen is stored for the company and listed.
+    await page.getByTestId('box-sites-open').click();
+    await page.getByTestId('box-sites').waitFor();
+    await page.getByTestId('box-site-name').fill('江湾消纳场');
+    await page.getByTestId('box-site-lng').fill('121.6');
+    await page.getByTestId('box-site-lat').fill('31.3');
+    await page.getByTestId('box-site-add').click();
+    await expect.poll(() => page.getByTestId('box-site-row').first().textContent(), { timeout: 15_000 }).toContain('江湾消纳场');
+    const sites = await e2e.server.api<{ name: string; radiusM: number }[]>('/service-monitor/box/sites', { token });
+    expect(sites.data).toEqual([expect.objectContaining({ name: '江湾消纳场', radiusM: 500, lng: 121.6, lat: 31.3 })]);
   });
 });

@@ -11,6 +11,7 @@ import { useCompanySelection } from '../../session/company-selection.ts';
 import { logTime } from '../operator-log/time.ts';
 import { boxApi, BOX_ROUTE, type BoxRow, type BoxSearch } from './api.ts';
 import { BOX_NS } from './messages.ts';
+import { SitesDrawer } from './SitesDrawer.tsx';
 import { daySegments, kindOf, type SegmentKind } from './timeline.ts';
 
 const FILTER_LABEL: Record<BoxFilter, string> = { lifted: 'stateLifted', unsealed: 'stateUnsealed', loaded: 'stateLoaded', empty: 'stateEmpty' };
@@ -31,6 +32,7 @@ export function BoxStatusPage() {
   const [state, setState] = useState<BoxFilter | null>(null);
   const [online, setOnline] = useState<string | null>(null);
   const [history, setHistory] = useState<BoxRow | undefined>(undefined);
+  const [sitesOpen, setSitesOpen] = useState(false);
   const search: BoxSearch = { ...(state ? { state } : {}), ...(online !== null ? { online: Number(online) as 0 | 1 } : {}) };
 
   const columns: KitColumn<BoxRow>[] = [
@@ -79,6 +81,7 @@ export function BoxStatusPage() {
       fetchPage={(q) => boxApi.page({ ...search, current: q.current, size: q.size, ...(q.keyword ? { keyword: q.keyword } : {}) })}
       scope={{ companyId, ...search }}
       columns={columns}
+      toolbar={<Button size="sm" variant="default" onClick={() => setSitesOpen(true)} data-testid="box-sites-open">{t('sites')}</Button>}
       rowActions={(r) => (
         <Perm route={BOX_ROUTE} button="history">
           <Button size="compact-xs" variant="light" onClick={() => setHistory(r)} data-testid="box-history">{t('history')}</Button>
@@ -87,6 +90,7 @@ export function BoxStatusPage() {
       actionsWidth={90}
     >
       {history && <BoxHistoryDrawer row={history} onClose={() => setHistory(undefined)} />}
+      {sitesOpen && <SitesDrawer onClose={() => setSitesOpen(false)} />}
     </ListPage>
   );
 }

@@ -51,6 +51,17 @@ export interface BoxDay {
   changes: BoxChange[];
 }
 
+export interface DisposalSite {
+  id: number;
+  companyId: number;
+  name: string;
+  lng: number;
+  lat: number;
+  radiusM: number;
+  /** Owned by a company above the selection: applies, but only that company edits it. */
+  inherited: boolean;
+}
+
 export interface BoxSearch {
   state?: BoxFilter;
   online?: 0 | 1;
@@ -62,5 +73,8 @@ export const boxApi = {
   /** One page of slag trucks; failures show in the list (silent). */
   page: (q: BoxSearch & { current: number; size: number; keyword?: string }) => http.get<Page<BoxRow>>('/service-monitor/box/page', defined({ ...q }), { silent: true }),
   /** A China day of one truck's box states. */
+  sites: () => http.get<DisposalSite[]>('/service-monitor/box/sites', {}, { silent: true }),
+  saveSite: (site: { name: string; lng: number; lat: number; radiusM: number }) => http.post<{ id: number }>('/service-monitor/box/site/save', site),
+  deleteSite: (id: number) => http.post<null>('/service-monitor/box/site/delete', { id }),
   day: (vehicleId: number, day: string) => http.get<BoxDay>('/service-monitor/box/history', { vehicleId, day }, { silent: true, noCompanyId: true }),
 };
