@@ -32,3 +32,22 @@ describe('the fence form', () => {
     expect(validateFenceForm({ ...base(), geometry: { shape: 'polygon', points: [[1, 1], [2, 2]] } }).geometry).toEqual({ key: 'points', params: { min: 3, max: 125 } });
   });
 });
+
+describe('the fence form\'s messages', () => {
+  it('word every problem in Chinese and English with the limit filled in', async () => {
+    const { i18n } = await import('../../i18n/index.ts');
+    const { FENCES_NS } = await import('./messages.ts');
+    const v: FenceFormValues = { ...base(), name: '', geometry: { shape: 'polygon', points: [[1, 1]] }, alarmIn: false, alarmOut: false, maxSpeed: 0, overspeedSeconds: 300, startTime: '8点', endTime: '', remark: 'x'.repeat(201) };
+    const problems = Object.values(validateFenceForm(v)).filter((p) => p !== undefined);
+    expect(problems.map((p) => p.key).sort()).toEqual(['points', 'remarkMax', 'required', 'seconds', 'speed', 'time'].sort());
+    for (const lng of ['zh', 'en'] as const) {
+      for (const p of problems) {
+        const text = i18n.t(`err.${p.key}`, { ns: FENCES_NS, lng, ...(p.params ?? {}) });
+        expect(text).not.toContain('err.');
+        expect(text).not.toContain('{{');
+      }
+    }
+    expect(i18n.t('err.points', { ns: FENCES_NS, lng: 'zh', min: 3, max: 125 })).toBe('多边形须有 3 到 125 个顶点');
+    expect(i18n.t('err.points', { ns: FENCES_NS, lng: 'en', min: 3, max: 125 })).toBe('A polygon needs 3 to 125 vertices');
+  });
+});
