@@ -71,7 +71,7 @@ registerMessages(ALARMS_NS, {
       typicalDone: '已更新典型标记', batchDone: '已处理 {{count}} 条报警', batchSkipped: '已处理 {{count}} 条报警；{{skipped}} 条已被他人处理，保持原处理结果', invalidFailed: '无效报警处理失败', typicalFailed: '标记典型报警失败',
       processFailed: '处理失败', action: '操作', yes: '是', no: '否',
       logPlatform: '平台联动',
-      logAction: { confirm: '确认', handle: '处理', invalid: '无效', typical: '标为典型', untypical: '取消典型', tts: '语音下发', linkageTts: '联动语音播报', phone: '电话回拨', music: '铃声提醒', audio: '音频提醒' },
+      logAction: { confirm: '确认', handle: '处理', invalid: '无效', typical: '标为典型', untypical: '取消典型', tts: '语音下发', linkageTts: '联动语音播报', fence: '围栏', phone: '电话回拨', music: '铃声提醒', audio: '音频提醒' },
     },
   },
   en: {
@@ -145,7 +145,7 @@ registerMessages(ALARMS_NS, {
       typicalDone: 'Typical mark updated', batchDone: '{{count}} alarms handled', batchDone_one: '{{count}} alarm handled', batchSkipped: '{{count}} alarms handled; {{skipped}} had already been handled by someone else and keep that handling', invalidFailed: 'Invalid-alarm processing failed', typicalFailed: 'Marking typical failed',
       processFailed: 'Processing failed', action: 'Actions', yes: 'Yes', no: 'No',
       logPlatform: 'Platform linkage',
-      logAction: { confirm: 'Confirm', handle: 'Handle', invalid: 'Invalid', typical: 'Mark typical', untypical: 'Unmark typical', tts: 'TTS sent', linkageTts: 'Linked TTS', phone: 'Phone callback', music: 'Sound reminder', audio: 'Audio reminder' },
+      logAction: { confirm: 'Confirm', handle: 'Handle', invalid: 'Invalid', typical: 'Mark typical', untypical: 'Unmark typical', tts: 'TTS sent', linkageTts: 'Linked TTS', fence: 'Fence', phone: 'Phone callback', music: 'Sound reminder', audio: 'Audio reminder' },
     },
   },
 });
