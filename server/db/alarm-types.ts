@@ -102,7 +102,7 @@ export interface AlarmDealLogEntry {
   readonly alarmId: number;
   readonly userId: number | null;
   readonly username: string;
-  /** confirm | handle | invalid | typical | untypical | tts | phone | music | audio | linkageTts (the platform, userId null) */
+  /** confirm | handle | invalid | typical | untypical | tts | phone | music | audio | linkageTts | fence (the platform, userId null) */
   readonly action: string;
   readonly dealType: DealType | null;
   readonly content: string;
