@@ -107,4 +107,29 @@ describe('platform fences over the gateway', () => {
     await service.idle();
     expect((await alarmsOf(server, v!.vehicleId)).filter((a) => a.endTime === null)).toEqual([]);
   });
+
+  it('a forbidden entry held across a restart ends at the first report outside the fence (the state was lost with the process)', async () => {
+    const forbidden: Fence = { ...YARD, id: 43, name: '禁区', rule: { ...YARD.rule, alarmOut: false, forbidIn: true } };
+    const list: { fence: Fence; vehicleIds: number[] }[] = [];
+    const first = await serverWithFences(list);
+    const [v] = await first.server.app.storage.terminals.allVehicles();
+    list.push({ fence: forbidden, vehicleIds: [v!.vehicleId] });
+    first.service.fencesChanged();
+    await drive(first.server, first.service, v!.deviceNo, [3000, 0]);
+    expect((await alarmsOf(first.server, v!.vehicleId)).filter((a) => a.endTime === null)).toHaveLength(1);
+    const dataDir = first.server.config.dataDir;
+    await services.pop()!.stop();
+    await servers.pop()!.close(true);
+
+    const server = await startLiveServer({ seedVehicles: 3, dataDir });
+    servers.push(server);
+    const service = new AlarmService(server.app.storage, server.app.live.store, server.app.push, { fences: { load: () => list } });
+    await service.init();
+    services.push(service);
+    server.app.live.gateway.onReport = (vehicleId, report, edition) => service.onReport(vehicleId, report, edition);
+    server.clock.advance(60_000);
+    await drive(server, service, v!.deviceNo, [3000]);
+    const after = await alarmsOf(server, v!.vehicleId);
+    expect(after).toEqual([expect.objectContaining({ alarmType: FENCE_CODES.forbiddenEntry, endTime: expect.any(Number) })]);
+  });
 });
