@@ -1,5 +1,5 @@
 /** A fence's 下发 task: each vehicle's state (queued/sent/ok/failed/timeout), polled live until nothing is in flight. */
-import { Badge, Group, Stack, Table, Text } from '@mantine/core';
+import { Badge, Group, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useT } from '../../i18n/index.ts';
 import { fenceApi, FENCES_ROUTE, taskPollMs, type TaskState } from './api.ts';
@@ -30,6 +30,8 @@ export function FenceTaskView({ taskId, onSettled }: { taskId: number; onSettled
           ))}
         </Group>
       </Group>
+      {/* Up to 500 vehicles: the table scrolls so the map above keeps its height. */}
+      <ScrollArea.Autosize mah={150}>
       <Table withTableBorder fz="xs">
         <Table.Thead><Table.Tr><Table.Th>{t('plate')}</Table.Th><Table.Th>{t('state')}</Table.Th><Table.Th>{t('result')}</Table.Th></Table.Tr></Table.Thead>
         <Table.Tbody>
@@ -42,6 +44,7 @@ export function FenceTaskView({ taskId, onSettled }: { taskId: number; onSettled
           ))}
         </Table.Tbody>
       </Table>
+      </ScrollArea.Autosize>
     </Stack>
   );
 }

@@ -91,8 +91,49 @@ export function FencesPage() {
     return parts.join(' · ');
   };
 
+  // The tree and the fence list share the left column, so the map keeps its width beside a docked alarm pop-up at 1280 px.
+  const aside = (
+    <Stack gap="xs" h="100%" style={{ minHeight: 0 }}>
+      <div style={{ height: '34%', minHeight: 150, display: 'flex', flexDirection: 'column' }}>
+        <CompanyTreePanel />
+      </div>
+      <Group gap="xs" wrap="nowrap">
+        <TextInput size="sm" style={{ flex: 1 }} placeholder={t('keywordPlaceholder')} value={keyword} maxLength={64} onChange={(e) => setKeyword(e.currentTarget.value)}
+          onKeyDown={(e) => e.key === 'Enter' && list.search(keyword)} data-testid="fence-keyword" />
+        <Button size="sm" onClick={() => list.search(keyword)}>{t('search')}</Button>
+      </Group>
+      {list.error !== undefined && (
+        <Alert color="red">{t('loadFailed', { msg: errorText(list.error) })} <Button size="compact-xs" variant="subtle" onClick={refresh}>{t('retry')}</Button></Alert>
+      )}
+      <ScrollArea style={{ flex: 1 }} data-testid="fence-list">
+        <Stack gap={6}>
+          {list.records.length === 0 && !list.fetching && <Text size="sm" c="dimmed">{t('empty')}</Text>}
+          {list.records.map((f) => (
+            <UnstyledButton key={f.id} onClick={() => select(f.id)} data-testid="fence-row" data-fence-id={f.id} data-selected={f.id === selectedId}>
+              <Paper withBorder p={8} bg={f.id === selectedId ? 'var(--mantine-primary-color-light)' : undefined}>
+                <Group justify="space-between" wrap="nowrap" gap={6}>
+                  <Text size="sm" fw={600} truncate>{f.name}</Text>
+                  <Badge size="sm" variant="light">{t(`shapes.${f.shape}`)}</Badge>
+                </Group>
+                <Text size="xs" c="dimmed" lineClamp={2}>{ruleText(f)}</Text>
+                <Group justify="space-between" gap={6}>
+                  <Text size="xs">{t('vehicleCount', { n: f.vehicleCount })}</Text>
+                  <Text size="xs" c="dimmed">{formatTime(f.updateTime)}</Text>
+                </Group>
+              </Paper>
+            </UnstyledButton>
+          ))}
+        </Stack>
+      </ScrollArea>
+      <Group justify="space-between" gap={4}>
+        <Text size="xs" c="dimmed">{t('pageInfo', { total: list.total })}</Text>
+        <Pagination size="sm" total={Math.max(1, Math.ceil(list.total / PAGE_SIZE))} value={list.query.current} onChange={list.setCurrent} siblings={0} />
+      </Group>
+    </Stack>
+  );
+
   return (
-    <PageFrame pageId="monitor-shape-map" aside={<CompanyTreePanel />} title={t('title')}
+    <PageFrame pageId="monitor-shape-map" aside={aside} title={t('title')}
       dialogs={dialog && (
         <FenceForm
           fence={dialog.kind === 'edit' ? dialog.fence : undefined}
@@ -111,64 +152,8 @@ export function FencesPage() {
         />
       )}
     >
-      <Group align="stretch" wrap="nowrap" gap="sm" style={{ flex: 1, minHeight: 0 }}>
-        <Stack gap="xs" w={320} style={{ flex: 'none', minHeight: 0 }}>
-          <Group gap="xs" wrap="nowrap">
-            <TextInput size="sm" style={{ flex: 1 }} placeholder={t('keywordPlaceholder')} value={keyword} maxLength={64} onChange={(e) => setKeyword(e.currentTarget.value)}
-              onKeyDown={(e) => e.key === 'Enter' && list.search(keyword)} data-testid="fence-keyword" />
-            <Button size="sm" onClick={() => list.search(keyword)}>{t('search')}</Button>
-          </Group>
-          {list.error !== undefined && (
-            <Alert color="red">{t('loadFailed', { msg: errorText(list.error) })} <Button size="compact-xs" variant="subtle" onClick={refresh}>{t('retry')}</Button></Alert>
-          )}
-          <ScrollArea style={{ flex: 1 }} data-testid="fence-list">
-            <Stack gap={6}>
-              {list.records.length === 0 && !list.fetching && <Text size="sm" c="dimmed">{t('empty')}</Text>}
-              {list.records.map((f) => (
-                <UnstyledButton key={f.id} onClick={() => select(f.id)} data-testid="fence-row" data-fence-id={f.id} data-selected={f.id === selectedId}>
-                  <Paper withBorder p={8} bg={f.id === selectedId ? 'var(--mantine-primary-color-light)' : undefined}>
-                    <Group justify="space-between" wrap="nowrap" gap={6}>
-                      <Text size="sm" fw={600} truncate>{f.name}</Text>
-                      <Badge size="sm" variant="light">{t(`shapes.${f.shape}`)}</Badge>
-                    </Group>
-                    <Text size="xs" c="dimmed" lineClamp={2}>{ruleText(f)}</Text>
-                    <Group justify="space-between" gap={6}>
-                      <Text size="xs">{t('vehicleCount', { n: f.vehicleCount })}</Text>
-                      <Text size="xs" c="dimmed">{formatTime(f.updateTime)}</Text>
-                    </Group>
-                  </Paper>
-                </UnstyledButton>
-              ))}
-            </Stack>
-          </ScrollArea>
-          <Group justify="space-between" gap={4}>
-            <Text size="xs" c="dimmed">{t('pageInfo', { total: list.total })}</Text>
-            <Pagination size="sm" total={Math.max(1, Math.ceil(list.total / PAGE_SIZE))} value={list.query.current} onChange={list.setCurrent} siblings={0} />
-          </Group>
-          {selected && (
-            <Paper withBorder p={8} data-testid="fence-selected">
-              <Stack gap={6}>
-                <Text size="sm" fw={600} truncate>{selected.name}</Text>
-                <Group gap={4}>
-                  <Perm route={FENCES_ROUTE} button="update">
-                    <Button size="compact-xs" variant="light" disabled={!detail.data || editing !== null} onClick={() => detail.data && setDialog({ kind: 'edit', fence: detail.data })} data-testid="fence-edit">{t('edit')}</Button>
-                  </Perm>
-                  <Perm route={FENCES_ROUTE} button="update">
-                    <Button size="compact-xs" variant="light" disabled={editing !== null || drawing !== null} onClick={() => setEditing(selected.geometry)} data-testid="fence-edit-shape">{t('editShape')}</Button>
-                  </Perm>
-                  <Perm route={FENCES_ROUTE} button="send">
-                    <Button size="compact-xs" color="teal" loading={busy} disabled={editing !== null} onClick={() => void send()} data-testid="fence-send">{t('send')}</Button>
-                  </Perm>
-                  <DeleteRowButton route={FENCES_ROUTE} message={t('deleteConfirm', { name: selected.name })} label={t('delete')} deletedMessage={t('deleted')}
-                    onDelete={() => fenceApi.remove([selected.id])} onDeleted={() => { setSelectedId(null); setTaskId(null); refresh(); }} />
-                </Group>
-                {error && <Alert color="red" p={6} data-testid="fence-error">{error}</Alert>}
-                {taskId !== null && <FenceTaskView taskId={taskId} onSettled={refresh} />}
-              </Stack>
-            </Paper>
-          )}
-        </Stack>
-        <div style={{ flex: 1, minWidth: 0, position: 'relative' }} data-testid="fence-map">
+      <Stack gap="xs" style={{ flex: 1, minHeight: 0 }}>
+        <div style={{ flex: 1, minHeight: 200, position: 'relative' }} data-testid="fence-map">
           <FenceMap
             fences={list.records}
             selectedId={selectedId}
@@ -204,7 +189,29 @@ export function FencesPage() {
             {drawing && <Text size="xs" c="dimmed" mt={4} maw={420}>{t('draw.hint')}</Text>}
           </Paper>
         </div>
-      </Group>
+        {selected && (
+          <Paper withBorder p={8} data-testid="fence-selected">
+            <Stack gap={6}>
+              <Text size="sm" fw={600} truncate>{selected.name}</Text>
+              <Group gap={4}>
+                <Perm route={FENCES_ROUTE} button="update">
+                  <Button size="compact-xs" variant="light" disabled={!detail.data || editing !== null} onClick={() => detail.data && setDialog({ kind: 'edit', fence: detail.data })} data-testid="fence-edit">{t('edit')}</Button>
+                </Perm>
+                <Perm route={FENCES_ROUTE} button="update">
+                  <Button size="compact-xs" variant="light" disabled={editing !== null || drawing !== null} onClick={() => setEditing(selected.geometry)} data-testid="fence-edit-shape">{t('editShape')}</Button>
+                </Perm>
+                <Perm route={FENCES_ROUTE} button="send">
+                  <Button size="compact-xs" color="teal" loading={busy} disabled={editing !== null} onClick={() => void send()} data-testid="fence-send">{t('send')}</Button>
+                </Perm>
+                <DeleteRowButton route={FENCES_ROUTE} message={t('deleteConfirm', { name: selected.name })} label={t('delete')} deletedMessage={t('deleted')}
+                  onDelete={() => fenceApi.remove([selected.id])} onDeleted={() => { setSelectedId(null); setTaskId(null); refresh(); }} />
+              </Group>
+              {error && <Alert color="red" p={6} data-testid="fence-error">{error}</Alert>}
+              {taskId !== null && <FenceTaskView taskId={taskId} onSettled={refresh} />}
+            </Stack>
+          </Paper>
+        )}
+      </Stack>
     </PageFrame>
   );
 }
