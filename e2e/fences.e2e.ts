@@ -104,6 +104,5 @@ describe('fences', () => {
     expect(await title.getAttribute('data-alarm-type')).toBe('13006');
     expect(await title.textContent()).toContain('离开区域报警');
     await expectCleanLayout(page, 'fences with the alarm pop-up');
-
   });
 });
