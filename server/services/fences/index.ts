@@ -9,27 +9,23 @@
  * caller's subtree and under the fence's company. A 4xx writes nothing.
  */
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { ErrorCode } from '../../../domain/errors/catalogue.ts';
 import { FENCE_LIMITS, type Fence, type FenceGeometry, type FenceRule, type FenceShape, type LngLat } from '../../../domain/fence/types.ts';
-import type { Storage, VehicleLabel } from '../../db/repositories.ts';
-import { ALL_COMPANIES, pathInScope, pathRange, scopeCondition, type Scope } from '../../db/scope.ts';
+import type { Storage } from '../../db/repositories.ts';
 import { fenceOf, type FenceRow } from '../../db/sqlite/fences.ts';
-import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { MAX_BODY_LENGTH } from '../../gateway/jt808/header.ts';
 import { AREA_ACTION, fenceDeleteMessage, fenceSetMessage, type DeleteAreas, type FenceMessage } from '../../gateway/jt808/fences.ts';
 import { encodeBody } from '../../gateway/jt808/messages.ts';
-import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
-import { AppError, fail, ok } from '../../http/envelope.ts';
+import { auth } from '../../http/auth.ts';
+import { ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import type { Message } from '../../http/messages.ts';
-import { Id, Name, PageFields, Strict, Text, type App } from '../../http/route.ts';
+import { Id, Name, Strict, Text, type App } from '../../http/route.ts';
 import type { LiveRuntime } from '../../live/runtime.ts';
-import { createCommandTasks, TASK_VEHICLES_MAX, type CommandUser, type TaskVehicleState } from '../command-tasks/index.ts';
+import { badField, pair, terminalHeld, VehicleIds } from '../terminal-held/index.ts';
 
 export const FENCE_PAGE = '/monitor/shape_map';
 export const REMARK_MAX = 200;
 
-const pair = (zh: string, en: string): Message => (lang) => (lang === 'zh' ? zh : en);
 export const FenceMessages = {
   notFound: pair('围栏不存在', 'No such fence'),
   taskNotFound: pair('任务不存在', 'No such task'),
@@ -50,10 +46,6 @@ export const FenceMessages = {
   bothTimes: pair('开始时间与结束时间须同时填写或同时为空', 'give both start and end time, or neither'),
   sameTimes: pair('开始时间与结束时间不能相同', 'start and end time must differ'),
 } as const;
-
-function badField(field: string, message: Message, code = 'rule'): AppError {
-  return new AppError(ErrorCode.BadRequest, (lang) => `${field}: ${message(lang)}`, null, { [field]: { code } });
-}
 
 // ------------------------------------------------------------------ schemas
 
@@ -80,7 +72,6 @@ const RuleBody = Strict({
   startTime: Type.Union([Type.Null(), HHmm]),
   endTime: Type.Union([Type.Null(), HHmm]),
 });
-const VehicleIds = (min: number) => Type.Array(Id, { minItems: min, maxItems: TASK_VEHICLES_MAX, uniqueItems: true });
 const FenceFields = {
   name: Name(FENCE_LIMITS.nameMaxLength),
   geometry: GeometryBody,
@@ -180,124 +171,50 @@ export interface FenceDeps {
 }
 
 export function fenceRoutes(app: App, deps: FenceDeps): void {
-  const { storage, live } = deps;
-  const db = (storage as SqliteStorage).db;
-  const gateway = live.gateway;
   const changed = () => deps.alarms?.()?.fencesChanged();
   // Prime the evaluation with what is stored (the alarm service starts before this module).
   changed();
 
-  const userOf = (ctx: AuthContext): CommandUser => ({ id: ctx.user.id, name: ctx.user.realName || ctx.user.username });
-  const fenceById = db.prepare('SELECT * FROM fence WHERE id = ?');
-  const setState = db.prepare(`UPDATE fence_vehicle SET send_state = ?, result = ?, task_id = ?, send_time = ?
-    WHERE fence_id = ? AND vehicle_id = ? AND (task_id IS NULL OR task_id <= ?)`);
-
-  const tasks = createCommandTasks<FenceTaskPayload>({ db, storage, gateway }, {
-    tables: { task: 'fence_task', vehicle: 'fence_task_vehicle', payload: 'payload' },
-    message(p, vehicleId) {
-      if (p.op === 'delete') return p.message;
-      const row = fenceById.get(p.fenceId) as FenceRow | undefined;
-      if (!row) return p.message;
+  // The list, detail, binding, delete, send and task calls are the shared ones (../terminal-held/).
+  const held = terminalHeld<FenceRow, Fence, FenceTaskPayload>(app, { storage: deps.storage, live: deps.live, changed }, {
+    page: FENCE_PAGE,
+    path: '/service-monitor/fence',
+    table: 'fence',
+    alias: 'f',
+    binding: 'fence_vehicle',
+    key: 'fence_id',
+    taskTables: { task: 'fence_task', vehicle: 'fence_task_vehicle' },
+    messages: FenceMessages,
+    objectOf: fenceOf,
+    view(r) {
+      const f = fenceOf(r);
+      return {
+        id: f.id, companyId: f.companyId, companyName: r.company_name, name: f.name, shape: f.geometry.shape, geometry: f.geometry, rule: f.rule,
+        remark: r.remark, vehicleCount: r.vehicle_count, createdByName: r.created_by_name, createTime: r.create_time, updateTime: r.update_time,
+      };
+    },
+    pageQuery: { shape: Type.Optional(Type.Union([Type.Literal('circle'), Type.Literal('rect'), Type.Literal('polygon')])) },
+    pageFilter(q, where, params) {
+      if (q['shape']) { where.push('f.shape = ?'); params.push(q['shape']); }
+    },
+    setPayload: (fence, holding) => ({
+      op: 'set', fenceId: fence.id, fenceName: fence.name, shape: fence.geometry.shape, message: fenceSetMessage(fence, AREA_ACTION.APPEND), modifyFor: holding,
+    }),
+    deletePayload: (fence) => {
+      const message: DeleteAreas = fenceDeleteMessage(fence.geometry.shape, [fence.id]);
+      return { op: 'delete', fenceId: fence.id, fenceName: fence.name, shape: fence.geometry.shape, message };
+    },
+    objectIdOf: (p) => p.fenceId,
+    message(p, vehicleId, row) {
+      if (p.op === 'delete' || !row) return p.message;
       // The fence as it is now; modify when the terminal holds an older version of it.
       return fenceSetMessage(fenceOf(row), p.modifyFor?.includes(vehicleId) ? AREA_ACTION.MODIFY : AREA_ACTION.APPEND);
     },
     fun: (p) => (p.op === 'set' ? 'fenceSet' : 'fenceDelete'),
     content: (p) => ({ fenceId: p.fenceId, fenceName: p.fenceName, shape: p.shape, msgId: p.message.msgId }),
-    onState(taskId, p, vehicleId, state: TaskVehicleState, result) {
-      // A later task's state is never overwritten by an earlier one still finishing.
-      if (p.op === 'set') setState.run(state, result, taskId, Date.now(), p.fenceId, vehicleId, taskId);
-    },
+    taskFields: (p) => ({ kind: p.op === 'set' ? 'fenceSet' : 'fenceDelete', fenceId: p.fenceId, fenceName: p.fenceName }),
   });
-
-  function taskView(scope: Scope, id: number) {
-    const { payload, ...t } = tasks.view(scope, id, FenceMessages.taskNotFound);
-    return { ...t, kind: payload.op === 'set' ? 'fenceSet' : 'fenceDelete', fenceId: payload.fenceId, fenceName: payload.fenceName };
-  }
-
-  /** Sends the delete to these vehicles' terminals as one task; null when none has a terminal. */
-  async function sendDelete(fence: Fence, vehicleIds: readonly number[], user: CommandUser): Promise<number | null> {
-    if (vehicleIds.length === 0) return null;
-    const labels = [...(await storage.terminals.labels(ALL_COMPANIES, vehicleIds)).values()].filter((v) => v.deviceNo);
-    if (labels.length === 0) return null;
-    const message: DeleteAreas = fenceDeleteMessage(fence.geometry.shape, [fence.id]);
-    return tasks.create(fence.companyId, { op: 'delete', fenceId: fence.id, fenceName: fence.name, shape: fence.geometry.shape, message }, labels, user);
-  }
-
-  interface ViewRow extends FenceRow { company_name: string; vehicle_count: number }
-  const viewSelect = `SELECT f.*, c.name AS company_name, (SELECT count(*) FROM fence_vehicle fv WHERE fv.fence_id = f.id) AS vehicle_count
-    FROM fence f JOIN company c ON c.id = f.company_id`;
-  const fenceView = (r: ViewRow) => {
-    const f = fenceOf(r);
-    return {
-      id: f.id, companyId: f.companyId, companyName: r.company_name, name: f.name, shape: f.geometry.shape, geometry: f.geometry, rule: f.rule,
-      remark: r.remark, vehicleCount: r.vehicle_count, createdByName: r.created_by_name, createTime: r.create_time, updateTime: r.update_time,
-    };
-  };
-
-  function fenceIn(scope: Scope, id: number): ViewRow & { company_path: string } {
-    const cond = scopeCondition(scope, 'c');
-    const row = db.prepare(`SELECT f.*, c.name AS company_name, c.path AS company_path, (SELECT count(*) FROM fence_vehicle fv WHERE fv.fence_id = f.id) AS vehicle_count
-      FROM fence f JOIN company c ON c.id = f.company_id WHERE f.id = ? AND ${cond.sql}`).get(id, ...cond.params) as (ViewRow & { company_path: string }) | undefined;
-    if (!row) throw fail.notFound(FenceMessages.notFound);
-    return row;
-  }
-
-  function detail(scope: Scope, id: number) {
-    const row = fenceIn(scope, id);
-    const vehicles = (db.prepare(`SELECT fv.vehicle_id AS vehicleId, v.vehiidno, c.name AS companyName, fv.send_state AS sendState, fv.send_time AS sendTime,
-        fv.result, fv.task_id AS taskId
-      FROM fence_vehicle fv JOIN vehicle v ON v.id = fv.vehicle_id JOIN company c ON c.id = v.company_id WHERE fv.fence_id = ? ORDER BY v.vehiidno`).all(id) as { vehicleId: number }[])
-      .map((v) => ({ ...v, online: gateway.isReachable(v.vehicleId) }));
-    return { ...fenceView(row), vehicles };
-  }
-
-  /** Vehicles in the caller's scope and under the fence's company, or 400 `vehicleIds` listing the others. */
-  async function vehiclesFor(scope: Scope, companyPath: string, ids: readonly number[]): Promise<VehicleLabel[]> {
-    if (ids.length === 0) return [];
-    const labels = await storage.terminals.labels(scope, ids);
-    const [from, to] = pathRange(companyPath);
-    const under = new Set((db.prepare(`SELECT v.id FROM vehicle v JOIN company c ON c.id = v.company_id WHERE c.path >= ? AND c.path < ? AND v.id IN (${ids.map(() => '?').join(',')})`)
-      .all(from, to, ...ids) as { id: number }[]).map((r) => r.id));
-    const missing = ids.filter((id) => !labels.has(id) || !under.has(id));
-    if (missing.length > 0) throw badField('vehicleIds', FenceMessages.vehiclesOutOfScope(missing.slice(0, 10).join(', ')), 'outOfScope');
-    return ids.map((id) => labels.get(id)!);
-  }
-
-  function nameFree(companyId: number, name: string, except = 0): void {
-    if (db.prepare('SELECT 1 FROM fence WHERE company_id = ? AND name = ? AND id <> ?').get(companyId, name, except)) throw badField('name', FenceMessages.nameTaken, 'duplicate');
-  }
-
-  // ------------------------------------------------------------------ routes
-
-  app.get('/service-monitor/fence/page', {
-    config: { permission: FENCE_PAGE },
-    schema: {
-      querystring: Strict({
-        ...PageFields,
-        name: Type.Optional(Type.String({ maxLength: 64 })),
-        shape: Type.Optional(Type.Union([Type.Literal('circle'), Type.Literal('rect'), Type.Literal('polygon')])),
-      }),
-    },
-  }, async (request) => {
-    const ctx = auth(request);
-    const q = request.query;
-    const scope = await narrowedScope(storage, ctx, q.companyId);
-    const cond = scopeCondition(scope, 'c');
-    const where = [cond.sql];
-    const params: unknown[] = [...cond.params];
-    const name = q.name?.trim();
-    if (name) { where.push("instr(f.name, ?) > 0"); params.push(name); }
-    if (q.shape) { where.push('f.shape = ?'); params.push(q.shape); }
-    const sql = `FROM fence f JOIN company c ON c.id = f.company_id WHERE ${where.join(' AND ')}`;
-    const total = (db.prepare(`SELECT count(*) AS n ${sql}`).get(...params) as { n: number }).n;
-    const rows = db.prepare(`${viewSelect} WHERE ${where.join(' AND ')} ORDER BY f.id DESC LIMIT ? OFFSET ?`).all(...params, q.size, (q.current - 1) * q.size) as ViewRow[];
-    return ok({ records: rows.map(fenceView), total, current: q.current, size: q.size }, requestLang(request));
-  });
-
-  app.get('/service-monitor/fence', {
-    config: { permission: FENCE_PAGE },
-    schema: { querystring: Strict({ id: Id }) },
-  }, async (request) => ok(detail(auth(request).scope, request.query.id), requestLang(request)));
+  const { db } = held;
 
   app.post('/service-monitor/fence', {
     config: { permission: `${FENCE_PAGE}:create` },
@@ -305,26 +222,15 @@ export function fenceRoutes(app: App, deps: FenceDeps): void {
   }, async (request) => {
     const ctx = auth(request);
     const b = request.body;
-    const companyId = b.companyId ?? ctx.user.companyId;
-    const company = await storage.companies.get(ALL_COMPANIES, companyId);
-    if (!company || !pathInScope(ctx.scope, company.path)) throw badField('companyId', FenceMessages.companyOutOfScope, 'outOfScope');
+    const company = await held.companyFor(ctx, b.companyId);
     const name = b.name.trim();
     const geometry = checkGeometry(b.geometry);
     const rule = checkRule(b.rule);
     checkFrame({ id: 0xffffffff, name, geometry, rule });
-    nameFree(companyId, name);
-    const vehicles = await vehiclesFor(ctx.scope, company.path, b.vehicleIds ?? []);
-    const now = Date.now();
-    const user = userOf(ctx);
-    const id = db.transaction(() => {
-      const fenceId = Number(db.prepare(`INSERT INTO fence (company_id, name, shape, geometry, rule, remark, created_by, created_by_name, create_time, update_time)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(companyId, name, geometry.shape, JSON.stringify(geometry), JSON.stringify(rule), (b.remark ?? '').trim(), user.id, user.name, now, now).lastInsertRowid);
-      const bind = db.prepare('INSERT INTO fence_vehicle (fence_id, vehicle_id) VALUES (?, ?)');
-      for (const v of vehicles) bind.run(fenceId, v.vehicleId);
-      return fenceId;
-    })();
-    changed();
-    return ok(detail(ctx.scope, id), requestLang(request));
+    const answer = await held.create(ctx, company, name, b.vehicleIds ?? [], (user, now) => Number(db.prepare(`INSERT INTO fence
+      (company_id, name, shape, geometry, rule, remark, created_by, created_by_name, create_time, update_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(company.id, name, geometry.shape, JSON.stringify(geometry), JSON.stringify(rule), (b.remark ?? '').trim(), user.id, user.name, now, now).lastInsertRowid));
+    return ok(answer, requestLang(request));
   });
 
   app.put('/service-monitor/fence', {
@@ -333,97 +239,21 @@ export function fenceRoutes(app: App, deps: FenceDeps): void {
   }, async (request) => {
     const ctx = auth(request);
     const b = request.body;
-    const row = fenceIn(ctx.scope, b.id);
+    const row = held.objectIn(ctx.scope, b.id);
     const name = b.name.trim();
     const geometry = checkGeometry(b.geometry);
     const rule = checkRule(b.rule);
     checkFrame({ id: row.id, name, geometry, rule });
-    nameFree(row.company_id, name, row.id);
+    held.nameFree(row.company_id, name, row.id);
     const shapeChanged = geometry.shape !== row.shape;
-    const held = shapeChanged
-      ? (db.prepare("SELECT vehicle_id AS id FROM fence_vehicle WHERE fence_id = ? AND send_state <> 'none'").all(row.id) as { id: number }[]).map((r) => r.id)
-      : [];
-    db.transaction(() => {
+    const holding = shapeChanged ? held.heldBy(row.id) : [];
+    held.newVersion(row.id, () => {
       db.prepare('UPDATE fence SET name = ?, shape = ?, geometry = ?, rule = ?, remark = ?, update_time = ? WHERE id = ?')
         .run(name, geometry.shape, JSON.stringify(geometry), JSON.stringify(rule), b.remark === undefined ? row.remark : b.remark.trim(), Date.now(), row.id);
-      // Terminals holding it have the old version until it is sent again.
-      db.prepare("UPDATE fence_vehicle SET send_state = 'outdated' WHERE fence_id = ? AND send_state <> 'none'").run(row.id);
-    })();
+    });
     // A new shape is another kind of area on the terminal: the old one is deleted there (0x8601/3/5).
-    if (shapeChanged) await sendDelete(fenceOf(row), held, userOf(ctx));
+    if (shapeChanged) await held.sendDelete(fenceOf(row), holding, held.userOf(ctx));
     changed();
-    return ok(detail(ctx.scope, row.id), requestLang(request));
+    return ok(held.detail(ctx.scope, row.id), requestLang(request));
   });
-
-  app.put('/service-monitor/fence/vehicles', {
-    config: { permission: `${FENCE_PAGE}:update` },
-    schema: { body: Strict({ id: Id, vehicleIds: VehicleIds(0) }) },
-  }, async (request) => {
-    const ctx = auth(request);
-    const row = fenceIn(ctx.scope, request.body.id);
-    const vehicles = await vehiclesFor(ctx.scope, row.company_path, request.body.vehicleIds);
-    const keep = new Set(vehicles.map((v) => v.vehicleId));
-    const before = db.prepare('SELECT vehicle_id AS id, send_state AS state FROM fence_vehicle WHERE fence_id = ?').all(row.id) as { id: number; state: string }[];
-    const removed = before.filter((r) => !keep.has(r.id));
-    const had = new Set(before.map((r) => r.id));
-    db.transaction(() => {
-      const unbind = db.prepare('DELETE FROM fence_vehicle WHERE fence_id = ? AND vehicle_id = ?');
-      for (const r of removed) unbind.run(row.id, r.id);
-      const bind = db.prepare('INSERT INTO fence_vehicle (fence_id, vehicle_id) VALUES (?, ?)');
-      for (const v of vehicles) if (!had.has(v.vehicleId)) bind.run(row.id, v.vehicleId);
-    })();
-    const deleteTaskId = await sendDelete(fenceOf(row), removed.filter((r) => r.state !== 'none').map((r) => r.id), userOf(ctx));
-    changed();
-    return ok({ ...detail(ctx.scope, row.id), deleteTaskId }, requestLang(request));
-  });
-
-  app.delete('/service-monitor/fence', {
-    config: { permission: `${FENCE_PAGE}:delete` },
-    schema: { body: Strict({ ids: Type.Array(Id, { minItems: 1, maxItems: 500, uniqueItems: true }) }) },
-  }, async (request) => {
-    const ctx = auth(request);
-    // All or nothing: every id is checked before anything is deleted.
-    const rows = request.body.ids.map((id) => fenceIn(ctx.scope, id));
-    const held = rows.map((r) => (db.prepare("SELECT vehicle_id AS id FROM fence_vehicle WHERE fence_id = ? AND send_state <> 'none'").all(r.id) as { id: number }[]).map((x) => x.id));
-    db.transaction(() => {
-      const del = db.prepare('DELETE FROM fence WHERE id = ?');
-      for (const r of rows) del.run(r.id);
-    })();
-    const user = userOf(ctx);
-    const deleteTaskIds: number[] = [];
-    for (let i = 0; i < rows.length; i++) {
-      const taskId = await sendDelete(fenceOf(rows[i]!), held[i]!, user);
-      if (taskId !== null) deleteTaskIds.push(taskId);
-    }
-    changed();
-    return ok({ deleted: rows.length, deleteTaskIds }, requestLang(request));
-  });
-
-  app.post('/service-monitor/fence/send', {
-    config: { permission: `${FENCE_PAGE}:send` },
-    schema: { body: Strict({ id: Id, vehicleIds: Type.Optional(VehicleIds(1)) }) },
-  }, async (request) => {
-    const ctx = auth(request);
-    const row = fenceIn(ctx.scope, request.body.id);
-    const bound = (db.prepare('SELECT vehicle_id AS id FROM fence_vehicle WHERE fence_id = ?').all(row.id) as { id: number }[]).map((r) => r.id);
-    const boundSet = new Set(bound);
-    const wanted = request.body.vehicleIds ?? bound;
-    if (wanted.length === 0) throw badField('vehicleIds', FenceMessages.noVehicles, 'required');
-    const notBound = wanted.filter((id) => !boundSet.has(id));
-    if (notBound.length > 0) throw badField('vehicleIds', FenceMessages.notBound(notBound.slice(0, 10).join(', ')), 'notBound');
-    const vehicles = await vehiclesFor(ctx.scope, row.company_path, wanted);
-    const noDevice = vehicles.filter((v) => !v.deviceNo);
-    if (noDevice.length > 0) throw badField('vehicleIds', FenceMessages.noDevice(noDevice.slice(0, 10).map((v) => v.vehiidno).join(', ')), 'noDevice');
-    const fence = fenceOf(row);
-    const message = fenceSetMessage(fence, AREA_ACTION.APPEND);
-    const modifyFor = (db.prepare("SELECT vehicle_id AS id FROM fence_vehicle WHERE fence_id = ? AND send_state IN ('ok', 'outdated')").all(row.id) as { id: number }[])
-      .map((r) => r.id).filter((id) => wanted.includes(id));
-    const taskId = tasks.create(fence.companyId, { op: 'set', fenceId: fence.id, fenceName: fence.name, shape: fence.geometry.shape, message, modifyFor }, vehicles, userOf(ctx));
-    return ok(taskView(ctx.scope, taskId), requestLang(request));
-  });
-
-  app.get('/service-monitor/fence/task', {
-    config: { permission: FENCE_PAGE },
-    schema: { querystring: Strict({ id: Id }) },
-  }, async (request) => ok(taskView(auth(request).scope, request.query.id), requestLang(request)));
 }
