@@ -6,68 +6,41 @@
  * terminals, with each terminal's answer shown live. Buttons sit behind the route's bits (api.md).
  */
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Pagination, Paper, ScrollArea, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useQuery } from '@tanstack/react-query';
 import type { FenceGeometry, FenceShape } from '../../../domain/fence/types.ts';
 import { Perm } from '../../app/Perm.tsx';
 import { useT } from '../../i18n/index.ts';
 import { DeleteRowButton } from '../../kit/DeleteRowButton.tsx';
-import { errorText } from '../../kit/errors.ts';
 import { PageFrame } from '../../kit/PageFrame.tsx';
-import { useResourceList } from '../../kit/useResourceList.ts';
 import { LAYERS } from '../../shell/layers.ts';
-import { useCompanySelection } from '../../session/company-selection.ts';
 import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
 import { formatTime } from '../system/ui/format.ts';
+import { HeldList } from '../terminal-held/HeldList.tsx';
+import { HeldTaskView } from '../terminal-held/HeldTaskView.tsx';
+import { useHeldPage } from '../terminal-held/useHeldPage.ts';
 import { fenceApi, FENCES_ROUTE, type FenceDetail, type FenceView } from './api.ts';
 import { FenceForm } from './FenceForm.tsx';
 import { FenceMap } from './FenceMap.tsx';
-import { FenceTaskView } from './FenceTaskView.tsx';
 import { ruleParts } from './geometry.ts';
 import { FENCES_NS } from './messages.ts';
 
 const SHAPES: readonly FenceShape[] = ['circle', 'rect', 'polygon'];
-const PAGE_SIZE = 20;
 
 type Dialog = { kind: 'create'; geometry: FenceGeometry } | { kind: 'edit'; fence: FenceDetail } | undefined;
 
 export function FencesPage() {
   const t = useT(FENCES_NS);
-  const { companyId } = useCompanySelection();
-  const [keyword, setKeyword] = useState('');
-  const list = useResourceList<FenceView>(FENCES_ROUTE, (q) => fenceApi.page({ current: q.current, size: PAGE_SIZE, name: q.keyword || undefined }), { companyId });
-  const [selectedId, setSelectedId] = useState<number | null>(null);
-  const [fitKey, setFitKey] = useState(0);
+  const page = useHeldPage<FenceView, FenceDetail>(FENCES_ROUTE, fenceApi);
+  const { list, selectedId, setSelectedId, fitKey, setFitKey, taskId, error, busy, selected, detail, refresh, run, send } = page;
   const [drawing, setDrawing] = useState<FenceShape | null>(null);
   const [pending, setPending] = useState<FenceGeometry | null>(null);
   const [editing, setEditing] = useState<FenceGeometry | null>(null);
   const [dialog, setDialog] = useState<Dialog>(undefined);
-  const [taskId, setTaskId] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const selected = list.records.find((f) => f.id === selectedId) ?? null;
-  const detail = useQuery({ queryKey: [FENCES_ROUTE, 'detail', selectedId], queryFn: () => fenceApi.get(selectedId!), enabled: selectedId !== null });
 
+  // While a shape is edited the selection stays put.
   const select = (id: number) => {
-    if (editing) return;
-    setSelectedId(id);
-    setTaskId(null);
-    setError(null);
-    setFitKey((k) => k + 1);
-  };
-  const refresh = () => void list.invalidate();
-
-  const run = async (call: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await call();
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    if (!editing) page.select(id);
   };
 
   const saveShape = () => run(async () => {
@@ -77,12 +50,6 @@ export function FencesPage() {
     notifications.show({ color: 'green', message: t('shapeEdited'), autoClose: 2000 });
     setEditing(null);
     refresh();
-  });
-
-  const send = () => run(async () => {
-    if (selectedId === null) return;
-    const task = await fenceApi.send(selectedId);
-    setTaskId(task.id);
   });
 
   const ruleText = (f: FenceView) => {
@@ -97,38 +64,23 @@ export function FencesPage() {
       <div style={{ height: '34%', minHeight: 150, display: 'flex', flexDirection: 'column' }}>
         <CompanyTreePanel />
       </div>
-      <Group gap="xs" wrap="nowrap">
-        <TextInput size="sm" style={{ flex: 1 }} placeholder={t('keywordPlaceholder')} value={keyword} maxLength={64} onChange={(e) => setKeyword(e.currentTarget.value)}
-          onKeyDown={(e) => e.key === 'Enter' && list.search(keyword)} data-testid="fence-keyword" />
-        <Button size="sm" onClick={() => list.search(keyword)}>{t('search')}</Button>
-      </Group>
-      {list.error !== undefined && (
-        <Alert color="red">{t('loadFailed', { msg: errorText(list.error) })} <Button size="compact-xs" variant="subtle" onClick={refresh}>{t('retry')}</Button></Alert>
-      )}
-      <ScrollArea style={{ flex: 1 }} data-testid="fence-list">
-        <Stack gap={6}>
-          {list.records.length === 0 && !list.fetching && <Text size="sm" c="dimmed">{t('empty')}</Text>}
-          {list.records.map((f) => (
-            <UnstyledButton key={f.id} onClick={() => select(f.id)} data-testid="fence-row" data-fence-id={f.id} data-selected={f.id === selectedId}>
-              <Paper withBorder p={8} bg={f.id === selectedId ? 'var(--mantine-primary-color-light)' : undefined}>
-                <Group justify="space-between" wrap="nowrap" gap={6}>
-                  <Text size="sm" fw={600} truncate>{f.name}</Text>
-                  <Badge size="sm" variant="light">{t(`shapes.${f.shape}`)}</Badge>
-                </Group>
-                <Text size="xs" c="dimmed" lineClamp={2}>{ruleText(f)}</Text>
-                <Group justify="space-between" gap={6}>
-                  <Text size="xs">{t('vehicleCount', { n: f.vehicleCount })}</Text>
-                  <Text size="xs" c="dimmed">{formatTime(f.updateTime)}</Text>
-                </Group>
-              </Paper>
-            </UnstyledButton>
-          ))}
-        </Stack>
-      </ScrollArea>
-      <Group justify="space-between" gap={4}>
-        <Text size="xs" c="dimmed">{t('pageInfo', { total: list.total })}</Text>
-        <Pagination size="sm" total={Math.max(1, Math.ceil(list.total / PAGE_SIZE))} value={list.query.current} onChange={list.setCurrent} siblings={0} />
-      </Group>
+      <HeldList ns={FENCES_NS} page={page} testId="fence-list" keywordTestId="fence-keyword">
+        {list.records.map((f) => (
+          <UnstyledButton key={f.id} onClick={() => select(f.id)} data-testid="fence-row" data-fence-id={f.id} data-selected={f.id === selectedId}>
+            <Paper withBorder p={8} bg={f.id === selectedId ? 'var(--mantine-primary-color-light)' : undefined}>
+              <Group justify="space-between" wrap="nowrap" gap={6}>
+                <Text size="sm" fw={600} truncate>{f.name}</Text>
+                <Badge size="sm" variant="light">{t(`shapes.${f.shape}`)}</Badge>
+              </Group>
+              <Text size="xs" c="dimmed" lineClamp={2}>{ruleText(f)}</Text>
+              <Group justify="space-between" gap={6}>
+                <Text size="xs">{t('vehicleCount', { n: f.vehicleCount })}</Text>
+                <Text size="xs" c="dimmed">{formatTime(f.updateTime)}</Text>
+              </Group>
+            </Paper>
+          </UnstyledButton>
+        ))}
+      </HeldList>
     </Stack>
   );
 
@@ -204,10 +156,10 @@ export function FencesPage() {
                   <Button size="compact-xs" color="teal" loading={busy} disabled={editing !== null} onClick={() => void send()} data-testid="fence-send">{t('send')}</Button>
                 </Perm>
                 <DeleteRowButton route={FENCES_ROUTE} message={t('deleteConfirm', { name: selected.name })} label={t('delete')} deletedMessage={t('deleted')}
-                  onDelete={() => fenceApi.remove([selected.id])} onDeleted={() => { setSelectedId(null); setTaskId(null); refresh(); }} />
+                  onDelete={() => fenceApi.remove([selected.id])} onDeleted={page.deselect} />
               </Group>
               {error && <Alert color="red" p={6} data-testid="fence-error">{error}</Alert>}
-              {taskId !== null && <FenceTaskView taskId={taskId} onSettled={refresh} />}
+              {taskId !== null && <HeldTaskView taskId={taskId} load={fenceApi.task} kind={FENCES_ROUTE} ns={FENCES_NS} testId="fence-task" table onSettled={refresh} />}
             </Stack>
           </Paper>
         )}

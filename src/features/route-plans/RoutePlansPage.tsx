@@ -8,30 +8,27 @@
  * Buttons sit behind the route's bits (server/services/routes/api.md).
  */
 import { useState } from 'react';
-import { ActionIcon, Alert, Badge, Button, Group, NumberInput, Pagination, Paper, ScrollArea, Stack, Table, Text, Textarea, TextInput, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Group, NumberInput, Paper, ScrollArea, Stack, Table, Text, Textarea, TextInput, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useQuery } from '@tanstack/react-query';
 import { ROUTE_LIMITS as L } from '../../../domain/route/types.ts';
 import { Perm } from '../../app/Perm.tsx';
 import { useT } from '../../i18n/index.ts';
 import { DeleteRowButton } from '../../kit/DeleteRowButton.tsx';
-import { errorText } from '../../kit/errors.ts';
 import { PageFrame } from '../../kit/PageFrame.tsx';
-import { useResourceList } from '../../kit/useResourceList.ts';
 import { LAYERS } from '../../shell/layers.ts';
-import { useCompanySelection } from '../../session/company-selection.ts';
 import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
 import { VehicleSelect } from '../fleet-pickers/VehicleSelect.tsx';
 import { formatTime } from '../system/ui/format.ts';
-import { routeApi, ROUTES_ROUTE, taskPollMs, type RouteDetail, type RouteView, type SendState, type TaskState, type Track } from './api.ts';
+import { HeldList } from '../terminal-held/HeldList.tsx';
+import { HeldTaskView } from '../terminal-held/HeldTaskView.tsx';
+import { useHeldPage } from '../terminal-held/useHeldPage.ts';
+import { routeApi, ROUTES_ROUTE, type RouteDetail, type RouteView, type SendState, type Track } from './api.ts';
 import { ROUTES_NS } from './messages.ts';
 import { RouteMap } from './RouteMap.tsx';
 import { addPoint, emptyDraft, movePoint, removePoint, setSection, validateDraft, type RouteDraft } from './route-form.ts';
 
-const PAGE_SIZE = 20;
 const SEND_COLOR: Record<SendState, string> = { none: 'gray', queued: 'gray', sent: 'blue', ok: 'green', failed: 'red', timeout: 'orange', outdated: 'yellow' };
 const TRACK_COLOR: Record<Track, string> = { onRoute: 'green', offRoute: 'gray', deviating: 'red', unknown: 'gray' };
-const TASK_COLOR: Record<TaskState, string> = { queued: 'gray', sent: 'blue', ok: 'green', failed: 'red', timeout: 'orange' };
 /** A draft id for the map while planning a new route. */
 const NEW = -1;
 
@@ -39,40 +36,14 @@ interface Planner { id: number | null; draft: RouteDraft; plates: Map<number, st
 
 export function RoutePlansPage() {
   const t = useT(ROUTES_NS);
-  const { companyId } = useCompanySelection();
-  const [keyword, setKeyword] = useState('');
-  const list = useResourceList<RouteView>(ROUTES_ROUTE, (q) => routeApi.page({ current: q.current, size: PAGE_SIZE, name: q.keyword || undefined }), { companyId });
-  const [selectedId, setSelectedId] = useState<number | null>(null);
-  const [fitKey, setFitKey] = useState(0);
+  // The detail is refetched every 10 s: the bound vehicles' track follows their reports.
+  const page = useHeldPage<RouteView, RouteDetail>(ROUTES_ROUTE, routeApi, { detailRefetchMs: 10_000 });
+  const { list, selectedId, setSelectedId, fitKey, taskId, error, setError, busy, selected, detail, refresh, run, send } = page;
   const [planner, setPlanner] = useState<Planner | null>(null);
-  const [taskId, setTaskId] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const selected = list.records.find((r) => r.id === selectedId) ?? null;
-  const detail = useQuery({ queryKey: [ROUTES_ROUTE, 'detail', selectedId], queryFn: () => routeApi.get(selectedId!), enabled: selectedId !== null, refetchInterval: 10_000 });
-  const task = useQuery({ queryKey: [ROUTES_ROUTE, 'task', taskId], queryFn: () => routeApi.task(taskId!), enabled: taskId !== null, refetchInterval: (q) => taskPollMs(q.state.data) });
 
-  const refresh = () => {
-    void list.invalidate();
-    void detail.refetch();
-  };
+  // While planning the selection stays put.
   const select = (id: number) => {
-    if (planner) return;
-    setSelectedId(id);
-    setTaskId(null);
-    setError(null);
-    setFitKey((k) => k + 1);
-  };
-  const run = async (call: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await call();
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    if (!planner) page.select(id);
   };
   const edit = (f: (d: RouteDraft) => RouteDraft) => setPlanner((p) => (p ? { ...p, draft: f(p.draft), errors: {} } : p));
 
@@ -103,11 +74,6 @@ export function RoutePlansPage() {
     setPlanner(null);
     setSelectedId(saved.id);
     refresh();
-  });
-
-  const send = () => run(async () => {
-    if (selectedId === null) return;
-    setTaskId((await routeApi.send(selectedId)).id);
   });
 
   const fieldError = (key: string) => (planner?.errors[key] ? t(planner.errors[key]!) : undefined);
@@ -176,35 +142,23 @@ export function RoutePlansPage() {
             </ScrollArea>
           ) : (
             <>
-              <Group gap="xs" wrap="nowrap">
-                <TextInput size="sm" style={{ flex: 1 }} placeholder={t('keywordPlaceholder')} value={keyword} maxLength={64} onChange={(e) => setKeyword(e.currentTarget.value)}
-                  onKeyDown={(e) => e.key === 'Enter' && list.search(keyword)} />
-                <Button size="sm" onClick={() => list.search(keyword)}>{t('search')}</Button>
+              <HeldList ns={ROUTES_NS} page={page} testId="route-list" actions={(
                 <Perm route={ROUTES_ROUTE} button="create">
                   <Button size="sm" variant="light" onClick={() => { setPlanner({ id: null, draft: emptyDraft(), plates: new Map(), errors: {} }); setError(null); }} data-testid="route-add">{t('add')}</Button>
                 </Perm>
-              </Group>
-              {list.error !== undefined && <Alert color="red">{t('loadFailed', { msg: errorText(list.error) })} <Button size="compact-xs" variant="subtle" onClick={refresh}>{t('retry')}</Button></Alert>}
-              <ScrollArea style={{ flex: 1 }} data-testid="route-list">
-                <Stack gap={6}>
-                  {list.records.length === 0 && !list.fetching && <Text size="sm" c="dimmed">{t('empty')}</Text>}
-                  {list.records.map((r) => (
-                    <UnstyledButton key={r.id} onClick={() => select(r.id)} data-testid="route-row" data-route-id={r.id} data-selected={r.id === selectedId}>
-                      <Paper withBorder p={8} bg={r.id === selectedId ? 'var(--mantine-primary-color-light)' : undefined}>
-                        <Text size="sm" fw={600} truncate>{r.name}</Text>
-                        <Group justify="space-between" gap={6}>
-                          <Text size="xs">{t('pointCount', { n: r.points.length })} · {t('vehicleCount', { n: r.vehicleCount })}</Text>
-                          <Text size="xs" c="dimmed">{formatTime(r.updateTime)}</Text>
-                        </Group>
-                      </Paper>
-                    </UnstyledButton>
-                  ))}
-                </Stack>
-              </ScrollArea>
-              <Group justify="space-between" gap={4}>
-                <Text size="xs" c="dimmed">{t('pageInfo', { total: list.total })}</Text>
-                <Pagination size="sm" total={Math.max(1, Math.ceil(list.total / PAGE_SIZE))} value={list.query.current} onChange={list.setCurrent} siblings={0} />
-              </Group>
+              )}>
+                {list.records.map((r) => (
+                  <UnstyledButton key={r.id} onClick={() => select(r.id)} data-testid="route-row" data-route-id={r.id} data-selected={r.id === selectedId}>
+                    <Paper withBorder p={8} bg={r.id === selectedId ? 'var(--mantine-primary-color-light)' : undefined}>
+                      <Text size="sm" fw={600} truncate>{r.name}</Text>
+                      <Group justify="space-between" gap={6}>
+                        <Text size="xs">{t('pointCount', { n: r.points.length })} · {t('vehicleCount', { n: r.vehicleCount })}</Text>
+                        <Text size="xs" c="dimmed">{formatTime(r.updateTime)}</Text>
+                      </Group>
+                    </Paper>
+                  </UnstyledButton>
+                ))}
+              </HeldList>
               {selected && (
                 <Paper withBorder p={8} data-testid="route-selected">
                   <Stack gap={6}>
@@ -217,17 +171,10 @@ export function RoutePlansPage() {
                         <Button size="compact-xs" color="teal" loading={busy} onClick={() => void send()} data-testid="route-send">{t('send')}</Button>
                       </Perm>
                       <DeleteRowButton route={ROUTES_ROUTE} message={t('deleteConfirm', { name: selected.name })} label={t('delete')} deletedMessage={t('deleted')}
-                        onDelete={() => routeApi.remove([selected.id])} onDeleted={() => { setSelectedId(null); setTaskId(null); refresh(); }} />
+                        onDelete={() => routeApi.remove([selected.id])} onDeleted={page.deselect} />
                     </Group>
                     {error && <Alert color="red" p={6} data-testid="route-error">{error}</Alert>}
-                    {task.data && (
-                      <Group gap={4} data-testid="route-task">
-                        <Text size="xs" fw={600}>{t('task', { id: task.data.id })}</Text>
-                        {(Object.keys(TASK_COLOR) as TaskState[]).filter((s) => (task.data.counts[s] ?? 0) > 0).map((s) => (
-                          <Badge key={s} size="xs" color={TASK_COLOR[s]} variant="light" data-testid={`route-task-${s}`}>{t(`states.${s}`)} {task.data.counts[s]}</Badge>
-                        ))}
-                      </Group>
-                    )}
+                    {taskId !== null && <HeldTaskView taskId={taskId} load={routeApi.task} kind={ROUTES_ROUTE} ns={ROUTES_NS} testId="route-task" onSettled={refresh} />}
                     {detail.data && (
                       <Table withTableBorder fz="xs" data-testid="route-vehicles">
                         <Table.Thead><Table.Tr><Table.Th>{t('plate')}</Table.Th><Table.Th>{t('sendState')}</Table.Th><Table.Th>{t('track')}</Table.Th></Table.Tr></Table.Thead>

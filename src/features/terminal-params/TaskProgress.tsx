@@ -3,15 +3,15 @@
  * and result, polled every second while anything is queued or in flight (queued vehicles move when
  * their terminal comes back), then left alone.
  */
-import { Badge, Group, Stack, Table, Text } from '@mantine/core';
+import { Group, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useT } from '../../i18n/index.ts';
-import { paramsApi, type ParamTask, type TaskVehicle } from './api.ts';
+import { paramsApi, type ParamTask } from './api.ts';
 import { TERMINAL_PARAMS_NS } from './messages.ts';
+import { TaskVehicleTable } from './TaskVehicleTable.tsx';
 
 const POLL_MS = 1000;
 const STATES = ['queued', 'sent', 'ok', 'failed', 'timeout'] as const;
-const COLOR: Record<TaskVehicle['state'], string> = { queued: 'gray', sent: 'blue', ok: 'green', failed: 'red', timeout: 'orange' };
 
 export function TaskProgress({ taskId, testId = 'params-task', load, kind = 'terminal-params' }: {
   taskId: number;
@@ -34,18 +34,7 @@ export function TaskProgress({ taskId, testId = 'params-task', load, kind = 'ter
         <Text fw={600}>{t('task', { id: task.data.id })}</Text>
         <Text size="sm" c="dimmed" data-testid={`${testId}-counts`}>{t('counts', counts)}</Text>
       </Group>
-      <Table withTableBorder>
-        <Table.Thead><Table.Tr><Table.Th>{t('plate')}</Table.Th><Table.Th>{t('value')}</Table.Th><Table.Th>{t('result')}</Table.Th></Table.Tr></Table.Thead>
-        <Table.Tbody>
-          {task.data.vehicles.map((v) => (
-            <Table.Tr key={v.vehicleId}>
-              <Table.Td>{v.vehiidno}</Table.Td>
-              <Table.Td><Badge color={COLOR[v.state]} data-testid={`task-state-${v.vehicleId}`} data-state={v.state}>{t(`state.${v.state}`)}</Badge></Table.Td>
-              <Table.Td>{v.result ?? ''}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <TaskVehicleTable vehicles={task.data.vehicles} headers={[t('plate'), t('value'), t('result')]} label={(st) => t(`state.${st}`)} stateTestId="task-state" />
     </Stack>
   );
 }
