@@ -90,6 +90,15 @@ export class StopDetector {
   }
 
   /**
+   * The open stationary run (a stop candidate, not yet judged against N minutes), or null: its first
+   * point's time and place (the anchor) and its last point's time. Streaming consumers (the report
+   * day modules) need the place and span of a stop, which `TrackStop` gives only as indices.
+   */
+  openRun(): { fromTime: number; toTime: number; lng: number; lat: number } | null {
+    return this.from < 0 ? null : { fromTime: this.fromTime, toTime: this.toTime, lng: this.anchorLng, lat: this.anchorLat };
+  }
+
+  /**
    * Within the stop radius of the anchor. Equirectangular, not haversine: at ≤ 50 m the two differ by
    * under a millimetre, and this runs for every stationary point (a third of a typical track).
    */
