@@ -54,6 +54,8 @@ export function serve(dir: string, extra?: ExtraRoute): Promise<{ server: Server
 
 export interface BenchPage {
   readonly url: string;
+  /** Chromium's --user-data-dir: finds the browser's processes in /proc (bench/video/proc-cpu.ts). */
+  readonly profile: string;
   readonly context: BrowserContext;
   close(): Promise<void>;
 }
@@ -77,6 +79,7 @@ export async function openBenchPage(dir: string, viewport = { width: 1024, heigh
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport });
   return {
     url,
+    profile,
     context,
     async close() {
       await context.close();
