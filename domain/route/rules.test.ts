@@ -103,4 +103,60 @@ describe.each(['index', 'scan'] as const)('route rules (%s candidates)', (candid
     expect(drive(ev, [[100, 0], [200, 300]])).toEqual([`start ${ROUTE_CODES.deviation}`]);
     expect(ev.replace([], T0 + 60_000).map(label)).toEqual([`end ${ROUTE_CODES.deviation}`]);
   });
+
+  it('night speed limit: 50 km/h over a 40 night limit at 22:30 is 12006; the same 50 under the day limit of 60 at 10:00 is nothing', () => {
+    const r = route([{ maxSpeed: 60, nightMaxSpeed: 40, overspeedSeconds: 0 }, {}]);
+    const night = Date.parse('2026-11-28T22:30:00+08:00');
+    expect(drive(new RouteEvaluator([{ route: r, vehicleIds: [7] }]), [[100, 0], [200, 0]], 50, night)).toEqual([`start ${ROUTE_CODES.sectionOverspeed} s0`]);
+    expect(drive(new RouteEvaluator([{ route: r, vehicleIds: [7] }]), [[100, 0], [200, 0]], 50, T0)).toEqual([]);
+    // 05:59 is still night, 06:00 is day (the window is [22:00, 06:00)).
+    expect(drive(new RouteEvaluator([{ route: r, vehicleIds: [7] }]), [[100, 0]], 50, Date.parse('2026-11-28T05:59:00+08:00'))).toEqual([`start ${ROUTE_CODES.sectionOverspeed} s0`]);
+    expect(drive(new RouteEvaluator([{ route: r, vehicleIds: [7] }]), [[100, 0]], 50, Date.parse('2026-11-28T06:00:00+08:00'))).toEqual([]);
+  });
+
+  it('a route with a time window is not evaluated outside it, and what it held ends when the window closes', () => {
+    const r: Route = { ...route([{}, {}], 0), startTime: '08:00', endTime: '09:00' };
+    // 10:00: outside the window, leaving the corridor deviates from nothing.
+    expect(drive(new RouteEvaluator([{ route: r, vehicleIds: [7] }]), [[100, 0], [200, 300], [300, 300]])).toEqual([]);
+    // 08:59:40 on the route, 08:59:50 off it (deviation, delay 0), 09:00:00 the window closes.
+    const ev = new RouteEvaluator([{ route: r, vehicleIds: [7] }]);
+    const seen = drive(ev, [[100, 0], [200, 300], [300, 300], [400, 300]], 40, Date.parse('2026-11-28T08:59:40+08:00'));
+    expect(seen).toEqual([`start ${ROUTE_CODES.deviation}`, `end ${ROUTE_CODES.deviation}`]);
+  });
+
+  describe('key points (13011)', () => {
+    /** Turning point 1 (1000 m east) must be reached between 10:00 and 10:01. */
+    const keyed = (): Route => ({ ...route(), keyPoints: [{ point: 1, arriveFrom: '10:00', arriveBy: '10:01' }] });
+
+    it('a vehicle on the route in the window that has not reached the point by 10:01 raises one 13011 dated 10:01', () => {
+      const ev = new RouteEvaluator([{ route: keyed(), vehicleIds: [7] }]);
+      const seen: RouteTransition[] = [];
+      // 100 m per 10 s: at 10:01 (the 7th position) it is at 700 m, short of the point.
+      [100, 200, 300, 400, 500, 600, 700, 800].forEach((x, i) => {
+        const [lng, lat] = at(x);
+        seen.push(...ev.evaluate({ vehicleId: 7, time: T0 + i * 10_000, lng, lat, speed: 36 }));
+      });
+      expect(seen.map(label)).toEqual([`occur ${ROUTE_CODES.keyPointMissed}`]);
+      expect(seen[0]!.time).toBe(T0 + 60_000);
+      expect(seen[0]!.keyPoint).toEqual({ point: 1, arriveFrom: '10:00', arriveBy: '10:01' });
+    });
+
+    it('reaching the point (within half the corridor width of it) or passing it in the window raises nothing', () => {
+      // 990 m: 10 m from the point, the corridor is 40 m wide.
+      expect(drive(new RouteEvaluator([{ route: keyed(), vehicleIds: [7] }]), [[300, 0], [600, 0], [990, 0], [1000, 300], [1000, 600], [1000, 900], [1000, 950], [1000, 980]])).toEqual([]);
+      // From section 0 at 800 m to section 1 at 100 m north of the point: passed it without a fix near it.
+      expect(drive(new RouteEvaluator([{ route: keyed(), vehicleIds: [7] }]), [[800, 0], [1000, 100], [1000, 200], [1000, 300], [1000, 400], [1000, 500], [1000, 600], [1000, 700]])).toEqual([]);
+    });
+
+    it('a vehicle never on the route during the window is not judged', () => {
+      expect(drive(new RouteEvaluator([{ route: keyed(), vehicleIds: [7] }]), [[100, 500], [200, 500], [300, 500], [400, 500], [500, 500], [600, 500], [700, 500], [800, 500]])).toEqual([]);
+    });
+
+    it('judged at the first position after the close even far from the route (the vehicle drove off)', () => {
+      const ev = new RouteEvaluator([{ route: { ...keyed(), deviationSeconds: 3600 }, vehicleIds: [7] }]);
+      expect(drive(ev, [[100, 0], [200, 0], [200, 5000]], 40, T0 + 30_000)).toEqual([]);
+      const [lng, lat] = at(200, 9000);
+      expect(ev.evaluate({ vehicleId: 7, time: T0 + 70_000, lng, lat, speed: 40 }).map(label)).toEqual([`occur ${ROUTE_CODES.keyPointMissed}`]);
+    });
+  });
 });

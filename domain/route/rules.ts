@@ -17,17 +17,32 @@
  * - Section overspeed (12006): on a section with `maxSpeed`, above it without a break for
  *   `overspeedSeconds` starts a held alarm dated from the first report above; at or below it, or leaving
  *   the section, ends it.
+ * - Section overspeed uses the section's night limit (`nightMaxSpeed`) inside the night window (an
+ *   evaluator option, default 22:00–06:00 China time), its day limit otherwise.
+ * - Route time window (`startTime`/`endTime`, 0x8606 根据时间): outside it the route does not apply: the
+ *   vehicle is not located on it, and what it held ends at the first position outside the window.
+ * - Key point (13011 关键点未到达报警): a vehicle on the route while a key point's window is open must
+ *   reach the point before the window closes; at its first position after the close, a point not
+ *   reached is one 13011 dated at the close. Reached: within the corridor's half width of the point
+ *   (the wider of the two sections meeting there), or passing it along the route (moving forwards
+ *   from a section before the point to one after it; the first point by being on section 0, the last by
+ *   finishing the route). A vehicle that never is on the route during the window is not judged (it
+ *   is not running the route that day); one that stops reporting is judged at its next position.
  * A held code is one alarm per vehicle whatever the number of routes holding it.
  */
 import { PLATFORM_RULES } from '../alarms/sources.ts';
+import { haversineM, inWindow, windowMinutes } from '../fence/geometry.ts';
+import { chinaTimeOfDayMs } from '../track/days.ts';
 import { locateOnRoute, prepareSections, SectionIndex, type PreparedSection } from './geometry.ts';
-import type { Route } from './types.ts';
+import { DEFAULT_NIGHT_WINDOW, type Route } from './types.ts';
 
 export const ROUTE_CODES = Object.freeze({
   deviation: PLATFORM_RULES.routeDeviation,
   sectionTime: 13003,
   sectionOverspeed: PLATFORM_RULES.sectionOverspeed,
+  keyPointMissed: PLATFORM_RULES.keyPointMissed,
 });
+const DAY_MS = 86_400_000;
 /** The codes a route holds (start … end). */
 export const ROUTE_HELD_CODES: readonly number[] = Object.freeze([ROUTE_CODES.deviation, ROUTE_CODES.sectionOverspeed]);
 const DEV = 0, OVER = 1;
@@ -58,6 +73,8 @@ export interface RouteTransition {
   readonly section: number | null;
   /** 13003: the seconds spent on the section and which limit they broke. */
   readonly travel?: { readonly seconds: number; readonly tooLong: boolean };
+  /** 13011: the turning point (index into route.points) not reached and its window. */
+  readonly keyPoint?: { readonly point: number; readonly arriveFrom: string; readonly arriveBy: string };
   readonly time: number;
   readonly lng: number;
   readonly lat: number;
@@ -83,9 +100,29 @@ interface Rec {
   held: number;
 }
 
+/** A key point window a vehicle has been on the route in: reached yet or not, judged at `deadline`. */
+interface KeyState {
+  readonly ri: number;
+  /** Index into the route's keyPoints. */
+  readonly k: number;
+  /** The window's close, epoch ms. */
+  readonly deadline: number;
+  reached: boolean;
+}
+
 interface VehicleState {
   recs: Rec[];
+  keys: KeyState[];
   readonly heldBy: [number, number];
+}
+
+/** A key point compiled: its point, the radius that counts as reaching it, its window in minutes of the day. */
+interface CompiledKey {
+  readonly point: number;
+  readonly arriveFrom: string;
+  readonly arriveBy: string;
+  readonly radius: number;
+  readonly window: readonly [number, number];
 }
 
 interface Compiled {
@@ -95,6 +132,10 @@ interface Compiled {
   readonly signatures: string[];
   readonly bound: Map<number, number[]>;
   readonly index: SectionIndex;
+  /** Per route: its time window (null: always). */
+  readonly windows: (readonly [number, number] | null)[];
+  /** Per route: its key points. */
+  readonly keys: CompiledKey[][];
 }
 
 const NONE: readonly RouteTransition[] = Object.freeze([]);
@@ -107,11 +148,16 @@ export class RouteEvaluator {
   private readonly hits = new Map<number, { section: number; t: number; d: number }>();
 
   private readonly scan: boolean;
+  private readonly night: readonly [number, number] | null;
 
-  /** @param options.candidates 'index' (default): the sections near the position; 'scan': every section of every bound route (the benchmark's baseline). */
-  constructor(routes: readonly BoundRoute[], options: { candidates?: 'index' | 'scan' } = {}) {
+  /**
+   * @param options.candidates 'index' (default): the sections near the position; 'scan': every section of every bound route (the benchmark's baseline).
+   * @param options.night the night window of the sections' night speed limit (default 22:00–06:00 China time).
+   */
+  constructor(routes: readonly BoundRoute[], options: { candidates?: 'index' | 'scan'; night?: { startTime: string; endTime: string } } = {}) {
     this.c = compile(routes);
     this.scan = options.candidates === 'scan';
+    this.night = windowMinutes(options.night ?? DEFAULT_NIGHT_WINDOW);
   }
 
   get routeCount(): number {
@@ -152,7 +198,13 @@ export class RouteEvaluator {
         this.release(st, rec, OVER, p, route, rec.section >= 0 ? rec.section : null);
       }
       st.recs = kept;
-      if (kept.length === 0 && !next.bound.has(vehicleId)) this.states.delete(vehicleId);
+      // A key point window of a route changed or unbound is not judged (its rule is gone).
+      st.keys = st.keys.flatMap((ks) => {
+        const route = old.routes[ks.ri]!;
+        const ri = next.byId.get(route.id);
+        return ri !== undefined && next.signatures[ri] === old.signatures[ks.ri] && next.bound.get(vehicleId)?.includes(ri) ? [{ ...ks, ri }] : [];
+      });
+      if (kept.length === 0 && st.keys.length === 0 && !next.bound.has(vehicleId)) this.states.delete(vehicleId);
     }
     this.c = next;
     return this.out.splice(0);
@@ -165,16 +217,18 @@ export class RouteEvaluator {
     let st = this.states.get(p.vehicleId);
     if (bound === undefined && st === undefined) return NONE;
     const first = st === undefined;
-    if (st === undefined) this.states.set(p.vehicleId, (st = { recs: [], heldBy: [0, 0] }));
+    if (st === undefined) this.states.set(p.vehicleId, (st = { recs: [], keys: [], heldBy: [0, 0] }));
     this.out.length = 0;
+    // Key point windows closed since the last position: judged first, dated at their close.
+    if (st.keys.length > 0) this.judgeKeys(st, p);
     // The nearest corridor section per route, from the sections near the position only.
     this.hits.clear();
     if (this.scan) {
-      for (const ri of bound ?? []) this.hits.set(ri, locateOnRoute(c.sections[ri]!, p.lng, p.lat, findRec(st.recs, ri)?.section ?? -1));
+      for (const ri of bound ?? []) if (inWindow(c.windows[ri]!, p.time)) this.hits.set(ri, locateOnRoute(c.sections[ri]!, p.lng, p.lat, findRec(st.recs, ri)?.section ?? -1));
     }
     for (const k of this.scan ? [] : c.index.near(p.lng, p.lat)) {
       const s = c.index.sections[k]!;
-      if (this.hits.has(s.route) || bound === undefined || !isBound(bound, s.route)) continue;
+      if (this.hits.has(s.route) || bound === undefined || !isBound(bound, s.route) || !inWindow(c.windows[s.route]!, p.time)) continue;
       const prefer = findRec(st.recs, s.route)?.section ?? -1;
       const loc = locateOnRoute(c.sections[s.route]!, p.lng, p.lat, prefer);
       this.hits.set(s.route, loc);
@@ -184,9 +238,20 @@ export class RouteEvaluator {
     const known = st.recs.length;
     for (let i = 0; i < known; i++) {
       const rec = st.recs[i]!;
+      const before = rec.section;
+      if (!inWindow(c.windows[rec.ri]!, p.time)) {
+        // Outside the route's time window it does not apply: what it held ends, its state goes.
+        this.release(st, rec, DEV, p, c.routes[rec.ri]!, null);
+        this.release(st, rec, OVER, p, c.routes[rec.ri]!, rec.section >= 0 ? rec.section : null);
+        rec.section = -1;
+        rec.offSince = NaN;
+        continue;
+      }
       const loc = this.hits.get(rec.ri);
+      let finished = false;
       if (loc !== undefined && loc.section >= 0) this.onRoute(st, rec, loc.section, loc.t, p, NaN);
-      else this.offRoute(st, rec, p);
+      else finished = this.offRoute(st, rec, p);
+      if (c.keys[rec.ri]!.length > 0) this.keyStep(st, rec.ri, before, rec.section, finished, p);
     }
     for (const [ri, loc] of this.hits) {
       if (loc.section < 0 || findRec(st.recs, ri) !== undefined) continue; // not on the route yet: nothing to deviate from
@@ -194,6 +259,7 @@ export class RouteEvaluator {
       st.recs.push(rec);
       // Entering at the start of the route times section 0; the first position ever only sets the state.
       this.onRoute(st, rec, loc.section, loc.t, p, first || loc.section !== 0 ? NaN : p.time);
+      if (c.keys[ri]!.length > 0) this.keyStep(st, ri, -1, rec.section, false, p);
     }
     if (st.recs.some(idle)) st.recs = st.recs.filter((r) => !idle(r));
     return this.out.length === 0 ? NONE : this.out.slice();
@@ -213,7 +279,8 @@ export class RouteEvaluator {
     }
     rec.lastT = t;
     const s = route.sections[section]!;
-    if (s.maxSpeed !== null && p.speed > s.maxSpeed) {
+    const limit = s.nightMaxSpeed != null && s.maxSpeed !== null && inWindow(this.night, p.time) ? s.nightMaxSpeed : s.maxSpeed;
+    if (limit !== null && p.speed > limit) {
       if (Number.isNaN(rec.overSince)) {
         rec.overSince = p.time;
         rec.overLng = p.lng;
@@ -229,7 +296,8 @@ export class RouteEvaluator {
     }
   }
 
-  private offRoute(st: VehicleState, rec: Rec, p: RoutePosition): void {
+  /** Off the corridor (or no longer located on it); true when this position finished the route. */
+  private offRoute(st: VehicleState, rec: Rec, p: RoutePosition): boolean {
     const route = this.c.routes[rec.ri]!;
     if (rec.section >= 0) {
       const last = route.sections.length - 1;
@@ -240,7 +308,7 @@ export class RouteEvaluator {
         this.judge(rec, p);
         rec.section = -1;
         rec.sectionSince = NaN;
-        return;
+        return true;
       }
       rec.section = -1;
       rec.sectionSince = NaN;
@@ -252,6 +320,49 @@ export class RouteEvaluator {
     if (!Number.isNaN(rec.offSince) && !(rec.held & (1 << DEV)) && p.time - rec.offSince >= route.deviationSeconds * 1000) {
       this.hold(st, rec, DEV, { vehicleId: p.vehicleId, time: rec.offSince, lng: rec.offLng, lat: rec.offLat, speed: rec.offSpeed }, route, null);
     }
+    return false;
+  }
+
+  /**
+   * Key points of route `ri` at this position: a window open while the vehicle is on the route starts
+   * following that point; a point followed is reached near it or by passing it (`before` → `after`
+   * sections, −1 off the route; `finished`: left past the last point).
+   */
+  private keyStep(st: VehicleState, ri: number, before: number, after: number, finished: boolean, p: RoutePosition): void {
+    const keys = this.c.keys[ri]!;
+    const last = this.c.routes[ri]!.points.length - 1;
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k]!;
+      if (!inWindow(key.window, p.time)) continue;
+      let ks = st.keys.find((x) => x.ri === ri && x.k === k);
+      if (ks === undefined) {
+        if (after < 0 && !finished) continue;
+        st.keys.push((ks = { ri, k, deadline: windowClose(key.window, p.time), reached: false }));
+      }
+      if (ks.reached) continue;
+      const pt = this.c.routes[ri]!.points[key.point]!;
+      ks.reached = haversineM([p.lng, p.lat], pt) <= key.radius
+        || (key.point === 0 && after === 0)
+        || (key.point === last && finished)
+        || (before >= 0 && after > before && before < key.point && key.point <= after);
+    }
+  }
+
+  /** 13011 for each followed key point whose window has closed unreached; closed windows are dropped. */
+  private judgeKeys(st: VehicleState, p: RoutePosition): void {
+    if (!st.keys.some((ks) => p.time >= ks.deadline)) return;
+    st.keys = st.keys.filter((ks) => {
+      if (p.time < ks.deadline) return true;
+      if (!ks.reached) {
+        const route = this.c.routes[ks.ri]!;
+        const kp = this.c.keys[ks.ri]![ks.k]!;
+        this.out.push({
+          phase: 'occur', code: ROUTE_CODES.keyPointMissed, vehicleId: p.vehicleId, route, section: null,
+          keyPoint: { point: kp.point, arriveFrom: kp.arriveFrom, arriveBy: kp.arriveBy }, time: ks.deadline, lng: p.lng, lat: p.lat, speed: p.speed,
+        });
+      }
+      return false;
+    });
   }
 
   /** 13003 for the section being left forwards, when its entry time is known and a limit is broken. */
@@ -284,7 +395,14 @@ function compile(list: readonly BoundRoute[]): Compiled {
   const sections = routes.map((r, i) => prepareSections(r, i));
   const byId = new Map<number, number>();
   routes.forEach((r, i) => byId.set(r.id, i));
-  const signatures = list.map((b) => JSON.stringify([b.route.points, b.route.sections, b.route.deviationSeconds]));
+  const signatures = list.map((b) => JSON.stringify([b.route.points, b.route.sections, b.route.deviationSeconds, b.route.startTime ?? null, b.route.endTime ?? null, b.route.keyPoints ?? []]));
+  const windows = routes.map((r) => windowMinutes({ startTime: r.startTime ?? null, endTime: r.endTime ?? null }));
+  const keys = routes.map((r) => (r.keyPoints ?? []).flatMap((kp): CompiledKey[] => {
+    const window = windowMinutes({ startTime: kp.arriveFrom, endTime: kp.arriveBy });
+    if (window === null || kp.point < 0 || kp.point >= r.points.length) return [];
+    const widths = [r.sections[kp.point - 1]?.width ?? 0, r.sections[kp.point]?.width ?? 0];
+    return [{ point: kp.point, arriveFrom: kp.arriveFrom, arriveBy: kp.arriveBy, radius: Math.max(...widths) / 2, window }];
+  }));
   const bound = new Map<number, number[]>();
   list.forEach((b, ri) => {
     for (const v of new Set(b.vehicleIds)) {
@@ -293,7 +411,15 @@ function compile(list: readonly BoundRoute[]): Compiled {
       l.push(ri);
     }
   });
-  return { routes, sections, byId, signatures, bound, index: new SectionIndex(sections.flat()) };
+  return { routes, sections, byId, signatures, bound, index: new SectionIndex(sections.flat()), windows, keys };
+}
+
+/** The close (epoch ms) of the open window holding `time`. */
+function windowClose(window: readonly [number, number], time: number): number {
+  const [start, end] = window;
+  const sinceStart = (chinaTimeOfDayMs(time) - start * 60_000 + DAY_MS) % DAY_MS;
+  const length = ((end - start + 1440) % 1440) * 60_000;
+  return time - sinceStart + length;
 }
 
 /** A state with nothing to follow: off the route with no deviation pending or held. */

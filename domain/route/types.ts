@@ -6,7 +6,8 @@
  *
  * Coordinates are WGS-84 [lng, lat] degrees (the console converts for its basemap); distances are
  * metres, speeds km/h, times seconds. A route of n turning points has n − 1 sections; section i runs
- * from point i to point i + 1.
+ * from point i to point i + 1. Times of day are China wall-clock 'HH:mm' (like fences); a window whose
+ * end is before its start runs over midnight.
  */
 import type { LngLat } from '../fence/types.ts';
 
@@ -23,6 +24,24 @@ export interface RouteSection {
   readonly maxSpeed: number | null;
   /** 路段超速持续时间: seconds over maxSpeed before it is an alarm. */
   readonly overspeedSeconds: number;
+  /**
+   * JT/T 808-2019 夜间最高速度 (km/h): the limit inside the platform's night window (setting
+   * ROUTE_NIGHT_WINDOW, default 22:00–06:00 China time); null/absent: maxSpeed day and night. Needs
+   * maxSpeed (the 2019 field only follows a speed-limited section) and is at most maxSpeed.
+   */
+  readonly nightMaxSpeed?: number | null;
+}
+
+/**
+ * A key point (关键点): a turning point the vehicle must reach between `arriveFrom` and `arriveBy`
+ * every China day. A vehicle on the route during the window that has not reached the point when the
+ * window closes raises 13011 (关键点未到达报警).
+ */
+export interface RouteKeyPoint {
+  /** Index into Route.points. */
+  readonly point: number;
+  readonly arriveFrom: string;
+  readonly arriveBy: string;
 }
 
 export interface Route {
@@ -35,6 +54,11 @@ export interface Route {
   readonly sections: readonly RouteSection[];
   /** Seconds outside the corridor before the platform raises 13010 (the GNSS jitter and a short detour are forgiven). */
   readonly deviationSeconds: number;
+  /** 0x8606 route attribute bit 0 根据时间: the route applies (and is evaluated) only between these times of day; null/absent: always. */
+  readonly startTime?: string | null;
+  readonly endTime?: string | null;
+  /** Key points (13011); absent: none. */
+  readonly keyPoints?: readonly RouteKeyPoint[];
 }
 
 export const ROUTE_LIMITS = Object.freeze({
@@ -48,6 +72,10 @@ export const ROUTE_LIMITS = Object.freeze({
   maxSpeedKmh: 255,
   overspeedSecondsMax: 255,
   deviationSecondsMax: 3600,
+  keyPointsMax: 32,
 });
+
+/** The default night window of the night speed limit (China time), when ROUTE_NIGHT_WINDOW is not set. */
+export const DEFAULT_NIGHT_WINDOW = Object.freeze({ startTime: '22:00', endTime: '06:00' });
 
 export const DEFAULT_DEVIATION_SECONDS = 30;
