@@ -30,6 +30,7 @@ import { FACE_WAREHOUSE_MIGRATION } from './migration-face-warehouse.ts';
 import { PHOTOWALL_MIGRATION } from './migration-photowall.ts';
 import { BOX_OBD_MIGRATION } from './migration-box-obd.ts';
 import { TERMINAL_UPGRADE_MIGRATION } from './migration-terminal-upgrade.ts';
+import { POSITION_FUEL_MIGRATION, REPORT_ENGINE_MIGRATION } from './migration-report-engine.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -283,6 +284,9 @@ const MIGRATIONS: readonly Migration[] = [
   BOX_OBD_MIGRATION,
   // Issue 17 (terminal upgrades: packages, upgrade tasks): version 35.
   TERMINAL_UPGRADE_MIGRATION,
+  // Issue 18 (report engine: positions.fuel; module rows, carries, events, settings): versions 36, 37.
+  POSITION_FUEL_MIGRATION,
+  REPORT_ENGINE_MIGRATION,
 ];
 
 /** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */

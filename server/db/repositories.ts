@@ -146,6 +146,11 @@ export interface PositionRow {
   readonly status: number;
   readonly alarm: number;
   readonly mileage: number | null;
+  /**
+   * Fuel level, litres (0x0200 item 0x02; migration 36). Reads always set it (null when the report
+   * had none); optional on writes so producers that never carry fuel need not name it.
+   */
+  readonly fuel?: number | null;
   readonly receivedAt: number;
 }
 

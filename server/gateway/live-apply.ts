@@ -75,7 +75,7 @@ export class LiveApplier {
     }
     const row: PositionRow = {
       vehicleId, gpsTime: loc.time, lng: loc.lng, lat: loc.lat, speed: loc.speed, heading: loc.direction, altitude: loc.altitude,
-      status: loc.status, alarm: loc.alarm, mileage: loc.mileage ?? null, receivedAt,
+      status: loc.status, alarm: loc.alarm, mileage: loc.mileage ?? null, fuel: loc.fuel ?? null, receivedAt,
     };
     this.history.enqueue(row);
     this.stats.positions++;

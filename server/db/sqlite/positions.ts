@@ -4,13 +4,13 @@ import type { SqliteDb } from '../sqlite.ts';
 
 interface PositionRowDb {
   vehicle_id: number; gps_time: number; lng: number; lat: number; speed: number; heading: number; altitude: number;
-  status: number; alarm: number; mileage: number | null; received_at: number;
+  status: number; alarm: number; mileage: number | null; fuel?: number | null; received_at: number;
 }
 
 function toPosition(r: PositionRowDb): PositionRow {
   return {
     vehicleId: r.vehicle_id, gpsTime: r.gps_time, lng: r.lng, lat: r.lat, speed: r.speed, heading: r.heading, altitude: r.altitude,
-    status: r.status, alarm: r.alarm, mileage: r.mileage, receivedAt: r.received_at,
+    status: r.status, alarm: r.alarm, mileage: r.mileage, fuel: r.fuel ?? null, receivedAt: r.received_at,
   };
 }
 
@@ -30,15 +30,15 @@ export class SqlitePositionRepository implements PositionRepository {
   async append(rows: readonly PositionRow[]): Promise<void> {
     if (rows.length === 0) return;
     if (!this.appendAll) {
-      const insert = this.db.prepare(`INSERT INTO positions (vehicle_id, gps_time, lng, lat, speed, heading, altitude, status, alarm, mileage, received_at)
-                                      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      const insert = this.db.prepare(`INSERT INTO positions (vehicle_id, gps_time, lng, lat, speed, heading, altitude, status, alarm, mileage, fuel, received_at)
+                                      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
       const dropBlock = this.db.prepare('DELETE FROM track_block WHERE vehicle_id = ? AND day = ?');
       this.appendAll = this.db.transaction((batch: readonly PositionRow[]) => {
         // A row of a day that is already over may have a track block (a cache, see tracks.ts): drop it.
         const today = chinaDayIndex(Date.now());
         let late: Set<number> | undefined;
         for (const r of batch) {
-          insert.run(r.vehicleId, Math.round(r.gpsTime), r.lng, r.lat, r.speed, r.heading, r.altitude, r.status, r.alarm, r.mileage, r.receivedAt);
+          insert.run(r.vehicleId, Math.round(r.gpsTime), r.lng, r.lat, r.speed, r.heading, r.altitude, r.status, r.alarm, r.mileage, r.fuel ?? null, r.receivedAt);
           const day = chinaDayIndex(r.gpsTime);
           // Key vehicle × 2^20 + day: ids stay far below 2^32, China day indices below 2^20 until year 4840.
           if (day < today) (late ??= new Set()).add(r.vehicleId * 1_048_576 + day);
