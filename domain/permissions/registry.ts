@@ -402,4 +402,11 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 440, pid: 59, type: 2, key: '/information/params/hjwsUpdate:upload', zh: '上传升级包', en: 'Upload package' },
   { id: 441, pid: 59, type: 2, key: '/information/params/hjwsUpdate:delete', zh: '删除升级包', en: 'Delete package' },
   { id: 442, pid: 60, type: 2, key: '/information/params/hjwsUpdate2:push', zh: '下发升级', en: 'Push upgrade' },
+  // Issue 18 (mileage and operation reports; server/services/operation-reports/api.md): ids 460–479.
+  { id: 460, pid: 74, type: 2, key: '/report/vehicleMileageAnalysis/mileageStatistics:export', zh: '导出', en: 'Export' },
+  { id: 461, pid: 75, type: 2, key: '/report/vehicleMileageAnalysis/mileageDaily:export', zh: '导出', en: 'Export' },
+  { id: 462, pid: 77, type: 2, key: '/report/vehicleOperationAnalysis/parkingSummary:export', zh: '导出', en: 'Export' },
+  { id: 463, pid: 78, type: 2, key: '/report/vehicleOperationAnalysis/parkingReport:export', zh: '导出', en: 'Export' },
+  { id: 464, pid: 79, type: 2, key: '/report/vehicleOperationAnalysis/travelDetails:export', zh: '导出', en: 'Export' },
+  { id: 465, pid: 80, type: 2, key: '/report/vehicleOperationAnalysis/nightStatistic:export', zh: '导出', en: 'Export' },
 ];
