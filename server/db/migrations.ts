@@ -9,6 +9,7 @@
 import { TERMINAL_PARAMS_MIGRATION } from './migration-terminal-params.ts';
 import { FENCES_MIGRATION } from './migration-fences.ts';
 import { ROUTES_MIGRATION } from './migration-routes.ts';
+import { ROUTE_UPGRADE_EXTRAS_MIGRATION } from './migration-route-upgrade-extras.ts';
 import { ALARM_STATS_MIGRATION } from './migration-alarm-stats.ts';
 import { ALARM_LINKAGE_DEFAULTS_MIGRATION, ALARMS_MIGRATION } from './migration-alarms.ts';
 import { BOARD_MIGRATION } from './migration-board.ts';
@@ -287,6 +288,8 @@ const MIGRATIONS: readonly Migration[] = [
   // Issue 18 (report engine: positions.fuel; module rows, carries, events, settings): versions 36, 37.
   POSITION_FUEL_MIGRATION,
   REPORT_ENGINE_MIGRATION,
+  // Issue 17 leftovers (route time window and key points; upgrade push cancelled): version 40.
+  ROUTE_UPGRADE_EXTRAS_MIGRATION,
 ];
 
 /** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */
