@@ -85,6 +85,35 @@ describe('route messages', () => {
     const msg = routeSetMessage(route);
     expect(msg.points.map((p) => [p.pointId, p.sectionId, p.width])).toEqual([[1, 1, 40], [2, 2, 20], [3, 2, 20]]);
     const back = decode(0x8606, toHex(encodeBody(msg, 2019)), 2019) as SetRoute;
-    expect(routeOf(back, 30)).toEqual({ id: 3, name: 'A', deviationSeconds: 30, points: route.points, sections: route.sections });
+    expect(routeOf(back, 30)).toEqual({
+      id: 3, name: 'A', deviationSeconds: 30, points: route.points, startTime: null, endTime: null,
+      sections: route.sections.map((s) => ({ ...s, nightMaxSpeed: null })),
+    });
+  });
+
+  it('the platform route with a daily window 08:00–18:00 and a night limit of 40 on a 50 section: the bytes, and back', () => {
+    const route: Route = {
+      id: 3, companyId: 1, name: 'A', deviationSeconds: 30, startTime: '08:00', endTime: '18:00',
+      points: [[114.1, 22.5], [114.2, 22.5]],
+      sections: [{ width: 40, maxSeconds: null, minSeconds: null, maxSpeed: 50, overspeedSeconds: 5, nightMaxSpeed: 40 }],
+    };
+    const body = toHex(encodeBody(routeSetMessage(route), 2019));
+    expect(body).toBe(hex(
+      '00000003', '0021', // route id 3; attribute: bit 0 by time + bit 5 leave → platform
+      '000000080000', '000000180000', // BCD, zero date: every day 08:00–18:00
+      '0002',
+      '00000001', '00000001', '015752a0', '06cd0720', '28', '02', '0032', '05', '0028', // speed-limited section: max 50, 5 s, night 40
+      '00000002', '00000001', '015752a0', '06ce8dc0', '28', '00', // the last point: no limits
+      '0001', '41',
+    ));
+    const back = routeOf(decode(0x8606, body, 2019) as SetRoute, 30);
+    expect(back).toMatchObject({ startTime: '08:00', endTime: '18:00' });
+    expect(back.sections[0]).toEqual(route.sections[0]);
+  });
+
+  it('a section without a night limit sends its day limit as the 2019 night speed (never 0 km/h)', () => {
+    const msg = routeSetMessage({ id: 1, name: 'B', points: [[114.1, 22.5], [114.2, 22.5]], sections: [{ width: 20, maxSeconds: null, minSeconds: null, maxSpeed: 60, overspeedSeconds: 0 }] });
+    expect(msg.points[0]!.nightMaxSpeed).toBe(60);
+    expect(msg.startTime).toBeNull();
   });
 });

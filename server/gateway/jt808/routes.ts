@@ -15,10 +15,14 @@
  * points has n − 1 sections: `routeSetMessage` gives point i section i (id i + 1) and the last point
  * the last section again with no limits (it starts nothing), which is how terminals read the list.
  * Section attribute bits 0/1/2/3 are derived from the fields present and the coordinates' signs.
+ * A route's daily time window goes as the BCD times with a zero date (YYMMDD 000000, as fences:
+ * terminals read it as every day); a section's night limit as the 2019 night max speed (the day limit
+ * when the section has none, so a 2019 terminal never sees 0 km/h).
  */
-import type { LngLat, Route } from '../../../domain/route/types.ts';
+import type { LngLat, Route, RouteSection } from '../../../domain/route/types.ts';
 import { encodeGbk, type Reader, type Writer } from './bytes.ts';
 import { Jt808Error } from './errors.ts';
+import { dailyTime } from './fences.ts';
 import type { ProtocolEdition } from './header.ts';
 
 export const ROUTE_MSG = { SET_ROUTE: 0x8606, DELETE_ROUTES: 0x8607 } as const;
@@ -169,7 +173,7 @@ export function writeRouteMessage(w: Writer, msg: RouteMessage, version: Protoco
 const LAST_POINT_ATTR = 0;
 
 /** The platform's route as the one 0x8606 that sets it (route id = the route's id; alarm the platform on leaving). */
-export function routeSetMessage(route: Pick<Route, 'id' | 'name' | 'points' | 'sections'>): SetRoute {
+export function routeSetMessage(route: Pick<Route, 'id' | 'name' | 'points' | 'sections' | 'startTime' | 'endTime'>): SetRoute {
   const n = route.points.length;
   const points = route.points.map(([lng, lat]: LngLat, i): TurningPoint => {
     const last = i === n - 1;
@@ -178,10 +182,14 @@ export function routeSetMessage(route: Pick<Route, 'id' | 'name' | 'points' | 's
       pointId: i + 1, sectionId: Math.min(i, n - 2) + 1, lat, lng, width: s.width, attribute: LAST_POINT_ATTR,
       maxSeconds: last ? null : s.maxSeconds, minSeconds: last ? null : s.minSeconds,
       maxSpeed: last ? null : s.maxSpeed, overspeedSeconds: last || s.maxSpeed === null ? null : s.overspeedSeconds,
-      nightMaxSpeed: last ? null : s.maxSpeed,
+      nightMaxSpeed: last || s.maxSpeed === null ? null : (s.nightMaxSpeed ?? s.maxSpeed),
     };
   });
-  return { msgId: ROUTE_MSG.SET_ROUTE, id: route.id, attribute: ROUTE_BIT.OUT_ALARM_PLATFORM, startTime: null, endTime: null, points, name: route.name };
+  const timed = route.startTime != null && route.endTime != null;
+  return {
+    msgId: ROUTE_MSG.SET_ROUTE, id: route.id, attribute: ROUTE_BIT.OUT_ALARM_PLATFORM,
+    startTime: timed ? dailyTime(route.startTime!) : null, endTime: timed ? dailyTime(route.endTime!) : null, points, name: route.name,
+  };
 }
 
 export function routeDeleteMessage(ids: number[]): DeleteRoutes {
@@ -189,13 +197,17 @@ export function routeDeleteMessage(ids: number[]): DeleteRoutes {
 }
 
 /** The route a terminal was sent, in the platform's form (the simulator obeys it). */
-export function routeOf(msg: SetRoute, deviationSeconds = 0): Pick<Route, 'id' | 'name' | 'points' | 'sections' | 'deviationSeconds'> {
+export function routeOf(msg: SetRoute, deviationSeconds = 0): Pick<Route, 'id' | 'name' | 'points' | 'sections' | 'deviationSeconds' | 'startTime' | 'endTime'> {
   const points = msg.points.map((p): readonly [number, number] => [p.lng, p.lat]);
-  const sections = msg.points.slice(0, -1).map((p) => ({
+  const sections = msg.points.slice(0, -1).map((p): RouteSection => ({
     width: p.width,
     maxSeconds: p.maxSeconds === null || p.maxSeconds === 0 ? null : p.maxSeconds,
     minSeconds: p.minSeconds === null || p.minSeconds === 0 ? null : p.minSeconds,
     maxSpeed: p.maxSpeed, overspeedSeconds: p.overspeedSeconds ?? 0,
+    // A night limit equal to the day one is no night limit (how the platform sends "none").
+    nightMaxSpeed: p.nightMaxSpeed === null || p.nightMaxSpeed === p.maxSpeed ? null : p.nightMaxSpeed,
   }));
-  return { id: msg.id, name: msg.name, points, sections, deviationSeconds };
+  // Only a daily window (zero date) is the platform's form; a dated one is read as its times of day.
+  const hhmm = (t: string | null) => (t === null ? null : `${t.slice(6, 8)}:${t.slice(8, 10)}`);
+  return { id: msg.id, name: msg.name, points, sections, deviationSeconds, startTime: hhmm(msg.startTime), endTime: hhmm(msg.endTime) };
 }
