@@ -14,6 +14,8 @@ import type { LocationReport } from '../gateway/jt808/index.ts';
 
 export interface RouteSource {
   load(): { route: Route; vehicleIds: readonly number[] }[];
+  /** The night window of the sections' night speed limit (setting ROUTE_NIGHT_WINDOW; default 22:00–06:00 China time). */
+  readonly nightWindow?: { startTime: string; endTime: string };
 }
 
 const POSITIONED = 0b10;
@@ -23,7 +25,7 @@ export class RouteWatch {
   readonly evaluator: RouteEvaluator;
 
   constructor(private readonly source: RouteSource) {
-    this.evaluator = new RouteEvaluator(source.load());
+    this.evaluator = new RouteEvaluator(source.load(), { night: source.nightWindow });
   }
 
   reload(now: number): readonly RouteTransition[] {
@@ -44,9 +46,10 @@ export class RouteWatch {
 }
 
 /** The text a route alarm carries (its log entry and its push): the route, the section, the time spent. */
-export function routeNote(t: Pick<RouteTransition, 'route' | 'section' | 'travel'>): string {
+export function routeNote(t: Pick<RouteTransition, 'route' | 'section' | 'travel' | 'keyPoint'>): string {
   let s = `路线：${t.route.name}`;
   if (t.section !== null) s += `，路段 ${t.section + 1}`;
   if (t.travel) s += `，行驶 ${t.travel.seconds} 秒（${t.travel.tooLong ? '过长' : '不足'}）`;
+  if (t.keyPoint) s += `，关键点：拐点 ${t.keyPoint.point + 1}（${t.keyPoint.arriveFrom}–${t.keyPoint.arriveBy} 未到达）`;
   return s;
 }

@@ -9,7 +9,8 @@
  * caller's subtree and under the route's company. A 4xx writes nothing.
  */
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { DEFAULT_DEVIATION_SECONDS, ROUTE_LIMITS, type LngLat, type Route, type RouteSection } from '../../../domain/route/types.ts';
+import { minutesOfDay } from '../../../domain/fence/geometry.ts';
+import { DEFAULT_DEVIATION_SECONDS, ROUTE_LIMITS, type LngLat, type Route, type RouteKeyPoint, type RouteSection } from '../../../domain/route/types.ts';
 import type { Storage } from '../../db/repositories.ts';
 import { MAX_BODY_LENGTH } from '../../gateway/jt808/header.ts';
 import { encodeBody } from '../../gateway/jt808/messages.ts';
@@ -40,6 +41,13 @@ export const RouteMessages = {
   sectionCount: (n: number): Message => pair(`路段数须为拐点数减一（${n}）`, `one section per pair of turning points (${n})`),
   minOverMax: pair('行驶不足阈值须小于行驶过长阈值', 'the too-short threshold must be below the too-long one'),
   tooLong: pair('路线超出终端一帧可载的长度（1023 字节）：请减少拐点或缩短名称', 'the route does not fit one terminal frame (1023 bytes): fewer turning points or a shorter name'),
+  timeFormat: pair('时间格式须为 HH:mm（00:00–23:59）', 'a time is HH:mm (00:00–23:59)'),
+  windowPair: pair('开始时间与结束时间须同时填写或同时留空', 'give both the start and the end time, or neither'),
+  windowEmpty: pair('开始时间与结束时间不能相同', 'the start and end times must differ'),
+  nightNeedsMax: pair('设置夜间最高速度须先设置路段最高速度', 'a night max speed needs the section max speed'),
+  nightOverMax: pair('夜间最高速度不能高于路段最高速度', 'the night max speed must not exceed the section max speed'),
+  keyPointIndex: (n: number): Message => pair(`关键点须为第 1–${n} 个拐点之一`, `a key point is one of turning points 1–${n}`),
+  keyPointRepeated: pair('同一拐点只能设一个关键点', 'one key point per turning point'),
 } as const;
 
 // ------------------------------------------------------------------ schemas
@@ -52,6 +60,14 @@ const SectionBody = Strict({
   minSeconds: Seconds,
   maxSpeed: Type.Union([Type.Null(), Type.Integer({ minimum: 1, maximum: ROUTE_LIMITS.maxSpeedKmh })]),
   overspeedSeconds: Type.Integer({ minimum: 0, maximum: ROUTE_LIMITS.overspeedSecondsMax }),
+  nightMaxSpeed: Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 1, maximum: ROUTE_LIMITS.maxSpeedKmh })])),
+});
+// Times are checked by checkPlan so the answer names the field in the caller's language, not Ajv's pattern.
+const TimeOfDay = Type.Union([Type.Null(), Type.String({ maxLength: 8 })]);
+const KeyPointBody = Strict({
+  point: Type.Integer({ minimum: 0, maximum: 500 }),
+  arriveFrom: Type.String({ maxLength: 8 }),
+  arriveBy: Type.String({ maxLength: 8 }),
 });
 const RouteFields = {
   name: Name(ROUTE_LIMITS.nameMaxLength),
@@ -60,10 +76,29 @@ const RouteFields = {
   sections: Type.Array(SectionBody, { maxItems: 500 }),
   deviationSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: ROUTE_LIMITS.deviationSecondsMax })),
   remark: Type.Optional(Text(REMARK_MAX)),
+  startTime: Type.Optional(TimeOfDay),
+  endTime: Type.Optional(TimeOfDay),
+  keyPoints: Type.Optional(Type.Array(KeyPointBody, { maxItems: ROUTE_LIMITS.keyPointsMax })),
 };
 
+export interface RoutePlan {
+  points: LngLat[];
+  sections: RouteSection[];
+  startTime: string | null;
+  endTime: string | null;
+  keyPoints: RouteKeyPoint[];
+}
+
+function checkTime(value: string, field: string): string {
+  if (!Number.isFinite(minutesOfDay(value))) throw badField(field, RouteMessages.timeFormat, 'format');
+  return value;
+}
+
 /** The route's shape in the domain's form, or 400 naming the field. */
-export function checkPlan(b: { points: Static<typeof Point>[]; sections: Static<typeof SectionBody>[] }): { points: LngLat[]; sections: RouteSection[] } {
+export function checkPlan(b: {
+  points: Static<typeof Point>[]; sections: Static<typeof SectionBody>[];
+  startTime?: string | null; endTime?: string | null; keyPoints?: Static<typeof KeyPointBody>[];
+}): RoutePlan {
   const points = b.points.map((p): LngLat => [p[0], p[1]]);
   if (points.length < ROUTE_LIMITS.minPoints || points.length > ROUTE_LIMITS.maxPoints) throw badField('points', RouteMessages.pointCount, 'range');
   for (let i = 1; i < points.length; i++) {
@@ -72,11 +107,29 @@ export function checkPlan(b: { points: Static<typeof Point>[]; sections: Static<
   if (b.sections.length !== points.length - 1) throw badField('sections', RouteMessages.sectionCount(points.length - 1), 'range');
   b.sections.forEach((s, i) => {
     if (s.minSeconds !== null && s.maxSeconds !== null && s.minSeconds >= s.maxSeconds) throw badField(`sections[${i}].minSeconds`, RouteMessages.minOverMax, 'rule');
+    const night = s.nightMaxSpeed ?? null;
+    // 2019 carries the night limit only after a section's max speed (0x8606 table 71 bit 1).
+    if (night !== null && s.maxSpeed === null) throw badField(`sections[${i}].nightMaxSpeed`, RouteMessages.nightNeedsMax, 'rule');
+    if (night !== null && s.maxSpeed !== null && night > s.maxSpeed) throw badField(`sections[${i}].nightMaxSpeed`, RouteMessages.nightOverMax, 'rule');
   });
-  return { points, sections: b.sections.map((s) => ({ ...s })) };
+  const startTime = b.startTime ? checkTime(b.startTime, 'startTime') : null;
+  const endTime = b.endTime ? checkTime(b.endTime, 'endTime') : null;
+  if ((startTime === null) !== (endTime === null)) throw badField(startTime === null ? 'startTime' : 'endTime', RouteMessages.windowPair, 'required');
+  if (startTime !== null && startTime === endTime) throw badField('endTime', RouteMessages.windowEmpty, 'rule');
+  const seen = new Set<number>();
+  const keyPoints = (b.keyPoints ?? []).map((k, i): RouteKeyPoint => {
+    if (k.point >= points.length) throw badField(`keyPoints[${i}].point`, RouteMessages.keyPointIndex(points.length), 'range');
+    if (seen.has(k.point)) throw badField(`keyPoints[${i}].point`, RouteMessages.keyPointRepeated, 'duplicate');
+    seen.add(k.point);
+    const arriveFrom = checkTime(k.arriveFrom, `keyPoints[${i}].arriveFrom`);
+    const arriveBy = checkTime(k.arriveBy, `keyPoints[${i}].arriveBy`);
+    if (arriveFrom === arriveBy) throw badField(`keyPoints[${i}].arriveBy`, RouteMessages.windowEmpty, 'rule');
+    return { point: k.point, arriveFrom, arriveBy };
+  });
+  return { points, sections: b.sections.map((s) => ({ ...s, nightMaxSpeed: s.nightMaxSpeed ?? null })), startTime, endTime, keyPoints };
 }
 
-function checkFrame(route: Pick<Route, 'id' | 'name' | 'points' | 'sections'>): void {
+function checkFrame(route: Pick<Route, 'id' | 'name' | 'points' | 'sections' | 'startTime' | 'endTime'>): void {
   if (encodeBody(routeSetMessage(route), 2019).length > MAX_BODY_LENGTH) throw badField('points', RouteMessages.tooLong, 'range');
 }
 
@@ -115,6 +168,7 @@ export function routePlanRoutes(app: App, deps: RouteDeps): void {
       const r = routeOfRow(row);
       return {
         id: r.id, companyId: r.companyId, companyName: row.company_name, name: r.name, points: r.points, sections: r.sections, deviationSeconds: r.deviationSeconds,
+        startTime: r.startTime ?? null, endTime: r.endTime ?? null, keyPoints: r.keyPoints ?? [],
         remark: row.remark, vehicleCount: row.vehicle_count, createdByName: row.created_by_name, createTime: row.create_time, updateTime: row.update_time,
       };
     },
@@ -146,9 +200,10 @@ export function routePlanRoutes(app: App, deps: RouteDeps): void {
     const plan = checkPlan(b);
     checkFrame({ id: 0xffffffff, name, ...plan });
     const answer = await held.create(ctx, company, name, b.vehicleIds ?? [], (user, now) => Number(db.prepare(`INSERT INTO route_plan
-      (company_id, name, points, sections, deviation_seconds, remark, created_by, created_by_name, create_time, update_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      (company_id, name, points, sections, deviation_seconds, start_time, end_time, key_points, remark, created_by, created_by_name, create_time, update_time)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(company.id, name, JSON.stringify(plan.points), JSON.stringify(plan.sections), b.deviationSeconds ?? DEFAULT_DEVIATION_SECONDS,
-        (b.remark ?? '').trim(), user.id, user.name, now, now).lastInsertRowid));
+        plan.startTime, plan.endTime, JSON.stringify(plan.keyPoints), (b.remark ?? '').trim(), user.id, user.name, now, now).lastInsertRowid));
     return ok(answer, requestLang(request));
   });
 
@@ -164,9 +219,10 @@ export function routePlanRoutes(app: App, deps: RouteDeps): void {
     checkFrame({ id: row.id, name, ...plan });
     held.nameFree(row.company_id, name, row.id);
     held.newVersion(row.id, () => {
-      db.prepare('UPDATE route_plan SET name = ?, points = ?, sections = ?, deviation_seconds = ?, remark = ?, update_time = ? WHERE id = ?')
+      // Window and key points are part of the plan: absent in the body means none (the form always sends them).
+      db.prepare('UPDATE route_plan SET name = ?, points = ?, sections = ?, deviation_seconds = ?, start_time = ?, end_time = ?, key_points = ?, remark = ?, update_time = ? WHERE id = ?')
         .run(name, JSON.stringify(plan.points), JSON.stringify(plan.sections), b.deviationSeconds ?? row.deviation_seconds,
-          b.remark === undefined ? row.remark : b.remark.trim(), Date.now(), row.id);
+          plan.startTime, plan.endTime, JSON.stringify(plan.keyPoints), b.remark === undefined ? row.remark : b.remark.trim(), Date.now(), row.id);
     });
     changed();
     return ok(held.detail(ctx.scope, row.id), requestLang(request));

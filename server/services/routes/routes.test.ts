@@ -58,7 +58,7 @@ describe('routes', () => {
     const page = await call<{ records: RouteView[] }>('GET', `/service-monitor/route-plan/page?name=${encodeURIComponent('南山')}`, admin);
     expect(page.data.records.map((r) => r.id)).toContain(routeId);
     const loaded = sqliteRouteSource(db).load().find((x) => x.route.id === routeId);
-    expect(loaded?.route.sections[0]).toEqual(section);
+    expect(loaded?.route.sections[0]).toEqual({ ...section, nightMaxSpeed: null });
     expect([...loaded!.vehicleIds].sort()).toEqual([...vehicleIds].sort());
     expect(fleet.server.app.alarms.routeWatch?.evaluator.routeCount).toBeGreaterThan(0);
   });
@@ -72,7 +72,7 @@ describe('routes', () => {
     expect((await task()).vehicles.find((v) => v.vehicleId === fleet.offlineVehicle)?.state).toBe('queued');
     const held = terminalOf(fleet.online[0]!.vehicleId).routes.get(routeId);
     expect(held?.points.map((p) => [p[0], p[1]])).toEqual(points);
-    expect(held?.sections[0]).toEqual(section);
+    expect(held?.sections[0]).toEqual({ ...section, nightMaxSpeed: null });
     const detail = await call<RouteView>('GET', `/service-monitor/route-plan?id=${routeId}`, admin);
     expect(detail.data.vehicles.filter((v) => v.sendState === 'ok')).toHaveLength(2);
     const records = await call<{ records: { fun: string; state: string; content: { routeId: number; msgId: number } }[] }>('GET', `/service-command/command_record/fun?taskId=${sent.data.id}`, admin);
@@ -112,6 +112,13 @@ describe('routes', () => {
     await bad({ points: Array.from({ length: 33 }, (_, i) => [114 + i / 100, 22]), sections: Array(32).fill(section) }, /points/);
     await bad({ companyId: eastId, vehicleIds: [outside] }, /vehicleIds/);
     await bad({ name: 'x'.repeat(51) }, /name/);
+    await bad({ sections: [{ ...section, nightMaxSpeed: 70 }, section] }, /sections\[0\]\.nightMaxSpeed/);
+    await bad({ sections: [section, { ...section, maxSpeed: null, nightMaxSpeed: 30 }] }, /sections\[1\]\.nightMaxSpeed/);
+    await bad({ startTime: '08:00' }, /endTime/);
+    await bad({ startTime: '8:00', endTime: '18:00' }, /startTime/);
+    await bad({ startTime: '08:00', endTime: '08:00' }, /endTime/);
+    await bad({ keyPoints: [{ point: 3, arriveFrom: '08:00', arriveBy: '09:00' }] }, /keyPoints\[0\]\.point/);
+    await bad({ keyPoints: [{ point: 1, arriveFrom: '08:00', arriveBy: '25:00' }] }, /keyPoints\[0\]\.arriveBy/);
     expect(count('route_plan')).toBe(before);
     const first = await call<RouteView>('POST', '/service-monitor/route-plan', east, { name: '东线', ...plan });
     expect(first.data.companyId).toBe(eastId);
@@ -119,6 +126,31 @@ describe('routes', () => {
     expect(dup.msg).toMatch(/name/);
     const none = await call('POST', '/service-monitor/route-plan/send', east, { id: first.data.id });
     expect(none.msg).toMatch(/vehicleIds/);
+  });
+
+  it('a window, a night limit and key points are stored, read back, and sent (attribute bit 0, night speed); an update clears them', async () => {
+    const vehicleId = fleet.online[2]!.vehicleId;
+    const body = {
+      name: '夜间限速线', points, startTime: '21:00', endTime: '07:00',
+      sections: [{ ...section, nightMaxSpeed: 40 }, { ...section, maxSeconds: null, minSeconds: null, maxSpeed: null }],
+      keyPoints: [{ point: 1, arriveFrom: '08:00', arriveBy: '09:30' }], vehicleIds: [vehicleId],
+    };
+    const made = await call<RouteView & { startTime: string; endTime: string; keyPoints: unknown[] }>('POST', '/service-monitor/route-plan', admin, body);
+    expect(made.code).toBe(200);
+    expect(made.data).toMatchObject({ startTime: '21:00', endTime: '07:00', keyPoints: body.keyPoints });
+    expect(made.data.sections[0]).toMatchObject({ nightMaxSpeed: 40 });
+    const loaded = sqliteRouteSource(db).load().find((x) => x.route.id === made.data.id)!.route;
+    expect(loaded).toMatchObject({ startTime: '21:00', endTime: '07:00', keyPoints: body.keyPoints });
+    const sent = await call<Task>('POST', '/service-monitor/route-plan/send', admin, { id: made.data.id });
+    await until(async () => (await call<Task>('GET', `/service-monitor/route-plan/task?id=${sent.data.id}`, admin)).data.counts.ok === 1, 15_000, 100);
+    // The terminal holds what 0x8606 carried: the daily window, and the night limit where its edition has the field (2019).
+    const terminal = terminalOf(vehicleId);
+    const held = terminal.routes.get(made.data.id)!;
+    expect(held).toMatchObject({ startTime: '21:00', endTime: '07:00' });
+    expect(held.sections[0]).toMatchObject({ maxSpeed: 60, nightMaxSpeed: terminal.program.edition === 2019 ? 40 : null });
+    // Clearing the window and key points on update.
+    const put = await call<RouteView & { startTime: string | null; keyPoints: unknown[] }>('PUT', '/service-monitor/route-plan', admin, { id: made.data.id, name: '夜间限速线', ...plan });
+    expect(put.data).toMatchObject({ startTime: null, keyPoints: [] });
   });
 
   it('403 without the button bit; another branch cannot see it', async () => {
