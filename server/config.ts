@@ -92,6 +92,8 @@ export interface Config {
   readonly exportRetentionMinutes: number;
   /** Issue 17: days of gateway frames kept in DATA_DIR/frames (FRAME_LOG_DAYS, whole days; 0 turns the communication log off). */
   readonly frameLogDays: number;
+  /** Issue 17: the night window of routes' section night speed limit, China time (ROUTE_NIGHT_WINDOW "22:00-06:00", the default). */
+  readonly routeNightWindow: { readonly startTime: string; readonly endTime: string };
   /** FTP receiver for recordings terminals upload after 0x9206 (a free port when PORT is 0, as in tests). */
   readonly ftpPort: number;
   /** Address sent to terminals in 0x9206 and in PASV answers (an IPv4 address: PASV carries no names). */
@@ -151,6 +153,15 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
 }
 
 /** "min-max" or "0" (any free port). */
+/** "HH:mm-HH:mm" (China time; an end before the start runs over midnight). */
+function timeWindow(env: Env, name: string, fallback: { startTime: string; endTime: string }): { startTime: string; endTime: string } {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const m = /^((?:[01]\d|2[0-3]):[0-5]\d)-((?:[01]\d|2[0-3]):[0-5]\d)$/.exec(raw);
+  if (!m || m[1] === m[2]) throw new Error(`${name} must be "HH:mm-HH:mm" with two different times, got "${raw}"`);
+  return { startTime: m[1]!, endTime: m[2]! };
+}
+
 function portRange(env: Env, name: string, fallback: readonly [number, number]): readonly [number, number] {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -223,6 +234,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     reportRetentionDays: int(env, 'REPORT_RETENTION_DAYS', 1095, 0, 36_500),
     exportRetentionMinutes: int(env, 'EXPORT_RETENTION_MINUTES', 30, 1, 7 * 24 * 60),
     frameLogDays: int(env, 'FRAME_LOG_DAYS', 7, 0, 366),
+    routeNightWindow: timeWindow(env, 'ROUTE_NIGHT_WINDOW', { startTime: '22:00', endTime: '06:00' }),
     ftpPort: int(env, 'FTP_PORT', 7621, 0, 65535),
     ftpPublicHost: env.FTP_PUBLIC_HOST || env.MEDIA_PUBLIC_HOST || env.GATEWAY_HOST || env.HOST || '127.0.0.1',
     ftpPassivePorts: portRange(env, 'FTP_PASV_PORTS', [7630, 7679]),

@@ -34,7 +34,7 @@ export async function safeRoutes(app: App, deps: ServiceDeps & { readonly live: 
   const service = new AlarmService(storage, live.store, app.push, {
     log: app.log,
     fences: sqliteFenceSource((storage as SqliteStorage).db), // issue 17: the stored fences the platform evaluates
-    routes: sqliteRouteSource((storage as SqliteStorage).db), // issue 17: the stored routes (13010, 13003, 12006)
+    routes: sqliteRouteSource((storage as SqliteStorage).db, deps.config.routeNightWindow), // issue 17: the stored routes (13010, 13003, 12006, 13011)
     // TTS linkage: spoken and shown on the terminal's screen, as the pop-up's ttsReminder does by hand.
     speak: async (vehicleId, text) => outcomeCode(await live.gateway.sendCommand(
       vehicleId, { msgId: MSG.TEXT, flags: TEXT_FLAGS.tts | TEXT_FLAGS.display, textType: 1, text }, TERMINAL_REPLY_TIMEOUT_MS)),
