@@ -402,6 +402,14 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 440, pid: 59, type: 2, key: '/information/params/hjwsUpdate:upload', zh: '上传升级包', en: 'Upload package' },
   { id: 441, pid: 59, type: 2, key: '/information/params/hjwsUpdate:delete', zh: '删除升级包', en: 'Delete package' },
   { id: 442, pid: 60, type: 2, key: '/information/params/hjwsUpdate2:push', zh: '下发升级', en: 'Push upgrade' },
+  // Issue 17 (ADAS / DSM parameter screens; server/services/terminal-params/api.md): ids 450–455.
+  // 设置 sets one vehicle's block, 批量下发 sends it (or a template's) to up to 500 vehicles.
+  { id: 450, pid: 56, type: 2, key: '/information/params/adasParam:query', zh: '查询', en: 'Query' },
+  { id: 451, pid: 56, type: 2, key: '/information/params/adasParam:set', zh: '设置', en: 'Set' },
+  { id: 452, pid: 56, type: 2, key: '/information/params/adasParam:send', zh: '批量下发', en: 'Send to vehicles' },
+  { id: 453, pid: 57, type: 2, key: '/information/params/dsmParam:query', zh: '查询', en: 'Query' },
+  { id: 454, pid: 57, type: 2, key: '/information/params/dsmParam:set', zh: '设置', en: 'Set' },
+  { id: 455, pid: 57, type: 2, key: '/information/params/dsmParam:send', zh: '批量下发', en: 'Send to vehicles' },
   // Issue 18 (mileage and operation reports; server/services/operation-reports/api.md): ids 460–479.
   { id: 460, pid: 74, type: 2, key: '/report/vehicleMileageAnalysis/mileageStatistics:export', zh: '导出', en: 'Export' },
   { id: 461, pid: 75, type: 2, key: '/report/vehicleMileageAnalysis/mileageDaily:export', zh: '导出', en: 'Export' },

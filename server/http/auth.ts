@@ -16,6 +16,7 @@ import type { Storage } from '../db/repositories.ts';
 import { ALL_COMPANIES, pathInScope, subtreeScope, type Scope } from '../db/scope.ts';
 import type { User } from '../db/types.ts';
 import { fail } from './envelope.ts';
+import { policyKeys } from './route.ts';
 import { Messages } from './messages.ts';
 
 export interface AuthContext {
@@ -70,6 +71,11 @@ export function permits(ctx: AuthContext, key: string): boolean {
   return entry.type === 2 && colon > 0 ? ctx.access.hasButton(key.slice(0, colon), key.slice(colon + 1)) : ctx.access.canSeeRoute(key);
 }
 
+/** Whether the caller holds at least one of `keys` (a route's any-of policy); an empty list grants nothing. */
+export function permitsAny(ctx: AuthContext, keys: readonly string[]): boolean {
+  return keys.some((key) => permits(ctx, key));
+}
+
 /** The token a request carries: `x-jwt`, or `?token=` on a websocket route (browsers cannot set headers there). */
 function tokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers['x-jwt'];
@@ -111,7 +117,7 @@ export function installAuth(app: FastifyInstance, deps: { storage: Storage; toke
 
     const ctx = await loadAuthContext(storage, user, session.id);
     request.authContext = ctx;
-    if (permission !== 'session' && !permits(ctx, permission)) throw fail.forbidden();
+    if (permission !== 'session' && !permitsAny(ctx, policyKeys(permission))) throw fail.forbidden();
 
     if (tokens.needsRefresh(claims)) {
       reply.header('jwt', await tokens.sign(user.id, session.id));

@@ -1,7 +1,8 @@
 /**
  * Route declarations. EVERY route registered on the app (API calls, websocket upgrades, the console's
  * static files and redirects) states its access policy in its config: a permission registry key
- * ('/system/user:delete'), 'session' (any signed-in user) or 'public'. `installRoutePolicies` makes
+ * ('/system/user:delete'), a non-empty list of keys of which the caller needs any one, 'session' (any
+ * signed-in user) or 'public'. `installRoutePolicies` makes
  * registering a route without one fail at start-up, and keeps the table of registered routes that the
  * auth hook (server/http/auth.ts) and the trust-boundary tests read. Access is decided from the route
  * the router matched, never from the raw URL: `/%73ervice-…`, `http://host/service-…` and every other
@@ -13,11 +14,18 @@ import { LIST_LIMITS } from '../../domain/management/limits.ts';
 import { entryByKey } from '../../domain/permissions/access.ts';
 import { HTTP_URL_FORMAT } from './validation.ts';
 
-export type RoutePermission = 'public' | 'session' | `/${string}`;
+/** A registry key. */
+export type PermissionKey = `/${string}`;
+/**
+ * What a route needs: 'public', 'session', one registry key, or a non-empty list of keys of which the
+ * caller must hold ANY (a screen that shares another screen's calls, e.g. the ADAS parameters page on
+ * the terminal-parameter routes, lists its own bit beside the other's instead of borrowing it).
+ */
+export type RoutePermission = 'public' | 'session' | PermissionKey | readonly [PermissionKey, ...PermissionKey[]];
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** What the caller needs: a permission registry key, 'session' or 'public'. Required on every route. */
+    /** What the caller needs: a permission registry key (or a non-empty list, any of them), 'session' or 'public'. Required on every route. */
     permission?: RoutePermission;
     /**
      * Set by installRoutePolicies on websocket routes (never by hand): only these accept an upgrade,
@@ -43,8 +51,23 @@ export interface RouteRecord {
   readonly schema?: FastifySchema;
 }
 
+const isKey = (key: unknown): key is PermissionKey => typeof key === 'string' && key.startsWith('/') && entryByKey(key) !== undefined;
+
+/** A known policy: an empty list or one unknown key in a list is refused like an unknown single key (fail closed). */
 function isPolicy(permission: unknown): permission is RoutePermission {
-  return permission === 'public' || permission === 'session' || (typeof permission === 'string' && entryByKey(permission) !== undefined);
+  if (Array.isArray(permission)) return permission.length > 0 && permission.every(isKey);
+  return permission === 'public' || permission === 'session' || isKey(permission);
+}
+
+/** The keys a policy accepts (empty for 'public' and 'session'). */
+export function policyKeys(permission: RoutePermission): readonly PermissionKey[] {
+  if (permission === 'public' || permission === 'session') return [];
+  return typeof permission === 'string' ? [permission] : permission;
+}
+
+/** A policy as text, for messages and tables: `/a:x|/b:y` for a list. */
+export function policyText(permission: unknown): string {
+  return Array.isArray(permission) ? `[${permission.map(String).join('|')}]` : String(permission);
 }
 
 /**
@@ -60,11 +83,14 @@ export function installRoutePolicies(app: FastifyInstance): void {
     if (permission === undefined) {
       throw new Error(`${methods.join(',')} ${route.url} declares no permission: set config.permission to a registry key, 'session' or 'public'`);
     }
-    if (!isPolicy(permission)) throw new Error(`${methods.join(',')} ${route.url} declares unknown permission "${String(permission)}"`);
+    if (!isPolicy(permission)) throw new Error(`${methods.join(',')} ${route.url} declares unknown permission "${policyText(permission)}" (a registry key, a non-empty list of them, 'session' or 'public')`);
     const websocket = route.websocket === true;
     // A fresh object: Fastify's automatic HEAD route shares the GET route's config object.
     if (websocket) route.config = { ...route.config, websocket: true };
-    for (const method of methods) table.push({ method, url: route.url, permission, websocket, schema: route.schema });
+    // A list is frozen so that no later code can widen a route's policy by pushing onto it.
+    const policy: RoutePermission = Array.isArray(permission) ? Object.freeze([...permission]) as unknown as RoutePermission : permission;
+    if (policy !== permission) route.config = { ...route.config, permission: policy };
+    for (const method of methods) table.push({ method, url: route.url, permission: policy, websocket, schema: route.schema });
   });
 }
 

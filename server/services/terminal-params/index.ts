@@ -14,19 +14,33 @@ import { ErrorCode } from '../../../domain/errors/catalogue.ts';
 import type { Storage, VehicleLabel } from '../../db/repositories.ts';
 import { scopeCondition, type Scope } from '../../db/scope.ts';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
-import { activeSafetyLayout, blockFields, checkBlock } from '../../../domain/terminal-params/active-safety.ts';
+import { activeSafetyLayout, ADAS_PARAMS, blockFields, checkBlock, DSM_PARAMS } from '../../../domain/terminal-params/active-safety.ts';
 import { encodeGbk } from '../../gateway/jt808/bytes.ts';
 import { PARAM, PARAM_MSG, parameterSpec, type ParameterSpec, type TerminalParameter } from '../../gateway/jt808/parameters.ts';
 import type { Jt808MessageInput } from '../../gateway/jt808/messages.ts';
-import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
+import { auth, narrowedScope, permits, type AuthContext } from '../../http/auth.ts';
 import { AppError, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import type { Message } from '../../http/messages.ts';
-import { Id, Name, PageFields, Strict, Text, type App } from '../../http/route.ts';
+import { Id, Name, PageFields, Strict, Text, type App, type PermissionKey } from '../../http/route.ts';
 import type { LiveRuntime } from '../../live/runtime.ts';
 import { ANSWER_TIMEOUT_MS, commandRecords, createCommandTasks, TASK_QUEUE_MS, TASK_VEHICLES_MAX, type CommandUser } from '../command-tasks/index.ts';
 
 export const PARAMS_PAGE = '/information/params/baseParam';
+export const ADAS_PAGE = '/information/params/adasParam';
+export const DSM_PAGE = '/information/params/dsmParam';
+/**
+ * The active-safety screens: each edits one block (0xF364 / 0xF365) and has its own query / set / send
+ * bits (450–455). A caller holding the base screen's bit may touch every parameter; one holding only a
+ * block screen's bit may touch that block and nothing else (checked per item, see `blockRights`).
+ */
+const BLOCK_SCREENS: readonly { page: PermissionKey; id: number; zh: string; en: string }[] = [
+  { page: ADAS_PAGE, id: ADAS_PARAMS.id, zh: ADAS_PARAMS.zh, en: ADAS_PARAMS.en },
+  { page: DSM_PAGE, id: DSM_PARAMS.id, zh: DSM_PARAMS.zh, en: DSM_PARAMS.en },
+];
+/** Screens whose pages read tasks, records and templates (the base screen and both block screens). */
+const READ_SCREENS = [PARAMS_PAGE, ADAS_PAGE, DSM_PAGE] as const;
+const keys = (button: string) => [`${PARAMS_PAGE}:${button}`, ...BLOCK_SCREENS.map((b) => `${b.page}:${button}`)] as [PermissionKey, ...PermissionKey[]];
 // The task machinery and its limits are shared with the other device-facing services (fences).
 export { ANSWER_TIMEOUT_MS, TASK_QUEUE_MS, TASK_VEHICLES_MAX };
 export const TEMPLATE_NAME_MAX = 50;
@@ -45,6 +59,9 @@ export const ParamMessages = {
   templateTaken: pair('同名参数模板已存在', 'A template of this name exists already'),
   badBlockField: (id: string, zh: string, en: string, min: number, max: number): Message => pair(`参数 ${id}：${zh}需为 ${min} 到 ${max} 的整数`, `Parameter ${id}: ${en} must be a whole number from ${min} to ${max}`),
   unknownBlockField: (id: string, key: string): Message => pair(`参数 ${id}：未知字段 ${key}`, `Parameter ${id}: unknown field ${key}`),
+  queryAllForbidden: pair('无权查询全部参数（仅可查询 ADAS / DSM 参数块）', 'You may not query all parameters (only the ADAS / DSM blocks)'),
+  paramForbidden: (id: string, zh: string, en: string): Message => pair(`无权${zh}参数 ${id}`, `You may not ${en} parameter ${id}`),
+  batchForbidden: (zh: string, en: string): Message => pair(`无权批量下发${zh}（仅可设置一辆车）`, `You may not send ${en} to several vehicles (set one vehicle only)`),
 } as const;
 
 function badField(field: string, message: Message, code = 'rule'): AppError {
@@ -106,6 +123,28 @@ function itemsView(params: readonly TerminalParameter[]) {
   });
 }
 
+/**
+ * Whether the caller may query (`query`) or send (`set`) these parameter ids to `vehicles` vehicles;
+ * throws 403 naming the first id it may not touch. The base screen's bit covers every id; a block
+ * screen's bit covers its block only, and its `set` covers one vehicle (the screen's 设置), `send` many
+ * (批量下发). Run before anything is sent or written.
+ */
+export function blockRights(ctx: AuthContext, action: 'query' | 'set', ids: readonly number[] | undefined, vehicles = 1): void {
+  if (permits(ctx, `${PARAMS_PAGE}:${action}`)) return;
+  if (ids === undefined) throw fail.forbidden(ParamMessages.queryAllForbidden);
+  for (const id of ids) {
+    const screen = BLOCK_SCREENS.find((b) => b.id === id);
+    const verb = action === 'query' ? { zh: '查询', en: 'query' } : { zh: '设置', en: 'set' };
+    if (!screen) throw fail.forbidden(ParamMessages.paramForbidden(hexId(id), verb.zh, verb.en));
+    if (action === 'query') {
+      if (!permits(ctx, `${screen.page}:query`)) throw fail.forbidden(ParamMessages.paramForbidden(hexId(id), verb.zh, verb.en));
+    } else if (!permits(ctx, `${screen.page}:send`)) {
+      if (!permits(ctx, `${screen.page}:set`)) throw fail.forbidden(ParamMessages.paramForbidden(hexId(id), verb.zh, verb.en));
+      if (vehicles > 1) throw fail.forbidden(ParamMessages.batchForbidden(screen.zh, screen.en));
+    }
+  }
+}
+
 export interface TerminalParamsDeps {
   readonly storage: Storage;
   readonly live: LiveRuntime;
@@ -163,11 +202,12 @@ export function terminalParamsRoutes(app: App, deps: TerminalParamsDeps): void {
   app.get('/service-command/params/table', { config: { permission: PARAMS_PAGE }, schema: { querystring: Strict({}) } }, async (request) => ok(parameterTable(), requestLang(request)));
 
   app.post('/service-command/params/query', {
-    config: { permission: `${PARAMS_PAGE}:query` },
+    config: { permission: keys('query') },
     schema: { body: Strict({ vehicleId: Id, ids: Type.Optional(Type.Array(Type.Integer({ minimum: 0, maximum: 0xffffffff }), { minItems: 1, maxItems: 255, uniqueItems: true })) }) },
   }, async (request) => {
     const ctx = auth(request);
     const { vehicleId, ids } = request.body;
+    blockRights(ctx, 'query', ids);
     const msg: Jt808MessageInput = ids ? { msgId: PARAM_MSG.QUERY_CHOSEN, ids } : { msgId: PARAM_MSG.QUERY_ALL };
     return ok(await oneOff(ctx, vehicleId, ids ? 'queryChosen' : 'queryAll', msg, PARAM_MSG.ANSWER, ids ? { ids } : {}), requestLang(request));
   });
@@ -208,10 +248,11 @@ export function terminalParamsRoutes(app: App, deps: TerminalParamsDeps): void {
   });
 
   app.post('/service-command/params/task', {
-    config: { permission: `${PARAMS_PAGE}:set` },
+    config: { permission: [...keys('set'), ...BLOCK_SCREENS.map((b) => `${b.page}:send` as const)] },
     schema: { body: Strict({ vehicleIds: Type.Array(Id, { minItems: 1, maxItems: TASK_VEHICLES_MAX, uniqueItems: true }), params: ParamList }) },
   }, async (request) => {
     const ctx = auth(request);
+    blockRights(ctx, 'set', request.body.params.map((p) => p.id), request.body.vehicleIds.length);
     const params = checkParams(request.body.params);
     const vehicles = await vehiclesIn(ctx.scope, request.body.vehicleIds, 'vehicleIds');
     const noDevice = vehicles.filter((v) => !v.deviceNo);
@@ -221,12 +262,12 @@ export function terminalParamsRoutes(app: App, deps: TerminalParamsDeps): void {
   });
 
   app.get('/service-command/params/task', {
-    config: { permission: PARAMS_PAGE },
+    config: { permission: READ_SCREENS },
     schema: { querystring: Strict({ id: Id }) },
   }, async (request) => ok(taskView(auth(request).scope, request.query.id), requestLang(request)));
 
   app.get('/service-command/command_record/fun', {
-    config: { permission: PARAMS_PAGE },
+    config: { permission: READ_SCREENS },
     schema: { querystring: Strict({ ...PageFields, vehicleId: Type.Optional(Id), taskId: Type.Optional(Id) }) },
   }, async (request) => {
     const ctx = auth(request);
@@ -267,7 +308,7 @@ export function terminalParamsRoutes(app: App, deps: TerminalParamsDeps): void {
 
   // The catalogue's names (001 call catalogue: GET findAll, POST save, POST update, GET remove).
   app.get('/service-priv/paramconfig/findAll', {
-    config: { permission: PARAMS_PAGE },
+    config: { permission: READ_SCREENS },
     schema: { querystring: Strict({ ...PageFields }) },
   }, async (request) => {
     const ctx = auth(request);

@@ -17,7 +17,7 @@ let fleet: SimFleet;
 let admin: string;
 let db: SqliteStorage['db'];
 let late: RunningSimulator | undefined;
-let east: string, viewer: string;
+let east: string, viewer: string, adasOnly: string, adasSender: string, dsmOnly: string, neither: string;
 let outside: number;
 let eastPath: string;
 
@@ -33,6 +33,12 @@ beforeAll(async () => {
   outside = (db.prepare(`SELECT v.id FROM vehicle v JOIN company c ON c.id = v.company_id WHERE NOT (c.path >= ? AND c.path < ?) ORDER BY v.id LIMIT 1`).get(eastPath, `${eastPath}~`) as { id: number }).id;
   east = await createUserWithRole(fleet.server, 'tp_east', eastId, [43, 55, 61, 370, 371, 372, 373]);
   viewer = await createUserWithRole(fleet.server, 'tp_viewer', 1, [43, 55, 61]);
+  // The ADAS screen (56) with its query and set bits (450, 451) and nothing of the base screen (61, 370–373).
+  adasOnly = await createUserWithRole(fleet.server, 'tp_adas', 1, [43, 55, 56, 450, 451]);
+  adasSender = await createUserWithRole(fleet.server, 'tp_adas_send', 1, [43, 55, 56, 450, 452]);
+  dsmOnly = await createUserWithRole(fleet.server, 'tp_dsm', 1, [43, 55, 57, 453, 454]);
+  // Both screens, no button bits.
+  neither = await createUserWithRole(fleet.server, 'tp_neither', 1, [43, 55, 56, 57]);
 }, 60_000);
 afterAll(async () => {
   await late?.stop();
@@ -170,5 +176,77 @@ describe('terminal parameters', () => {
     // A template carries the block as well.
     const tpl = await call<{ params: { id: number; value: Block }[] }>('POST', '/service-priv/paramconfig/save', admin, { name: 'ADAS 高速', params: [{ id: 0xf364, value: { ...before.value, alarmSpeedThreshold: 60 } }] });
     expect(tpl.data.params[0]!.value.alarmSpeedThreshold).toBe(60);
+  });
+
+  it('slag-truck controller block (0xF3A0): factory values read from the terminal, a loaded speed limit set and read back; out of range is 400', async () => {
+    const v = fleet.online[0]!.vehicleId;
+    type Block = Record<string, number>;
+    const read = async () => {
+      const r = await call<{ answer: { params: { id: number; value: Block; zh: string | null }[] } }>('POST', '/service-command/params/query', admin, { vehicleId: v, ids: [0xf3a0] });
+      expect(r.code).toBe(200);
+      return r.data.answer.params[0]!;
+    };
+    const before = await read();
+    expect(before).toMatchObject({ id: 0xf3a0, zh: '环卫/渣土车控制器参数', value: { liftAngle: 10, loadedThreshold: 5, loadedSpeedLimit: 60, alarmEnable: 7 } });
+    const bad = await call('POST', '/service-command/params/task', admin, { vehicleIds: [v], params: [{ id: 0xf3a0, value: { ...before.value, loadedSpeedLimit: 5 } }] });
+    expect(bad.status).toBe(400);
+    expect(bad.msg).toMatch(/params\[0\]\.value\.loadedSpeedLimit/);
+    expect(bad.msg).toMatch(/10 到 120|10 to 120/);
+    const created = await call<Task>('POST', '/service-command/params/task', admin, { vehicleIds: [v], params: [{ id: 0xf3a0, value: { ...before.value, loadedSpeedLimit: 40, liftLock: 1 } }] });
+    expect(created.code).toBe(200);
+    await until(async () => (await call<Task>('GET', `/service-command/params/task?id=${created.data.id}`, admin)).data.vehicles[0]!.state === 'ok', 15_000);
+    expect((await read()).value).toMatchObject({ loadedSpeedLimit: 40, liftLock: 1, liftAngle: 10 });
+  });
+
+  it('ADAS / DSM screen bits (450–455): a role with only screen 56 queries and sets the ADAS block, and nothing else', async () => {
+    const v = fleet.online[2]!.vehicleId;
+    type Block = Record<string, number>;
+    // The screen's reads: its task progress, records and templates.
+    expect((await call('GET', '/service-command/command_record/fun', adasOnly)).status).toBe(200);
+    expect((await call('GET', '/service-priv/paramconfig/findAll', adasOnly)).status).toBe(200);
+    const read = await call<{ answer: { params: { id: number; value: Block }[] } }>('POST', '/service-command/params/query', adasOnly, { vehicleId: v, ids: [0xf364] });
+    expect(read.status).toBe(200);
+    const block = read.data.answer.params[0]!.value;
+    const set = await call<Task>('POST', '/service-command/params/task', adasOnly, { vehicleIds: [v], params: [{ id: 0xf364, value: { ...block, alarmVolume: 3 } }] });
+    expect(set.status).toBe(200);
+    await until(async () => (await call<Task>('GET', `/service-command/params/task?id=${set.data.id}`, adasOnly)).data.vehicles[0]!.state === 'ok', 15_000);
+    const back = await call<{ answer: { params: { value: Block }[] } }>('POST', '/service-command/params/query', adasOnly, { vehicleId: v, ids: [0xf364] });
+    expect(back.data.answer.params[0]!.value.alarmVolume).toBe(3);
+  });
+
+  it('ADAS / DSM screen bits: the block screen reaches no other parameter, no batch without 批量下发, no template; each refusal is 403 and writes nothing', async () => {
+    const [a, b] = fleet.online.map((o) => o.vehicleId);
+    const records = count('command_record');
+    const tasks = count('param_task');
+    const refused = async (token: string, url: string, body: unknown, msg?: RegExp) => {
+      const r = await fleet.server.call('POST', url, { token, body, lang: 'en' });
+      expect(r.status, `${url} ${JSON.stringify(body).slice(0, 80)}`).toBe(403);
+      if (msg) expect(r.msg).toMatch(msg);
+    };
+    const block = (await call<{ answer: { params: { value: Record<string, number> }[] } }>('POST', '/service-command/params/query', admin, { vehicleId: a, ids: [0xf364] })).data.answer.params[0]!.value;
+    const dsm = (await call<{ answer: { params: { value: Record<string, number> }[] } }>('POST', '/service-command/params/query', admin, { vehicleId: a, ids: [0xf365] })).data.answer.params[0]!.value;
+    const recordsAfterReads = count('command_record');
+    expect(recordsAfterReads).toBe(records + 2);
+    // Query all, a base parameter, the DSM block: not the ADAS screen's.
+    await refused(adasOnly, '/service-command/params/query', { vehicleId: a }, /all parameters/);
+    await refused(adasOnly, '/service-command/params/query', { vehicleId: a, ids: [0xf364, 0x0001] }, /0x0001/);
+    await refused(adasOnly, '/service-command/params/query', { vehicleId: a, ids: [0xf365] }, /0xf365/);
+    // Set: a base parameter (the heartbeat), smuggled beside the block; the DSM block; several vehicles with 设置 only.
+    await refused(adasOnly, '/service-command/params/task', { vehicleIds: [a], params: [{ id: 0xf364, value: block }, { id: 0x0001, value: 5 }] }, /0x0001/);
+    await refused(adasOnly, '/service-command/params/task', { vehicleIds: [a], params: [{ id: 0xf365, value: dsm }] }, /0xf365/);
+    await refused(adasOnly, '/service-command/params/task', { vehicleIds: [a, b], params: [{ id: 0xf364, value: block }] }, /several vehicles/);
+    await refused(adasOnly, '/service-priv/paramconfig/save', { name: 'adas-only', params: [{ id: 0xf364, value: block }] });
+    await refused(adasOnly, '/service-command/command/terminalFun', { vehicleId: a, fun: 'position' });
+    // The DSM screen's bits do not open the ADAS block; a role with both screens and no button bit gets nothing.
+    await refused(dsmOnly, '/service-command/params/task', { vehicleIds: [a], params: [{ id: 0xf364, value: block }] }, /0xf364/);
+    await refused(neither, '/service-command/params/query', { vehicleId: a, ids: [0xf364] });
+    await refused(neither, '/service-command/params/task', { vehicleIds: [a], params: [{ id: 0xf364, value: block }] });
+    await refused(neither, '/service-command/params/task', { vehicleIds: [a], params: [{ id: 0xf365, value: dsm }] });
+    expect(count('command_record')).toBe(recordsAfterReads);
+    expect(count('param_task')).toBe(tasks);
+    // 批量下发 (452) sends the block to several vehicles; the DSM screen sets its own block.
+    expect((await call('POST', '/service-command/params/task', adasSender, { vehicleIds: [a, b], params: [{ id: 0xf364, value: block }] })).status).toBe(200);
+    expect((await call('POST', '/service-command/params/task', dsmOnly, { vehicleIds: [a], params: [{ id: 0xf365, value: dsm }] })).status).toBe(200);
+    expect(count('param_task')).toBe(tasks + 2);
   });
 });
