@@ -80,13 +80,16 @@ export function insideSite(sites: readonly DisposalSite[], lng: number, lat: num
   return sites.some((s) => distanceM(s.lng, s.lat, lng, lat) <= s.radiusM);
 }
 
-/** The group 70 codes whose condition holds for a box state at a speed and place. */
-export function boxViolations(s: BoxState, speedKmh: number, atSite: boolean): Set<number> {
+/**
+ * The group 70 codes whose condition holds for a box state at a speed and place. `limits` defaults to the
+ * constants above; a controller's parameters (0xF3A0) give their own (controller.ts `boxLimitsOf`).
+ */
+export function boxViolations(s: BoxState, speedKmh: number, atSite: boolean, limits: { movingKmh: number; liftSpeedKmh: number; loadedLimitKmh: number } = { movingKmh: MOVING_KMH, liftSpeedKmh: LIFT_SPEED_KMH, loadedLimitKmh: LOADED_LIMIT_KMH }): Set<number> {
   const out = new Set<number>();
-  if (s.loaded && !s.sealed && speedKmh > MOVING_KMH) out.add(BOX_ALARM.unsealed);
-  if (s.lifted && speedKmh > LIFT_SPEED_KMH) out.add(BOX_ALARM.illegalLift);
-  if (s.lifted && s.loaded && speedKmh <= LIFT_SPEED_KMH && !atSite) out.add(BOX_ALARM.dumpOutsideSite);
-  if (s.loaded && speedKmh > LOADED_LIMIT_KMH) out.add(BOX_ALARM.loadedOverspeed);
+  if (s.loaded && !s.sealed && speedKmh > limits.movingKmh) out.add(BOX_ALARM.unsealed);
+  if (s.lifted && speedKmh > limits.liftSpeedKmh) out.add(BOX_ALARM.illegalLift);
+  if (s.lifted && s.loaded && speedKmh <= limits.liftSpeedKmh && !atSite) out.add(BOX_ALARM.dumpOutsideSite);
+  if (s.loaded && speedKmh > limits.loadedLimitKmh) out.add(BOX_ALARM.loadedOverspeed);
   return out;
 }
 

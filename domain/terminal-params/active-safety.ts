@@ -10,6 +10,8 @@
  * zero, skipped on reading).
  */
 
+import { HJWS_PARAMS } from './hjws.ts';
+
 export type BlockFieldType = 'byte' | 'word' | 'dword';
 
 export interface BlockOption {
@@ -45,7 +47,7 @@ export type BlockEntry = BlockField | BlockReserved;
 
 export interface BlockLayout {
   readonly id: number;
-  readonly key: 'adas' | 'dsm';
+  readonly key: 'adas' | 'dsm' | 'hjws';
   readonly zh: string;
   readonly en: string;
   readonly entries: readonly BlockEntry[];
@@ -148,7 +150,11 @@ export const DSM_PARAMS: BlockLayout = {
   ],
 };
 
-export const ACTIVE_SAFETY_LAYOUTS: readonly BlockLayout[] = [ADAS_PARAMS, DSM_PARAMS];
+/**
+ * Every block-valued parameter the platform knows: the 苏标 pair and the slag-truck controller's private
+ * block (0xF3A0, hjws.ts), which travels, is checked and is edited exactly like them.
+ */
+export const ACTIVE_SAFETY_LAYOUTS: readonly BlockLayout[] = [ADAS_PARAMS, DSM_PARAMS, HJWS_PARAMS];
 
 export const isReserved = (e: BlockEntry): e is BlockReserved => 'reserved' in e;
 

@@ -5,9 +5,15 @@
  * lifts the body for a few reports (unloading) and leaves empty. Violations come at rates
  * (`BOX_RATES`): leaving loaded without closing the cover (70001), a lift while driving (70002);
  * unloading wherever the truck stops is checked by the platform against its disposal sites (70004).
- * Deterministic from the device number.
+ * Deterministic from the device number. What the truck physically does is `state`; what it reports goes
+ * through the controller's parameters (0xF3A0 as the platform last set it, else the factory values;
+ * domain/box/controller.ts): a load below `loadedThreshold` is reported empty, the cover is reported
+ * only with `sealCheck` on, and with `liftLock` on the body is not raised above `liftSpeedLimit`.
  */
+import { controllerState, liftAllowed } from '../../domain/box/controller.ts';
 import { BOX_ITEM_ID, encodeBoxItem, type BoxState } from '../../domain/box/status.ts';
+import { blockDefaults, type ActiveSafetyBlock } from '../../domain/terminal-params/active-safety.ts';
+import { HJWS_PARAMS } from '../../domain/terminal-params/hjws.ts';
 import type { LocationInput } from '../gateway/jt808/index.ts';
 import { Rng } from './rng.ts';
 
@@ -38,18 +44,21 @@ export class SimBox {
     this.rng = Rng.of(seed, deviceNo, 'box');
   }
 
+  /** What the truck physically does (the reported state is `controllerState` of it). */
   get now(): Readonly<BoxState> {
     return this.state;
   }
 
-  /** Advances the box with this report and attaches the item to it. */
-  applyTo<L extends LocationInput>(loc: L): L {
-    this.advance(loc.time, loc.speed);
-    const extras = [...(loc.extras ?? []).filter((e) => e.id !== BOX_ITEM_ID), { id: BOX_ITEM_ID, data: encodeBoxItem(this.state) }];
+  /** Advances the box with this report and attaches the item as the controller (parameters `block`) reports it. */
+  applyTo<L extends LocationInput>(loc: L, block: ActiveSafetyBlock = blockDefaults(HJWS_PARAMS)): L {
+    this.advance(loc.time, loc.speed, block);
+    const s = this.state;
+    const reported = controllerState({ liftAngle: s.lifted ? 45 : 0, coverClosed: s.sealed, loadT: s.loaded ? s.loadT : 0 }, block);
+    const extras = [...(loc.extras ?? []).filter((e) => e.id !== BOX_ITEM_ID), { id: BOX_ITEM_ID, data: encodeBoxItem(reported) }];
     return { ...loc, extras };
   }
 
-  private advance(time: number, speed: number): void {
+  private advance(time: number, speed: number, block: ActiveSafetyBlock): void {
     const r = this.rng;
     const s = this.state;
     if (this.unloadLeft > 0) {
@@ -61,7 +70,8 @@ export class SimBox {
       this.stopDecided = false;
       // A raised body while driving is a one-report slip (70002); a lift held from unloading never drives.
       if (s.lifted) this.state = { ...s, lifted: false };
-      else if (s.loaded && r.chance(BOX_RATES.liftWhileMoving)) this.state = { ...s, lifted: true };
+      // The chance is drawn first so the random stream does not depend on the parameters.
+      else if (s.loaded && r.chance(BOX_RATES.liftWhileMoving) && liftAllowed(speed, block)) this.state = { ...s, lifted: true };
       return;
     }
     if (Number.isNaN(this.stoppedSince)) this.stoppedSince = time;

@@ -11,6 +11,7 @@
  * disabled level no alarm, above the level speed threshold level two.
  */
 import { ADAS_PARAMS, blockDefaults, DSM_PARAMS, type ActiveSafetyBlock, type BlockLayout } from '../../domain/terminal-params/active-safety.ts';
+import { HJWS_PARAMS } from '../../domain/terminal-params/hjws.ts';
 import { PARAM, PARAM_MSG, RESULT, type Jt808Header, type Jt808MessageInput, type LocationInput, type ParameterMessage, type TerminalAttributes, type TerminalParameter } from '../gateway/jt808/index.ts';
 
 export type ParameterStore = Map<number, TerminalParameter['value']>;
@@ -43,6 +44,9 @@ export function simDefaultParameters(opts: { plate: string; heartbeatMs: number 
     [PARAM.plateColor.id, 2],
     [ADAS_PARAMS.id, blockDefaults(ADAS_PARAMS)],
     [DSM_PARAMS.id, blockDefaults(DSM_PARAMS)],
+    // The slag-truck controller block (0xF3A0): every simulated unit carries the controller firmware;
+    // only slag trucks have a box that follows it (sim/box.ts).
+    [HJWS_PARAMS.id, blockDefaults(HJWS_PARAMS)],
   ];
   return new Map(defaults);
 }

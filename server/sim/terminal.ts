@@ -35,7 +35,8 @@ import { isParameterMessage, type ParameterMessage, type TerminalParameter } fro
 import { isUpgradeMessage, type UpgradePackage } from '../gateway/jt808/upgrade.ts';
 import { simFirmwareVersion, simUpgrade } from './upgrade.ts';
 import { ActivityLog, devlogAnswer } from './devlog.ts';
-import { applyActiveSafety, heartbeatMsOf, simDefaultParameters, simParameterCommand } from './parameters.ts';
+import { activeSafetyOf, applyActiveSafety, heartbeatMsOf, simDefaultParameters, simParameterCommand } from './parameters.ts';
+import { HJWS_PARAMS } from '../../domain/terminal-params/hjws.ts';
 import { simCanData } from './can.ts';
 import { SimFenceStore } from './fences.ts';
 import { SimRouteStore } from './routes.ts';
@@ -291,7 +292,8 @@ export class Terminal {
     // ADAS/DMS alarms follow the thresholds the terminal holds (0xF364/0xF365; sim/parameters.ts).
     // Areas the platform sent raise bit 20 (in/out) and bit 1 (area overspeed) (sim/fences.ts).
     const fenced = this.routes.applyTo(this.fences.applyTo(applyActiveSafety(this.parameters, e.location)));
-    const location = this.box ? this.box.applyTo(fenced) : fenced;
+    // A slag truck's box is reported through the controller parameters it holds (0xF3A0; sim/box.ts).
+    const location = this.box ? this.box.applyTo(fenced, activeSafetyOf(this.parameters, HJWS_PARAMS)) : fenced;
     this.lastLocation = location;
     if (e.link === 'up' && this.phase === 'ready') {
       this.send({ msgId: MSG.LOCATION, ...location });
