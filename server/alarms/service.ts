@@ -155,14 +155,15 @@ export class AlarmService {
     return this.chain;
   }
 
-  /** Re-reads the fences after a fence or its vehicle bindings changed (the fence API calls it). */
-  fencesChanged(): void {
+  /** Re-reads the fences after a fence or its vehicle bindings changed (the fence API calls it, naming the fences it wrote). */
+  fencesChanged(ids?: readonly number[]): void {
     if (!this.options.fences) return;
     if (this.fenceWatch === undefined) {
       this.fenceWatch = new FenceWatch(this.options.fences);
       return;
     }
-    const events = this.fenceEvents(this.fenceWatch.reload(this.store.clock()));
+    const now = this.store.clock();
+    const events = this.fenceEvents(ids === undefined ? this.fenceWatch.reload(now) : this.fenceWatch.changed(ids, now));
     if (events.length > 0) this.apply(events);
   }
 
