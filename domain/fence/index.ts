@@ -11,9 +11,10 @@
  *   50 boxes (its upper nodes overlap, so a query descends many branches), the grid about a tenth.
  * - Flatbush (a packed Hilbert R-tree) for the few large fences (a box over 1,024 cells, ≈ 30 km
  *   across, up to a 100 km circle) that would fill thousands of grid cells each.
- * Both are static and rebuilt when any fence or binding changes: fences change a few times a day by
- * hand, positions arrive thousands of times a second, and a rebuild of 10,000 fences takes
- * milliseconds; Flatbush cannot add or remove a box once finished, and needs no per-node objects.
+ * One fence is set or removed in place (`set`): its grid cells are patched, so a change costs the
+ * changed fence's cells, not a rebuild of every fence (the gateway's event loop must not stall on an
+ * edit). Flatbush cannot add or remove a box once finished, so a change of a large fence rebuilds
+ * the tree over the large fences only (few: a handful of boxes).
  */
 import Flatbush from 'flatbush';
 import { expandBBox, type PreparedGeometry } from './geometry.ts';
@@ -27,48 +28,100 @@ const cellOf = (deg: number): number => Math.floor(deg / FENCE_CELL_DEG);
 const keyOf = (cx: number, cy: number): number => (cx + 20_000) * 40_000 + (cy + 20_000);
 
 export class FenceIndex {
-  /** Grown boxes, 4 numbers per fence. */
-  private readonly boxes: Float64Array;
+  /** Grown boxes, 4 numbers per fence position (NaN: no fence there); grown by doubling. */
+  private boxes: Float64Array;
   private readonly cells = new Map<number, number[]>();
-  /** The large fences (positions into `geometries`) and their R-tree. */
-  private readonly large: number[] = [];
-  private readonly tree: Flatbush | null = null;
+  /** The large fences (positions) and their R-tree (rebuilt when one of them changes). */
+  private large: number[] = [];
+  private tree: Flatbush | null = null;
+  private count = 0;
   private readonly found: number[] = [];
   private readonly collect = (i: number): boolean => {
     this.found.push(this.large[i]!);
     return false; // collected here; Flatbush's own result array stays empty
   };
 
-  /** @param marginM grows every box by this many metres (the hysteresis margin). */
-  constructor(readonly geometries: readonly PreparedGeometry[], readonly marginM = 0) {
-    this.boxes = new Float64Array(geometries.length * 4);
+  /**
+   * @param geometries the fences by position (a hole: no fence there)
+   * @param marginM grows every box by this many metres (the hysteresis margin).
+   */
+  constructor(geometries: readonly (PreparedGeometry | undefined)[], readonly marginM = 0) {
+    this.boxes = new Float64Array(Math.max(4, geometries.length * 4)).fill(NaN);
     geometries.forEach((g, i) => {
-      const b = expandBBox(g.bbox, marginM);
-      this.boxes.set(b, i * 4);
-      const x0 = cellOf(b[0]), y0 = cellOf(b[1]), x1 = cellOf(b[2]), y1 = cellOf(b[3]);
-      if ((x1 - x0 + 1) * (y1 - y0 + 1) > MAX_CELLS) {
-        this.large.push(i);
-        return;
-      }
-      for (let cx = x0; cx <= x1; cx++) {
-        for (let cy = y0; cy <= y1; cy++) {
-          const key = keyOf(cx, cy);
-          const list = this.cells.get(key);
-          if (list === undefined) this.cells.set(key, [i]);
-          else list.push(i);
-        }
-      }
+      if (g !== undefined) this.place(i, g);
     });
-    if (this.large.length > 0) {
-      const tree = new Flatbush(this.large.length);
-      for (const i of this.large) tree.add(this.boxes[i * 4]!, this.boxes[i * 4 + 1]!, this.boxes[i * 4 + 2]!, this.boxes[i * 4 + 3]!);
-      tree.finish();
-      this.tree = tree;
-    }
+    this.buildTree();
   }
 
   get size(): number {
-    return this.geometries.length;
+    return this.count;
+  }
+
+  /** Puts the fence at position `i` (replacing what was there), or removes it (`undefined`). */
+  set(i: number, g: PreparedGeometry | undefined): void {
+    const wasLarge = this.unplace(i);
+    const isLarge = g !== undefined && this.place(i, g);
+    if (wasLarge || isLarge) this.buildTree();
+  }
+
+  /** Adds the fence's box to its cells (or the large list); true when it is large. */
+  private place(i: number, g: PreparedGeometry): boolean {
+    if (this.boxes.length < i * 4 + 4) {
+      const grown = new Float64Array(Math.max(this.boxes.length * 2, i * 4 + 4)).fill(NaN);
+      grown.set(this.boxes);
+      this.boxes = grown;
+    }
+    const b = expandBBox(g.bbox, this.marginM);
+    this.boxes.set(b, i * 4);
+    this.count++;
+    const x0 = cellOf(b[0]), y0 = cellOf(b[1]), x1 = cellOf(b[2]), y1 = cellOf(b[3]);
+    if ((x1 - x0 + 1) * (y1 - y0 + 1) > MAX_CELLS) {
+      this.large.push(i);
+      return true;
+    }
+    for (let cx = x0; cx <= x1; cx++) {
+      for (let cy = y0; cy <= y1; cy++) {
+        const key = keyOf(cx, cy);
+        const list = this.cells.get(key);
+        if (list === undefined) this.cells.set(key, [i]);
+        else list.push(i);
+      }
+    }
+    return false;
+  }
+
+  /** Takes the fence at position `i` out (nothing when none); true when it was large. */
+  private unplace(i: number): boolean {
+    const o = i * 4;
+    if (o >= this.boxes.length || Number.isNaN(this.boxes[o]!)) return false;
+    const x0 = cellOf(this.boxes[o]!), y0 = cellOf(this.boxes[o + 1]!), x1 = cellOf(this.boxes[o + 2]!), y1 = cellOf(this.boxes[o + 3]!);
+    this.boxes.fill(NaN, o, o + 4);
+    this.count--;
+    const at = this.large.indexOf(i);
+    if (at >= 0) {
+      this.large.splice(at, 1);
+      return true;
+    }
+    for (let cx = x0; cx <= x1; cx++) {
+      for (let cy = y0; cy <= y1; cy++) {
+        const key = keyOf(cx, cy);
+        const list = this.cells.get(key);
+        if (list === undefined) continue;
+        const k = list.indexOf(i);
+        if (k >= 0) list.splice(k, 1);
+        if (list.length === 0) this.cells.delete(key);
+      }
+    }
+    return false;
+  }
+
+  private buildTree(): void {
+    this.tree = null;
+    if (this.large.length === 0) return;
+    const tree = new Flatbush(this.large.length);
+    for (const i of this.large) tree.add(this.boxes[i * 4]!, this.boxes[i * 4 + 1]!, this.boxes[i * 4 + 2]!, this.boxes[i * 4 + 3]!);
+    tree.finish();
+    this.tree = tree;
   }
 
   /**

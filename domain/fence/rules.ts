@@ -115,17 +115,31 @@ interface VehicleState {
   readonly heldBy: [number, number, number];
 }
 
+/**
+ * The fences by position ("fi"). A full build (`compile`) packs the bindings into rows per vehicle;
+ * a change of one fence (`update`) patches the arrays at its position, the index, and `overrides`
+ * (its bindings now, which win over the packed rows), so an edit costs that fence and its bindings.
+ * A removed fence leaves a hole (`fences[fi]` undefined, no bindings, out of the index).
+ */
 interface Compiled {
-  readonly fences: Fence[];
-  readonly geometries: PreparedGeometry[];
+  readonly fences: (Fence | undefined)[];
+  readonly geometries: (PreparedGeometry | undefined)[];
   readonly windows: (readonly [number, number] | null)[];
   /** Generation in which each fence (as it is now: shape, rule, bindings) appeared. */
-  readonly since: Int32Array;
+  readonly since: number[];
   readonly byId: Map<number, number>;
-  /** Binding rows: vehicle → its bound fence positions, sorted, in `bound[offsets[row] … offsets[row + 1])`. */
+  /** Binding rows of the full build: vehicle → its bound fence positions, sorted, in `bound[offsets[row] … offsets[row + 1])`. */
   readonly rows: Map<number, number>;
   readonly offsets: Int32Array;
   readonly bound: Int32Array;
+  /** Per fence: its vehicles, sorted (what a change must let go of). */
+  readonly members: Int32Array[];
+  /** Fences changed since the full build: their vehicles now (sorted), overriding the rows. */
+  readonly overrides: Map<number, Int32Array>;
+  /** Bindings held in `overrides` (the caller compacts with a full build when they grow). */
+  overrideBindings: number;
+  /** Live fences. */
+  live: number;
   /** Per fence: its definition and bindings, to tell an unchanged fence on reload. */
   readonly signatures: string[];
   readonly index: FenceIndex;
@@ -162,7 +176,17 @@ export class FenceEvaluator {
   }
 
   get fenceCount(): number {
-    return this.c.fences.length;
+    return this.c.live;
+  }
+
+  /** Bindings of fences changed one at a time since the last full build (`replace` folds them in). */
+  get changedBindings(): number {
+    return this.c.overrideBindings;
+  }
+
+  /** Bindings of the last full build. */
+  get builtBindings(): number {
+    return this.c.bound.length;
   }
 
   /** True once a position of the vehicle was evaluated (its state is known). */
@@ -214,6 +238,75 @@ export class FenceEvaluator {
     return this.out.splice(0);
   }
 
+  /**
+   * One fence created, changed (shape, rule, bindings, or only its name) or removed (`next` null):
+   * the same answer and the same state afterwards as `replace` with the whole list so changed, at the
+   * cost of that fence and its bindings (old and new) instead of every fence and binding. A fence
+   * whose shape, rule and bindings are unchanged keeps every vehicle's state (a rename); otherwise
+   * its vehicles let go of what it held ('end' at `time`) and see it afresh.
+   */
+  update(fenceId: number, next: BoundFence | null, time: number): FenceTransition[] {
+    const c = this.c;
+    this.generation++;
+    this.out.length = 0;
+    let fi = c.byId.get(fenceId);
+    const sig = next === null ? '' : signature(next);
+    if (fi !== undefined && next !== null && c.signatures[fi] === sig) {
+      c.fences[fi] = next.fence; // the same shape, rule and bindings: only its name (or remark) changed
+      return [];
+    }
+    if (fi !== undefined) {
+      // Its vehicles let go of what it held.
+      const fence = c.fences[fi]!;
+      for (const vehicleId of c.members[fi]!) {
+        const st = this.states.get(vehicleId);
+        if (st === undefined) continue;
+        const rec = findRec(st.recs, fi);
+        if (rec === undefined) continue;
+        this.begin(st);
+        for (let slot = 0; slot < 3; slot++) this.release(st, rec, slot, fence);
+        this.finish(st, { vehicleId, time, lng: NaN, lat: NaN, speed: 0 });
+        st.recs.splice(st.recs.indexOf(rec), 1);
+      }
+      c.overrideBindings -= c.overrides.get(fi)?.length ?? 0;
+    }
+    if (next === null) {
+      if (fi === undefined) return this.out.splice(0);
+      c.byId.delete(fenceId);
+      c.fences[fi] = undefined;
+      c.geometries[fi] = undefined;
+      c.windows[fi] = null;
+      c.signatures[fi] = '';
+      c.members[fi] = EMPTY_IDS;
+      c.overrides.set(fi, EMPTY_IDS);
+      c.index.set(fi, undefined);
+      c.live--;
+      return this.out.splice(0);
+    }
+    if (fi === undefined) {
+      fi = c.fences.length;
+      c.byId.set(fenceId, fi);
+      c.live++;
+    }
+    const geometry = prepareGeometry(next.fence.geometry);
+    const members = sortedIds(next.vehicleIds);
+    c.fences[fi] = next.fence;
+    c.geometries[fi] = geometry;
+    c.windows[fi] = windowMinutes(next.fence.rule);
+    c.signatures[fi] = sig;
+    c.since[fi] = this.generation;
+    c.members[fi] = members;
+    c.overrides.set(fi, members);
+    c.overrideBindings += members.length;
+    c.index.set(fi, geometry);
+    for (const vehicleId of members) {
+      if (!this.states.has(vehicleId)) {
+        this.states.set(vehicleId, { row: c.rows.get(vehicleId) ?? -1, seen: false, generation: this.generation, recs: [], heldBy: [0, 0, 0] });
+      }
+    }
+    return this.out.splice(0);
+  }
+
   /** One live position (in time order per vehicle): the transitions it causes, often none. */
   evaluate(p: FencePosition): readonly FenceTransition[] {
     const c = this.c;
@@ -228,27 +321,23 @@ export class FenceEvaluator {
     const candidates = this.scan ? null : c.index.near(p.lng, p.lat);
     const from = row < 0 ? 0 : c.offsets[row]!, to = row < 0 ? 0 : c.offsets[row + 1]!;
     const n = candidates === null ? to - from : candidates.length;
+    const overrides = c.overrides.size === 0 ? null : c.overrides;
     let changed = false;
     for (let k = 0; k < n; k++) {
       let fi: number;
-      if (candidates === null) fi = c.bound[from + k]!;
-      else {
-        fi = candidates[k]!;
-        if (!isBoundIn(c.bound, from, to, fi)) continue;
-      }
-      const inside = contains(c.geometries[fi]!, p.lng, p.lat);
-      const rec = findRec(st.recs, fi);
-      if (rec === undefined) {
-        if (!inside) continue;
-        const silent = first || st.generation < c.since[fi]!;
-        const fresh: Rec = { fi, inside: false, held: 0, overSince: NaN, overLng: 0, overLat: 0, overSpeed: 0, visited: stamp };
-        st.recs.push(fresh);
-        this.step(st, fresh, true, silent, false, p);
+      if (candidates === null) {
+        fi = c.bound[from + k]!;
+        if (overrides !== null && overrides.has(fi)) continue; // its bindings now are in `overrides`
       } else {
-        rec.visited = stamp;
-        this.step(st, rec, inside, false, false, p);
+        fi = candidates[k]!;
+        const ids = overrides === null ? undefined : overrides.get(fi);
+        if (ids === undefined ? !isBoundIn(c.bound, from, to, fi) : !hasId(ids, p.vehicleId)) continue;
       }
-      changed = true;
+      if (this.visit(st, fi, first, stamp, p)) changed = true;
+    }
+    if (candidates === null && overrides !== null) {
+      // Scan mode with fences changed since the full build: those bound to the vehicle now.
+      for (const [fi, ids] of overrides) if (hasId(ids, p.vehicleId) && this.visit(st, fi, first, stamp, p)) changed = true;
     }
     // A fence the vehicle was inside of (or held by) whose grown box no longer holds the position:
     // more than the margin outside (index mode only: a scan visits every bound fence).
@@ -264,6 +353,24 @@ export class FenceEvaluator {
     this.finish(st, p);
     st.generation = this.generation;
     return this.out.length === 0 ? NONE : this.out.slice();
+  }
+
+  /** One bound fence near the position: its exact test and step; true when it was looked at. */
+  private visit(st: VehicleState, fi: number, first: boolean, stamp: number, p: FencePosition): boolean {
+    const c = this.c;
+    const inside = contains(c.geometries[fi]!, p.lng, p.lat);
+    const rec = findRec(st.recs, fi);
+    if (rec === undefined) {
+      if (!inside) return false;
+      const silent = first || st.generation < c.since[fi]!;
+      const fresh: Rec = { fi, inside: false, held: 0, overSince: NaN, overLng: 0, overLat: 0, overSpeed: 0, visited: stamp };
+      st.recs.push(fresh);
+      this.step(st, fresh, true, silent, false, p);
+    } else {
+      rec.visited = stamp;
+      this.step(st, rec, inside, false, false, p);
+    }
+    return true;
   }
 
   /**
@@ -357,13 +464,14 @@ export class FenceEvaluator {
     const byId = new Map<number, number>();
     fences.forEach((f, i) => byId.set(f.id, i));
     const signatures = list.map((b) => signature(b));
-    const since = new Int32Array(fences.length);
+    const since: number[] = new Array<number>(fences.length);
     fences.forEach((f, i) => {
       const was = old?.byId.get(f.id);
       since[i] = was !== undefined && old!.signatures[was] === signatures[i] ? old!.since[was]! : this.generation;
     });
     // Bindings as compressed rows: two passes over the lists, no per-vehicle arrays (10^7 bindings fit in 40 MB).
-    const lists = list.map((b) => uniqueIds(b.vehicleIds));
+    const members = list.map((b) => sortedIds(b.vehicleIds));
+    const lists = members;
     const rows = new Map<number, number>();
     const counts: number[] = [];
     let total = 0;
@@ -391,7 +499,10 @@ export class FenceEvaluator {
     for (let fi = 0; fi < lists.length; fi++) {
       for (let j = lists[fi]!.length; j > 0; j--) bound[fill[bindRow[k++]!]!++] = fi;
     }
-    return { fences, geometries, windows, since, byId, rows, offsets, bound, signatures, index: new FenceIndex(geometries, this.marginM) };
+    return {
+      fences, geometries, windows, since, byId, rows, offsets, bound, members, overrides: new Map(), overrideBindings: 0, live: fences.length, signatures,
+      index: new FenceIndex(geometries, this.marginM),
+    };
   }
 }
 
@@ -443,8 +554,25 @@ function isBoundIn(bound: Int32Array, from: number, to: number, fi: number): boo
   return false;
 }
 
-/** The ids once each (a vehicle listed twice for one fence is bound once). */
-function uniqueIds(ids: readonly number[]): readonly number[] {
-  for (let i = 1; i < ids.length; i++) if (ids[i]! <= ids[i - 1]!) return [...new Set(ids)];
-  return ids; // strictly ascending: already unique
+const EMPTY_IDS = new Int32Array(0);
+
+/** The ids once each, ascending (a vehicle listed twice for one fence is bound once). */
+function sortedIds(ids: readonly number[]): Int32Array {
+  for (let i = 1; i < ids.length; i++) {
+    if (ids[i]! <= ids[i - 1]!) return Int32Array.from(new Set(ids)).sort();
+  }
+  return Int32Array.from(ids); // strictly ascending: already unique
+}
+
+/** Binary search of a sorted id list. */
+function hasId(ids: Int32Array, id: number): boolean {
+  let lo = 0, hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const v = ids[mid]!;
+    if (v === id) return true;
+    if (v < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return false;
 }

@@ -14,7 +14,16 @@ import type { LocationReport } from '../gateway/jt808/index.ts';
 /** Where the fences come from: every fence and the ids of the vehicles it applies to. */
 export interface FenceSource {
   load(): { fence: Fence; vehicleIds: readonly number[] }[];
+  /** One fence as stored now (undefined: deleted); without it every change re-reads every fence. */
+  loadOne?(id: number): { fence: Fence; vehicleIds: readonly number[] } | undefined;
 }
+
+/**
+ * Fences changed one at a time are patched into the evaluator (their bindings kept beside the packed
+ * ones); once those exceed half the packed bindings (and this floor), the next change re-reads every
+ * fence and packs them again, so a run of edits costs O(what changed) amortised.
+ */
+const COMPACT_FLOOR = 200_000;
 
 /** Status bit 1 (JT/T 808 table 24): 1 = positioned. */
 const POSITIONED = 0b10;
@@ -30,6 +39,19 @@ export class FenceWatch {
   /** Re-reads the source; answers the ends of conditions held by fences removed, changed or unbound. */
   reload(now: number): readonly FenceTransition[] {
     return this.evaluator.replace(this.source.load(), now);
+  }
+
+  /**
+   * These fences were created, changed, rebound or deleted: re-reads only them (the gateway's event
+   * loop must not stall for a full rebuild at 14 M bindings, seconds under load); answers the ends of
+   * conditions they held. The same answer as `reload`.
+   */
+  changed(ids: readonly number[], now: number): readonly FenceTransition[] {
+    const ev = this.evaluator;
+    if (this.source.loadOne === undefined || ev.changedBindings > Math.max(COMPACT_FLOOR, ev.builtBindings / 2)) return this.reload(now);
+    const out: FenceTransition[] = [];
+    for (const id of ids) out.push(...ev.update(id, this.source.loadOne(id) ?? null, now));
+    return out;
   }
 
   /**

@@ -23,10 +23,13 @@ export function fenceOf(row: FenceRow): Fence {
   return { id: row.id, companyId: row.company_id, name: row.name, geometry: JSON.parse(row.geometry) as FenceGeometry, rule: JSON.parse(row.rule) as FenceRule };
 }
 
-/** Every fence with the vehicles bound to it, in two queries (the evaluation reloads after each write). */
+/** Every fence with the vehicles bound to it, in two queries; or one fence after a write (the evaluation patches it in). */
 export function sqliteFenceSource(db: SqliteDb): FenceSource {
   const fences = db.prepare('SELECT * FROM fence ORDER BY id');
   const bindings = db.prepare('SELECT fence_id, vehicle_id FROM fence_vehicle ORDER BY fence_id, vehicle_id');
+  // One fence after an edit: the primary key (fence_id, vehicle_id) serves both.
+  const one = db.prepare('SELECT * FROM fence WHERE id = ?');
+  const bindingsOf = db.prepare('SELECT vehicle_id FROM fence_vehicle WHERE fence_id = ? ORDER BY vehicle_id');
   return {
     load() {
       const byFence = new Map<number, number[]>();
@@ -36,6 +39,11 @@ export function sqliteFenceSource(db: SqliteDb): FenceSource {
         list.push(b.vehicle_id);
       }
       return (fences.all() as FenceRow[]).map((row) => ({ fence: fenceOf(row), vehicleIds: byFence.get(row.id) ?? [] }));
+    },
+    loadOne(id) {
+      const row = one.get(id) as FenceRow | undefined;
+      if (!row) return undefined;
+      return { fence: fenceOf(row), vehicleIds: (bindingsOf.all(id) as { vehicle_id: number }[]).map((b) => b.vehicle_id) };
     },
   };
 }

@@ -180,6 +180,63 @@ describe('fences', () => {
     }
   });
 
+  it('a fence edited while its send is in flight: the late answer confirms the old version, so the vehicle stays outdated, and a resend holds the new one', async () => {
+    const taken = new Set([...fleet.online.map((o) => o.vehicleId), fleet.offlineVehicle]);
+    const other = (db.prepare('SELECT id, device_no AS d FROM vehicle WHERE device_no IS NOT NULL ORDER BY id').all() as { id: number; d: string }[]).filter((v) => !taken.has(v.id))[1]!;
+    const scripted = await TestTerminal.connect(fleet.server.gatewayPort, other.d, 2013);
+    try {
+      await scripted.login();
+      await until(() => fleet.server.app.live.gateway.isReachable(other.id));
+      scripted.commandResult = null; // holds its answer: the send stays in flight
+      const made = await call<FenceView>('POST', '/service-monitor/fence', admin, {
+        name: '在途修改', geometry: { shape: 'circle', center: [113.5, 22.3], radius: 300 }, rule, vehicleIds: [other.id],
+      });
+      const sent = await call<Task>('POST', '/service-monitor/fence/send', admin, { id: made.data.id });
+      await until(() => scripted.commands.some((c) => c.message.msgId === 0x8600), 10_000, 50);
+      const first = scripted.commands.find((c) => c.message.msgId === 0x8600)!;
+      expect(first.message).toMatchObject({ areas: [{ radius: 300 }] });
+      // The operator widens it while the terminal has not answered yet.
+      const edited = await call<FenceView>('PUT', '/service-monitor/fence', admin, {
+        id: made.data.id, name: '在途修改', geometry: { shape: 'circle', center: [113.5, 22.3], radius: 800 }, rule,
+      });
+      expect(edited.data.vehicles[0]).toMatchObject({ vehicleId: other.id, sendState: 'outdated' });
+      // Now the terminal answers the old frame: that task succeeded, but the terminal holds 300 m, not 800 m.
+      scripted.send({ msgId: 0x0001, replySerial: first.serial, replyId: 0x8600, result: 0 });
+      const task = () => call<Task>('GET', `/service-monitor/fence/task?id=${sent.data.id}`, admin).then((r) => r.data);
+      await until(async () => (await task()).counts.ok === 1, 15_000, 100);
+      const detail = () => call<FenceView>('GET', `/service-monitor/fence?id=${made.data.id}`, admin).then((r) => r.data.vehicles[0]!);
+      expect(await detail()).toMatchObject({ sendState: 'outdated', result: 0 });
+      // Sent again, the new version arrives as a modify and the vehicle is ok.
+      scripted.commandResult = 0;
+      const again = await call<Task>('POST', '/service-monitor/fence/send', admin, { id: made.data.id });
+      await until(async () => (await call<Task>('GET', `/service-monitor/fence/task?id=${again.data.id}`, admin)).data.counts.ok === 1, 15_000, 100);
+      const second = scripted.commands.filter((c) => c.message.msgId === 0x8600).at(-1)!;
+      expect(second.message).toMatchObject({ action: 2, areas: [{ radius: 800 }] }); // modify: the terminal holds an older version
+      expect(await detail()).toMatchObject({ sendState: 'ok' });
+      expect((await call('DELETE', '/service-monitor/fence', admin, { ids: [made.data.id] })).code).toBe(200);
+    } finally {
+      await scripted.close();
+    }
+  });
+
+  it('each write patches only the fence it wrote into the platform evaluation (no full re-read), and that answers as a full re-read would', async () => {
+    const watch = fleet.server.app.alarms.fenceWatch!;
+    const before = watch.evaluator.changedBindings;
+    const vehicleIds = fleet.online.slice(0, 2).map((o) => o.vehicleId);
+    const made = await call<FenceView>('POST', '/service-monitor/fence', admin, {
+      name: '增量', geometry: { shape: 'rect', sw: [100.1, 30.1], ne: [100.2, 30.2] }, rule, vehicleIds,
+    });
+    // Patched in: its two bindings sit beside the packed ones (a full re-read would have packed them).
+    expect(watch.evaluator.changedBindings).toBe(before + 2);
+    const count = watch.evaluator.fenceCount;
+    expect(count).toBe((db.prepare('SELECT count(*) AS n FROM fence').get() as { n: number }).n);
+    expect((await call('PUT', '/service-monitor/fence/vehicles', admin, { id: made.data.id, vehicleIds: vehicleIds.slice(0, 1) })).code).toBe(200);
+    expect(watch.evaluator.changedBindings).toBe(before + 1);
+    expect((await call('DELETE', '/service-monitor/fence', admin, { ids: [made.data.id] })).code).toBe(200);
+    expect(watch.evaluator.fenceCount).toBe(count - 1);
+    expect(watch.evaluator.changedBindings).toBe(before);
+  });
+
   it('400 naming the field and nothing written', async () => {
     const fences = count('fence');
     const bad = async (body: Record<string, unknown>, field: RegExp) => {

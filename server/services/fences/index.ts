@@ -167,11 +167,11 @@ export interface FenceDeps {
   readonly storage: Storage;
   readonly live: LiveRuntime;
   /** The platform evaluation to reload after each write (AlarmService; absent in bare setups). */
-  readonly alarms?: () => { fencesChanged(): void } | undefined;
+  readonly alarms?: () => { fencesChanged(ids?: readonly number[]): void } | undefined;
 }
 
 export function fenceRoutes(app: App, deps: FenceDeps): void {
-  const changed = () => deps.alarms?.()?.fencesChanged();
+  const changed = (ids?: readonly number[]) => deps.alarms?.()?.fencesChanged(ids);
   // Prime the evaluation with what is stored (the alarm service starts before this module).
   changed();
 
@@ -253,7 +253,7 @@ export function fenceRoutes(app: App, deps: FenceDeps): void {
     });
     // A new shape is another kind of area on the terminal: the old one is deleted there (0x8601/3/5).
     if (shapeChanged) await held.sendDelete(fenceOf(row), holding, held.userOf(ctx));
-    changed();
+    changed([row.id]);
     return ok(held.detail(ctx.scope, row.id), requestLang(request));
   });
 }

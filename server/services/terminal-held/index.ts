@@ -97,8 +97,8 @@ export interface TerminalHeldSpec<R extends HeldRow, O extends HeldObject, P ext
 export interface TerminalHeldDeps {
   readonly storage: Storage;
   readonly live: LiveRuntime;
-  /** Tells the platform evaluation after each write. */
-  changed(): void;
+  /** Tells the platform evaluation after each write, naming the objects written (it re-reads only those). */
+  changed(ids?: readonly number[]): void;
 }
 
 export function terminalHeld<R extends HeldRow, O extends HeldObject, P extends HeldPayload>(app: App, deps: TerminalHeldDeps, spec: TerminalHeldSpec<R, O, P>) {
@@ -109,8 +109,13 @@ export function terminalHeld<R extends HeldRow, O extends HeldObject, P extends 
 
   const userOf = (ctx: AuthContext): CommandUser => ({ id: ctx.user.id, name: ctx.user.realName || ctx.user.username });
   const byId = db.prepare(`SELECT * FROM ${T} WHERE id = ?`);
-  const setState = db.prepare(`UPDATE ${B} SET send_state = ?, result = ?, task_id = ?, send_time = ?
-    WHERE ${K} = ? AND vehicle_id = ? AND (task_id IS NULL OR task_id <= ?)`);
+  // An answer to a set sent before the object was edited (send_state 'outdated' and the edit at or after
+  // the send) confirms the old version: it stays 'outdated' (send again), never 'ok' with the old one held.
+  const setState = db.prepare(`UPDATE ${B} SET
+      send_state = CASE WHEN @state = 'ok' AND send_state = 'outdated' AND send_time IS NOT NULL
+        AND (SELECT o.update_time FROM ${T} o WHERE o.id = @object) >= send_time THEN 'outdated' ELSE @state END,
+      result = @result, task_id = @task, send_time = @now
+    WHERE ${K} = @object AND vehicle_id = @vehicle AND (task_id IS NULL OR task_id <= @task)`);
 
   const tasks: CommandTasks<P> = createCommandTasks<P>({ db, storage, gateway }, {
     tables: { ...spec.taskTables, payload: 'payload' },
@@ -119,7 +124,7 @@ export function terminalHeld<R extends HeldRow, O extends HeldObject, P extends 
     content: (p) => spec.content(p),
     onState(taskId, p, vehicleId, state: TaskVehicleState, result) {
       // A later task's state is never overwritten by an earlier one still finishing.
-      if (p.op === 'set') setState.run(state, result, taskId, Date.now(), spec.objectIdOf(p), vehicleId, taskId);
+      if (p.op === 'set') setState.run({ state, result, task: taskId, now: Date.now(), object: spec.objectIdOf(p), vehicle: vehicleId });
     },
   });
 
@@ -197,7 +202,7 @@ export function terminalHeld<R extends HeldRow, O extends HeldObject, P extends 
       for (const v of vehicles) bind.run(newId, v.vehicleId);
       return newId;
     })();
-    changed();
+    changed([id]);
     return detail(ctx.scope, id);
   }
 
@@ -253,7 +258,7 @@ export function terminalHeld<R extends HeldRow, O extends HeldObject, P extends 
     })();
     // An unbound vehicle's terminal should no longer hold it.
     const deleteTaskId = await sendDelete(spec.objectOf(row), removed.filter((r) => r.state !== 'none').map((r) => r.id), userOf(ctx));
-    changed();
+    changed([row.id]);
     return ok({ ...detail(ctx.scope, row.id), deleteTaskId }, requestLang(request));
   });
 
@@ -275,7 +280,7 @@ export function terminalHeld<R extends HeldRow, O extends HeldObject, P extends 
       const taskId = await sendDelete(spec.objectOf(rows[i]!), held[i]!, user);
       if (taskId !== null) deleteTaskIds.push(taskId);
     }
-    changed();
+    changed(rows.map((r) => r.id));
     return ok({ deleted: rows.length, deleteTaskIds }, requestLang(request));
   });
 
