@@ -20,12 +20,14 @@ import { createValidatorCompiler } from './http/validation.ts';
 import { createLiveRuntime, type LiveRuntime } from './live/runtime.ts';
 import { createMediaRuntime, type MediaRuntime } from './media/runtime.ts';
 import { installRetention } from './retention/index.ts';
+import { installReportEngine } from './services/report-engine/index.ts';
 import { attachTrackReadPool } from './db/read-pool.ts';
 import { monitorRoutes } from './services/monitor/index.ts';
 import { privRoutes } from './services/priv/index.ts';
 import { trackRoutes } from './services/track/index.ts';
 import { safeRoutes } from './services/safe/index.ts';
 import { reportRoutes } from './services/reports/index.ts';
+import { operationReportRoutes } from './services/operation-reports/index.ts';
 import { videoRoutes } from './services/video/index.ts';
 import { recordingUploadRoutes } from './services/video/recording-upload.ts';
 import { talkRoutes } from './services/video/talk.ts';
@@ -90,6 +92,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('preClose', async () => media.close());
   // Before the routes: export calls use `app.exportFiles`, multimedia adds its sweep to `app.retention`.
   installRetention(app, { config, storage, clock: live.store.clock });
+  installReportEngine(app, { config, storage, live }); // issue 18: per vehicle-day report rows kept as positions are stored (modules register on app.reportEngine)
 
   app.setValidatorCompiler(createValidatorCompiler());
   installErrorHandler(app);
@@ -107,6 +110,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   monitorRoutes(api, { config, storage, tokens, live });
   trackRoutes(api, { config, storage, tokens, live });
   reportRoutes(api, { config, storage, tokens, live });
+  operationReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined) }); // issue 18: mileage and operation reports on the report engine
   registerPush(api, live.store, storage);
   await safeRoutes(api, { config, storage, tokens, live }); // issue 5: safety alarms (after push: it publishes there)
   videoRoutes(api, { storage, store: live.store, hub: media.hub, dailyLimit: config.videoDailyLimit, playback: { hub: media.playback.hub, gateway: live.gateway }, gateway: live.gateway });

@@ -12,6 +12,9 @@
  * day, and sums in code (≤ 1,000 vehicles × 31 days), so no SQL ever aggregates a figure. The primary
  * key (module, vehicle_id, day) serves every read: a month of N vehicles is N range seeks, a day of
  * 100,000 vehicles 100,000 point seeks, and retention deletes per (module, vehicle) below a day.
+ * `stale` = 1 marks a day queued for recompute (late data) until the recompute wrote it: a crash in
+ * between leaves the mark, and the next start recomputes the day (the partial index holds only those;
+ * `report_day_open` likewise finds the open days' carries at start without scanning every row).
  * `report_event`: a module's detail entries (stops, trips, refuels…); `open` marks events a module
  * pushed from `finish` for a day still open (rewritten on every save), the others are final.
  * `report_setting`: analyst thresholds per company, by the modules' own keys.
@@ -34,8 +37,11 @@ export const REPORT_ENGINE_MIGRATION = {
       carry TEXT,
       last_t INTEGER,
       updated_time INTEGER NOT NULL,
+      stale INTEGER NOT NULL DEFAULT 0,
       PRIMARY KEY (module, vehicle_id, day)
     ) WITHOUT ROWID;
+    CREATE INDEX report_day_stale ON report_day(vehicle_id, day) WHERE stale = 1;
+    CREATE INDEX report_day_open ON report_day(vehicle_id, day) WHERE carry IS NOT NULL;
     CREATE TABLE report_event (
       module TEXT NOT NULL,
       vehicle_id INTEGER NOT NULL,

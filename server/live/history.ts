@@ -17,6 +17,11 @@ export interface HistorySink {
   /** Rows queued and not yet committed. */
   readonly pending: number;
   readonly stats: HistoryStats;
+  /**
+   * Called with each batch right after its transaction committed (the report engine folds it into
+   * the day figures, issue 18). Runs after the acknowledgement was sent; a throw is logged, never retried.
+   */
+  onCommitted?: ((rows: readonly PositionRow[]) => void) | undefined;
 }
 
 export interface HistoryStats {
@@ -42,6 +47,7 @@ export interface BatchedHistoryOptions {
 
 export class BatchedHistoryWriter implements HistorySink {
   readonly stats: HistoryStats = { rowsWritten: 0, flushes: 0, failedFlushes: 0, lastFlushMs: 0 };
+  onCommitted: ((rows: readonly PositionRow[]) => void) | undefined;
   private queue: PositionRow[] = [];
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
@@ -78,6 +84,11 @@ export class BatchedHistoryWriter implements HistorySink {
         this.stats.rowsWritten += batch.length;
         this.stats.flushes++;
         this.stats.lastFlushMs = performance.now() - started;
+        try {
+          this.onCommitted?.(batch);
+        } catch (err) {
+          this.options.onError?.(err);
+        }
       },
       (err: unknown) => {
         // Keep the rows (oldest first) and retry on the next flush rather than lose acknowledged data.

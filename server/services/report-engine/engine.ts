@@ -1,0 +1,488 @@
+/**
+ * The report engine (issue 18; CONTEXT.md in this folder): keeps every registered DayModule's row per
+ * (vehicle, China day) up to date as positions are stored, so a report reads rows instead of positions.
+ *
+ * - Live: `ingest` gets each history batch right after it committed, sorts it by vehicle and GPS time and
+ *   steps each point into the in-memory carries of its (vehicle, day). Nothing is written per point:
+ *   dirty days are saved (row, carry, new events) every `persistMs` in one transaction.
+ * - Late data: a point older than its day's last stepped point, or for a day already closed, marks the
+ *   day stale (in memory and in `report_day.stale`) and queues a recompute: the day's stored positions
+ *   through the same modules, one day per macrotask, off the ingest path.
+ * - Restart: open days' carries are loaded; a day whose carry is older than its newest stored point, a
+ *   day still marked stale, and a vehicle's newest day with no row at all are recomputed. So a crash
+ *   loses nothing: at most `persistMs` of points are re-read from positions.
+ * - A day closes (its carry is dropped and the row written final) once it is over and no point came
+ *   for `closeAfterMs`.
+ */
+import { chinaDayIndex, chinaDayStartMs, DAY_MS } from '../../../domain/track/days.ts';
+import type { DayContext, DayEvent, DayModule, DayPoint } from '../../../domain/report-day/module.ts';
+import { isValidDayPoint } from '../../../domain/report-day/valid.ts';
+import type { PositionRow } from '../../db/repositories.ts';
+import type { SqliteDb } from '../../db/sqlite.ts';
+import type { ReportEngine } from './api.ts';
+import { ReportEngineStore, type PositionDbRow } from './store.ts';
+
+type AnyModule = DayModule<unknown, unknown>;
+
+export interface ReportEngineOptions {
+  readonly db: SqliteDb;
+  readonly clock: () => number;
+  /** Dirty open days are saved this often; a crash costs at most this much re-reading. */
+  readonly persistMs?: number;
+  /** A day that is over closes after this long without a new point (late reports just after midnight stay live). */
+  readonly closeAfterMs?: number;
+  readonly log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+export const DEFAULT_PERSIST_MS = 10_000;
+export const DEFAULT_CLOSE_AFTER_MS = 15 * 60_000;
+
+/** One open (vehicle, day): the carries of every module, in registration order. */
+interface Entry {
+  readonly vehicleId: number;
+  readonly day: number;
+  carries: unknown[];
+  /** Events pushed by `step` and not saved yet, per module. */
+  pending: DayEvent[][];
+  /** GPS time of the last point stepped (-Infinity: none). */
+  lastT: number;
+  touched: number;
+  dirty: boolean;
+  /** Queued for recompute: live points are skipped (the recompute reads them from positions). */
+  stale: boolean;
+}
+
+interface Queued {
+  readonly vehicleId: number;
+  readonly day: number;
+  /** Also recompute the next day when it has a row (its `previous` may have changed). */
+  cascade: boolean;
+  readonly waiters: (() => void)[];
+}
+
+/** Key of a (vehicle, day): ids stay far below 2^32, China day indices below 2^20 until year 4840. */
+const keyOf = (vehicleId: number, day: number) => vehicleId * 1_048_576 + day;
+
+export function dayPoint(r: PositionDbRow | PositionRow): DayPoint {
+  if ('gps_time' in r) {
+    return { t: r.gps_time, lng: r.lng, lat: r.lat, speed: r.speed, status: r.status, alarm: r.alarm, mileage: r.mileage, fuel: r.fuel, receivedAt: r.received_at };
+  }
+  return { t: Math.round(r.gpsTime), lng: r.lng, lat: r.lat, speed: r.speed, status: r.status, alarm: r.alarm, mileage: r.mileage, fuel: r.fuel ?? null, receivedAt: r.receivedAt };
+}
+
+export interface ReportEngineStats {
+  pointsStepped: number;
+  daysOpened: number;
+  recomputes: number;
+  saves: number;
+  lastSaveMs: number;
+}
+
+export class SqliteReportEngine implements ReportEngine {
+  readonly stats: ReportEngineStats = { pointsStepped: 0, daysOpened: 0, recomputes: 0, saves: 0, lastSaveMs: 0 };
+  private readonly modules: AnyModule[] = [];
+  private readonly index = new Map<string, number>();
+  private readonly store: ReportEngineStore;
+  private readonly clock: () => number;
+  private readonly persistMs: number;
+  private readonly closeAfterMs: number;
+  /** Open days by key, and by vehicle (the reads overlay them). */
+  private readonly entries = new Map<number, Entry>();
+  private readonly byVehicle = new Map<number, Map<number, Entry>>();
+  private readonly queue = new Map<number, Queued>();
+  private draining: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private started = false;
+  private closed = false;
+
+  constructor(private readonly options: ReportEngineOptions) {
+    this.store = new ReportEngineStore(options.db);
+    this.clock = options.clock;
+    this.persistMs = options.persistMs ?? DEFAULT_PERSIST_MS;
+    this.closeAfterMs = options.closeAfterMs ?? DEFAULT_CLOSE_AFTER_MS;
+  }
+
+  register(module: AnyModule): void {
+    if (this.started) throw new Error(`report engine: module '${module.key}' registered after the engine started`);
+    if (this.index.has(module.key)) throw new Error(`report engine: module '${module.key}' registered twice`);
+    this.index.set(module.key, this.modules.length);
+    this.modules.push(module);
+  }
+
+  get moduleKeys(): string[] {
+    return this.modules.map((m) => m.key);
+  }
+
+  /** Open days held in memory (tests, bench). */
+  get openDays(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Loads the open days' carries and queues what a crash may have left behind; starts the save timer.
+   * Resolves once the loading is done (the recomputes it queued run on afterwards; `idle()` waits for them).
+   */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    const keys = this.moduleKeys;
+    if (keys.length > 0) {
+      const open = new Map<number, { vehicleId: number; day: number; lastT: number; carries: Map<string, unknown> }>();
+      for (const r of this.store.openCarries()) {
+        const k = keyOf(r.vehicle_id, r.day);
+        let o = open.get(k);
+        if (!o) open.set(k, (o = { vehicleId: r.vehicle_id, day: r.day, lastT: r.last_t ?? -Infinity, carries: new Map() }));
+        o.carries.set(r.module, JSON.parse(r.carry));
+        o.lastT = Math.max(o.lastT, r.last_t ?? -Infinity);
+      }
+      const now = this.clock();
+      for (const [k, o] of open) {
+        // A module registered since the carry was saved has none: the day is recomputed for it.
+        if (keys.some((m) => !o.carries.has(m))) {
+          this.enqueue(o.vehicleId, o.day, false);
+          continue;
+        }
+        const entry: Entry = {
+          vehicleId: o.vehicleId, day: o.day, carries: keys.map((m) => o.carries.get(m)), pending: keys.map(() => []),
+          lastT: o.lastT, touched: now, dirty: false, stale: false,
+        };
+        this.put(k, entry);
+        const start = chinaDayStartMs(o.day);
+        const newest = this.store.newestTime(o.vehicleId, start, start + DAY_MS);
+        if (newest !== null && newest > o.lastT) this.markStale(entry);
+      }
+      for (const s of this.store.staleDays()) this.enqueue(s.vehicle_id, s.day, true);
+      // Points of a day that never got a row (a crash before its first save): each vehicle's newest day.
+      for (const v of this.store.vehicleIds()) {
+        const newest = this.store.newestTime(v, -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+        if (newest === null) continue;
+        const day = chinaDayIndex(newest);
+        if (!this.entries.has(keyOf(v, day)) && !this.store.rowExists(keys[0]!, v, day)) this.enqueue(v, day, false);
+      }
+    }
+    this.timer = setInterval(() => this.tick(), this.persistMs);
+    this.timer.unref();
+  }
+
+  /** Saves every open day, waits for queued recomputes, stops the timer. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.idle();
+    this.save(() => true);
+  }
+
+  /** Resolves when no recompute is queued. */
+  async idle(): Promise<void> {
+    while (this.draining) await this.draining;
+  }
+
+  /** The history writer's `onCommitted`: folds a committed batch into the open days. Never throws. */
+  ingest(rows: readonly PositionRow[]): void {
+    if (this.modules.length === 0 || rows.length === 0) return;
+    try {
+      this.ingestSorted(sortBatch(rows));
+    } catch (err) {
+      this.options.log?.error({ err }, 'report engine: ingest failed');
+    }
+  }
+
+  private ingestSorted(points: { vehicleId: number; p: DayPoint }[]): void {
+    const now = this.clock();
+    let i = 0;
+    while (i < points.length) {
+      const vehicleId = points[i]!.vehicleId;
+      const day = chinaDayIndex(points[i]!.p.t);
+      let j = i;
+      while (j < points.length && points[j]!.vehicleId === vehicleId && chinaDayIndex(points[j]!.p.t) === day) j++;
+      this.ingestDay(vehicleId, day, points, i, j, now);
+      i = j;
+    }
+  }
+
+  private ingestDay(vehicleId: number, day: number, points: { p: DayPoint }[], from: number, to: number, now: number): void {
+    const k = keyOf(vehicleId, day);
+    let e = this.entries.get(k);
+    if (!e) {
+      if (this.queue.has(k)) return; // its recompute will read these points
+      if (this.store.rowExists(this.modules[0]!.key, vehicleId, day)) {
+        // A day already closed (blind-area re-upload): recomputed from positions.
+        this.store.markStale(this.moduleKeys, vehicleId, day);
+        this.enqueue(vehicleId, day, true);
+        return;
+      }
+      e = this.open(vehicleId, day, now);
+    }
+    if (e.stale) return;
+    const mods = this.modules;
+    const events: DayEvent[] = [];
+    let validSeen = false;
+    for (let i = from; i < to; i++) {
+      const p = points[i]!.p;
+      if (p.t < e.lastT) {
+        this.markStale(e);
+        return;
+      }
+      for (let m = 0; m < mods.length; m++) {
+        mods[m]!.step(e.carries[m], p, events);
+        if (events.length > 0) {
+          e.pending[m]!.push(...events);
+          events.length = 0;
+        }
+      }
+      e.lastT = p.t;
+      if (!validSeen && isValidDayPoint(p)) validSeen = true;
+    }
+    this.stats.pointsStepped += to - from;
+    e.dirty = true;
+    e.touched = now;
+    // A new valid point of a day followed by an open later day changes that day's `previous`.
+    if (validSeen) {
+      const next = this.entries.get(keyOf(vehicleId, day + 1));
+      if (next && !next.stale) this.markStale(next);
+    }
+  }
+
+  /** A new open day: context with the last valid point before it and the company's settings. */
+  private open(vehicleId: number, day: number, now: number): Entry {
+    const context = this.context(vehicleId, day);
+    const e: Entry = {
+      vehicleId, day, carries: this.modules.map((m) => m.start(context)), pending: this.modules.map(() => []),
+      lastT: -Infinity, touched: now, dirty: true, stale: false,
+    };
+    this.put(keyOf(vehicleId, day), e);
+    this.stats.daysOpened++;
+    return e;
+  }
+
+  private context(vehicleId: number, day: number): DayContext {
+    const dayStart = chinaDayStartMs(day);
+    const prev = this.store.previous(vehicleId, dayStart).map(dayPoint).find(isValidDayPoint) ?? null;
+    return { vehicleId, day, dayStart, dayEnd: dayStart + DAY_MS, previous: prev, settings: this.store.vehicleSettings(vehicleId) };
+  }
+
+  private put(k: number, e: Entry): void {
+    this.entries.set(k, e);
+    let m = this.byVehicle.get(e.vehicleId);
+    if (!m) this.byVehicle.set(e.vehicleId, (m = new Map()));
+    m.set(e.day, e);
+  }
+
+  private drop(e: Entry): void {
+    this.entries.delete(keyOf(e.vehicleId, e.day));
+    const m = this.byVehicle.get(e.vehicleId);
+    m?.delete(e.day);
+    if (m && m.size === 0) this.byVehicle.delete(e.vehicleId);
+  }
+
+  private markStale(e: Entry): void {
+    e.stale = true;
+    this.store.markStale(this.moduleKeys, e.vehicleId, e.day);
+    this.enqueue(e.vehicleId, e.day, true);
+  }
+
+  // ---- recompute -------------------------------------------------------------------------------
+
+  recompute(vehicleId: number, day: number): Promise<void> {
+    return new Promise((resolve) => this.enqueue(vehicleId, day, false, resolve));
+  }
+
+  private enqueue(vehicleId: number, day: number, cascade: boolean, waiter?: () => void): void {
+    const k = keyOf(vehicleId, day);
+    let q = this.queue.get(k);
+    if (!q) this.queue.set(k, (q = { vehicleId, day, cascade, waiters: [] }));
+    q.cascade ||= cascade;
+    if (waiter) q.waiters.push(waiter);
+    this.draining ??= this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.size > 0) {
+        // One day per macrotask: the gateway's sockets and the history flushes run in between.
+        await new Promise<void>((r) => setImmediate(r));
+        const [k, q] = this.queue.entries().next().value as [number, Queued];
+        this.queue.delete(k);
+        try {
+          if (this.modules.length > 0) this.recomputeNow(q.vehicleId, q.day);
+          if (q.cascade && this.modules.length > 0) {
+            const next = keyOf(q.vehicleId, q.day + 1);
+            if (!this.queue.has(next) && (this.entries.has(next) || this.store.rowExists(this.modules[0]!.key, q.vehicleId, q.day + 1))) {
+              this.enqueue(q.vehicleId, q.day + 1, false);
+            }
+          }
+        } catch (err) {
+          this.options.log?.error({ err, vehicleId: q.vehicleId, day: q.day }, 'report engine: recompute failed');
+        }
+        for (const w of q.waiters) w();
+      }
+    } finally {
+      this.draining = null;
+    }
+  }
+
+  /** The day from its stored positions through the same modules; replaces the open carry or the closed row. */
+  private recomputeNow(vehicleId: number, day: number): void {
+    this.stats.recomputes++;
+    const context = this.context(vehicleId, day);
+    const mods = this.modules;
+    const carries = mods.map((m) => m.start(context));
+    const pending: DayEvent[][] = mods.map(() => []);
+    let lastT = -Infinity;
+    let count = 0;
+    for (const r of this.store.dayPositions(vehicleId, context.dayStart, context.dayEnd)) {
+      const p = dayPoint(r);
+      for (let m = 0; m < mods.length; m++) mods[m]!.step(carries[m], p, pending[m]!);
+      lastT = p.t;
+      count++;
+    }
+    const now = this.clock();
+    const k = keyOf(vehicleId, day);
+    let e = this.entries.get(k);
+    // A day without positions and without figures stays without a row.
+    if (count === 0 && !e && !this.store.rowExists(mods[0]!.key, vehicleId, day)) return;
+    const stillOpen = e !== undefined || day >= chinaDayIndex(now);
+    if (!e) {
+      e = { vehicleId, day, carries, pending, lastT, touched: now, dirty: true, stale: false };
+      if (stillOpen) this.put(k, e);
+    } else {
+      Object.assign(e, { carries, pending, lastT, dirty: true, stale: false });
+    }
+    this.store.transaction(() => {
+      this.store.deleteEvents(this.moduleKeys, vehicleId, day);
+      this.saveEntry(e, !stillOpen, now);
+    });
+  }
+
+  // ---- saving ----------------------------------------------------------------------------------
+
+  /** What the timer does, now: saves dirty open days and closes the quiet days that are over (tests, bench). */
+  flushNow(): void {
+    this.save((e) => e.dirty);
+  }
+
+  private tick(): void {
+    try {
+      this.save((e) => e.dirty);
+    } catch (err) {
+      this.options.log?.error({ err }, 'report engine: save failed; retrying at the next interval');
+    }
+  }
+
+  /** Saves the matching dirty open days and closes the days that are over and quiet. */
+  private save(which: (e: Entry) => boolean): void {
+    const started = performance.now();
+    const now = this.clock();
+    const today = chinaDayIndex(now);
+    const closing: Entry[] = [];
+    this.store.transaction(() => {
+      for (const e of this.entries.values()) {
+        if (e.stale) continue; // its recompute writes it
+        const close = this.closed || (e.day < today && now - e.touched >= this.closeAfterMs);
+        if (close && !this.closed) closing.push(e);
+        if ((e.dirty && which(e)) || (close && !this.closed)) this.saveEntry(e, close && !this.closed, now);
+      }
+    });
+    for (const e of closing) this.drop(e);
+    this.stats.saves++;
+    this.stats.lastSaveMs = performance.now() - started;
+  }
+
+  /** Writes one day's rows (with the carry unless `final`) and its new events; inside a transaction. */
+  private saveEntry(e: Entry, final: boolean, now: number): void {
+    const mods = this.modules;
+    for (let m = 0; m < mods.length; m++) {
+      const key = mods[m]!.key;
+      const open: DayEvent[] = [];
+      const row = mods[m]!.finish(e.carries[m], open);
+      this.store.putRow(key, e.vehicleId, e.day, JSON.stringify(row), final ? null : JSON.stringify(e.carries[m]), Number.isFinite(e.lastT) ? e.lastT : null, now);
+      for (const ev of e.pending[m]!) this.store.insertEvent(key, e.vehicleId, e.day, ev, false);
+      e.pending[m] = [];
+      this.store.deleteOpenEvents(key, e.vehicleId, e.day);
+      for (const ev of open) this.store.insertEvent(key, e.vehicleId, e.day, ev, !final);
+    }
+    e.dirty = false;
+  }
+
+  // ---- reads -----------------------------------------------------------------------------------
+
+  private moduleIndex(moduleKey: string): number {
+    const m = this.index.get(moduleKey);
+    if (m === undefined) throw new Error(`report engine: no module '${moduleKey}'`);
+    return m;
+  }
+
+  async days<Row>(moduleKey: string, vehicleIds: readonly number[], fromDay: number, toDay: number): Promise<Map<number, { day: number; row: Row }[]>> {
+    const m = this.moduleIndex(moduleKey);
+    const out = new Map<number, { day: number; row: Row }[]>();
+    for (const v of vehicleIds) {
+      if (out.has(v)) continue;
+      const open = this.byVehicle.get(v);
+      const list: { day: number; row: Row }[] = [];
+      for (const r of this.store.rows(moduleKey, v, fromDay, toDay)) {
+        if (open?.has(r.day)) continue;
+        list.push({ day: r.day, row: JSON.parse(r.row) as Row });
+      }
+      if (open) {
+        // Open days answer from the carry: today's figures up to the last stored batch.
+        let added = false;
+        for (const e of open.values()) {
+          if (e.day < fromDay || e.day > toDay) continue;
+          list.push({ day: e.day, row: this.modules[m]!.finish(e.carries[m], []) as Row });
+          added = true;
+        }
+        if (added) list.sort((a, b) => a.day - b.day);
+      }
+      out.set(v, list);
+    }
+    return out;
+  }
+
+  async events(moduleKey: string, vehicleIds: readonly number[], fromDay: number, toDay: number, kind?: string): Promise<{ vehicleId: number; day: number; event: DayEvent }[]> {
+    this.moduleIndex(moduleKey);
+    const ids = [...new Set(vehicleIds)].sort((a, b) => a - b);
+    // Open days of these vehicles are saved first, so their events (final and still open) are in the table.
+    const wanted = new Set(ids);
+    const touched = ids.some((v) => this.byVehicle.has(v));
+    if (touched) this.save((e) => wanted.has(e.vehicleId));
+    const out: { vehicleId: number; day: number; event: DayEvent }[] = [];
+    for (const v of ids) {
+      for (const r of this.store.events(moduleKey, v, fromDay, toDay, kind)) {
+        out.push({ vehicleId: v, day: r.day, event: { kind: r.kind, start: r.start_time, end: r.end_time, lng: r.lng, lat: r.lat, value: JSON.parse(r.value) as Record<string, number> } });
+      }
+    }
+    return out;
+  }
+
+  async settings(companyId: number): Promise<Record<string, number>> {
+    return this.store.settings(companyId);
+  }
+
+  /** Sets (or with null removes) a company's thresholds; recomputes nothing (see `recompute`). */
+  async setSettings(companyId: number, values: Readonly<Record<string, number | null>>): Promise<void> {
+    this.store.putSettings(companyId, values);
+  }
+
+  /** Retention: rows and events of days before `firstKeptDay`, per module and vehicle in bounded steps. */
+  async deleteBefore(firstKeptDay: number, halted: () => boolean = () => false): Promise<{ reportEngineDays: number; reportEngineEvents: number }> {
+    const r = { reportEngineDays: 0, reportEngineEvents: 0 };
+    for (let mod = this.store.nextModule(''); mod !== undefined && !halted(); mod = this.store.nextModule(mod)) {
+      for (let v = this.store.nextVehicle(mod, -1); v !== undefined && !halted(); v = this.store.nextVehicle(mod, v)) {
+        const d = this.store.deleteBefore(mod, v, firstKeptDay);
+        r.reportEngineDays += d.days;
+        r.reportEngineEvents += d.events;
+        await new Promise<void>((res) => setImmediate(res));
+      }
+    }
+    return r;
+  }
+}
+
+/** A batch as (vehicle, point), by vehicle then GPS time; equal times keep arrival (row id) order. */
+function sortBatch(rows: readonly PositionRow[]): { vehicleId: number; p: DayPoint }[] {
+  const out = rows.map((r, i) => ({ vehicleId: r.vehicleId, p: dayPoint(r), i }));
+  out.sort((a, b) => a.vehicleId - b.vehicleId || a.p.t - b.p.t || a.i - b.i);
+  return out;
+}
