@@ -417,4 +417,9 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 463, pid: 78, type: 2, key: '/report/vehicleOperationAnalysis/parkingReport:export', zh: '导出', en: 'Export' },
   { id: 464, pid: 79, type: 2, key: '/report/vehicleOperationAnalysis/travelDetails:export', zh: '导出', en: 'Export' },
   { id: 465, pid: 80, type: 2, key: '/report/vehicleOperationAnalysis/nightStatistic:export', zh: '导出', en: 'Export' },
+  // Issue 18 (fuel reports; server/API.md "Fuel reports"): ids 480–489.
+  { id: 480, pid: 68, type: 2, key: '/report/vehicleOilAnalysis/oilSummary:export', zh: '导出', en: 'Export' },
+  { id: 481, pid: 69, type: 2, key: '/report/vehicleOilAnalysis/oilDaily:export', zh: '导出', en: 'Export' },
+  { id: 482, pid: 71, type: 2, key: '/report/vehicleOilAnalysis/oilAddDetails:export', zh: '导出', en: 'Export' },
+  { id: 483, pid: 72, type: 2, key: '/report/vehicleOilAnalysis/oilLeakageDetails:export', zh: '导出', en: 'Export' },
 ];
