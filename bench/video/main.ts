@@ -14,6 +14,7 @@
  * while drawing VideoFrames, so both sides are timed where the main thread sees the frame.)
  */
 import { openMseChannel, openWebCodecsChannel, type VideoChannel } from '../../src/live/video/video-channel.ts';
+import type { LatePolicy } from '../../src/live/video/video-pipeline.ts';
 
 interface TileFigures {
   painted: number;
@@ -33,7 +34,7 @@ let recordedEpoch = 0;
 /** Epoch ms: the clock of the stream server's arrival stamps (same machine). */
 const epochNow = () => performance.timeOrigin + performance.now();
 
-function startVideoBench(opts: { n: number; url: string; mode: 'webcodecs' | 'mse' }): void {
+function startVideoBench(opts: { n: number; url: string; mode: 'webcodecs' | 'mse'; policy?: LatePolicy }): void {
   const wall = document.getElementById('wall')!;
   wall.replaceChildren();
   tiles = [];
@@ -63,7 +64,7 @@ function startVideoBench(opts: { n: number; url: string; mode: 'webcodecs' | 'ms
           if (t.drawnBase < 0) t.drawnBase = st.painted;
           t.drawn = st.painted - t.drawnBase;
         },
-      });
+      }, { policy: opts.policy });
       ch.connect(`${opts.url}${sep}tile=${i}`);
       channels.push(ch);
     } else {

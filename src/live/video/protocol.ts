@@ -4,11 +4,11 @@
  * buffers); only status, stats, audio PCM and snapshots come back.
  */
 import type { MediaStatus } from '../../../proto/media-frame.ts';
-import type { VideoStats } from './video-pipeline.ts';
+import type { LatePolicy, VideoStats } from './video-pipeline.ts';
 
 export type VideoWorkerIn =
-  /** `reportPaints` (benchmarks): post a `painted` message per painted frame. */
-  | { type: 'init'; canvas: OffscreenCanvas; reportPaints?: boolean }
+  /** `reportPaints` (benchmarks): post a `painted` message per painted frame; `policy` (benchmarks): the late-frame policy, default skip-paint. */
+  | { type: 'init'; canvas: OffscreenCanvas; reportPaints?: boolean; policy?: LatePolicy }
   /** Open the channel's media websocket (the worker reconnects on its own). */
   | { type: 'connect'; url: string }
   /** One encoded media frame (proto/media-frame.ts bytes), transferred. */

@@ -9,7 +9,7 @@ import { ReconnectingSocket, type SocketLike } from '../stream/socket.ts';
 import { AudioOutput } from './audio-output.ts';
 import { decodeG711 } from './g711.ts';
 import type { VideoWorkerIn, VideoWorkerOut } from './protocol.ts';
-import type { VideoStats } from './video-pipeline.ts';
+import type { LatePolicy, VideoStats } from './video-pipeline.ts';
 
 export interface VideoChannelEvents {
   status?(status: MediaStatus | { type: 'status'; state: 'reconnecting'; attempt: number }): void;
@@ -36,11 +36,12 @@ export function supportsWebCodecs(): boolean {
   return typeof globalThis.VideoDecoder === 'function' && typeof HTMLCanvasElement.prototype.transferControlToOffscreen === 'function';
 }
 
-export function openWebCodecsChannel(canvas: HTMLCanvasElement, events: VideoChannelEvents = {}): VideoChannel {
+/** `options.policy` (benchmarks): the worker's late-frame policy (video-pipeline.ts). */
+export function openWebCodecsChannel(canvas: HTMLCanvasElement, events: VideoChannelEvents = {}, options: { policy?: LatePolicy } = {}): VideoChannel {
   const worker = new Worker(new URL('../../../workers/video.worker.ts', import.meta.url), { type: 'module', name: 'video' });
   const post = (msg: VideoWorkerIn, transfer: Transferable[] = []) => worker.postMessage(msg, transfer);
   const offscreen = canvas.transferControlToOffscreen();
-  post({ type: 'init', canvas: offscreen, reportPaints: events.painted !== undefined }, [offscreen]);
+  post({ type: 'init', canvas: offscreen, reportPaints: events.painted !== undefined, policy: options.policy }, [offscreen]);
   const audio = new AudioOutput();
   const snapshots = new Map<number, (b: Blob | null) => void>();
   let seq = 0;

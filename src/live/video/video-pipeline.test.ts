@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isIdrAccessUnit, splitAccessUnits } from '../../../proto/h264.ts';
 import { decodeMediaFrame, encodeMediaFrame, MEDIA_KIND, type MediaFrame } from '../../../proto/media-frame.ts';
-import { VideoPipeline, type DecodedFrame, type DecoderLike } from './video-pipeline.ts';
+import { VideoPipeline, type DecodedFrame, type DecoderLike, type VideoPipelineOptions } from './video-pipeline.ts';
 
 const clip = splitAccessUnits(new Uint8Array(readFileSync(new URL('../../../fixtures/video/main-640x360-25fps-4s.h264', import.meta.url))));
 
@@ -46,7 +46,7 @@ class FakeDecoder implements DecoderLike {
 }
 let closed: number[] = [];
 
-function setup(now = () => 0) {
+function setup(now = () => 0, options: VideoPipelineOptions = {}) {
   closed = [];
   let decoder: FakeDecoder | undefined;
   const painted: number[] = [];
@@ -55,7 +55,7 @@ function setup(now = () => 0) {
     createChunk: (init) => ({ type: init.type, timestamp: init.timestamp }),
     paint: (f) => painted.push(f.timestamp / 1000),
     now,
-  });
+  }, options);
   return { pipeline, painted, decoder: () => decoder! };
 }
 
@@ -88,7 +88,7 @@ describe('the video pipeline', () => {
   });
 
   it('drops a delta frame instead of queueing it behind a busy decoder, then resumes at the next key frame', () => {
-    const { pipeline, decoder } = setup();
+    const { pipeline, decoder } = setup(() => 0, { maxQueue: 2 });
     pipeline.push(frame(0));
     pipeline.push(frame(1));
     pipeline.push(frame(2)); // queue holds 2: dropped
@@ -102,7 +102,7 @@ describe('the video pipeline', () => {
   });
 
   it('lets a key frame jump a backlog by resetting the decoder', () => {
-    const { pipeline, decoder } = setup();
+    const { pipeline, decoder } = setup(() => 0, { maxQueue: 2 });
     pipeline.push(frame(0));
     pipeline.push(frame(1));
     pipeline.push(frame(25));
@@ -131,9 +131,9 @@ describe('the video pipeline', () => {
 });
 
 describe('the video pipeline on a late burst', () => {
-  it('drops delta frames that arrive well after the best recent transit, and resumes at the next key frame', () => {
+  it('drop-gop (the earlier policy): drops delta frames that arrive well after the best recent transit, and resumes at the next key frame', () => {
     let now = 0;
-    const { pipeline, decoder } = setup(() => now);
+    const { pipeline, decoder } = setup(() => now, { policy: 'drop-gop' });
     // Frames 0–2 arrive 5 ms after they were sent; the decoder keeps up.
     for (let i = 0; i < 3; i++) {
       now = 1000 + i * 40 + 5;
@@ -148,6 +148,50 @@ describe('the video pipeline on a late burst', () => {
     expect(pipeline.stats.droppedLate).toBe(1);
     expect(pipeline.stats.droppedWaiting).toBe(7);
     expect(pipeline.stats.painted).toBe(3);
+  });
+
+  it('skip-paint (the default): decodes a late burst whole but paints only its newest frame, and keeps playing', () => {
+    let now = 0;
+    const { pipeline, painted, decoder } = setup(() => now);
+    for (let i = 0; i < 3; i++) {
+      now = 1000 + i * 40 + 5;
+      pipeline.push(frame(i));
+      decoder().flush();
+    }
+    // The worker was busy: frames 3–10 are delivered at once, up to 325 ms late, and decoded together.
+    now = 1000 + 10 * 40 + 5;
+    for (let i = 3; i <= 10; i++) pipeline.push(frame(i));
+    decoder().flush();
+    expect(pipeline.stats.droppedLate).toBe(0);
+    expect(pipeline.stats.droppedWaiting).toBe(0);
+    expect(pipeline.stats.decoded).toBe(11);
+    // 3 and 4 are 280 and 240 ms late with newer frames behind them: not painted; 5–10 are within 200 ms.
+    expect(pipeline.stats.skippedPaint).toBe(2);
+    expect(painted).toEqual([0, 40, 80, 200, 240, 280, 320, 360, 400]);
+    expect(closed).toHaveLength(11);
+    // The next frame on time plays on: no wait for a key frame.
+    now = 1000 + 11 * 40 + 5;
+    pipeline.push(frame(11));
+    decoder().flush();
+    expect(painted.at(-1)).toBe(440);
+  });
+
+  it('skip-paint: a frame more than a second late makes the channel jump to the next key frame', () => {
+    let now = 0;
+    const { pipeline, painted, decoder } = setup(() => now);
+    for (let i = 0; i < 3; i++) {
+      now = 1000 + i * 40 + 5;
+      pipeline.push(frame(i));
+      decoder().flush();
+    }
+    now = 1000 + 2 * 40 + 5 + 1500; // frame 3 arrives 1.5 s later than its transit should be
+    pipeline.push(frame(3));
+    pipeline.push(frame(4));
+    expect(pipeline.stats.droppedLate).toBe(1);
+    expect(pipeline.stats.droppedWaiting).toBe(1);
+    pipeline.push(frame(25, { arrival: now - 5 }));
+    decoder().flush();
+    expect(painted.at(-1)).toBe(1000); // frame 25's timestamp: 25 × 40 ms
   });
 
   it('is not fooled by a clock offset between the server and this machine', () => {

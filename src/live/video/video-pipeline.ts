@@ -5,14 +5,19 @@
  * Latency over completeness, as an operator watching a cabin wants:
  * - Decoding starts at a key frame (the media server sends the latest one first: no black screen
  *   while waiting), and restarts at the next key frame after a discontinuity or a decoder error.
- * - A frame is never queued behind a backlog: when the decoder already holds `maxQueue` frames, a
- *   delta frame is dropped and the channel waits for the next key frame (a P-frame without its
- *   reference would paint garbage); a key frame resets the decoder and goes first.
- * - A delta frame that arrives more than `maxLagMs` later than the channel's best transit (a worker
- *   that was busy, a burst after a network stall) is dropped too: painting a backlog fast-forwards
- *   old pictures. Transit is judged against its own recent minimum, so a clock offset between the
- *   server and this machine cancels out.
- * - Each decoded frame is painted at once and closed (VideoFrames hold decoder memory).
+ * - Behind by a little (policy 'skip-paint', the default): every frame is still decoded (a P-frame
+ *   needs its references, and decoding is the cheaper half: bench/video/PROFILE.md), but a decoded
+ *   frame more than `maxLagMs` late with a newer one already in the decoder is closed unpainted —
+ *   painting (the canvas copy and its raster) is what a busy machine cannot afford, and the newer
+ *   picture is on its way.
+ * - Behind by a lot: when the decoder already holds `maxQueue` frames, or a delta frame arrives more
+ *   than `catchUpMs` later than the channel's best transit, it is dropped and the channel waits for
+ *   the next key frame (key-frame catch-up); a key frame behind a backlog resets the decoder and goes
+ *   first. Transit is judged against its own recent minimum, so a clock offset cancels out.
+ * - Policy 'drop-gop' (the earlier default, kept for the benchmark's comparison) drops to the next key
+ *   frame already at `maxLagMs` or 2 queued frames: on a loaded machine one late frame cost the rest
+ *   of the GOP (a second of video at the terminals' 25-frame GOP).
+ * - Each decoded frame is closed at once after its paint (VideoFrames hold decoder memory).
  */
 import { describeAvc, describeHevc } from '../../../proto/h264.ts';
 import { MEDIA_KIND, type MediaFrame } from '../../../proto/media-frame.ts';
@@ -47,12 +52,27 @@ export interface VideoPipelineDeps {
   painted?(arrival: number): void;
 }
 
+export type LatePolicy = 'skip-paint' | 'drop-gop';
+
+export interface VideoPipelineOptions {
+  /** @default 'skip-paint' */
+  policy?: LatePolicy;
+  /** Frames the decoder may hold before a delta frame is dropped (key-frame catch-up). */
+  maxQueue?: number;
+  /** Lateness beyond the best recent transit at which a frame is not worth painting (skip-paint) or decoding (drop-gop). */
+  maxLagMs?: number;
+  /** skip-paint: lateness at which delta frames are dropped until the next key frame. */
+  catchUpMs?: number;
+}
+
 export interface VideoStats {
   received: number;
   decoded: number;
   painted: number;
   /** Delta frames dropped because the decoder was behind or they arrived late. */
   droppedLate: number;
+  /** Frames decoded but closed unpainted: late, with a newer frame already in the decoder. */
+  skippedPaint: number;
   /** Frames skipped while waiting for a key frame (start, loss, error). */
   droppedWaiting: number;
   errors: number;
@@ -61,17 +81,20 @@ export interface VideoStats {
   height: number;
 }
 
-/** Frames the decoder may hold before a delta frame is dropped: 2 × 40 ms at 25 fps. */
-export const DEFAULT_MAX_QUEUE = 2;
+/** Frames the decoder may hold before a delta frame is dropped: 8 × 40 ms at 25 fps (drop-gop: 2). */
+export const DEFAULT_MAX_QUEUE = 8;
+const DROP_GOP_MAX_QUEUE = 2;
 /** Arrival times kept to pair decoded frames with their arrival (≈ 2 s at 25 fps). */
 const ARRIVALS = 64;
-/** Lateness beyond the best recent transit that drops a delta frame: 5 frames at 25 fps. */
+/** Lateness beyond the best recent transit that makes a frame not worth painting: 5 frames at 25 fps. */
 export const DEFAULT_MAX_LAG_MS = 200;
+/** Lateness at which the channel jumps to the next key frame: 1 s, the <video> baseline's live-edge seek is 0.5 s. */
+export const DEFAULT_CATCH_UP_MS = 1000;
 /** Frames per transit-minimum bucket (5 s at 25 fps); the minimum is over the last two buckets. */
 const TRANSIT_BUCKET = 125;
 
 export class VideoPipeline {
-  readonly stats: VideoStats = { received: 0, decoded: 0, painted: 0, droppedLate: 0, droppedWaiting: 0, errors: 0, codec: '', width: 0, height: 0 };
+  readonly stats: VideoStats = { received: 0, decoded: 0, painted: 0, droppedLate: 0, skippedPaint: 0, droppedWaiting: 0, errors: 0, codec: '', width: 0, height: 0 };
   /** Arrival → paint in ms of painted frames since the last `takeLatencies()`. */
   private latencies: number[] = [];
   private decoder: DecoderLike | null = null;
@@ -83,11 +106,20 @@ export class VideoPipeline {
   private transitPrevMin = Infinity;
   private transitCount = 0;
 
+  private readonly policy: LatePolicy;
+  private readonly maxQueue: number;
+  private readonly maxLagMs: number;
+  private readonly catchUpMs: number;
+
   constructor(
     private readonly deps: VideoPipelineDeps,
-    private readonly maxQueue = DEFAULT_MAX_QUEUE,
-    private readonly maxLagMs = DEFAULT_MAX_LAG_MS,
-  ) {}
+    options: VideoPipelineOptions = {},
+  ) {
+    this.policy = options.policy ?? 'skip-paint';
+    this.maxQueue = options.maxQueue ?? (this.policy === 'drop-gop' ? DROP_GOP_MAX_QUEUE : DEFAULT_MAX_QUEUE);
+    this.maxLagMs = options.maxLagMs ?? DEFAULT_MAX_LAG_MS;
+    this.catchUpMs = options.catchUpMs ?? (this.policy === 'drop-gop' ? this.maxLagMs : DEFAULT_CATCH_UP_MS);
+  }
 
   push(frame: MediaFrame): void {
     if (frame.kind !== MEDIA_KIND.H264 && frame.kind !== MEDIA_KIND.H265) return;
@@ -99,7 +131,7 @@ export class VideoPipeline {
         this.stats.droppedWaiting++;
         return;
       }
-      if (this.decoder.decodeQueueSize >= this.maxQueue || lag > this.maxLagMs) {
+      if (this.decoder.decodeQueueSize >= this.maxQueue || lag > this.catchUpMs) {
         this.stats.droppedLate++;
         this.waitingKey = true;
         return;
@@ -181,9 +213,18 @@ export class VideoPipeline {
   private onFrame(frame: DecodedFrame): void {
     this.stats.decoded++;
     try {
+      const ts = frame.timestamp / 1000;
+      if (this.policy === 'skip-paint' && (this.decoder?.decodeQueueSize ?? 0) > 0) {
+        const slot = this.arrivalTs.indexOf(ts);
+        const lag = slot < 0 ? 0 : this.deps.now() - this.arrivalAt[slot]! - Math.min(this.transitMin, this.transitPrevMin);
+        if (lag > this.maxLagMs) {
+          this.stats.skippedPaint++;
+          if (slot >= 0) this.arrivalTs[slot] = Number.NaN;
+          return;
+        }
+      }
       this.deps.paint(frame);
       this.stats.painted++;
-      const ts = frame.timestamp / 1000;
       for (let i = 0; i < ARRIVALS; i++) {
         if (this.arrivalTs[i] === ts) {
           this.latencies.push(this.deps.now() - this.arrivalAt[i]!);

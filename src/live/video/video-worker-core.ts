@@ -7,7 +7,7 @@ import { decodeMediaFrame, MEDIA_KIND, MediaFrameError, type MediaStatus } from 
 import { ReconnectingSocket, type SocketLike } from '../stream/socket.ts';
 import { decodeG711 } from './g711.ts';
 import type { VideoWorkerIn, VideoWorkerOut } from './protocol.ts';
-import { VideoPipeline, type VideoPipelineDeps } from './video-pipeline.ts';
+import { VideoPipeline, type LatePolicy, type VideoPipelineDeps } from './video-pipeline.ts';
 
 export interface VideoWorkerDeps {
   post(msg: VideoWorkerOut, transfer?: Transferable[]): void;
@@ -31,12 +31,17 @@ export class VideoWorkerCore {
   private ended = false;
   private malformed = 0;
   private reportPaints = false;
-  private readonly pipeline: VideoPipeline;
+  private pipeline: VideoPipeline;
   private readonly statsTimer: unknown;
 
   constructor(private readonly deps: VideoWorkerDeps) {
-    this.pipeline = new VideoPipeline({ ...deps.codecs, now: deps.now, paint: (f) => this.paint(f as unknown as VideoFrame), painted: (arrival) => this.onPainted(arrival) });
+    this.pipeline = this.newPipeline();
     this.statsTimer = deps.setInterval(() => this.postStats(), 1000);
+  }
+
+  private newPipeline(policy?: LatePolicy): VideoPipeline {
+    const deps = this.deps;
+    return new VideoPipeline({ ...deps.codecs, now: deps.now, paint: (f) => this.paint(f as unknown as VideoFrame), painted: (arrival) => this.onPainted(arrival) }, { policy });
   }
 
   handle(msg: VideoWorkerIn): void {
@@ -44,6 +49,10 @@ export class VideoWorkerCore {
       case 'init':
         this.canvas = msg.canvas;
         this.reportPaints = msg.reportPaints === true;
+        if (msg.policy) {
+          this.pipeline.close();
+          this.pipeline = this.newPipeline(msg.policy);
+        }
         this.ctx = msg.canvas.getContext('2d', { alpha: false, desynchronized: true });
         break;
       case 'connect':
