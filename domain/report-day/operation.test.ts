@@ -18,7 +18,7 @@ function track(t0: number, segs: Seg[], lat0 = 30): DayPoint[] {
   for (const s of segs) {
     for (let k = 0; k < s.n; k++) {
       lat += s.dLat;
-      out.push({ t: t0 + out.length * 30_000, lng: 116.4, lat, speed: s.speed, status: (s.acc ?? 1) | 2, alarm: 0, mileage: null, fuel: null, receivedAt: 0 });
+      out.push({ t: t0 + out.length * 30_000, lng: 116.4, lat, speed: s.speed, status: (s.acc ?? 1) | 2, alarm: 0, mileage: null, fuel: null, receivedAt: t0 + out.length * 30_000 });
     }
   }
   return out;
@@ -181,6 +181,15 @@ describe('operation module: online and operation day', () => {
   it('a day without points is not an online day; one point is', () => {
     expect(reduceDay(operationModule, ctx(), []).row).toMatchObject({ points: 0, online: 0, firstTime: null, lastTime: null, trips: 0 });
     expect(reduceDay(operationModule, ctx(), track(at(9, 0), [HALT(1)])).row).toMatchObject({ points: 1, online: 1, firstTime: at(9, 0) });
+  });
+
+  it('an invalid point (zero coordinates) makes the day online but is neither a stop, a trip nor a place', () => {
+    const pts = track(at(8, 0), [DRIVE(4)]);
+    const zero: DayPoint = { ...pts[1]!, lng: 0, lat: 0 };
+    const r = reduceDay(operationModule, ctx(), [pts[0]!, zero, pts[2]!, pts[3]!]);
+    expect(r.row).toMatchObject({ points: 4, online: 1, trips: 1 });
+    expect(r.row.tripKm).toBeCloseTo(3 * STEP_KM, 9); // 0 → 2 (skipping the zero point) and 2 → 3
+    expect(reduceDay(operationModule, ctx(), [zero]).row).toMatchObject({ points: 1, online: 1, trips: 0, stops: 0 });
   });
 
   it('an operation day needs 1 km of the mileage module: 0.99 is not, 1.0 is', () => {

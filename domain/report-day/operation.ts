@@ -28,12 +28,14 @@
  *   One 'night' event per trip with night driving: from its first to its last night pair.
  * - Early morning: the same for [02:00, 05:00) China time (§9, `isEarlyMorning`); the day drove in the early
  *   morning when that km is > 0.
- * - Online day: at least one point that day (§9). Operation day (≥ 1 km) is decided on the `mileage` module's
+ * - Points that fail domain/report-day/valid.ts (no fix, out of range, GPS time past arrival) count for the online
+ *   day only. Online day: at least one point that day (§9). Operation day (≥ 1 km) is decided on the `mileage` module's
  *   km (that module owns mileage): `operationDay(km)`.
  * - A stop or trip still open at the day's end is reported up to the day's last point, marked `open: 1`; the
  *   next day starts its own (the engine's days are independent).
  */
 import type { DayContext, DayEvent, DayModule, DayPoint } from './module.ts';
+import { isValidDayPoint } from './valid.ts';
 import { isEarlyMorning, isOnlineDay, isOperationDay, chinaTimeOfDayMs, OFFLINE_AFTER_MS } from '../track/days.ts';
 import { DRIFT_SPEED_KMH } from '../track/drift.ts';
 import { haversineKm, cosLatitude, impliedSpeedKmh } from '../track/geo.ts';
@@ -216,6 +218,8 @@ export const operationModule: DayModule<OperationCarry, OperationRow> = {
     const moving = p.speed >= STOP_SPEED_KMH;
     c.points++;
     c.firstTime ??= p.t;
+    // An invalid point (no fix, out of range, time past its arrival) makes the day online, nothing else.
+    if (!isValidDayPoint(p)) return;
 
     // The pair (previous point → this one) belongs to this point.
     const last = c.last;

@@ -8,6 +8,7 @@
  * for serving reports: it reads every position of the period on each request (issue 18's 333 s design).
  */
 import type { DayEvent, DayModule, DayPoint } from '../../../domain/report-day/module.ts';
+import { isValidDayPoint } from '../../../domain/report-day/valid.ts';
 import { chinaDayIndex, chinaDayStartMs, DAY_MS } from '../../../domain/track/days.ts';
 import type { PositionRow, Storage } from '../../db/repositories.ts';
 import type { ReportEngine } from '../report-engine/api.ts';
@@ -39,7 +40,10 @@ export class RawReportEngine implements ReportEngine {
     const out: { day: number; row: unknown; events: DayEvent[] }[] = [];
     let i = 0;
     let previous: DayPoint | null = null;
-    while (i < rows.length && chinaDayIndex(rows[i]!.gpsTime) < fromDay) previous = dayPoint(rows[i++]!);
+    while (i < rows.length && chinaDayIndex(rows[i]!.gpsTime) < fromDay) {
+      const p = dayPoint(rows[i++]!);
+      if (isValidDayPoint(p)) previous = p;
+    }
     for (let day = fromDay; day <= toDay; day++) {
       const dayStart = chinaDayStartMs(day);
       const carry = module.start({ vehicleId, day, dayStart, dayEnd: dayStart + DAY_MS, previous, settings: this.settingsOf(vehicleId) });
@@ -47,7 +51,8 @@ export class RawReportEngine implements ReportEngine {
       while (i < rows.length && chinaDayIndex(rows[i]!.gpsTime) === day) {
         const p = dayPoint(rows[i++]!);
         module.step(carry, p, events);
-        previous = p;
+        if (isValidDayPoint(p)) previous = p; // the engine's rule: the last valid point before the day
+
       }
       out.push({ day, row: module.finish(carry, events), events });
     }
