@@ -3,12 +3,13 @@
  * (name filter) and the map with every listed route. The selected route is drawn with its corridor to
  * scale; its bound vehicles show what their terminal holds (下发 state) and where the platform sees them
  * (on which section, off the route, deviating). 新增 / 修改 open the planner: click the map to add turning
- * points (drag to move), set each section's width, travel-time thresholds and speed limit, bind
+ * points (drag to move), set each section's width, travel-time thresholds and speed limits (day, night),
+ * the route's daily hours, key points with their arrival window, bind
  * vehicles, save; 下发 sends 0x8606 to the bound vehicles' terminals with each answer shown live.
  * Buttons sit behind the route's bits (server/services/routes/api.md).
  */
 import { useState } from 'react';
-import { ActionIcon, Alert, Badge, Button, Group, NumberInput, Paper, ScrollArea, Stack, Table, Text, Textarea, TextInput, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Checkbox, Group, NumberInput, Paper, ScrollArea, Stack, Table, Text, Textarea, TextInput, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { ROUTE_LIMITS as L } from '../../../domain/route/types.ts';
 import { Perm } from '../../app/Perm.tsx';
@@ -25,7 +26,7 @@ import { useHeldPage } from '../terminal-held/useHeldPage.ts';
 import { routeApi, ROUTES_ROUTE, type RouteDetail, type RouteView, type SendState, type Track } from './api.ts';
 import { ROUTES_NS } from './messages.ts';
 import { RouteMap } from './RouteMap.tsx';
-import { addPoint, emptyDraft, movePoint, removePoint, setSection, validateDraft, type RouteDraft } from './route-form.ts';
+import { addPoint, emptyDraft, movePoint, removePoint, setKeyPoint, setSection, toggleKeyPoint, validateDraft, type RouteDraft } from './route-form.ts';
 
 const SEND_COLOR: Record<SendState, string> = { none: 'gray', queued: 'gray', sent: 'blue', ok: 'green', failed: 'red', timeout: 'orange', outdated: 'yellow' };
 const TRACK_COLOR: Record<Track, string> = { onRoute: 'green', offRoute: 'gray', deviating: 'red', unknown: 'gray' };
@@ -50,7 +51,10 @@ export function RoutePlansPage() {
   const openEdit = (r: RouteDetail) => {
     setPlanner({
       id: r.id, plates: new Map(r.vehicles.map((v) => [v.vehicleId, v.vehiidno])), errors: {},
-      draft: { name: r.name, points: [...r.points], sections: [...r.sections], deviationSeconds: r.deviationSeconds, remark: r.remark, vehicleIds: r.vehicles.map((v) => v.vehicleId) },
+      draft: {
+        name: r.name, points: [...r.points], sections: [...r.sections], deviationSeconds: r.deviationSeconds, startTime: r.startTime, endTime: r.endTime,
+        keyPoints: [...r.keyPoints], remark: r.remark, vehicleIds: r.vehicles.map((v) => v.vehicleId),
+      },
     });
   };
 
@@ -62,7 +66,8 @@ export function RoutePlansPage() {
       return;
     }
     const { vehicleIds, ...d } = planner.draft;
-    const input = { ...d, name: d.name.trim() };
+    // An empty time field is "no window".
+    const input = { ...d, name: d.name.trim(), startTime: d.startTime || null, endTime: d.endTime || null };
     let saved: RouteDetail;
     if (planner.id === null) saved = await routeApi.create({ ...input, vehicleIds });
     else {
@@ -91,18 +96,39 @@ export function RoutePlansPage() {
                   onChange={(e) => { const v = e.currentTarget.value; edit((d) => ({ ...d, name: v })); }} />
                 <NumberInput label={t('deviationSeconds')} description={t('deviationHint')} min={0} max={L.deviationSecondsMax} allowDecimal={false} value={planner.draft.deviationSeconds}
                   error={fieldError('deviationSeconds')} onChange={(v) => edit((d) => ({ ...d, deviationSeconds: typeof v === 'number' ? v : 0 }))} />
+                <Text size="sm" fw={600}>{t('timeWindow')}</Text>
+                <Text size="xs" c="dimmed">{t('timeWindowHint')}</Text>
+                <Group gap={6} grow>
+                  <TextInput size="xs" label={t('startTime')} placeholder="HH:mm" maxLength={5} value={planner.draft.startTime ?? ''} error={fieldError('startTime')} data-testid="route-start-time"
+                    onChange={(e) => { const v = e.currentTarget.value; edit((d) => ({ ...d, startTime: v === '' ? null : v })); }} />
+                  <TextInput size="xs" label={t('endTime')} placeholder="HH:mm" maxLength={5} value={planner.draft.endTime ?? ''} error={fieldError('endTime')} data-testid="route-end-time"
+                    onChange={(e) => { const v = e.currentTarget.value; edit((d) => ({ ...d, endTime: v === '' ? null : v })); }} />
+                </Group>
                 <Text size="sm" fw={600}>{t('sections')} · {t('pointCount', { n: planner.draft.points.length })}</Text>
                 <Text size="xs" c="dimmed">{t('clickHint')}</Text>
                 {fieldError('points') && <Text size="xs" c="red" data-testid="route-points-error">{fieldError('points')}</Text>}
                 {planner.draft.points.length === 0 && <Text size="sm" c="dimmed">{t('noPoints')}</Text>}
                 {planner.draft.points.map((p, i) => {
                   const s = planner.draft.sections[i];
+                  const key = planner.draft.keyPoints.find((k) => k.point === i);
                   return (
                     <Paper key={i} withBorder p={6} data-testid="route-point-row">
                       <Group justify="space-between" gap={4}>
                         <Text size="xs" fw={600}>{i + 1}. {p[0].toFixed(6)}, {p[1].toFixed(6)}</Text>
-                        <ActionIcon size="sm" variant="subtle" color="red" aria-label={t('removePoint', { n: i + 1 })} onClick={() => edit((d) => removePoint(d, i))}>×</ActionIcon>
+                        <Group gap={4}>
+                          <Checkbox size="xs" label={t('keyPoint')} checked={key !== undefined} title={t('keyPointHint')} data-testid={`route-key-${i}`}
+                            onChange={(e) => { const on = e.currentTarget.checked; edit((d) => toggleKeyPoint(d, i, on)); }} />
+                          <ActionIcon size="sm" variant="subtle" color="red" aria-label={t('removePoint', { n: i + 1 })} onClick={() => edit((d) => removePoint(d, i))}>×</ActionIcon>
+                        </Group>
                       </Group>
+                      {key && (
+                        <Group gap={4} grow mt={4}>
+                          <TextInput size="xs" label={t('arriveFrom')} placeholder="HH:mm" maxLength={5} value={key.arriveFrom} error={fieldError(`keyPoints.${i}.arriveFrom`)} data-testid={`route-key-from-${i}`}
+                            onChange={(e) => { const v = e.currentTarget.value; edit((d) => setKeyPoint(d, i, { arriveFrom: v })); }} />
+                          <TextInput size="xs" label={t('arriveBy')} placeholder="HH:mm" maxLength={5} value={key.arriveBy} error={fieldError(`keyPoints.${i}.arriveBy`)} data-testid={`route-key-by-${i}`}
+                            onChange={(e) => { const v = e.currentTarget.value; edit((d) => setKeyPoint(d, i, { arriveBy: v })); }} />
+                        </Group>
+                      )}
                       {s && (
                         <Group gap={4} grow mt={4} data-testid="route-section-row">
                           <NumberInput size="xs" label={t('width')} min={L.widthMinM} max={L.widthMaxM} allowDecimal={false} value={s.width} error={fieldError(`sections.${i}.width`)}
@@ -113,6 +139,9 @@ export function RoutePlansPage() {
                             onChange={(v) => edit((d) => setSection(d, i, { maxSeconds: typeof v === 'number' ? v : null }))} />
                           <NumberInput size="xs" label={t('maxSpeed')} min={1} max={L.maxSpeedKmh} allowDecimal={false} value={s.maxSpeed ?? ''} error={fieldError(`sections.${i}.maxSpeed`)}
                             onChange={(v) => edit((d) => setSection(d, i, { maxSpeed: typeof v === 'number' ? v : null }))} />
+                          <NumberInput size="xs" label={t('nightMaxSpeed')} title={t('nightHint')} min={1} max={L.maxSpeedKmh} allowDecimal={false} value={s.nightMaxSpeed ?? ''}
+                            error={fieldError(`sections.${i}.nightMaxSpeed`)} data-testid={`route-night-${i}`}
+                            onChange={(v) => edit((d) => setSection(d, i, { nightMaxSpeed: typeof v === 'number' ? v : null }))} />
                         </Group>
                       )}
                     </Paper>

@@ -1,5 +1,5 @@
 /** Route calls (server/services/routes/api.md). Bodies carry `points` and `sections` as domain/route/types.ts has them. */
-import type { LngLat, RouteSection } from '../../../domain/route/types.ts';
+import type { LngLat, RouteKeyPoint, RouteSection } from '../../../domain/route/types.ts';
 import { heldApi, type HeldTask, type HeldVehicle } from '../terminal-held/api.ts';
 
 export type { SendState } from '../terminal-held/api.ts';
@@ -15,6 +15,9 @@ export interface RouteView {
   points: LngLat[];
   sections: RouteSection[];
   deviationSeconds: number;
+  startTime: string | null;
+  endTime: string | null;
+  keyPoints: RouteKeyPoint[];
   remark: string;
   vehicleCount: number;
   createdByName: string;
@@ -45,6 +48,9 @@ export interface RouteInput {
   points: LngLat[];
   sections: RouteSection[];
   deviationSeconds: number;
+  startTime: string | null;
+  endTime: string | null;
+  keyPoints: RouteKeyPoint[];
   remark: string;
 }
 
