@@ -45,13 +45,13 @@ describe('the video wall', () => {
     const store = new MemoryStore();
     const wall = new VideoWall({ store });
     wall.open(channels(1));
-    expect(wall.get().windows[0]!.stream).toBe(1);
+    expect(wall.get().windows[0]!.stream).toBe(0);
     wall.switchStream(0);
-    expect(store.map.get('playType0')).toBe('0');
+    expect(store.map.get('playType0')).toBe('1');
     const key = wall.get().windows[0]!.key;
     wall.close(0);
     wall.open(channels(1, 7));
-    expect(wall.get().windows[0]!.stream).toBe(0);
+    expect(wall.get().windows[0]!.stream).toBe(1);
     expect(wall.get().windows[0]!.key).not.toBe(key);
   });
 
@@ -139,12 +139,53 @@ describe('the video wall', () => {
 
   it('keeps a window that plays the main stream by choice on it after maximising', () => {
     const wall = new VideoWall({ store: new MemoryStore() });
-    wall.open(channels(4));
+    wall.open(channels(9));
     wall.switchStream(1);
     const key = wall.get().windows[1]!.key;
     wall.toggleMaximise(1);
     expect(wall.get().windows[1]!.key).toBe(key);
     wall.toggleMaximise(1);
     expect(wall.get().windows[1]).toMatchObject({ stream: 0, key });
+  });
+
+  it('plays main streams in a 4-grid and sub streams above 4 windows, switching the windows that follow the grid', () => {
+    const store = new MemoryStore();
+    const wall = new VideoWall({ store });
+    wall.open(channels(3));
+    expect(wall.get().windows.filter(Boolean).map((w) => w!.stream)).toEqual([0, 0, 0]);
+    // Window 2 keeps the main stream by choice (stored), the others follow the grid.
+    wall.switchStream(2);
+    wall.switchStream(2);
+    expect(store.map.get('playType2')).toBe('0');
+    const keys = wall.get().windows.slice(0, 3).map((w) => w!.key);
+    // Opening 3 more grows the grid to 9: every window without a choice asks for the sub stream, as one batch.
+    wall.open(channels(3, 20));
+    expect(wall.get().grid).toBe(9);
+    expect(wall.get().windows.filter(Boolean).map((w) => w!.stream)).toEqual([1, 1, 0, 1, 1, 1]);
+    expect(wall.get().windows[0]!.key).not.toBe(keys[0]);
+    expect(wall.get().windows[2]!.key).toBe(keys[2]);
+    // Back to a 4-grid: the windows that remain return to the main stream.
+    wall.setGrid(4);
+    expect(wall.get().windows.filter(Boolean).map((w) => w!.stream)).toEqual([0, 0, 0, 0]);
+  });
+
+  it('opens 9 channels at once on the sub stream without a first session on the main stream', () => {
+    const wall = new VideoWall();
+    wall.open(channels(9));
+    expect(wall.get().grid).toBe(9);
+    expect(wall.get().windows.map((w) => w!.stream)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    expect(wall.get().windows.map((w) => w!.key)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('a maximised window stays on the main stream while the grid changes, and returns to the grid\'s choice', () => {
+    const wall = new VideoWall();
+    wall.open(channels(4));
+    wall.toggleMaximise(1);
+    const key = wall.get().windows[1]!.key;
+    wall.setGrid(9);
+    expect(wall.get().windows[1]).toMatchObject({ stream: 0, key });
+    expect(wall.get().windows[0]!.stream).toBe(1);
+    wall.toggleMaximise(1);
+    expect(wall.get().windows[1]!.stream).toBe(1);
   });
 });

@@ -5,6 +5,7 @@
  * lives in the tiles' video workers.
  */
 import { checkAddChannels, GRID_SIZES, playTypeKey, VIDEO_MAX_CHANNELS, type GridSize, type StreamType } from '../../../domain/video/limits.ts';
+import { defaultStream } from '../../../domain/video/stream-choice.ts';
 
 export interface ChannelRef {
   readonly vehicleId: number;
@@ -95,7 +96,23 @@ export class VideoWall {
     for (let i = grid; i < VIDEO_MAX_CHANNELS; i++) this.windows[i] = null;
     if (this.maximised >= grid) this.maximised = -1;
     this.grid = grid;
+    this.followGrid();
     this.emit();
+  }
+
+  /**
+   * Windows without a stored play type follow the grid (domain/video/stream-choice.ts): main up to 4
+   * windows, sub above; a window whose stream changes gets a new session. The maximised window keeps
+   * the main stream and returns to the grid's choice.
+   */
+  private followGrid(): void {
+    for (let i = 0; i < this.grid; i++) {
+      const w = this.windows[i];
+      if (!w) continue;
+      const stream = defaultStream(this.grid, this.store?.get(playTypeKey(i)));
+      if (i === this.maximised) this.maximisedFrom = stream;
+      else if (w.stream !== stream) this.windows[i] = this.newSession(w, stream);
+    }
   }
 
   /**
@@ -108,15 +125,17 @@ export class VideoWall {
     if (check === 'refuse') return { kind: 'refused' };
     const proceed = (): OpenResult => {
       const opened: number[] = [];
-      for (const c of fresh) {
-        const i = this.windows.findIndex((w) => w === null);
-        if (i < 0) break;
-        const stored = this.store?.get(playTypeKey(i));
-        this.windows[i] = { ...c, key: this.nextKey++, stream: stored === '0' ? 0 : 1, state: 'connecting', fps: 0, startedAt: this.now() };
-        opened.push(i);
-      }
+      for (let i = 0; i < VIDEO_MAX_CHANNELS && opened.length < fresh.length; i++) if (this.windows[i] === null) opened.push(i);
       const needed = Math.max(...opened.map((i) => i + 1), this.lastUsed() + 1);
-      this.grid = GRID_SIZES.find((g) => g >= needed && g >= this.grid) ?? 25;
+      const grid = GRID_SIZES.find((g) => g >= needed && g >= this.grid) ?? 25;
+      // The grid first: the stream each window asks for depends on it.
+      if (grid !== this.grid) {
+        this.grid = grid;
+        this.followGrid();
+      }
+      opened.forEach((i, k) => {
+        this.windows[i] = { ...fresh[k]!, key: this.nextKey++, stream: defaultStream(grid, this.store?.get(playTypeKey(i))), state: 'connecting', fps: 0, startedAt: this.now() };
+      });
       this.emit();
       return { kind: 'opened', windows: opened };
     };
@@ -131,10 +150,9 @@ export class VideoWall {
   }
 
   /**
-   * Double-click: the window fills the wall and plays the main stream (the grid's windows default to
-   * the sub stream, as CMSV6-class players do: 25 main streams do not decode in real time on an office
-   * PC); again, it goes back into the grid on the stream it had. Not stored: the play type stays the
-   * window's own choice.
+   * Double-click: the window fills the wall and plays the main stream (grids above 4 windows default
+   * to the sub stream, as CMSV6-class players do: domain/video/stream-choice.ts); again, it goes back
+   * into the grid on the stream it had. Not stored: the play type stays the window's own choice.
    */
   toggleMaximise(index: number): void {
     const w = this.windows[index];
