@@ -402,6 +402,8 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 440, pid: 59, type: 2, key: '/information/params/hjwsUpdate:upload', zh: '上传升级包', en: 'Upload package' },
   { id: 441, pid: 59, type: 2, key: '/information/params/hjwsUpdate:delete', zh: '删除升级包', en: 'Delete package' },
   { id: 442, pid: 60, type: 2, key: '/information/params/hjwsUpdate2:push', zh: '下发升级', en: 'Push upgrade' },
+  // Issue 17 leftovers: cancel a push still queued (one vehicle or the whole task): id 500.
+  { id: 500, pid: 60, type: 2, key: '/information/params/hjwsUpdate2:cancel', zh: '取消升级', en: 'Cancel push' },
   // Issue 17 (ADAS / DSM parameter screens; server/services/terminal-params/api.md): ids 450–455.
   // 设置 sets one vehicle's block, 批量下发 sends it (or a template's) to up to 500 vehicles.
   { id: 450, pid: 56, type: 2, key: '/information/params/adasParam:query', zh: '查询', en: 'Query' },
