@@ -5,6 +5,7 @@
 import type { LiveRuntime } from '../../live/runtime.ts';
 import type { App } from '../../http/route.ts';
 import type { ServiceDeps } from '../deps.ts';
+import { diagnosisRoutes } from './diagnosis.ts';
 import { exportRoutes } from './export.ts';
 import { geographyRoutes } from './geography.ts';
 import { trailRoutes } from './trail.ts';
@@ -18,4 +19,5 @@ export function trackRoutes(app: App, deps: ServiceDeps & { readonly live: LiveR
   exportRoutes(app, { storage, clock });
   trajectoryRoutes(app, { storage, clock });
   geographyRoutes(app, { storage });
+  diagnosisRoutes(app, { storage, clock });
 }
