@@ -71,8 +71,8 @@ describe('the vehicle menu', () => {
     fireEvent.click(screen.getByTestId('menu-tts'));
     expect(onCommand).not.toHaveBeenCalled();
     // Features not built yet are listed, disabled.
-    expect(screen.getByTestId('menu-later-params').hasAttribute('data-disabled')).toBe(true);
-    expect(screen.getByTestId('menu-later-params').textContent).toContain('未建');
+    expect(screen.getByTestId('menu-later-upgrade').hasAttribute('data-disabled')).toBe(true);
+    expect(screen.getByTestId('menu-later-upgrade').textContent).toContain('未建');
   });
 
   it('while the state is unknown nothing is disabled and no reason shows', () => {
@@ -88,5 +88,33 @@ describe('the vehicle menu', () => {
     expect(screen.queryByTestId('vehicle-menu')).toBeNull();
     render(<MantineProvider><VehicleMenuButton online onCommand={vi.fn()} /></MantineProvider>);
     expect(screen.queryByTestId('details-menu')).toBeNull();
+  });
+
+  it('terminal tools: the four terminal calls need the control bit the server checks; the screens need their routes', () => {
+    const PARAMS = ['/information', '/information/params', '/information/params/baseParam'];
+    signInWith([...BASE, ...PARAMS, '/information/params/baseParam:control', '/monitor/shape_map', '/monitor/deviceLog']);
+    const onCommand = showMenu(true);
+    const labels = { position: '位置查询', tempTrack: '临时跟踪', terminalControl: '终端控制', attributes: '终端属性', params: '参数设置', fence: '电子围栏', commLog: '通讯日志' };
+    for (const [k, label] of Object.entries(labels)) expect(screen.getByTestId(`menu-${k}`).textContent).toBe(label);
+    expect(screen.queryByTestId('menu-later-params')).toBeNull();
+    fireEvent.click(screen.getByTestId('menu-tempTrack'));
+    expect(onCommand).toHaveBeenCalledWith('tempTrack');
+    cleanup();
+    // The parameter screen without its control bit: the screens open, the calls are not offered.
+    signInWith([...BASE, ...PARAMS]);
+    showMenu(true);
+    for (const k of ['position', 'tempTrack', 'terminalControl', 'attributes', 'fence', 'commLog']) expect(screen.queryByTestId(`menu-${k}`)).toBeNull();
+    expect(screen.getByTestId('menu-params')).toBeTruthy();
+  });
+
+  it('terminal tools offline: the terminal calls are disabled, the screens stay open', () => {
+    signInWith([...BASE, '/information', '/information/params', '/information/params/baseParam', '/information/params/baseParam:control', '/monitor/shape_map', '/monitor/deviceLog']);
+    const onCommand = showMenu(false);
+    for (const k of ['position', 'tempTrack', 'terminalControl', 'attributes']) expect(screen.getByTestId(`menu-${k}`).hasAttribute('data-disabled')).toBe(true);
+    for (const k of ['params', 'fence', 'commLog']) expect(screen.getByTestId(`menu-${k}`).hasAttribute('data-disabled')).toBe(false);
+    fireEvent.click(screen.getByTestId('menu-position'));
+    expect(onCommand).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByTestId('menu-commLog'));
+    expect(onCommand).toHaveBeenCalledWith('commLog');
   });
 });

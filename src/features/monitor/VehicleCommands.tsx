@@ -19,6 +19,8 @@ import { VOICE_NS } from '../alarms/voice-messages.ts';
 import { mediaApi, type SnapResult } from '../media-reports/api.ts';
 import { SnapDialog } from '../media-reports/SnapDialog.tsx';
 import { playbackHref } from '../track/TrackSearchPage.tsx';
+import { AttributesPanel, ControlForm, PositionPanel, TrackingForm } from './TerminalTools.tsx';
+import { TERMINAL_TOOLS_NS } from './terminal-tools-messages.ts';
 import { startOfToday, type VehicleCommand } from './vehicle-commands.ts';
 
 export interface CommandTarget {
@@ -27,7 +29,7 @@ export interface CommandTarget {
 }
 
 type Dialog =
-  | { kind: 'tts' | 'talk' | 'phone' | 'obd' | 'obdLarge'; target: CommandTarget }
+  | { kind: 'tts' | 'talk' | 'phone' | 'obd' | 'obdLarge' | 'position' | 'tempTrack' | 'terminalControl' | 'attributes'; target: CommandTarget }
   | { kind: 'photo'; target: CommandTarget; started: Promise<SnapResult> }
   | null;
 
@@ -44,6 +46,7 @@ async function remind(target: CommandTarget, fun: ReminderSound): Promise<void> 
 export function useVehicleCommands(): { run: (kind: VehicleCommand, target: CommandTarget) => void; dialogs: ReactNode } {
   const t = useT(ALARMS_NS);
   const voiceT = useT(VOICE_NS);
+  const toolT = useT(TERMINAL_TOOLS_NS);
   const [dialog, setDialog] = useState<Dialog>(null);
 
   const run = useCallback((kind: VehicleCommand, target: CommandTarget) => {
@@ -59,6 +62,16 @@ export function useVehicleCommands(): { run: (kind: VehicleCommand, target: Comm
       }
       case 'alarms':
         void navigateHref(`/safeManagement/alarmProcessingPage?vehicleId=${target.vehicleId}&plate=${plate}`);
+        break;
+      // Screens opened with the vehicle chosen (issue 17): they read ?vehicleId on opening.
+      case 'params':
+        void navigateHref(`/information/params/baseParam?vehicleId=${target.vehicleId}&plate=${plate}`);
+        break;
+      case 'fence':
+        void navigateHref(`/monitor/shape_map?vehicleId=${target.vehicleId}&plate=${plate}`);
+        break;
+      case 'commLog':
+        void navigateHref(`/monitor/deviceLog?vehicleId=${target.vehicleId}&plate=${plate}`);
         break;
       case 'music':
       case 'audio':
@@ -97,6 +110,18 @@ export function useVehicleCommands(): { run: (kind: VehicleCommand, target: Comm
         {(dialog?.kind === 'obd' || dialog?.kind === 'obdLarge') && (
           <ObdPanel vehicleId={dialog.target.vehicleId} protocol={dialog.kind === 'obd' ? 'obd2' : 'j1939'} />
         )}
+      </Modal>
+      <Modal opened={dialog?.kind === 'position'} onClose={close} title={toolT('position.title', { plate })}>
+        {dialog?.kind === 'position' && <PositionPanel vehicleId={dialog.target.vehicleId} />}
+      </Modal>
+      <Modal opened={dialog?.kind === 'tempTrack'} onClose={close} title={toolT('tracking.title', { plate })}>
+        {dialog?.kind === 'tempTrack' && <TrackingForm vehicleId={dialog.target.vehicleId} />}
+      </Modal>
+      <Modal opened={dialog?.kind === 'terminalControl'} onClose={close} title={toolT('control.title', { plate })}>
+        {dialog?.kind === 'terminalControl' && <ControlForm vehicleId={dialog.target.vehicleId} plate={dialog.target.plate} />}
+      </Modal>
+      <Modal opened={dialog?.kind === 'attributes'} onClose={close} title={toolT('attributes.title', { plate })}>
+        {dialog?.kind === 'attributes' && <AttributesPanel vehicleId={dialog.target.vehicleId} />}
       </Modal>
     </>
   );

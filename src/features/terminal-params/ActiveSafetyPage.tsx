@@ -7,7 +7,7 @@
 import { Alert, Button, Group, Stack, Title } from '@mantine/core';
 import { useState } from 'react';
 import { checkBlock, blockFields, type ActiveSafetyBlock, type BlockLayout } from '../../../domain/terminal-params/active-safety.ts';
-import { Perm } from '../../app/Perm.tsx';
+import { PermAny } from '../../app/Perm.tsx';
 import { useLang, useT } from '../../i18n/index.ts';
 import { errorText } from '../../kit/errors.ts';
 import { VehicleSelect } from '../fleet-pickers/VehicleSelect.tsx';
@@ -20,7 +20,11 @@ import { TemplatesPanel } from './TemplatesPanel.tsx';
 
 const isBlock = (v: unknown): v is ActiveSafetyBlock => typeof v === 'object' && v !== null;
 
+/** The block's own screen (`adas` → `/information/params/adasParam`), whose query / set / send bits open its buttons beside the base screen's. */
+export const blockScreen = (layout: BlockLayout) => `/information/params/${layout.key}Param`;
+
 export function ActiveSafetyPage({ layout }: { layout: BlockLayout }) {
+  const screen = blockScreen(layout);
   const t = useT(TERMINAL_PARAMS_NS);
   const lang = useLang();
   const [vehicleId, setVehicleId] = useState<number | null>(null);
@@ -76,17 +80,18 @@ export function ActiveSafetyPage({ layout }: { layout: BlockLayout }) {
 
   return (
     <Stack p="md" gap="sm">
-      <Title order={4}>{t(layout.key === 'adas' ? 'adasTitle' : 'dsmTitle')}</Title>
+      <Title order={4}>{t(`${layout.key}Title`)}</Title>
       <Group align="end">
         <VehicleSelect label={t('vehicle')} placeholder={t('vehiclePick')} value={vehicleId} onChange={(id) => { setVehicleId(id); setBlock(null); setTaskId(null); }} testId="params-vehicle" w={260} />
-        <Perm route={BASE_PARAM_ROUTE} button="query"><Button onClick={() => void query()} loading={busy} data-testid="params-query">{t('query')}</Button></Perm>
-        <Perm route={BASE_PARAM_ROUTE} button="set"><Button onClick={() => void send()} disabled={block === null} loading={busy} data-testid="params-set">{t('set')}</Button></Perm>
+        {/* The server's any-of policies (server/services/terminal-params/api.md): the base screen's bit or this screen's own. */}
+        <PermAny of={[[BASE_PARAM_ROUTE, 'query'], [screen, 'query']]}><Button onClick={() => void query()} loading={busy} data-testid="params-query">{t('query')}</Button></PermAny>
+        <PermAny of={[[BASE_PARAM_ROUTE, 'set'], [screen, 'set'], [screen, 'send']]}><Button onClick={() => void send()} disabled={block === null} loading={busy} data-testid="params-set">{t('set')}</Button></PermAny>
       </Group>
       {error && <Alert color="red" data-testid="params-error">{error}</Alert>}
       {block && <BlockForm layout={layout} value={block} onChange={setBlock} />}
       {taskId !== null && <TaskProgress taskId={taskId} />}
       <TemplatesPanel relevant={relevant} current={current} onApply={(tpl) => { const item = tpl.params.find((p) => p.id === layout.id); if (item && isBlock(item.value)) setBlock(item.value); }} />
-      <BatchSend relevant={relevant} current={current} />
+      <BatchSend relevant={relevant} current={current} screen={screen} />
     </Stack>
   );
 }

@@ -17,12 +17,15 @@ import { BatchSend } from './BatchSend.tsx';
 import { TERMINAL_PARAMS_NS } from './messages.ts';
 import { TaskProgress } from './TaskProgress.tsx';
 import { TemplatesPanel } from './TemplatesPanel.tsx';
+import { vehicleFromUrl } from '../fleet-pickers/url-vehicle.ts';
 
 const MAX = { dword: 0xffffffff, word: 0xffff, byte: 0xff } as const;
 
 export function TerminalParamsPage({ usual = false }: { usual?: boolean }) {
   const t = useT(TERMINAL_PARAMS_NS);
-  const [vehicleId, setVehicleId] = useState<number | null>(null);
+  // Opened from the vehicle menu (参数设置): that vehicle is chosen.
+  const [fromMenu] = useState(() => vehicleFromUrl());
+  const [vehicleId, setVehicleId] = useState<number | null>(fromMenu?.id ?? null);
   const [read, setRead] = useState<ParamItem[] | null>(null);
   const [edits, setEdits] = useState<Map<number, number | string>>(new Map());
   const [error, setError] = useState<string | null>(null);
@@ -79,7 +82,7 @@ export function TerminalParamsPage({ usual = false }: { usual?: boolean }) {
     <Stack p="md" gap="sm">
       <Title order={4}>{t(usual ? 'usualTitle' : 'baseTitle')}</Title>
       <Group align="end">
-        <VehicleSelect label={t('vehicle')} placeholder={t('vehiclePick')} value={vehicleId} onChange={(id) => { setVehicleId(id); setRead(null); setTaskId(null); }} testId="params-vehicle" w={260} />
+        <VehicleSelect label={t('vehicle')} placeholder={t('vehiclePick')} value={vehicleId} initial={fromMenu ?? undefined} onChange={(id) => { setVehicleId(id); setRead(null); setTaskId(null); }} testId="params-vehicle" w={260} />
         <Perm route={BASE_PARAM_ROUTE} button="query"><Button onClick={() => void query()} loading={busy} data-testid="params-query">{t('query')}</Button></Perm>
         <Perm route={BASE_PARAM_ROUTE} button="set"><Button onClick={() => void send()} disabled={edits.size === 0} loading={busy} data-testid="params-set">{t('set')}</Button></Perm>
       </Group>

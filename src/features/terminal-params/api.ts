@@ -21,7 +21,15 @@ export const paramsApi = {
   createTask: (vehicleIds: number[], params: ParamInput[]) =>
     http.post<ParamTask>('/service-command/params/task', { vehicleIds, params }, { noCompanyId: true, silent: true }),
   task: (id: number) => http.get<ParamTask>('/service-command/params/task', { id }, { noCompanyId: true }),
+  /** One-off terminal functions (0x8107 / 0x8201 / 0x8202 / 0x8105), answered by the live terminal. */
+  terminalFun: <A = unknown>(body: { vehicleId: number; fun: 'attributes' | 'position' | 'tracking' | 'control'; interval?: number; validity?: number; command?: number }) =>
+    http.post<{ recordId: number; result: number; answer: A }>('/service-command/command/terminalFun', body, { noCompanyId: true, silent: true }),
 };
+
+/** 0x0107 as the server answers it. */
+export interface TerminalAttributesView { terminalType: number; makerId: string; model: string; terminalId: string; iccid: string; hardwareVersion: string; firmwareVersion: string; gnss: number; comm: number }
+/** 0x0201 as the server answers it (the location report's main fields). */
+export interface PositionView { location: { lng: number; lat: number; speed: number; direction: number; time: number; altitude?: number } }
 
 /** Parameter templates (参数模板) on the catalogue's paramconfig calls. */
 export const templatesApi = {
