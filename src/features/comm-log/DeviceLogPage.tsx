@@ -15,13 +15,16 @@ import { commLogApi, DEVICE_LOG_ROUTE, type Frame, type FrameFilter } from './ap
 import { DevLogPanel } from './DevLogPanel.tsx';
 import { COMM_LOG_NS } from './messages.ts';
 import { fmtTime, fromLocalInput, toLocalInput } from './time.ts';
+import { vehicleFromUrl } from '../fleet-pickers/url-vehicle.ts';
 
 type Row = Omit<Frame, 'id'> & { key: string; id: number };
 const HOUR = 3_600_000;
 
 export function DeviceLogPage() {
   const t = useT(COMM_LOG_NS);
-  const [vehicleId, setVehicleId] = useState<number | null>(null);
+  // Opened from the vehicle menu (通讯日志): that vehicle is chosen.
+  const [fromMenu] = useState(() => vehicleFromUrl());
+  const [vehicleId, setVehicleId] = useState<number | null>(fromMenu?.id ?? null);
   const [from, setFrom] = useState(() => toLocalInput(Date.now() - HOUR));
   const [to, setTo] = useState(() => toLocalInput(Date.now() + 60_000));
   const [direction, setDirection] = useState<string>('all');
@@ -59,7 +62,7 @@ export function DeviceLogPage() {
     <Stack p="md" gap="sm">
       <Title order={4}>{t('deviceTitle')}</Title>
       <Group align="end" gap="sm" wrap="wrap">
-        <VehicleSelect label={t('vehicle')} placeholder={t('vehiclePick')} value={vehicleId} onChange={(id) => setVehicleId(id)} testId="commlog-vehicle" w={240} />
+        <VehicleSelect label={t('vehicle')} placeholder={t('vehiclePick')} value={vehicleId} initial={fromMenu ?? undefined} onChange={(id) => setVehicleId(id)} testId="commlog-vehicle" w={240} />
         <TextInput type="datetime-local" step={1} label={t('from')} value={from} onChange={(e) => setFrom(e.currentTarget.value)} data-testid="commlog-from" w={210} />
         <TextInput type="datetime-local" step={1} label={t('to')} value={to} onChange={(e) => setTo(e.currentTarget.value)} data-testid="commlog-to" w={210} />
         <Select label={t('direction')} value={direction} onChange={(v) => setDirection(v ?? 'all')} allowDeselect={false} w={190} data-testid="commlog-direction"

@@ -14,6 +14,7 @@ import { fenceApi, type FenceDetail } from './api.ts';
 import { initialValues, OVERSPEED_SECONDS_MAX, REMARK_MAX, toInput, validateFenceForm, type FenceFormValues } from './fence-form.ts';
 import { geometryParts } from './geometry.ts';
 import { FENCES_NS } from './messages.ts';
+import { vehicleFromUrl } from '../fleet-pickers/url-vehicle.ts';
 
 const RULE_FLAGS = ['alarmIn', 'alarmOut', 'forbidIn', 'forbidOut'] as const;
 const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -27,11 +28,13 @@ export function FenceForm({ fence, drawn, onClose, onSaved }: {
   onSaved: (fence: FenceDetail) => void;
 }) {
   const t = useT(FENCES_NS);
+  // Opened from the vehicle menu (电子围栏): a new fence starts bound to that vehicle.
+  const fromMenu = fence ? null : vehicleFromUrl();
   const form = useForm<FenceFormValues>({
-    initialValues: initialValues(fence, drawn),
+    initialValues: fence || !fromMenu ? initialValues(fence, drawn) : { ...initialValues(fence, drawn), vehicleIds: [fromMenu.id] },
     validate: (values) => Object.fromEntries(Object.entries(validateFenceForm(values)).map(([field, e]) => [field, e ? t(`err.${e.key}`, e.params ?? {}) : ''])),
   });
-  const [plates, setPlates] = useState<Map<number, string>>(() => new Map(fence?.vehicles.map((v) => [v.vehicleId, v.vehiidno]) ?? []));
+  const [plates, setPlates] = useState<Map<number, string>>(() => new Map(fence?.vehicles.map((v) => [v.vehicleId, v.vehiidno]) ?? (fromMenu ? [[fromMenu.id, fromMenu.plate]] : [])));
   const [pickerKey, setPickerKey] = useState(0);
   const result = useRef<FenceDetail | undefined>(undefined);
   const values = form.getValues();
