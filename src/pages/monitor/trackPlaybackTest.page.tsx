@@ -1,0 +1,3 @@
+import { TrackDiagnosisPage } from '../../features/track-diagnosis/TrackDiagnosisPage.tsx';
+
+export default TrackDiagnosisPage;
