@@ -63,6 +63,9 @@ export const UpgradeMessages = {
   vehiclesOutOfScope: (list: string): Message => pair(`车辆不存在或不在您的管辖范围内：${list}`, `No such vehicle in your scope: ${list}`),
   noDevice: pair('车辆未安装终端', 'The vehicle has no terminal installed'),
   badUpload: pair('上传内容无法解析', 'The upload could not be read'),
+  notInTask: (list: string): Message => pair(`车辆不在该任务中：${list}`, `Not in this task: ${list}`),
+  notQueued: (list: string): Message => pair(`只能取消等待下发的车辆，以下车辆已下发或已结束：${list}`, `Only a vehicle still waiting can be cancelled; sent or finished already: ${list}`),
+  nothingQueued: pair('该任务没有等待下发的车辆', 'No vehicle of this task is still waiting'),
 } as const;
 
 function badField(field: string, message: Message, code = 'rule'): AppError {
@@ -260,7 +263,7 @@ export function terminalUpgradeRoutes(app: App, deps: TerminalUpgradeDeps): void
   const taskView = (scope: Scope, id: number) => {
     const t = tasks.view(scope, id, UpgradeMessages.taskNotFound);
     const { payload, ...rest } = t;
-    return { ...rest, package: payload, timeoutMs: upgradeTimeoutMs(payload.size) };
+    return { ...rest, counts: { cancelled: 0, ...rest.counts }, package: payload, timeoutMs: upgradeTimeoutMs(payload.size) };
   };
 
   app.post('/service-command/upgrade/task', {
@@ -273,6 +276,37 @@ export function terminalUpgradeRoutes(app: App, deps: TerminalUpgradeDeps): void
     const payload: UpgradePayload = { packageId: p.id, name: p.name, version: p.version, upgradeType: p.upgrade_type, makerId: p.maker_id, size: p.size, sha256: p.sha256 };
     const taskId = tasks.create(ctx.user.companyId, payload, vehicles, userOf(ctx));
     return ok(taskView(ctx.scope, taskId), requestLang(request));
+  });
+
+  /**
+   * Cancel: a vehicle still queued (its terminal offline) becomes 'cancelled' and is never sent, also
+   * after its terminal returns (the queue only delivers 'queued' rows, read again before each send).
+   * A vehicle already sent is past cancelling: 0x8108 has no "stop" and the terminal is installing.
+   * Listed vehicles: all or nothing (one not queued is 409 naming it). No list: every queued vehicle.
+   */
+  app.post('/service-command/upgrade/task/cancel', {
+    config: { permission: `${PUSH_PAGE}:cancel` },
+    schema: { body: Strict({ id: Id, vehicleIds: Type.Optional(Type.Array(Id, { minItems: 1, maxItems: TASK_VEHICLES_MAX, uniqueItems: true })) }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const view = taskView(ctx.scope, request.body.id);
+    const byId = new Map(view.vehicles.map((v) => [v.vehicleId, v]));
+    const asked = request.body.vehicleIds;
+    if (asked) {
+      const missing = asked.filter((id) => !byId.has(id));
+      if (missing.length > 0) throw badField('vehicleIds', UpgradeMessages.notInTask(missing.slice(0, 10).join(', ')), 'notFound');
+      const late = asked.map((id) => byId.get(id)!).filter((v) => v.state !== 'queued');
+      if (late.length > 0) throw new AppError(ErrorCode.Conflict, UpgradeMessages.notQueued(late.slice(0, 10).map((v) => v.vehiidno).join(', ')));
+    } else if (!view.vehicles.some((v) => v.state === 'queued')) {
+      throw new AppError(ErrorCode.Conflict, UpgradeMessages.nothingQueued);
+    }
+    const now = Date.now();
+    // Read and update run in one synchronous stretch, so no delivery can start between them; the
+    // `state = 'queued'` condition still keeps a row that did from being overwritten.
+    const cancel = db.prepare("UPDATE upgrade_task_vehicle SET state = 'cancelled', update_time = ? WHERE task_id = ? AND vehicle_id = ? AND state = 'queued'");
+    const ids = asked ?? view.vehicles.filter((v) => v.state === 'queued').map((v) => v.vehicleId);
+    db.transaction(() => { for (const id of ids) cancel.run(now, view.id, id); })();
+    return ok(taskView(ctx.scope, view.id), requestLang(request));
   });
 
   app.get('/service-command/upgrade/task', {
@@ -296,7 +330,7 @@ export function terminalUpgradeRoutes(app: App, deps: TerminalUpgradeDeps): void
       { id: number; company_id: number; company_name: string; package: string; created_by_name: string; create_time: number; expire_time: number; counts: string | null }[];
     const records = rows.map((r) => ({
       id: r.id, companyId: r.company_id, companyName: r.company_name, package: JSON.parse(r.package) as UpgradePayload, createdByName: r.created_by_name,
-      createTime: r.create_time, expireTime: r.expire_time, counts: { queued: 0, sent: 0, ok: 0, failed: 0, timeout: 0, ...(JSON.parse(r.counts ?? '{}') as Record<string, number>) },
+      createTime: r.create_time, expireTime: r.expire_time, counts: { queued: 0, sent: 0, ok: 0, failed: 0, timeout: 0, cancelled: 0, ...(JSON.parse(r.counts ?? '{}') as Record<string, number>) },
     }));
     return ok({ records, total, current: q.current, size: q.size }, requestLang(request));
   });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { startSimFleet, until, type SimFleet } from '../../test/sim-fleet.ts';
 import { createUserWithRole } from '../../test/users.ts';
+import { readProvisionedTerminals, startSimulator, type RunningSimulator } from '../../sim/index.ts';
 
 interface Pkg { id: number; name: string; version: string; upgradeType: number; makerId: string; size: number; sha256: string }
 interface Task { id: number; counts: Record<string, number>; vehicles: { vehicleId: number; state: string; result: number | null; recordId: number | null }[] }
@@ -55,7 +56,9 @@ beforeAll(async () => {
   east = await createUserWithRole(fleet.server, 'up_east', eastId, [43, 55, 59, 60, 440, 441, 442]);
   viewer = await createUserWithRole(fleet.server, 'up_viewer', 1, [43, 55, 59, 60]);
 }, 60_000);
+let late: RunningSimulator | undefined;
 afterAll(async () => {
+  await late?.stop();
   await fleet?.close();
 });
 
@@ -158,4 +161,47 @@ describe('pushing a package', () => {
     expect(outsideCar.msg).toContain('vehicleIds');
     expect(count('upgrade_task')).toBe(tasksBefore);
   });
+
+  it('cancel: a queued vehicle (one, or the whole task) becomes cancelled and is never sent, also after its terminal comes back; a vehicle no longer queued is 409', async () => {
+    const offline = fleet.offlineVehicle;
+    const simulated = new Set(fleet.online.map((o) => o.vehicleId));
+    const other = (db.prepare('SELECT id FROM vehicle WHERE id <> ? ORDER BY id').all(offline) as { id: number }[]).map((r) => r.id).find((id) => !simulated.has(id))!;
+    const pkg = (await call<{ records: Pkg[] }>('GET', '/service-command/upgrade/package?current=1&size=50', admin)).data.records.find((p) => p.version === 'SIM-808-2.0')!;
+    const created = await call<Task>('POST', '/service-command/upgrade/task', admin, { packageId: pkg.id, vehicleIds: [offline, other] });
+    expect(created.data.counts).toMatchObject({ queued: 2, cancelled: 0 });
+    // Bit 500 is needed: the east role and the viewer have not got it.
+    expect((await call('POST', '/service-command/upgrade/task/cancel', viewer, { id: created.data.id })).code).toBe(403);
+    expect((await call('POST', '/service-command/upgrade/task/cancel', east, { id: created.data.id })).code).toBe(403);
+    // One vehicle.
+    const one = await call<Task>('POST', '/service-command/upgrade/task/cancel', admin, { id: created.data.id, vehicleIds: [offline] });
+    expect(one.code).toBe(200);
+    expect(one.data.vehicles.map((v) => [v.vehicleId, v.state])).toEqual([[offline, 'cancelled'], [other, 'queued']]);
+    expect(one.data.counts).toMatchObject({ queued: 1, cancelled: 1 });
+    // Again: no longer queued → 409 naming it, nothing changed; a vehicle not in the task → 400.
+    const again = await call('POST', '/service-command/upgrade/task/cancel', admin, { id: created.data.id, vehicleIds: [offline, other] });
+    expect(again.code).toBe(409);
+    expect((await call<Task>('GET', `/service-command/upgrade/task?id=${created.data.id}`, admin)).data.counts).toMatchObject({ queued: 1, cancelled: 1 });
+    const stranger = await call('POST', '/service-command/upgrade/task/cancel', admin, { id: created.data.id, vehicleIds: [fleet.online[0]!.vehicleId] });
+    expect([stranger.code, stranger.msg.includes('vehicleIds')]).toEqual([400, true]);
+    // The whole task: the rest; then nothing is left to cancel.
+    const all = await call<Task>('POST', '/service-command/upgrade/task/cancel', admin, { id: created.data.id });
+    expect(all.data.counts).toMatchObject({ queued: 0, cancelled: 2 });
+    expect((await call('POST', '/service-command/upgrade/task/cancel', admin, { id: created.data.id })).code).toBe(409);
+    // The first test's push left the same vehicle queued: cancel that whole task too (its ok vehicle stays ok).
+    const first = (await call<{ records: { id: number; counts: Record<string, number> }[] }>('GET', '/service-command/upgrade/tasks?current=1&size=50', admin)).data.records
+      .filter((t) => t.counts.queued! > 0);
+    for (const t of first) {
+      const r = await call<Task>('POST', '/service-command/upgrade/task/cancel', admin, { id: t.id });
+      expect(r.data.vehicles.filter((v) => v.state === 'ok').length).toBe(t.counts.ok);
+    }
+    // The offline terminal powers on: nothing is delivered (no command record, firmware unchanged).
+    const deviceNo = (db.prepare('SELECT device_no AS d FROM vehicle WHERE id = ?').get(offline) as { d: string }).d;
+    const spec = readProvisionedTerminals(fleet.server.config.dataDir).find((t) => t.deviceNo === deviceNo)!;
+    late = startSimulator({ port: fleet.server.gatewayPort, terminals: [spec], seed: 3, tickMs: 10, rates: { neverOnlineShare: 0, offlinePerDay: 0, blindPerDrivingDay: 0 } });
+    await until(() => fleet.server.app.live.gateway.isReachable(offline), 15_000, 50);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(db.prepare('SELECT count(*) AS n FROM command_record WHERE vehicle_id = ? AND msg_id = ?').get(offline, 0x8108)).toEqual({ n: 0 });
+    expect((await firmware(offline)).firmwareVersion).toBe('SIM-808-1.0');
+    expect((await call<Task>('GET', `/service-command/upgrade/task?id=${created.data.id}`, admin)).data.vehicles[0]).toMatchObject({ vehicleId: offline, state: 'cancelled' });
+  }, 60_000);
 });
