@@ -213,7 +213,8 @@ const REPORTS = {
       col('差值(km)', 'Difference (km)', (r) => r.differenceKm ?? ''), col('营运天数', 'Operation days', (r) => r.operationDays)),
   } satisfies ReportDecl<MileageStatRow>,
   mileageDaily: {
-    path: '/geography/getVehicleDailyMile', method: 'GET', screen: '/report/vehicleMileageAnalysis/mileageDaily', file: ['里程日报', 'mileage-daily'],
+    path: '/geography/getVehicleDailyMile', method: 'POST', // GET is the dashboard's 7-day chart (server/services/dashboard)
+    screen: '/report/vehicleMileageAnalysis/mileageDaily', file: ['里程日报', 'mileage-daily'],
     build: async (vehicles, period, engine) => {
       const days = await mileageDays(engine, vehicles, period);
       const rows: MileageDayRow[] = [];
