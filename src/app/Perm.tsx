@@ -42,3 +42,24 @@ export function Perm({ route, button, behaviour = 'removeIfMissing', children }:
   }
   return children;
 }
+
+export interface PermAnyProps {
+  /** `[route, button]` pairs; the children show when the user holds ANY of them. */
+  of: readonly (readonly [route: string, button: string])[];
+  children?: ReactNode;
+}
+
+/**
+ * Any-of: render the children when the user holds at least one of the buttons, mirroring a server route
+ * whose `config.permission` is a list (e.g. the ADAS screen's 查询 shows for the base screen's bit or its
+ * own). A single child element gets `data-perm` with the pairs joined by `|`.
+ */
+export function PermAny({ of, children }: PermAnyProps): ReactNode {
+  const access = useAccess();
+  if (!of.some(([route, button]) => buttonShows(access, route, button, 'removeIfMissing'))) return null;
+  if (isValidElement(children)) {
+    const el = children as ReactElement<Record<string, unknown>>;
+    if (el.props['data-perm'] === undefined) return cloneElement(el, { 'data-perm': of.map(([r, b]) => `${r}:${b}`).join('|') });
+  }
+  return children;
+}

@@ -6,7 +6,7 @@
 import { Alert, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Perm } from '../../app/Perm.tsx';
+import { PermAny } from '../../app/Perm.tsx';
 import { useT } from '../../i18n/index.ts';
 import { errorText } from '../../kit/errors.ts';
 import type { VehicleOption } from '../fleet-pickers/VehicleSelect.tsx';
@@ -18,8 +18,10 @@ import { TEMPLATES_KEY } from './TemplatesPanel.tsx';
 
 const FORM = 'form';
 
-export function BatchSend({ relevant, current }: {
+export function BatchSend({ relevant, current, screen }: {
   relevant(id: number): boolean;
+  /** A block screen (adasParam, dsmParam) whose own `send` bit (批量下发) opens the button beside the base screen's `set`. */
+  screen?: string;
   /** The form's values, or a message why there are none. */
   current(): ParamInput[] | string;
 }) {
@@ -57,9 +59,9 @@ export function BatchSend({ relevant, current }: {
       <Group align="end" gap="xs">
         <Select size="xs" w={260} label={t('batchSource')} value={source} onChange={(v) => setSource(v ?? FORM)} allowDeselect={false}
           data={[{ value: FORM, label: t('sourceForm') }, ...templates.map((tpl) => ({ value: String(tpl.id), label: t('sourceTemplate', { name: tpl.name }) }))]} data-testid="batch-source" />
-        <Perm route={BASE_PARAM_ROUTE} button="set">
+        <PermAny of={screen ? [[BASE_PARAM_ROUTE, 'set'], [screen, 'send']] : [[BASE_PARAM_ROUTE, 'set']]}>
           <Button size="xs" loading={busy} disabled={vehicles.length === 0} onClick={() => void send()} data-testid="batch-send">{t('batchSend', { n: vehicles.length })}</Button>
-        </Perm>
+        </PermAny>
       </Group>
       {error && <Alert color="red" p={6} data-testid="batch-error">{error}</Alert>}
       {taskId !== null && <TaskProgress taskId={taskId} testId="batch-task" />}
