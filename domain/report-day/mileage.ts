@@ -33,6 +33,7 @@ export const ODOMETER_MAX_KMH = 200;
 export const MAX_DRIVE_GAP_MS = 5 * 60_000;
 export const MOVE_KM = 0.05;
 const ACC_ON = 1;
+const scratch = new ContinuityRun();
 
 interface LastPoint {
   t: number;
@@ -123,10 +124,10 @@ export const mileageModule: DayModule<MileageCarry, MileageRow> = {
     const prev = c.last;
     if (prev !== null) {
       const km = haversineKm(prev.lng, prev.lat, p.lng, p.lat);
-      const run = new ContinuityRun();
-      run.run = c.run;
-      const continuous = run.step(km);
-      c.run = run.run;
+      // The shared rule on a scratch walker (the carry keeps only its count: plain JSON, no allocation per point).
+      scratch.run = c.run;
+      const continuous = scratch.step(km);
+      c.run = scratch.run;
       if (continuous) {
         c.trackKm += km;
         const dt = p.t - prev.t;

@@ -259,7 +259,8 @@ export class SqliteReportEngine implements ReportEngine {
 
   private context(vehicleId: number, day: number): DayContext {
     const dayStart = chinaDayStartMs(day);
-    const prev = this.store.previous(vehicleId, dayStart).map(dayPoint).find(isValidDayPoint) ?? null;
+    const row = this.store.previous(vehicleId, dayStart, (r) => isValidDayPoint(dayPoint(r)));
+    const prev = row && dayPoint(row);
     return { vehicleId, day, dayStart, dayEnd: dayStart + DAY_MS, previous: prev, settings: this.store.vehicleSettings(vehicleId) };
   }
 

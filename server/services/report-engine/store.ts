@@ -38,9 +38,17 @@ export class ReportEngineStore {
       .iterate(vehicleId, from, to) as Iterable<PositionDbRow>;
   }
 
-  previous(vehicleId: number, before: number): PositionDbRow[] {
-    return this.stmt('prev', `SELECT ${POINT_COLUMNS} FROM positions WHERE vehicle_id = ? AND gps_time < ? ORDER BY gps_time DESC, rowid DESC LIMIT ${PREVIOUS_LOOKBACK}`)
-      .all(vehicleId, before) as PositionDbRow[];
+  /** The newest row before `before` that `valid` accepts, walking back at most PREVIOUS_LOOKBACK rows. */
+  previous(vehicleId: number, before: number, valid: (r: PositionDbRow) => boolean): PositionDbRow | null {
+    const it = this.stmt('prev', `SELECT ${POINT_COLUMNS} FROM positions WHERE vehicle_id = ? AND gps_time < ? ORDER BY gps_time DESC, rowid DESC LIMIT ${PREVIOUS_LOOKBACK}`)
+      .iterate(vehicleId, before) as IterableIterator<PositionDbRow>;
+    for (const r of it) {
+      if (valid(r)) {
+        it.return?.();
+        return r;
+      }
+    }
+    return null;
   }
 
   newestTime(vehicleId: number, from: number, to: number): number | null {
