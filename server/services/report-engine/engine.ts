@@ -304,6 +304,7 @@ export class SqliteReportEngine implements ReportEngine {
       while (this.queue.size > 0) {
         // One day per macrotask: the gateway's sockets and the history flushes run in between.
         await new Promise<void>((r) => setImmediate(r));
+        if (this.options.db.inTransaction) continue; // as the history writer: wait for the request's transaction
         const [k, q] = this.queue.entries().next().value as [number, Queued];
         this.queue.delete(k);
         try {
@@ -365,6 +366,8 @@ export class SqliteReportEngine implements ReportEngine {
   }
 
   private tick(): void {
+    // A request holding the single connection's transaction across awaits: our writes would join it.
+    if (this.options.db.inTransaction) return;
     try {
       this.save((e) => e.dirty);
     } catch (err) {
@@ -447,7 +450,7 @@ export class SqliteReportEngine implements ReportEngine {
     // Open days of these vehicles are saved first, so their events (final and still open) are in the table.
     const wanted = new Set(ids);
     const touched = ids.some((v) => this.byVehicle.has(v));
-    if (touched) this.save((e) => wanted.has(e.vehicleId));
+    if (touched && !this.options.db.inTransaction) this.save((e) => wanted.has(e.vehicleId));
     const out: { vehicleId: number; day: number; event: DayEvent }[] = [];
     for (const v of ids) {
       for (const r of this.store.events(moduleKey, v, fromDay, toDay, kind)) {
