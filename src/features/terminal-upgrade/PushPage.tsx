@@ -1,8 +1,8 @@
 /**
  * 终端升级 (/information/params/hjwsUpdate2, issue 17): choose a package and up to 500 vehicles, push it
  * (0x8108 as a command task: online terminals at once, offline ones when they come back), follow the
- * task's per-vehicle state and 0x0108 result live (the terminal-params TaskProgress, polled), and the
- * history of pushes with their counts (a row opens its progress).
+ * task's per-vehicle state and 0x0108 result live (UpgradeTaskView, polled; a queued vehicle or the whole
+ * queue can be cancelled behind bit 500), and the history of pushes with their counts (a row opens its progress).
  */
 import { Alert, Button, Group, Select, Stack, Table, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -13,13 +13,12 @@ import { errorText } from '../../kit/errors.ts';
 import { PageFrame } from '../../kit/PageFrame.tsx';
 import type { VehicleOption } from '../fleet-pickers/VehicleSelect.tsx';
 import { VehiclesPicker } from '../fleet-pickers/VehiclesPicker.tsx';
-import { TaskProgress } from '../terminal-params/TaskProgress.tsx';
-import { formatSize, PUSH_ROUTE, TASK_VEHICLES_MAX, upgradeApi } from './api.ts';
+import { formatSize, PUSH_ROUTE, TASK_STATES, TASK_VEHICLES_MAX, upgradeApi } from './api.ts';
 import { TERMINAL_UPGRADE_NS } from './messages.ts';
 import { PACKAGES_KEY } from './PackagesPage.tsx';
+import { UpgradeTaskView } from './UpgradeTaskView.tsx';
 
 const HISTORY_KEY = ['terminal-upgrade', 'tasks'] as const;
-const STATES = ['queued', 'sent', 'ok', 'failed', 'timeout'] as const;
 
 export function PushPage() {
   const t = useT(TERMINAL_UPGRADE_NS);
@@ -64,7 +63,7 @@ export function PushPage() {
           </Perm>
         </Group>
         {error && <Alert color="red" p={6} data-testid="upgrade-push-error">{error}</Alert>}
-        {taskId !== null && <TaskProgress taskId={taskId} load={upgradeApi.task} kind="terminal-upgrade" testId="upgrade-task" />}
+        {taskId !== null && <UpgradeTaskView key={taskId} taskId={taskId} onChanged={() => void qc.invalidateQueries({ queryKey: HISTORY_KEY })} />}
         <Text fw={600}>{t('history')}</Text>
         <Table withTableBorder striped data-testid="upgrade-history">
           <Table.Thead><Table.Tr>
@@ -77,7 +76,7 @@ export function PushPage() {
               <Table.Tr key={r.id} data-testid={`upgrade-history-${r.id}`}>
                 <Table.Td>#{r.id}</Table.Td><Table.Td>{r.package.name}</Table.Td><Table.Td>{r.package.version}</Table.Td><Table.Td>{r.createdByName}</Table.Td>
                 <Table.Td>{new Date(r.createTime).toLocaleString()}</Table.Td>
-                <Table.Td>{t('counts', Object.fromEntries(STATES.map((s) => [s, r.counts[s] ?? 0])))}</Table.Td>
+                <Table.Td>{t('counts', Object.fromEntries(TASK_STATES.map((s) => [s, r.counts[s] ?? 0])))}</Table.Td>
                 <Table.Td><Button size="compact-xs" variant="light" onClick={() => setTaskId(r.id)}>{t('view')}</Button></Table.Td>
               </Table.Tr>
             ))}

@@ -15,7 +15,11 @@ export interface UpgradePackage {
   fileName: string; size: number; sha256: string; remark: string; createdByName: string; createTime: number;
 }
 export interface PackageRef { packageId: number; name: string; version: string; upgradeType: number; makerId: string; size: number }
-export interface UpgradeTask extends ParamTask { package: PackageRef; createdByName: string; timeoutMs: number }
+/** A pushed vehicle's state; 'cancelled': taken out of the queue before its terminal came back (bit 500). */
+export const TASK_STATES = ['queued', 'sent', 'ok', 'failed', 'timeout', 'cancelled'] as const;
+export type UpgradeTaskState = (typeof TASK_STATES)[number];
+export interface UpgradeTaskVehicle { vehicleId: number; vehiidno: string; state: UpgradeTaskState; result: number | null; recordId: number | null; updateTime: number }
+export interface UpgradeTask extends Omit<ParamTask, 'vehicles'> { vehicles: UpgradeTaskVehicle[]; package: PackageRef; createdByName: string; timeoutMs: number }
 export interface UpgradeTaskRow { id: number; companyName: string; package: PackageRef; createdByName: string; createTime: number; counts: Record<string, number> }
 
 export const upgradeApi = {
@@ -25,6 +29,8 @@ export const upgradeApi = {
   remove: (ids: number[]) => http.post<{ deleted: number }>('/service-command/upgrade/package/delete', { ids }, { noCompanyId: true, silent: true }),
   push: (packageId: number, vehicleIds: number[]) => http.post<UpgradeTask>('/service-command/upgrade/task', { packageId, vehicleIds }, { noCompanyId: true, silent: true }),
   task: (id: number) => http.get<UpgradeTask>('/service-command/upgrade/task', { id }, { noCompanyId: true }),
+  /** Cancels the listed queued vehicles of a task, or every queued one without a list. */
+  cancel: (id: number, vehicleIds?: number[]) => http.post<UpgradeTask>('/service-command/upgrade/task/cancel', { id, ...(vehicleIds ? { vehicleIds } : {}) }, { noCompanyId: true, silent: true }),
   tasks: () => http.get<Page<UpgradeTaskRow>>('/service-command/upgrade/tasks', { current: 1, size: 50 }, { noCompanyId: true }),
 };
 
