@@ -190,7 +190,7 @@ describe('report engine', () => {
     expect(engine.stats.recomputes).toBeGreaterThanOrEqual(2);
   });
 
-  it('a restart resumes open days from their carries, and recomputes what the last run had not saved', async () => {
+  it('a restart resumes open days from their carries plus the points stored after their save, and recomputes a day never saved', async () => {
     await store(drive(1, TODAY, 0, 300));
     await store(drive(2, TODAY, 0, 200, 31));
     engine.flushNow();
@@ -203,13 +203,15 @@ describe('report engine', () => {
     await next.start();
     await next.idle();
     for (const v of [1, 2, 3]) expect((await next.days<MileageRow>('mileage', [v], TODAY, TODAY)).get(v)![0]!.row).toEqual(reference(mileageModule, stored, v, TODAY).row);
-    // Vehicle 2's carry was current: resumed, not recomputed; live points continue it.
-    expect(next.stats.recomputes).toBe(2);
+    // Vehicle 1's carry took the 100 points stored after its save; vehicle 2's was current; vehicle 3 (no row) was recomputed.
+    expect(next.stats.pointsResumed).toBe(100);
+    expect(next.stats.recomputes).toBe(1);
     engine = next;
     writer.onCommitted = (rows) => engine.ingest(rows);
     await store(drive(2, TODAY, 0, 260, 31).slice(200));
     expect(await mileage(2, TODAY)).toEqual(reference(mileageModule, stored, 2, TODAY).row);
-    expect(next.stats.recomputes).toBe(2);
+    expect(await mileage(1, TODAY)).toEqual(reference(mileageModule, stored, 1, TODAY).row);
+    expect(next.stats.recomputes).toBe(1);
   });
 
   it('retention deletes rows and events of days before the first kept day only', async () => {

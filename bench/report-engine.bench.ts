@@ -1,0 +1,227 @@
+/**
+ * The report engine (issue 18), `npm run bench -- report-engine [--quick]`.
+ *
+ * Baseline: "read the positions and reduce on request" — today's path for a figure the engine does not
+ * keep: for each vehicle and China day of the request, read that day's stored positions (and the last
+ * valid point before it) from the same SQLite index and run the SAME day modules over them. It is a
+ * fair copy of the alternative because it shares the modules, the rows and the connection; only where
+ * the figures come from differs (raw rows vs the engine's `report_day`).
+ *
+ * Two fleets, each written through the real append path (BatchedHistoryWriter over positions.append,
+ * batches of 5,000 as HISTORY_BATCH_ROWS, time-major as reports arrive) with the engine fed by the
+ * writer's commit hook, into a temp DB:
+ *   - a month: 2,000 vehicles × 31 closed days (quick: 40 vehicles × 31 days);
+ *   - a day: 100,000 vehicles × 1 day (quick: 2,000 vehicles).
+ * Each vehicle-day is 8 h of driving at one point every 30 s (960 points; quick: 240, every 2 min).
+ * Modules registered: mileage only (the others of issue 18 land separately); both paths run the same set.
+ * Reads: all the fleet's vehicles over the whole range, twice: first after a restart (connection closed
+ * and reopened, a new engine started: SQLite's page cache is cold, the OS file cache is not) and warm.
+ * Ingest: rows per CPU-second of the process (user + system) for the day fleet with the engine vs the
+ * same rows without it (the writer alone); generating the rows is inside both figures.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { mileageModule } from '../domain/report-day/mileage.ts';
+import type { DayEvent, DayModule } from '../domain/report-day/module.ts';
+import { isValidDayPoint } from '../domain/report-day/valid.ts';
+import { chinaDayIndex, chinaDayStartMs, DAY_MS } from '../domain/track/days.ts';
+import { loadConfig } from '../server/config.ts';
+import { openStorage } from '../server/db/open.ts';
+import type { PositionRow } from '../server/db/repositories.ts';
+import type { SqliteStorage } from '../server/db/sqlite/storage.ts';
+import { BatchedHistoryWriter } from '../server/live/history.ts';
+import { dayPoint, SqliteReportEngine } from '../server/services/report-engine/engine.ts';
+import { ReportEngineStore } from '../server/services/report-engine/store.ts';
+import type { BenchArgs, BenchRecord } from './types.ts';
+
+const BATCH = 5000;
+const MODULES = [mileageModule as DayModule<unknown, unknown>];
+
+interface Fleet {
+  readonly label: string;
+  readonly vehicles: number;
+  readonly days: number;
+  readonly points: number;
+  readonly stepMs: number;
+}
+
+function row(vehicleId: number, day: number, i: number, stepMs: number): PositionRow {
+  const t = chinaDayStartMs(day) + 8 * 3_600_000 + i * stepMs + (vehicleId % 1000);
+  const stopped = i % 40 >= 36;
+  return {
+    vehicleId, gpsTime: t, lng: 100 + (vehicleId % 200) * 0.1 + (i % 7) * 1e-4, lat: 25 + (vehicleId % 97) * 0.1 + i * 0.001, speed: stopped ? 0 : 45,
+    heading: 0, altitude: 5, status: stopped ? 2 : 3, alarm: 0, mileage: 10_000 + day + i * 0.11, fuel: 60 - i * 0.01, receivedAt: t + 1500,
+  };
+}
+
+async function open(dataDir: string): Promise<SqliteStorage> {
+  return (await openStorage(loadConfig({}, { dataDir, logLevel: 'silent', seedEnabled: false }))).storage as SqliteStorage;
+}
+
+async function addVehicles(storage: SqliteStorage, n: number): Promise<void> {
+  const db = storage.db;
+  let company = db.prepare('SELECT id FROM company ORDER BY id LIMIT 1').pluck().get() as number | undefined;
+  company ??= Number(db.prepare("INSERT INTO company (pid, name, path, create_time, update_time) VALUES (NULL, 'root', '/1/', 0, 0)").run().lastInsertRowid);
+  for (let i = 0; i < n; i += 5000) {
+    await storage.fleet.createVehicles(Array.from({ length: Math.min(5000, n - i) }, (_, k) => ({ vehiidno: `B${i + k + 1}`, companyId: company, lineId: null, deviceNo: null, vin: '' })));
+  }
+}
+
+/** Writes the fleet time-major through the writer; answers rows and CPU ms. */
+async function fill(storage: SqliteStorage, fleet: Fleet, firstDay: number, engine: SqliteReportEngine | undefined, clock: { now: number }): Promise<{ rows: number; cpuMs: number; wallMs: number }> {
+  const writer = new BatchedHistoryWriter(storage.positions, { flushMs: 1_000_000, maxRows: 1_000_000_000 });
+  if (engine) writer.onCommitted = (rows) => engine.ingest(rows);
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  let rows = 0;
+  let lastSave = clock.now;
+  for (let d = 0; d < fleet.days; d++) {
+    for (let i = 0; i < fleet.points; i++) {
+      for (let v = 1; v <= fleet.vehicles; v++) {
+        const r = row(v, firstDay + d, i, fleet.stepMs);
+        writer.enqueue(r);
+        if (writer.pending >= BATCH) {
+          clock.now = r.gpsTime + 30_000;
+          await writer.flush();
+          // The engine's save timer, in simulated time: every 10 minutes of reports.
+          if (engine && clock.now - lastSave >= 600_000) {
+            engine.flushNow();
+            lastSave = clock.now;
+          }
+        }
+        rows++;
+      }
+    }
+  }
+  await writer.flush();
+  const cpu = process.cpuUsage(cpu0);
+  return { rows, cpuMs: (cpu.user + cpu.system) / 1000, wallMs: performance.now() - t0 };
+}
+
+/** The baseline: each vehicle-day's positions read and reduced on request. */
+function reduceOnRequest(storage: SqliteStorage, vehicles: number, fromDay: number, toDay: number): number {
+  const store = new ReportEngineStore(storage.db);
+  let rows = 0;
+  for (let v = 1; v <= vehicles; v++) {
+    for (let day = fromDay; day <= toDay; day++) {
+      const dayStart = chinaDayStartMs(day);
+      const prevRow = store.previous(v, dayStart, (r) => isValidDayPoint(dayPoint(r)));
+      const previous = prevRow && dayPoint(prevRow);
+      const context = { vehicleId: v, day, dayStart, dayEnd: dayStart + DAY_MS, previous, settings: {} };
+      const carries = MODULES.map((m) => m.start(context));
+      const events: DayEvent[] = [];
+      let n = 0;
+      for (const r of store.dayPositions(v, dayStart, dayStart + DAY_MS)) {
+        const p = dayPoint(r);
+        for (let m = 0; m < MODULES.length; m++) MODULES[m]!.step(carries[m], p, events);
+        n++;
+      }
+      if (n > 0) {
+        for (let m = 0; m < MODULES.length; m++) MODULES[m]!.finish(carries[m], events);
+        rows++;
+      }
+    }
+  }
+  return rows;
+}
+
+async function measure(fleet: Fleet, compareIngest: boolean): Promise<BenchRecord[]> {
+  const name = (what: string) => `report-engine ${fleet.label}: ${what}`;
+  const records: BenchRecord[] = [];
+  const dirs: string[] = [];
+  const dir = () => {
+    const d = mkdtempSync(path.join(tmpdir(), 'report-engine-bench-'));
+    dirs.push(d);
+    return d;
+  };
+  try {
+    const today = chinaDayIndex(Date.now());
+    const firstDay = today - fleet.days - 1;
+    const lastDay = firstDay + fleet.days - 1;
+    const ids = Array.from({ length: fleet.vehicles }, (_, i) => i + 1);
+    const clock = { now: chinaDayStartMs(firstDay) };
+    const mk = (storage: SqliteStorage) => {
+      const e = new SqliteReportEngine({ db: storage.db, clock: () => clock.now, persistMs: 3_600_000 });
+      for (const m of MODULES) e.register(m);
+      return e;
+    };
+
+    const dataDir = dir();
+    let storage = await open(dataDir);
+    await addVehicles(storage, fleet.vehicles);
+    let engine = mk(storage);
+    await engine.start();
+    const withEngine = await fill(storage, fleet, firstDay, engine, clock);
+    clock.now = chinaDayStartMs(today) + 3_600_000;
+    engine.flushNow();
+    await engine.close();
+    records.push(
+      { name: name('fill'), metric: 'positions', value: withEngine.rows, unit: 'rows' },
+      { name: name('fill'), metric: 'vehicle-days', value: fleet.vehicles * fleet.days, unit: 'days' },
+    );
+
+    if (compareIngest) {
+      const plain = await open(dir());
+      await addVehicles(plain, fleet.vehicles);
+      const without = await fill(plain, fleet, firstDay, undefined, { now: 0 });
+      plain.db.close();
+      const a = withEngine.rows / (withEngine.cpuMs / 1000);
+      const b = without.rows / (without.cpuMs / 1000);
+      records.push(
+        { name: name('ingest'), metric: 'rows / CPU-s, engine on', value: a, unit: 'rows/s', baseline: b, ratio: a / b },
+        { name: name('ingest'), metric: 'wall ms, engine on', value: withEngine.wallMs, unit: 'ms', baseline: without.wallMs, ratio: withEngine.wallMs / without.wallMs },
+      );
+    }
+
+    // Restart: a new connection (cold page cache), a new engine started on it; then the reads.
+    storage.db.close();
+    storage = await open(dataDir);
+    const s0 = performance.now();
+    engine = mk(storage);
+    await engine.start();
+    await engine.idle();
+    const startMs = performance.now() - s0;
+    const t1 = performance.now();
+    const first = await engine.days('mileage', ids, firstDay, lastDay);
+    const firstMs = performance.now() - t1;
+    const t2 = performance.now();
+    await engine.days('mileage', ids, firstDay, lastDay);
+    const warmMs = performance.now() - t2;
+    let got = 0;
+    for (const list of first.values()) got += list.length;
+    if (got !== fleet.vehicles * fleet.days) throw new Error(`engine answered ${got} of ${fleet.vehicles * fleet.days} vehicle-days`);
+    await engine.close();
+
+    // The baseline on a fresh connection too, then warm.
+    storage.db.close();
+    storage = await open(dataDir);
+    const b1 = performance.now();
+    const reduced = reduceOnRequest(storage, fleet.vehicles, firstDay, lastDay);
+    const baseFirstMs = performance.now() - b1;
+    const b2 = performance.now();
+    reduceOnRequest(storage, fleet.vehicles, firstDay, lastDay);
+    const baseWarmMs = performance.now() - b2;
+    if (reduced !== got) throw new Error(`baseline reduced ${reduced} vehicle-days, engine ${got}`);
+    storage.db.close();
+
+    records.push(
+      { name: name('restart'), metric: 'engine start', value: startMs, unit: 'ms' },
+      { name: name('read'), metric: 'first after restart', value: firstMs, unit: 'ms', baseline: baseFirstMs, ratio: firstMs / baseFirstMs },
+      { name: name('read'), metric: 'warm', value: warmMs, unit: 'ms', baseline: baseWarmMs, ratio: warmMs / baseWarmMs },
+    );
+    return records;
+  } finally {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+export async function run(args: BenchArgs): Promise<BenchRecord[]> {
+  const month: Fleet = args.quick
+    ? { label: 'month (quick: 40 vehicles × 31 days)', vehicles: 40, days: 31, points: 240, stepMs: 120_000 }
+    : { label: 'month (2,000 vehicles × 31 days)', vehicles: 2000, days: 31, points: 960, stepMs: 30_000 };
+  const day: Fleet = args.quick
+    ? { label: 'day (quick: 2,000 vehicles)', vehicles: 2000, days: 1, points: 240, stepMs: 120_000 }
+    : { label: 'day (100,000 vehicles)', vehicles: 100_000, days: 1, points: 960, stepMs: 30_000 };
+  return [...(await measure(month, false)), ...(await measure(day, true))];
+}
