@@ -30,6 +30,8 @@ export function emissionRow(vehicleId: number, e: Emission): PositionRow | null 
     status: loc.status,
     alarm: loc.alarm,
     mileage: loc.mileage === undefined ? null : Math.round(loc.mileage * 10) / 10,
+    // Item 0x02 as the gateway stores it (sim/fuel.ts: only fitted trucks send it).
+    fuel: loc.fuel === undefined ? null : Math.round(loc.fuel * 10) / 10,
     receivedAt: loc.time,
   };
 }

@@ -13,6 +13,7 @@ import { haversineKm } from '../../domain/track/geo.ts';
 import { chinaTimeOfDayMs, DAY_MS } from '../../domain/track/days.ts';
 import type { AdasAlarm, DmsAlarm, LocationInput } from '../gateway/jt808/index.ts';
 import { CITIES, cityByWeight, cityOfPlate, type City } from './cities.ts';
+import { SimFuelSensor } from './fuel.ts';
 import { Rng, unitHash } from './rng.ts';
 import { planIntercityTrip, planUrbanTrip, pointInCity, SEGMENT_HIGHWAY, type Route } from './route.ts';
 
@@ -169,6 +170,8 @@ export class VehicleProgram {
   private fuelL: number;
   private readonly tankL: number;
   private readonly litresPerKm: number;
+  /** What item 0x02 reports (sim/fuel.ts): a sensor on heavy trucks, with noise, dropouts and thefts. */
+  private readonly fuelSensor: SimFuelSensor;
   private drivingMs = 0;
   private readonly cruiseFactor: number;
   private readonly restEveryKm: readonly [number, number];
@@ -204,6 +207,7 @@ export class VehicleProgram {
     this.tankL = this.move.pick([150, 200, 300, 400, 600]);
     this.fuelL = this.tankL * this.move.range(0.3, 1);
     this.litresPerKm = this.move.range(0.12, 0.35);
+    this.fuelSensor = new SimFuelSensor(key, this.tankL);
     // One driver in ten drives a little over the limit; one in six skips rests.
     this.cruiseFactor = this.move.chance(0.1) ? this.move.range(1.02, 1.08) : this.move.range(0.88, 1);
     this.restEveryKm = this.move.chance(0.15) ? [380, 520] : [140, 260];
@@ -336,10 +340,12 @@ export class VehicleProgram {
       if (e.chance(this.rates.adasPerDrivingHour * hours)) adas = this.adas(t, speed, altitude, lat, lng);
       if (e.chance(this.rates.dmsPerDrivingHour * hours)) dms = this.dms(t, speed, altitude, lat, lng);
     }
+    const fuel = this.fuelSensor.report({ t, acc, moving, litres: this.fuelL, tankL: this.tankL });
+    this.fuelL -= fuel.stolen;
     return {
       alarm, status, lat, lng, altitude, speed, direction, time: t,
       mileage: Math.round(this.odometerKm * 10) / 10,
-      fuel: Math.round(this.fuelL * 10) / 10,
+      fuel: fuel.reading,
       extSignal: ext,
       signal: this.signal,
       satellites: this.satellites,
