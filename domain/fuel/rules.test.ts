@@ -65,8 +65,9 @@ describe('leak', () => {
     const levels60 = Array.from({ length: 60 }, (_, i) => Math.round((300 - 0.3 * i) * 10) / 10);
     const r = analyzeFuel(readings(levels60, 60, (i) => 1000 + i), FUEL_DEFAULTS);
     expect(r.events).toEqual([]);
-    // The last median is reading 57's level (trailing median of 5): 300 − 17.1 = 282.9.
-    expect(r.figures).toMatchObject({ startLevel: 300, endLevel: 282.9, consumed: 17.1, km: 59, per100km: 29 });
+    // Levels are medians of 5 full readings: the first is reading 2's (299.4), the last reading 57's (282.9), so
+    // 16.5 L against the odometer's 59 km: 27.97 → 28 L/100 km (the median's lag at both ends of a driving day).
+    expect(r.figures).toMatchObject({ startLevel: 299.4, endLevel: 282.9, consumed: 16.5, km: 59, per100km: 28 });
   });
 
   it('a drop while driving faster than the heaviest burn can explain is a leak', () => {

@@ -154,10 +154,16 @@ export interface FuelState {
   refuels: number;
   leaks: number;
   samples: number;
+  /** Time and day km of the last usable reading (null: none yet). */
+  ft: number | null;
+  fkm: number;
 }
 
 export function fuelStart(): FuelState {
-  return { w: [], low: null, high: null, open: null, km: 0, last: null, first: null, level: null, refuelled: 0, leaked: 0, refuels: 0, leaks: 0, samples: 0 };
+  return {
+    w: [], low: null, high: null, open: null, km: 0, last: null, first: null, level: null, refuelled: 0, leaked: 0, refuels: 0, leaks: 0,
+    samples: 0, ft: null, fkm: 0,
+  };
 }
 
 /** A reading outside this is no tank level (sensor error codes read as 0xFFFF/10 = 6553.5 L). */
@@ -209,17 +215,36 @@ export function fuelStep(state: FuelState, th: FuelThresholds, s: FuelSample, ev
   state.last = { t: s.t, lng: s.lng, lat: s.lat, mileage: s.mileage };
   if (s.fuel === null || !(s.fuel > 0) || s.fuel > FUEL_MAX_LITRES) return null;
 
+  const windowMs = th.windowMin * 60_000;
+  const settleMs = th.settleMin * 60_000;
+  const tol = tolerance(th);
+  if (state.ft !== null && s.t - state.ft > settleMs) {
+    // A gap longer than the settle time (terminal off, a blind area without recording): readings from before it
+    // do not describe the tank now (a truck burns litres in those minutes), so the median starts afresh. An open event ends at its extreme; the references are
+    // kept only if the vehicle did not move meanwhile (a refuel or theft while the terminal was off is still seen).
+    state.w = [];
+    if (state.open) {
+      close(state, th, state.open, events);
+      state.open = null;
+    }
+    if (state.km - state.fkm >= 1) {
+      state.low = null;
+      state.high = null;
+    }
+  }
+  state.ft = s.t;
+  state.fkm = state.km;
   state.samples++;
   state.w.push(s.fuel);
   while (state.w.length > th.smoothSamples) state.w.shift();
   const level = median(state.w);
-  state.first ??= level;
   state.level = level;
+  // Until the median holds its full count (day start, after a gap) two sloshing readings would be half the
+  // window: the level is shown but judges nothing.
+  if (state.w.length < th.smoothSamples) return level;
+  state.first ??= level;
   const here: Ref = { t: s.t, level, km: state.km, lng: s.lng, lat: s.lat };
   const stopped = s.speed < th.stoppedKmh;
-  const windowMs = th.windowMin * 60_000;
-  const settleMs = th.settleMin * 60_000;
-  const tol = tolerance(th);
 
   const open = state.open;
   if (open) {
@@ -234,7 +259,10 @@ export function fuelStep(state: FuelState, th: FuelThresholds, s: FuelSample, ev
       if (stopped) open.stopped++;
     }
     else if (turned || s.t - open.to.t > settleMs) {
-      close(state, th, open, events);
+      // A drop the level climbs back from was a low excursion of the noise (sloshing), unless the level it came
+      // back to is still a leak against where it started.
+      const recovered = turned && open.kind === 'leak' && open.from.level - level - allowance(th, open.from, s.t, state.km) < th.leakMinL;
+      if (!recovered) close(state, th, open, events);
       state.open = null;
       state.low = here;
       state.high = here;
@@ -279,6 +307,8 @@ export function fuelFinish(state: FuelState, th: FuelThresholds, events: FuelEve
   const copy: FuelState = JSON.parse(JSON.stringify(state)) as FuelState;
   if (copy.open) close(copy, th, copy.open, events);
   const km = Math.round(copy.km * 100) / 100;
+  // A day with fewer readings than the median's count starts at its partial median.
+  copy.first ??= copy.level;
   const consumed = copy.first === null || copy.level === null ? 0 : round1(Math.max(0, copy.first - copy.level + copy.refuelled - copy.leaked));
   return {
     startLevel: copy.first === null ? null : round1(copy.first),

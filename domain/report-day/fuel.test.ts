@@ -53,13 +53,13 @@ describe('fuel day module', () => {
     const { row, events } = recompute(morning());
     expect(events.map((e) => [e.kind, e.lng, e.lat, e.value])).toEqual([
       ['refuel', STATION.lng, STATION.lat, { before: 74, after: 204, litres: 130 }],
-      // The depot reference is the smoothed level on arrival: the trailing median still holds the last driving
-      // readings (198.9, 198.6, 198.3, 198, 198 → 198.3), so the theft reads 198.3 → 158.
-      ['leak', DEPOT.lng, DEPOT.lat, { before: 198.3, after: 158, litres: 40.3 }],
+      // Parked from 12:00 after a gap of 2 h 50 min: the median starts afresh at the depot (198 L), not from the
+      // last driving readings; the references were dropped because the truck had moved since.
+      ['leak', DEPOT.lng, DEPOT.lat, { before: 198, after: 158, litres: 40 }],
     ]);
-    // 80 − 158 + 130 − 40.3 = 11.7 L over 40 km (the two 20 km legs): 29.3 L/100 km (true burn 30).
+    // 80 − 158 + 130 − 40 = 12 L over the 40 km of the two legs: 30 L/100 km.
     expect(row).toEqual({
-      startLevel: 80, endLevel: 158, refuelled: 130, leaked: 40.3, consumed: 11.7, refuels: 1, leaks: 1, km: 40, per100km: 29.3, samples: 94,
+      startLevel: 80, endLevel: 158, refuelled: 130, leaked: 40, consumed: 12, refuels: 1, leaks: 1, km: 40, per100km: 30, samples: 94,
     });
   });
 
@@ -97,7 +97,7 @@ describe('fuel day module', () => {
     const pts = morning().map((p, i) => (i >= 90 && i < 110 ? { ...p, fuel: i % 2 === 0 ? 0 : null } : p));
     const { events } = recompute(pts);
     expect(events.map((e) => e.kind)).toEqual(['refuel', 'leak']);
-    expect(events[1]!.value).toEqual({ before: 198.3, after: 158, litres: 40.3 });
+    expect(events[1]!.value).toEqual({ before: 198, after: 158, litres: 40 });
   });
 
   it('the company thresholds apply: a 50 L theft threshold ignores the 40 L theft', () => {
