@@ -137,6 +137,8 @@ describe('report engine', () => {
     }
     // The pair across midnight counts for today (previous = yesterday's last valid point of vehicle 1).
     expect((await mileage(1, TODAY))!.lossCount).toBe(2);
+    // Positions keep the fuel level (migration 36) and read it back.
+    expect((await storage.positions.range(1, at(Y, 0), at(TODAY, 0), 2)).map((r) => r.fuel)).toEqual([50, 49.99]);
     // Settings of the vehicle's company reach the module's context.
     expect((await engine.days<{ factor: number }>('probe', [1], TODAY, TODAY)).get(1)![0]!.row.factor).toBe(3);
 
