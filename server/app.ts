@@ -28,6 +28,7 @@ import { trackRoutes } from './services/track/index.ts';
 import { safeRoutes } from './services/safe/index.ts';
 import { reportRoutes } from './services/reports/index.ts';
 import { operationReportRoutes } from './services/operation-reports/index.ts';
+import { fuelReportRoutes } from './services/fuel-reports/index.ts';
 import { videoRoutes } from './services/video/index.ts';
 import { recordingUploadRoutes } from './services/video/recording-upload.ts';
 import { talkRoutes } from './services/video/talk.ts';
@@ -111,6 +112,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   trackRoutes(api, { config, storage, tokens, live });
   reportRoutes(api, { config, storage, tokens, live });
   operationReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined) }); // issue 18: mileage and operation reports on the report engine
+  fuelReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined) }); // issue 18: fuel reports (registers the fuel module)
   registerPush(api, live.store, storage);
   await safeRoutes(api, { config, storage, tokens, live }); // issue 5: safety alarms (after push: it publishes there)
   videoRoutes(api, { storage, store: live.store, hub: media.hub, dailyLimit: config.videoDailyLimit, playback: { hub: media.playback.hub, gateway: live.gateway }, gateway: live.gateway });
