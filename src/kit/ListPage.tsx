@@ -58,6 +58,8 @@ export interface ListScreen<T extends { id: number }> {
   remove?: { name: (row: T) => string; message?: (row: T) => string; call: (row: T) => Promise<unknown>; done?: () => void };
   /** Row actions before 修改 (each behind its own `<Perm>`). */
   rowActions?: (row: T) => ReactNode;
+  /** Refetch the page every this many ms, keeping page and filters; stops on error (useResourceList). @default undefined */
+  refreshMs?: number;
   /** Width of the pinned action column, px. @default 160 */
   actionsWidth?: number;
   /** Dialogs and drawers of the screen. */
@@ -78,7 +80,7 @@ export function ListPage<T extends { id: number }>(screen: ListScreen<T>) {
   const t = useT(KIT_NS);
   const { route, remove } = screen;
   // Page, size and keyword live in the URL: a reload or a tab switch comes back to the same rows.
-  const list = useResourceList(route, screen.fetchPage, screen.scope ?? null, { inUrl: true });
+  const list = useResourceList(route, screen.fetchPage, screen.scope ?? null, { inUrl: true, refreshMs: screen.refreshMs });
 
   const actions = (row: T) => (
     <Group gap={4} wrap="nowrap">

@@ -35,6 +35,12 @@ export interface ResourceListOptions {
    * a screen with its own URL params leaves it off. @default false
    */
   inUrl?: boolean;
+  /**
+   * Ask the server again every this many ms (a live list such as the box states). The page, size,
+   * keyword and filters stay; polling stops after a failed fetch (no hammering a failing server),
+   * and 查询 or a filter change starts it again. @default undefined (no polling)
+   */
+  refreshMs?: number;
 }
 
 /**
@@ -78,6 +84,7 @@ export function useResourceList<T>(
     queryKey: resourceKey(route, 'page', { scope, ...query }),
     queryFn: () => fetchPage(query),
     placeholderData: keepPreviousData,
+    refetchInterval: options.refreshMs === undefined ? false : (q) => (q.state.status === 'error' ? false : options.refreshMs!),
   });
 
   // 查询 with unchanged parameters still asks the server again: the operator wants the rows as they are now

@@ -21,6 +21,9 @@ const SEGMENT_COLOR: Record<SegmentKind, string> = {
 };
 const SEGMENT_LABEL: Record<SegmentKind, string> = { empty: 'segEmpty', loaded: 'segLoaded', unsealed: 'segUnsealed', lifted: 'segLifted', unknown: 'segUnknown' };
 
+/** The list asks again every 30 s, like the dashboard's live panels (stops on error; page and filters stay). */
+export const BOX_REFRESH_MS = 30_000;
+
 /**
  * /monitor/boxStatus: the slag trucks of the company picked in the tree with their cargo box state
  * now (loaded or empty, sealed or not, body lifted; since when, speed, place), filtered by state and
@@ -80,6 +83,7 @@ export function BoxStatusPage() {
       }
       fetchPage={(q) => boxApi.page({ ...search, current: q.current, size: q.size, ...(q.keyword ? { keyword: q.keyword } : {}) })}
       scope={{ companyId, ...search }}
+      refreshMs={BOX_REFRESH_MS}
       columns={columns}
       toolbar={<Button size="sm" variant="default" onClick={() => setSitesOpen(true)} data-testid="box-sites-open">{t('sites')}</Button>}
       rowActions={(r) => (
