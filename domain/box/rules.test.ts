@@ -7,7 +7,7 @@ const empty = (loadT: number | null = 0) => ({ lifted: false, sealed: true, load
 const NOON = Date.UTC(2026, 10, 28, 4, 0);
 // 2026-11-28 07:30 China time (23:30 UTC the day before).
 const MORNING_PEAK = Date.UTC(2026, 10, 27, 23, 30);
-const at = (time: number, speedKmh: number, atSite: boolean) => ({ time, speedKmh, atSite });
+const at = (time: number, speedKmh: number, atSite: boolean, sensorFitted = true) => ({ time, speedKmh, atSite, sensorFitted });
 const codes = (s: Set<number>) => [...s].sort();
 
 describe('group 70: the rules on load, clock and size', () => {
@@ -50,13 +50,15 @@ describe('group 70: the rules on load, clock and size', () => {
     expect(codes(boxExtraViolations(loaded(22), loaded(22), at(NOON, 0, true), 20))).toEqual([BOX_EXTRA_ALARM.overload]);
   });
 
-  it('70010: no load in the item, loaded below 1 t, or empty at 5 t or more', () => {
-    expect(loadSensorAbnormal(loaded(null))).toBe(true);
-    expect(loadSensorAbnormal(empty(null))).toBe(true);
-    expect(loadSensorAbnormal(loaded(0))).toBe(true);
-    expect(loadSensorAbnormal(loaded(1))).toBe(false);
-    expect(loadSensorAbnormal(empty(5))).toBe(true);
-    expect(loadSensorAbnormal(empty(4))).toBe(false);
+  it('70010: a fitted sensor that gives no load, loaded below 1 t, or empty at 5 t or more; no sensor fitted, no alarm', () => {
+    expect(loadSensorAbnormal(loaded(null), true)).toBe(true);
+    expect(loadSensorAbnormal(empty(null), true)).toBe(true);
+    expect(loadSensorAbnormal(empty(null), false)).toBe(false); // never reported a load: no sensor
+    expect(loadSensorAbnormal(loaded(0), false)).toBe(true);
+    expect(loadSensorAbnormal(loaded(1), true)).toBe(false);
+    expect(loadSensorAbnormal(empty(5), true)).toBe(true);
+    expect(loadSensorAbnormal(empty(4), true)).toBe(false);
     expect(codes(boxExtraViolations(empty(0), empty(null), at(NOON, 30, true)))).toEqual([BOX_EXTRA_ALARM.loadSensor]);
+    expect(codes(boxExtraViolations(empty(null), empty(null), at(NOON, 30, true, false)))).toEqual([]);
   });
 });

@@ -15,8 +15,9 @@
  *         hours; FORBIDDEN_HOURS are 07:00–09:00 and 17:00–19:00.
  *   70009 overload (渣土车超载): the reported load above RATED_LOAD_T plus OVERLOAD_TOLERANCE (weighing
  *         sensors read a few per cent off; enforcement tolerates that much).
- *   70010 load sensor abnormal (载重传感器异常): the item carries the box but no load (0xFF), or the loaded
- *         bit contradicts the tonnes (loaded below LOADED_MIN_T, empty at or above EMPTY_MAX_T).
+ *   70010 load sensor abnormal (载重传感器异常): a truck whose load sensor has reported a load before now
+ *         reports none (0xFF), or the loaded bit contradicts the tonnes (loaded below LOADED_MIN_T, empty
+ *         at or above EMPTY_MAX_T). A truck that never reported a load has no sensor fitted: no alarm.
  */
 import { CHINA_OFFSET_MS } from '../track/days.ts';
 import { MOVING_KMH, type BoxState } from './status.ts';
@@ -61,9 +62,9 @@ export function loadDropped(before: BoxState | undefined, now: BoxState): boolea
   return before.loadT !== null && now.loadT !== null && before.loadT - now.loadT >= DUMP_DROP_T;
 }
 
-/** 70010's condition: no load in the item, or a loaded bit that the tonnes contradict. */
-export function loadSensorAbnormal(s: BoxState): boolean {
-  if (s.loadT === null) return true;
+/** 70010's condition: no load from a fitted sensor, or a loaded bit that the tonnes contradict. */
+export function loadSensorAbnormal(s: BoxState, sensorFitted: boolean): boolean {
+  if (s.loadT === null) return sensorFitted;
   return s.loaded ? s.loadT < LOADED_MIN_T : s.loadT >= EMPTY_MAX_T;
 }
 
@@ -72,6 +73,8 @@ export interface BoxReport {
   readonly speedKmh: number;
   /** Inside some registered site of the vehicle's company or above (or none is registered: nothing to be outside of). */
   readonly atSite: boolean;
+  /** The truck has reported a load (not 0xFF) before: it has a load sensor. */
+  readonly sensorFitted: boolean;
 }
 
 /** The codes of BOX_EXTRA_ALARM whose condition holds for this report, given the state of the previous one. */
@@ -80,6 +83,6 @@ export function boxExtraViolations(before: BoxState | undefined, now: BoxState, 
   if (!r.atSite && loadDropped(before, now)) out.add(BOX_EXTRA_ALARM.illegalDump);
   if (now.loaded && r.speedKmh > MOVING_KMH && inForbiddenHours(r.time)) out.add(BOX_EXTRA_ALARM.outsideHours);
   if (now.loadT !== null && now.loadT > ratedLoadT * (1 + OVERLOAD_TOLERANCE)) out.add(BOX_EXTRA_ALARM.overload);
-  if (loadSensorAbnormal(now)) out.add(BOX_EXTRA_ALARM.loadSensor);
+  if (loadSensorAbnormal(now, r.sensorFitted)) out.add(BOX_EXTRA_ALARM.loadSensor);
   return out;
 }

@@ -106,4 +106,64 @@ describe('cargo box status (0x0200 item 0xE1 → /service-monitor/box/…, group
     const operator = await server.login('operator', 'operator123');
     expect((await server.call('GET', `/service-monitor/box/history?vehicleId=${truck.vehicleId}&day=${day}`, { token: operator })).status).toBe(403);
   });
+
+  it('raises 70003 when the load leaves the truck outside every site (not inside one), 70009 above the rated load, 70010 when a fitted load sensor goes silent', async () => {
+    const settle = async () => {
+      await server.app.alarms.idle();
+      await new Promise((r) => setImmediate(r));
+      await server.app.alarms.idle();
+    };
+    // The previous test unloaded once far from 江湾消纳场 (the only site): that was a dump already, over now.
+    expect(openAlarms(70003)).toEqual({ n: 1, open: 0 });
+    // Loaded 20 t, then 14 t two reports later on the roadside: 6 t tipped outside every site.
+    await report(20, { loaded: true, sealed: true, loadT: 20 }, { lng: 121.45, lat: 31.25 });
+    await report(3, { loaded: true, sealed: true, loadT: 14 }, { lng: 121.45, lat: 31.25 });
+    await settle();
+    // Open again (a repeat this soon may merge into the earlier alarm row: the alarm service's merging).
+    expect(openAlarms(70003).open).toBe(1);
+    const dumps = openAlarms(70003).n;
+    // The act is over on the next report.
+    await report(20, { loaded: true, sealed: true, loadT: 14 }, { lng: 121.46, lat: 31.25 });
+    await settle();
+    expect(openAlarms(70003)).toEqual({ n: dumps, open: 0 });
+    // Unloading inside the site is lawful.
+    await report(0, { loaded: false, sealed: true, loadT: 0 }, { lng: 121.6005, lat: 31.3 });
+    await settle();
+    expect(openAlarms(70003)).toEqual({ n: dumps, open: 0 });
+
+    // 40 t on a 31 t truck (tolerance 5 %): 70009 while it lasts.
+    await report(0, { loaded: true, sealed: true, loadT: 40 }, { lng: 121.6005, lat: 31.3 });
+    await settle();
+    expect(openAlarms(70009)).toEqual({ n: 1, open: 1 });
+    await report(0, { loaded: true, sealed: true, loadT: 30 }, { lng: 121.6005, lat: 31.3 });
+    await settle();
+    expect(openAlarms(70009)).toEqual({ n: 1, open: 0 });
+
+    // This truck has reported loads: its sensor now gives none (0xFF) → 70010, ended when a load comes back.
+    await report(0, { loaded: true, sealed: true, loadT: null }, { lng: 121.6005, lat: 31.3 });
+    await settle();
+    expect(openAlarms(70010).open).toBe(1);
+    await report(0, { loaded: true, sealed: true, loadT: 30 }, { lng: 121.6005, lat: 31.3 });
+    await settle();
+    expect(openAlarms(70010).open).toBe(0);
+  });
+
+  it('raises 70008 for a loaded truck moving in the morning rush hour (07:00–09:00 China time), not once it has passed', async () => {
+    // Step the test clock to the next 07:30 China time (23:30 UTC).
+    const now = server.clock.now();
+    const day = 86_400_000;
+    const target = Math.floor((now - 23.5 * 3_600_000) / day) * day + 23.5 * 3_600_000 + day;
+    server.clock.advance(target - now - 10_000);
+    await report(30, { loaded: true, sealed: true, loadT: 20 });
+    await server.app.alarms.idle();
+    await new Promise((r) => setImmediate(r));
+    await server.app.alarms.idle();
+    expect(openAlarms(70008)).toEqual({ n: 1, open: 1 });
+    server.clock.advance(2 * 3_600_000); // 09:30
+    await report(30, { loaded: true, sealed: true, loadT: 20 });
+    await server.app.alarms.idle();
+    await new Promise((r) => setImmediate(r));
+    await server.app.alarms.idle();
+    expect(openAlarms(70008)).toEqual({ n: 1, open: 0 });
+  });
 });

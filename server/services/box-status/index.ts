@@ -13,6 +13,7 @@ import { chinaDayIndex, chinaDayStartMs, isOffline } from '../../../domain/track
 import {
   BOX_ALARM_CODES, BOX_FILTERS, boxStateOf, boxViolations, insideSite, matchesFilter, type BoxFilter, type BoxState, type DisposalSite,
 } from '../../../domain/box/status.ts';
+import { BOX_EXTRA_ALARM_CODES, boxExtraViolations, loadDropped } from '../../../domain/box/rules.ts';
 import type { Storage } from '../../db/repositories.ts';
 import { pathInScope, scopeCondition } from '../../db/scope.ts';
 import type { SqliteDb } from '../../db/sqlite.ts';
@@ -61,6 +62,8 @@ export interface PlatformAlarms {
 
 export class BoxStatusService {
   private readonly latest = new Map<number, BoxNow>();
+  /** Vehicles whose load sensor has reported a load (70010 needs a fitted sensor; domain/box/rules.ts). */
+  private readonly sensorSeen = new Set<number>();
   /** The latest 0x0200 odometer per vehicle (km): the OBD history stores it beside each CAN reading. */
   private readonly odometer = new Map<number, number>();
   private pending: ChangeRow[] = [];
@@ -83,6 +86,7 @@ export class BoxStatusService {
     for (const r of rows) {
       const s = rowState(r);
       this.latest.set(r.vehicle_id!, { ...s, since: r.time!, time: r.time!, speed: r.speed!, lng: r.lng!, lat: r.lat! });
+      if (s.loadT !== null) this.sensorSeen.add(r.vehicle_id!);
     }
     this.reloadSites();
     this.timer ??= setInterval(() => void this.flush(), BOX_FLUSH_MS);
@@ -148,9 +152,20 @@ export class BoxStatusService {
     const sites = state.lifted && state.loaded ? this.sitesFor(vehicleId) : [];
     const atSite = sites.length === 0 || insideSite(sites, loc.lng, loc.lat);
     const holds = boxViolations(state, loc.speed, atSite);
+    // 70003 needs the sites only on the report where the load fell (rare): the hot path stays a few compares.
+    const dropSites = loadDropped(before, state) ? this.sitesFor(vehicleId) : [];
+    const fitted = this.sensorSeen.has(vehicleId);
+    if (state.loadT !== null) this.sensorSeen.add(vehicleId);
+    const extra = boxExtraViolations(before, state, {
+      time: loc.time, speedKmh: loc.speed, atSite: dropSites.length === 0 || insideSite(dropSites, loc.lng, loc.lat), sensorFitted: fitted,
+    });
     const place = { time: loc.time, lng: loc.lng, lat: loc.lat, speed: loc.speed };
     for (const code of BOX_ALARM_CODES) {
       if (holds.has(code)) alarms.platformStart(vehicleId, code, place);
+      else alarms.platformEnd(vehicleId, code, loc.time);
+    }
+    for (const code of BOX_EXTRA_ALARM_CODES) {
+      if (extra.has(code)) alarms.platformStart(vehicleId, code, place);
       else alarms.platformEnd(vehicleId, code, loc.time);
     }
   }
