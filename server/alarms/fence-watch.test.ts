@@ -81,6 +81,13 @@ describe('platform fences over the gateway', () => {
     expect(leave!.endTime).toBe(leave!.startTime);
     expect((await server.app.storage.alarms.logs(leave!.id)).map((l) => [l.action, l.content])).toEqual([['fence', '围栏：人民广场停车场']]);
     expect(pushed).toEqual([expect.objectContaining({ id: leave!.id, alarmType: FENCE_CODES.leave, alarmName: '离开区域报警', content: '围栏：人民广场停车场' })]);
+    // The fence's name is in the alarm queries and the catch-up replay too, not only the live push.
+    expect(leave!.content).toBe('围栏：人民广场停车场');
+    const replay = await server.app.storage.alarms.since(ALL_COMPANIES, leave!.id - 1, 10, 10);
+    expect(replay.records.map((a) => [a.id, a.content])).toEqual([[leave!.id, '围栏：人民广场停车场']]);
+    const token = await server.login('admin', 'admin123');
+    const one = await server.call<{ id: number; content: string }>('GET', `/service-safe/alarmInfo/${leave!.id}`, { token });
+    expect(one.data).toMatchObject({ id: leave!.id, content: '围栏：人民广场停车场' });
 
     // Another vehicle of the same company crossing the same yard is not bound to it: nothing.
     await drive(server, service, unbound!.deviceNo, [3000, 0, 3000]);

@@ -57,6 +57,8 @@ export function alarmPushData(a: AlarmRecord, linkage: Pick<Linkage, 'popup' | '
     dealContent: a.dealContent, dealTime: a.dealTime, dealType: a.dealType, devidno: a.deviceNo, gpsTime: a.startTime, lng: a.lng, lat: a.lat,
     speed: a.speed, vehiidno: a.vehiidno, vehicleId: a.vehicleId, riskLevel: a.riskLevel, count: a.count, source: a.source,
     popup: linkage.popup, voice: linkage.voice,
+    // The fence of a fence alarm: the live push and the catch-up carry it alike.
+    ...(a.content ? { content: a.content } : {}),
   };
 }
 

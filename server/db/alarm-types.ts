@@ -75,6 +75,8 @@ export interface AlarmRecord {
   readonly dealTime: number | null;
   readonly typical: boolean;
   readonly createTime: number;
+  /** The platform's note on it: the fence (or route) of a fence alarm, from its 'fence' log row (issue 17); '' or absent otherwise. */
+  readonly content?: string;
 }
 
 export interface AlarmFilter {

@@ -24,6 +24,8 @@ export interface AlarmRowDb {
   alarm_type: number; source: AlarmSource; channel_id: number; start_time: number; end_time: number | null; last_time: number; count: number;
   lng: number; lat: number; speed: number; risk_level: RiskLevel; deal_status: DealStatus; deal_type: DealType | null; deal_content: string;
   deal_user_id: number | null; deal_username: string; deal_time: number | null; typical: number; create_time: number;
+  /** The platform's note (NOTE below); absent where a query does not read it. */
+  note?: string | null;
 }
 
 export const toAlarm = (r: AlarmRowDb): AlarmRecord => ({
@@ -31,10 +33,15 @@ export const toAlarm = (r: AlarmRowDb): AlarmRecord => ({
   companyPath: r.path, alarmType: r.alarm_type, source: r.source, channelId: r.channel_id, startTime: r.start_time, endTime: r.end_time,
   lastTime: r.last_time, count: r.count, lng: r.lng, lat: r.lat, speed: r.speed, riskLevel: r.risk_level, dealStatus: r.deal_status,
   dealType: r.deal_type, dealContent: r.deal_content, dealUserId: r.deal_user_id, dealUsername: r.deal_username, dealTime: r.deal_time,
-  typical: r.typical === 1, createTime: r.create_time,
+  typical: r.typical === 1, createTime: r.create_time, content: r.note ?? '',
 });
 
-const SELECT = `SELECT a.*, v.vehiidno, c.name AS company_name, c.path FROM alarm a
+/**
+ * The platform's note on an alarm (the fence a fence alarm came from): its first 'fence' log row, by
+ * the (alarm_id, id) index. Kept in the log, not a column, so the catch-up and the queries read it here.
+ */
+const NOTE = `(SELECT l.content FROM alarm_deal_log l WHERE l.alarm_id = a.id AND l.action = 'fence' ORDER BY l.id LIMIT 1) AS note`;
+const SELECT = `SELECT a.*, v.vehiidno, c.name AS company_name, c.path, ${NOTE} FROM alarm a
                 JOIN vehicle v ON v.id = a.vehicle_id JOIN company c ON c.id = a.company_id`;
 
 const bool = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
@@ -210,7 +217,7 @@ export class SqliteAlarmRepository implements AlarmRepository {
     }
     const from = `FROM alarm a JOIN company c ON c.id = a.company_id WHERE ${where.join(' AND ')}`;
     const total = (this.db.prepare(`SELECT count(*) AS n ${from}`).get(...params) as { n: number }).n;
-    const rows = limit <= 0 ? [] : this.db.prepare(`SELECT a.*, v.vehiidno, c.name AS company_name, c.path ${from.replace('JOIN company c', 'JOIN vehicle v ON v.id = a.vehicle_id JOIN company c')}
+    const rows = limit <= 0 ? [] : this.db.prepare(`SELECT a.*, v.vehiidno, c.name AS company_name, c.path, ${NOTE} ${from.replace('JOIN company c', 'JOIN vehicle v ON v.id = a.vehicle_id JOIN company c')}
                                                     ORDER BY a.start_time DESC, a.id DESC LIMIT ? OFFSET ?`).all(...params, limit, offset) as AlarmRowDb[];
     return { total, records: rows.map(toAlarm) };
   }

@@ -57,6 +57,7 @@ export function alarmView(a: AlarmRecord, lang: Lang, withAddress = false) {
     gpsTime: a.startTime, startTime: a.startTime, endTime: a.endTime, lastTime: a.lastTime, count: a.count, lng: a.lng, lat: a.lat, speed: a.speed,
     riskLevel: a.riskLevel, dealStatus: a.dealStatus, dealType: a.dealType, dealContent: a.dealContent, dealUserId: a.dealUserId,
     dealUsername: a.dealUsername, dealTime: a.dealTime, typical: a.typical, createTime: a.createTime,
+    content: a.content ?? '', // the platform's note: the fence of a fence alarm (issue 17)
   };
 }
 
