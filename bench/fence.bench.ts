@@ -14,6 +14,10 @@
  * the same process. Both must answer the same transitions (checked, or the bench fails). Figures are
  * CPU time of the process per position (wall time beside it): on a machine shared by many, wall time
  * mostly measures the wait for a core.
+ *
+ * Also measured: one fence edited at 14 M bindings, patched in (`FenceEvaluator.update`: that fence's
+ * index cells and bindings) against the full rebuild (`replace`) on the same evaluator; a round of
+ * reports after the edits must answer as an evaluator rebuilt from the edited list.
  */
 import { prepareGeometry, M_PER_DEG } from '../domain/fence/geometry.ts';
 import { FenceIndex } from '../domain/fence/index.ts';
@@ -212,6 +216,40 @@ export async function run(args: BenchArgs = { quick: false }): Promise<BenchReco
   const sample = Math.min(total, 200_000);
   for (let k = 0; k < sample; k++) near += index.near(positions.lng[k]!, positions.lat[k]!).length;
 
+  // One fence edited at 14 M bindings (a city fence bound to its 5,000 vehicles, moved 300 m and
+  // widened): the full rebuild the server did before (`replace` with every fence) against the patch
+  // (`update` of that fence), on the same evaluator in the same process. Both must leave the same
+  // evaluation: the scan evaluator gets the full rebuild of the same lists and the positions after
+  // are compared below.
+  const editTime = positions.time[total - 1]! + REPORT_MS;
+  const target = fleet.fences[0]!;
+  const moved = (by: number): BoundFence => {
+    const g = target.fence.geometry;
+    const geometry: FenceGeometry = g.shape === 'circle' ? { ...g, center: offset(g.center, by, 0), radius: g.radius + by }
+      : g.shape === 'rect' ? { shape: 'rect', sw: offset(g.sw, by, 0), ne: offset(g.ne, by, 0) }
+        : { shape: 'polygon', points: g.points.map((q) => offset(q, by, 0)) };
+    return { fence: { ...target.fence, geometry }, vehicleIds: target.vehicleIds };
+  };
+  const withEdit = (b: BoundFence) => [b, ...fleet.fences.slice(1)];
+  const cpuMs = (f: () => void): { cpuMs: number; ms: number } => {
+    const c0 = process.cpuUsage(), w0 = performance.now();
+    f();
+    const c = process.cpuUsage(c0);
+    return { cpuMs: (c.user + c.system) / 1000, ms: performance.now() - w0 };
+  };
+  const full = cpuMs(() => indexed.replace(withEdit(moved(300)), editTime));
+  const patch = cpuMs(() => indexed.update(target.fence.id, moved(600), editTime));
+  // A company fence (500 vehicles) patched as well: the cost follows the fence's bindings.
+  const small = fleet.fences[CITY_FENCES]!;
+  const patchSmall = cpuMs(() => indexed.update(small.fence.id, { fence: { ...small.fence, rule: { ...small.fence.rule, maxSpeed: 30 } }, vehicleIds: small.vehicleIds }, editTime));
+  scanned.replace([moved(600), ...fleet.fences.slice(1, CITY_FENCES), { fence: { ...small.fence, rule: { ...small.fence.rule, maxSpeed: 30 } }, vehicleIds: small.vehicleIds }, ...fleet.fences.slice(CITY_FENCES + 1)], editTime);
+  // One more round of reports after the edits: the patched evaluator and the rebuilt one answer alike.
+  const after = drive(fleet, 1, 9);
+  for (let k = 0; k < vehicles; k++) after.time[k] = editTime + REPORT_MS;
+  const pa = evaluateAll(indexed, after, 0, vehicles);
+  const pb = evaluateAll(scanned, after, 0, vehicles);
+  if (pa.transitions !== pb.transitions || pa.signature !== pb.signature) throw new Error(`patched and rebuilt disagree after the edit: ${pa.transitions} vs ${pb.transitions}`);
+
   const name = `fences, ${vehicles / 1000}k vehicles × ${fleet.fences.length / 1000}k fences (${CITY_FENCES + FENCES_PER_COMPANY} bound each)`;
   return [
     { name, metric: 'CPU per position, indexed', value: indexNs, unit: 'ns', baseline: scanNs, ratio: scanNs / indexNs },
@@ -220,6 +258,9 @@ export async function run(args: BenchArgs = { quick: false }): Promise<BenchReco
     { name, metric: 'fences near a position (mean)', value: near / sample, unit: 'fences' },
     { name, metric: 'CPU per first report (state only)', value: (first.cpuMs * 1e6) / vehicles, unit: 'ns' },
     { name, metric: 'build (index + 14 M bindings)', value: buildMs, unit: 'ms' },
+    { name, metric: 'one fence edited (5,000 bindings): patch CPU', value: patch.cpuMs, unit: 'ms', baseline: full.cpuMs, ratio: full.cpuMs / patch.cpuMs },
+    { name, metric: 'one fence edited (5,000 bindings): patch wall (event loop held)', value: patch.ms, unit: 'ms', baseline: full.ms, ratio: full.ms / patch.ms },
+    { name, metric: 'one company fence edited (500 bindings): patch CPU', value: patchSmall.cpuMs, unit: 'ms', baseline: full.cpuMs, ratio: full.cpuMs / patchSmall.cpuMs },
     { name, metric: 'transitions over the run', value: a1.transitions + a2.transitions, unit: 'transitions' },
     { name, metric: 'positions timed', value: timed, unit: 'positions' },
   ];
