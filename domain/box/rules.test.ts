@@ -29,6 +29,8 @@ describe('group 70: the rules on load, clock and size', () => {
     expect(loadDropped(loaded(20), loaded(18))).toBe(false); // 2 t: sensor noise on a moving truck
     expect(loadDropped(loaded(null), loaded(5))).toBe(false); // no load known before: nothing to compare
     expect(loadDropped(undefined, empty())).toBe(false);
+    expect(loadDropped(loaded(20), empty(null), true)).toBe(false); // a fitted sensor went silent: 70010, not a dump
+    expect(loadDropped(loaded(null), empty(null), false)).toBe(true); // no sensor: the loaded bit is all there is
     expect(codes(boxExtraViolations(loaded(20), empty(), at(NOON, 2, false)))).toEqual([BOX_EXTRA_ALARM.illegalDump]);
     // At a registered site the same unloading is lawful.
     expect(codes(boxExtraViolations(loaded(20), empty(), at(NOON, 2, true)))).toEqual([]);

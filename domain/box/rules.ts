@@ -55,9 +55,13 @@ export function inForbiddenHours(timeMs: number, windows: readonly { fromMin: nu
   return windows.some((w) => inWindow(minute, w));
 }
 
-/** True when the load left the truck between `before` and `now` (70003's act, place not considered). */
-export function loadDropped(before: BoxState | undefined, now: BoxState): boolean {
-  if (!before) return false;
+/**
+ * True when the load left the truck between `before` and `now` (70003's act, place not considered).
+ * A fitted sensor that now gives no load proves nothing (the controller then reports empty): that is
+ * 70010, not a dump.
+ */
+export function loadDropped(before: BoxState | undefined, now: BoxState, sensorFitted = false): boolean {
+  if (!before || (sensorFitted && now.loadT === null)) return false;
   if (before.loaded && !now.loaded) return true;
   return before.loadT !== null && now.loadT !== null && before.loadT - now.loadT >= DUMP_DROP_T;
 }
@@ -80,7 +84,7 @@ export interface BoxReport {
 /** The codes of BOX_EXTRA_ALARM whose condition holds for this report, given the state of the previous one. */
 export function boxExtraViolations(before: BoxState | undefined, now: BoxState, r: BoxReport, ratedLoadT = RATED_LOAD_T): Set<number> {
   const out = new Set<number>();
-  if (!r.atSite && loadDropped(before, now)) out.add(BOX_EXTRA_ALARM.illegalDump);
+  if (!r.atSite && loadDropped(before, now, r.sensorFitted)) out.add(BOX_EXTRA_ALARM.illegalDump);
   if (now.loaded && r.speedKmh > MOVING_KMH && inForbiddenHours(r.time)) out.add(BOX_EXTRA_ALARM.outsideHours);
   if (now.loadT !== null && now.loadT > ratedLoadT * (1 + OVERLOAD_TOLERANCE)) out.add(BOX_EXTRA_ALARM.overload);
   if (loadSensorAbnormal(now, r.sensorFitted)) out.add(BOX_EXTRA_ALARM.loadSensor);

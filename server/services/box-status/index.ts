@@ -153,8 +153,8 @@ export class BoxStatusService {
     const atSite = sites.length === 0 || insideSite(sites, loc.lng, loc.lat);
     const holds = boxViolations(state, loc.speed, atSite);
     // 70003 needs the sites only on the report where the load fell (rare): the hot path stays a few compares.
-    const dropSites = loadDropped(before, state) ? this.sitesFor(vehicleId) : [];
     const fitted = this.sensorSeen.has(vehicleId);
+    const dropSites = loadDropped(before, state, fitted) ? this.sitesFor(vehicleId) : [];
     if (state.loadT !== null) this.sensorSeen.add(vehicleId);
     const extra = boxExtraViolations(before, state, {
       time: loc.time, speedKmh: loc.speed, atSite: dropSites.length === 0 || insideSite(dropSites, loc.lng, loc.lat), sensorFitted: fitted,
