@@ -21,6 +21,10 @@
  *   holds the later frames of this connection.
  * - When the socket's unsent replies pass `maxBuffered`, reading pauses until they drain (a terminal
  *   that does not read its acks slows itself down, not the server).
+ * - A platform message over one body (0x8108 upgrade packages) goes as sub-packages built one at a time
+ *   from a body read by offset (the package stays on disk), paced by the socket draining; it is kept
+ *   (as that reader, not bytes) for LONG_SEND_KEEP_MS so a terminal's 0x0005 gets exactly the
+ *   sub-packages it lists, sent again with their original serials.
  */
 import type net from 'node:net';
 import type { LiveStore } from '../live/store.ts';
@@ -29,6 +33,7 @@ import {
   decodeBody,
   decodeFrame,
   encodeBody,
+  encodeFrame,
   encodeFrameBody,
   encodeFrames,
   encodeReply,
@@ -50,6 +55,22 @@ import type { DeviceGatewayStats, TerminalDirectory, TerminalEntry } from './dir
 import type { LiveApplier } from './live-apply.ts';
 import type { FrameLogSink } from './frame-log.ts';
 import type { CommandOutcome, GatewayLog, GatewayStats, RequestOutcome, TerminalMessageHandler } from './types.ts';
+import { MAX_BODY_LENGTH } from './jt808/header.ts';
+import { UPGRADE_MSG, upgradeBodySource, type BodySource } from './jt808/upgrade.ts';
+
+/** How long a sub-packaged platform message can be asked for again (0x0005): a slow link's whole send and then some. */
+export const LONG_SEND_KEEP_MS = 30 * 60_000;
+/** Long sends kept per connection (older ones are forgotten first). */
+const LONG_SENDS_MAX = 4;
+/** Sub-packages are written while the socket holds less than this; then the send waits for 'drain'. */
+const LONG_SEND_HIGH_WATER = 256 * 1024;
+
+interface LongSend {
+  readonly init: { phone: string; serial: number; version: ProtocolEdition; protocolVersion: number; msgId: number };
+  readonly source: BodySource;
+  readonly total: number;
+  readonly until: number;
+}
 
 /** What a session needs from its gateway. */
 export interface SessionHost {
@@ -89,7 +110,8 @@ interface PendingRequest {
 
 /** Terminal messages the session handles itself (others need a registered handler or an awaiting request). */
 function isCore(msgId: number): boolean {
-  return msgId === MSG.HEARTBEAT || msgId === MSG.LOGOUT || msgId === MSG.LOCATION || msgId === MSG.BATCH_LOCATION || msgId === MSG.TERMINAL_RESPONSE;
+  return msgId === MSG.HEARTBEAT || msgId === MSG.LOGOUT || msgId === MSG.LOCATION || msgId === MSG.BATCH_LOCATION || msgId === MSG.TERMINAL_RESPONSE
+    || msgId === MSG.TERMINAL_RESEND_REQUEST;
 }
 
 export class TerminalSession {
@@ -112,6 +134,8 @@ export class TerminalSession {
   private readonly awaiting = new Map<string, (result: number) => void>();
   /** Requests waiting for their answer message, by `vehicleId:serial` (sent on this connection only). */
   private readonly requests = new Map<string, PendingRequest>();
+  /** Sub-packaged platform messages a terminal may ask for again (0x0005), by `phone:first serial`. */
+  private readonly longSends = new Map<string, LongSend>();
 
   constructor(
     readonly socket: net.Socket,
@@ -182,8 +206,9 @@ export class TerminalSession {
     this.socket.end();
   }
 
-  /** Periodic: asks for missing sub-packages (0x8003) and drops abandoned messages. */
+  /** Periodic: asks for missing sub-packages (0x8003) and drops abandoned messages; forgets old long sends. */
   tick(now: number): void {
+    for (const [k, l] of this.longSends) if (l.until <= now) this.longSends.delete(k);
     if (this.reassembler.size === 0) return;
     for (const ask of this.reassembler.tick(now)) {
       this.host.stats.resendRequests++;
@@ -382,6 +407,20 @@ export class TerminalSession {
         store.touch(vehicleId);
         this.reply(header, RESULT.OK);
         return undefined;
+      case MSG.TERMINAL_RESEND_REQUEST: {
+        store.touch(vehicleId);
+        // Exactly the listed sub-packages of a long send to this terminal on this connection; one we no longer hold (or never sent) is result 1.
+        const long = this.longSends.get(`${header.phone}:${message.firstSerial}`);
+        const ids = long ? message.packageIds.filter((k) => k >= 1 && k <= long.total) : [];
+        if (!long || ids.length !== message.packageIds.length) {
+          this.reply(header, RESULT.FAIL);
+          return undefined;
+        }
+        this.reply(header, RESULT.OK);
+        this.host.stats.subpackagesResent += ids.length;
+        for (const k of ids) this.send(this.packageFrame(long, k));
+        return undefined;
+      }
       case MSG.LOGOUT:
         return this.unregister(entry, header);
       default:
@@ -510,6 +549,7 @@ export class TerminalSession {
   private onClose(): void {
     for (const phone of [...this.authed.keys()]) this.release(phone);
     this.settleAllOffline();
+    this.longSends.clear();
     this.reassembler.clear();
     this.syncReassemblyStats();
     this.host.closed(this);
@@ -547,9 +587,45 @@ export class TerminalSession {
    * the serials it used are skipped here.
    */
   private sendLong(init: { phone: string; serial: number; version: ProtocolEdition; protocolVersion: number }, message: Jt808MessageInput): void {
-    const frames = encodeFrames({ ...init, msgId: message.msgId }, encodeBody(message, init.version));
-    for (const f of frames) this.send(f);
-    this.serial = (init.serial + frames.length - 1) & 0xffff;
+    const source = bodySourceOf(message, init.version);
+    if (source.length <= MAX_BODY_LENGTH) {
+      this.send(encodeFrames({ ...init, msgId: message.msgId }, source.read(0, source.length))[0]!);
+      return;
+    }
+    const total = Math.ceil(source.length / MAX_BODY_LENGTH);
+    if (total > 0xffff) throw new Error(`body of ${source.length} bytes needs ${total} packages (max 65535)`);
+    this.serial = (init.serial + total - 1) & 0xffff;
+    const long: LongSend = { init: { ...init, msgId: message.msgId }, source, total, until: Date.now() + LONG_SEND_KEEP_MS };
+    this.longSends.set(`${init.phone}:${init.serial}`, long);
+    while (this.longSends.size > LONG_SENDS_MAX) this.longSends.delete(this.longSends.keys().next().value!);
+    void this.pump(long).catch((err: unknown) => this.host.log?.warn({ err }, 'gateway: long send failed'));
+  }
+
+  /** Writes a long send's sub-packages in order, waiting for the socket to drain past the high-water mark. */
+  private async pump(long: LongSend): Promise<void> {
+    for (let k = 1; k <= long.total; k++) {
+      if (this.socket.destroyed) return;
+      this.send(this.packageFrame(long, k));
+      if (this.out === null && this.socket.writableLength > LONG_SEND_HIGH_WATER) await this.drained();
+    }
+  }
+
+  private drained(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.socket.off('drain', done);
+        this.socket.off('close', done);
+        resolve();
+      };
+      this.socket.on('drain', done);
+      this.socket.on('close', done);
+    });
+  }
+
+  /** Sub-package k (1-based) of a long send, with its original serial. */
+  private packageFrame(long: LongSend, k: number): Uint8Array {
+    const part = long.source.read((k - 1) * MAX_BODY_LENGTH, MAX_BODY_LENGTH);
+    return encodeFrame({ ...long.init, serial: (long.init.serial + k - 1) & 0xffff, packageTotal: long.total, packageIndex: k }, part);
   }
 
   /** Queues bytes for the socket: gathered per chunk (one write for many acks), else written at once. */
@@ -592,6 +668,13 @@ export class TerminalSession {
     frame[n - 1] = bcc(frame, 0, n - 1);
     this.send(escapeFrame(frame));
   }
+}
+
+/** A platform message's body read by offset: an upgrade package from its file, anything else encoded in memory. */
+function bodySourceOf(message: Jt808MessageInput, version: ProtocolEdition): BodySource {
+  if (message.msgId === UPGRADE_MSG.ISSUE && message.file) return upgradeBodySource({ ...message, file: message.file });
+  const body = encodeBody(message, version);
+  return { length: body.length, read: (offset, n) => body.subarray(offset, Math.min(body.length, offset + n)) };
 }
 
 function countBad(stats: GatewayStats, code: string, n = 1): void {

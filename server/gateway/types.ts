@@ -40,6 +40,8 @@ export interface GatewayStats {
   reassembled: number;
   /** 0x8003 requests sent for missing sub-packages. */
   resendRequests: number;
+  /** Sub-packages sent again because a terminal asked for them (0x0005). */
+  subpackagesResent: number;
   /** Incomplete messages dropped after their 0x8003 rounds or their maximum age. */
   reassemblyAbandoned: number;
   /** Incomplete messages dropped to stay within a connection's bounds or the gateway-wide byte budget. */
@@ -60,7 +62,7 @@ export function emptyGatewayStats(): GatewayStats {
     registered: 0, provisioned: 0, registerRefused: 0, reregisterRefused: 0, unregistered: 0, registrationResets: 0,
     authenticated: 0, authFailed: 0, displaced: 0, unauthenticated: 0, unsupported: 0,
     positions: 0, historyOnly: 0, noFix: 0, futureTime: 0, batchInvalidItems: 0,
-    reassembled: 0, resendRequests: 0, reassemblyAbandoned: 0, reassemblyEvicted: 0, reassemblyRefused: 0, reassemblyHeldBytes: 0,
+    reassembled: 0, resendRequests: 0, subpackagesResent: 0, reassemblyAbandoned: 0, reassemblyEvicted: 0, reassemblyRefused: 0, reassemblyHeldBytes: 0,
     backpressurePauses: 0, writeBacklogBytes: 0, historyPending: 0,
   };
 }

@@ -33,7 +33,7 @@ import { handleSimFileUpload } from './file-upload.ts';
 import { PHONE_CALLBACK } from '../gateway/jt808/phone.ts';
 import { isParameterMessage, type ParameterMessage, type TerminalParameter } from '../gateway/jt808/parameters.ts';
 import { isUpgradeMessage, type UpgradePackage } from '../gateway/jt808/upgrade.ts';
-import { simFirmwareVersion, simUpgrade } from './upgrade.ts';
+import { simFirmwareVersion, simUpgrade, SubpackageLoss } from './upgrade.ts';
 import { ActivityLog, devlogAnswer } from './devlog.ts';
 import { activeSafetyOf, applyActiveSafety, heartbeatMsOf, simDefaultParameters, simParameterCommand } from './parameters.ts';
 import { HJWS_PARAMS } from '../../domain/terminal-params/hjws.ts';
@@ -206,6 +206,8 @@ export class Terminal {
   readonly upgrades = new Map<number, string>();
   /** Sub-packaged platform messages (0x8108 packages) put back together; sized for a 60 MiB package. */
   private readonly reassembler = new Reassembler({ maxParts: 0xffff, maxMessages: 2, maxBytes: 64 * 1024 * 1024, maxAgeMs: 600_000 });
+  /** One sub-package of each long 0x8108 is lost and asked for again with 0x0005 (sim/upgrade.ts). */
+  private readonly subpackageLoss = new SubpackageLoss();
   /** Areas the platform sent (0x8600–0x8605), obeyed while driving (sim/fences.ts). */
   readonly fences = new SimFenceStore();
   /** Routes the platform sent (0x8606/0x8607), obeyed while driving (sim/routes.ts): bits 23, 22 + 0x13, 1 + 0x11. */
@@ -422,7 +424,10 @@ export class Terminal {
   /** A sub-package is held until its message is complete (null meanwhile); then the whole is decoded. */
   private reassemble(r: FrameResult): FrameResult | null {
     if (r.kind !== 'fragment') return r;
+    const loss = this.subpackageLoss.onFragment(r.header);
+    if (loss === 'drop') return null;
     const whole = this.reassembler.push(r.header, r.body, this.ctx.clock());
+    if (loss !== null) this.send(loss);
     if (whole === 'held') return null;
     return typeof whole === 'object' ? decodeBody(whole.header, whole.body) : r;
   }

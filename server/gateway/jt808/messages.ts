@@ -43,6 +43,8 @@ export const MSG = {
   PLATFORM_RESPONSE: 0x8001,
   /** 0x8003 platform request for sub-package resend (补传分包请求). */
   RESEND_REQUEST: 0x8003,
+  /** 0x0005 terminal request for sub-package resend (终端补传分包请求, JT/T 808-2019 §8.6): same body as 0x8003. */
+  TERMINAL_RESEND_REQUEST: 0x0005,
   REGISTER_RESPONSE: 0x8100,
   /** 0x8103 set terminal parameters (设置终端参数); items and the parameter table in parameters.ts. */
   SET_PARAMETERS: 0x8103,
@@ -85,9 +87,11 @@ export interface Logout {
 /**
  * 0x8003 platform request for sub-package resend: the serial of the message's first package and the
  * package indices (1-based) missing. The count is a BYTE in 2013 (at most 255 ids) and a WORD in 2019.
+ * 0x0005 is the terminal's request of the same shape for a platform message it received in part (an
+ * upgrade package); 2013 has no 0x0005, so a 2013 terminal that sends it is read with the 2013 count.
  */
 export interface ResendRequest {
-  msgId: 0x8003;
+  msgId: 0x8003 | 0x0005;
   firstSerial: number;
   packageIds: number[];
 }
@@ -188,6 +192,7 @@ export function isSupported(msgId: number): boolean {
     case MSG.BATCH_LOCATION:
     case MSG.PLATFORM_RESPONSE:
     case MSG.RESEND_REQUEST:
+    case MSG.TERMINAL_RESEND_REQUEST:
     case MSG.REGISTER_RESPONSE:
     case MSG.ALARM_CONFIRM:
     case MSG.TEXT:
@@ -236,7 +241,8 @@ export function decodeMessage(msgId: number, version: ProtocolEdition, b: Uint8A
       const plate = r.restString();
       return { msgId, province, city, makerId, model, terminalId, plateColor, plate };
     }
-    case MSG.RESEND_REQUEST: {
+    case MSG.RESEND_REQUEST:
+    case MSG.TERMINAL_RESEND_REQUEST: {
       const r = new Reader(b, start, end);
       const firstSerial = r.u16('first package serial');
       const count = version === 2019 ? r.u16('resend count') : r.u8('resend count');
@@ -374,7 +380,8 @@ export function writeMessage(w: Writer, msg: Jt808MessageInput, version: Protoco
       w.u8(msg.plateColor, 'plate colour').string(msg.plate);
       return;
     }
-    case MSG.RESEND_REQUEST: {
+    case MSG.RESEND_REQUEST:
+    case MSG.TERMINAL_RESEND_REQUEST: {
       const max = version === 2019 ? 0xffff : 0xff;
       if (msg.packageIds.length > max) throw new Jt808Error('encode', `${msg.packageIds.length} package ids exceed ${max} (${version})`);
       w.u16(msg.firstSerial, 'first package serial');

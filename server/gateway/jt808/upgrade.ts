@@ -10,7 +10,12 @@
  *   its codec lives with the transparent family (transparent.ts), re-exported here for one import.
  *
  * Bad bodies throw Jt808Error, so they take the gateway's protocol error path like any other message.
+ *
+ * A package the platform sends is held on disk, not in memory: `file` names it and `data` stays empty;
+ * `upgradeBodySource` reads the body by offset (the header fields, then the file), so the gateway builds
+ * each sub-package when it sends it and again when the terminal asks for it (0x0005).
  */
+import fs from 'node:fs';
 import { Writer, type Reader } from './bytes.ts';
 import { Jt808Error } from './errors.ts';
 
@@ -28,7 +33,48 @@ export interface UpgradePackage {
   upgradeType: number;
   makerId: string;
   version: string;
+  /** The package bytes; empty when `file` holds them. */
   data: Uint8Array;
+  /** Platform side only: the package on disk (never encoded by encodeBody, see upgradeBodySource). */
+  file?: { readonly path: string; readonly size: number };
+}
+
+/** A message body read by offset (a long platform message sent as sub-packages). */
+export interface BodySource {
+  readonly length: number;
+  read(offset: number, length: number): Uint8Array;
+}
+
+/** 0x8108's body as a source: the fields before the package in memory, the package read from its file per call. */
+export function upgradeBodySource(msg: UpgradePackage & { file: { path: string; size: number } }): BodySource {
+  const w = new Writer(64);
+  writeUpgradeMessage(w, { ...msg, data: new Uint8Array(0) });
+  const head = w.finish().slice(0, -4);
+  const prefix = new Writer(head.length + 4).bytes(head).u32(msg.file.size, 'package length').finish();
+  const length = prefix.length + msg.file.size;
+  return {
+    length,
+    read(offset, n) {
+      const end = Math.min(length, offset + n);
+      const out = new Uint8Array(Math.max(0, end - offset));
+      let at = 0;
+      if (offset < prefix.length) {
+        const part = prefix.subarray(offset, Math.min(prefix.length, end));
+        out.set(part, 0);
+        at = part.length;
+      }
+      if (at < out.length) {
+        const fd = fs.openSync(msg.file.path, 'r');
+        try {
+          const got = fs.readSync(fd, out, at, out.length - at, offset + at - prefix.length);
+          if (got !== out.length - at) throw new Jt808Error('encode', `upgrade package ${msg.file.path}: ${got} bytes read at ${offset + at - prefix.length}, ${out.length - at} expected (changed on disk?)`);
+        } finally {
+          fs.closeSync(fd);
+        }
+      }
+      return out;
+    },
+  };
 }
 
 export function isUpgradeMessage(msgId: number): boolean {

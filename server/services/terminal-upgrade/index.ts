@@ -109,8 +109,9 @@ export function terminalUpgradeRoutes(app: App, deps: TerminalUpgradeDeps): void
 
   const tasks = createCommandTasks<UpgradePayload>({ db, storage, gateway: live.gateway }, {
     tables: { task: 'upgrade_task', vehicle: 'upgrade_task_vehicle', payload: 'package' },
-    // Read when the vehicle is delivered (maybe a day later): the bytes are kept by hash, so they are the ones pushed.
-    message: (p): UpgradePackage => ({ msgId: UPGRADE_MSG.ISSUE, upgradeType: p.upgradeType, makerId: p.makerId, version: p.version, data: new Uint8Array(fs.readFileSync(fileOf(p.sha256))) }),
+    // The bytes are kept by hash, so the file is the one pushed even a day later. The gateway reads it
+    // by offset per sub-package (and again for a terminal's 0x0005): never the whole package in memory.
+    message: (p): UpgradePackage => ({ msgId: UPGRADE_MSG.ISSUE, upgradeType: p.upgradeType, makerId: p.makerId, version: p.version, data: new Uint8Array(0), file: { path: fileOf(p.sha256), size: p.size } }),
     fun: () => 'upgrade',
     content: (p) => ({ packageId: p.packageId, name: p.name, version: p.version, upgradeType: p.upgradeType, makerId: p.makerId, size: p.size }),
     answer: {

@@ -124,10 +124,13 @@ describe('pushing a package', () => {
     const { makerId } = await firmware(v);
     const pkg = await upload(admin, { name: 'big', version: 'BIG-1', upgradeType: '0', makerId }, bytes(512 * 1024, 6));
     const started = Date.now();
+    const resentBefore = fleet.server.app.live.gateway.stats.subpackagesResent;
     const created = await call<Task>('POST', '/service-command/upgrade/task', admin, { packageId: pkg.data.id, vehicleIds: [v] });
     const task = () => call<Task>('GET', `/service-command/upgrade/task?id=${created.data.id}`, admin).then((r) => r.data);
     await until(async () => (await task()).counts.ok === 1, 60_000, 100);
     console.info(`512 KiB upgrade package pushed and installed in ${Date.now() - started} ms`);
+    // The simulated terminal lost one sub-package and asked for it (0x0005): exactly that one was sent again.
+    expect(fleet.server.app.live.gateway.stats.subpackagesResent - resentBefore).toBe(1);
     // Serials skipped past the sub-packages: the next command is still matched to its answer.
     expect((await firmware(v)).firmwareVersion).toBe('BIG-1');
   }, 90_000);
