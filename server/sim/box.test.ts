@@ -21,17 +21,20 @@ describe('simulated slag truck box', () => {
     // Over many trucks: a cycle of 5-minute stops and 20-minute trips.
     const plan: [number, number][] = [];
     for (let i = 0; i < 12; i++) plan.push([0, 300], [40, 1200]);
-    let loads = 0, unloads = 0, unsealedTrips = 0, movingLifts = 0;
+    let loads = 0, unloads = 0, unsealedTrips = 0, movingLifts = 0, silent = 0, overloads = 0;
     for (let n = 0; n < 100; n++) {
       const states = drive(new SimBox(`0138000${String(n).padStart(5, '0')}`), plan);
       expect(states.every((s) => s.loadT !== undefined)).toBe(true);
       for (let i = 1; i < states.length; i++) {
         const [a, b] = [states[i - 1]!, states[i]!];
-        if (!a.loaded && b.loaded) {
+        if (!a.loaded && b.loaded && a.loadT !== null) {
           loads++;
+          if ((b.loadT ?? 0) > 31 * 1.05) overloads++;
           expect(b.speed).toBe(0); // loading happens at a stop
         }
-        if (a.loaded && !b.loaded) {
+        // A silent load sensor (0xFF) reads empty: a fault, not an unloading.
+        if (b.loadT === null) silent++;
+        if (a.loaded && !b.loaded && b.loadT !== null && a.loadT !== null) {
           unloads++;
           expect(a.lifted).toBe(true); // the body was up before the load was gone
         }
@@ -45,6 +48,11 @@ describe('simulated slag truck box', () => {
     expect(unsealedTrips).toBeGreaterThan(0);
     expect(unsealedTrips).toBeLessThan(loads * BOX_RATES.unsealedLoad * 2.5);
     expect(movingLifts).toBeGreaterThan(0);
+    // 70009 and 70010 at low rates: a few overloaded loads, a few minutes of silent sensor now and then.
+    expect(overloads).toBeGreaterThan(0);
+    expect(overloads).toBeLessThan(loads * BOX_RATES.overloadShare * 3);
+    expect(silent).toBeGreaterThan(0);
+    expect(silent).toBeLessThan(100 * 12 * 150 * BOX_RATES.sensorFault * BOX_RATES.sensorFaultReports * 3);
   });
 
   it('is deterministic per device number', () => {

@@ -4,7 +4,9 @@
  * long enough may be loading (a site); it leaves loaded with the cover closed; at a later long stop it
  * lifts the body for a few reports (unloading) and leaves empty. Violations come at rates
  * (`BOX_RATES`): leaving loaded without closing the cover (70001), a lift while driving (70002);
- * unloading wherever the truck stops is checked by the platform against its disposal sites (70004).
+ * unloading wherever the truck stops is checked by the platform against its disposal sites (70004, and
+ * 70003 as the load leaves); an overloaded load now and then (70009) and a load sensor that goes silent
+ * for a few minutes (70010) come from a stream of their own.
  * Deterministic from the device number. What the truck physically does is `state`; what it reports goes
  * through the controller's parameters (0xF3A0 as the platform last set it, else the factory values;
  * domain/box/controller.ts): a load below `loadedThreshold` is reported empty, the cover is reported
@@ -30,6 +32,12 @@ export const BOX_RATES = {
   liftWhileMoving: 0.003,
   /** Reports the body stays up while unloading. */
   unloadReports: 3,
+  /** Loads above the rated 31 t (33–38 t, 70009; domain/box/rules.ts): a few per cent, as weighbridge checks find. */
+  overloadShare: 0.04,
+  /** Chance per report that the load sensor goes silent (0xFF, 70010): about once in a few days of driving. */
+  sensorFault: 0.0002,
+  /** Reports a silent sensor stays silent (10 s reports: a few minutes, a loose connector). */
+  sensorFaultReports: 20,
 } as const;
 
 export class SimBox {
@@ -39,9 +47,13 @@ export class SimBox {
   /** The current stop was already used (loaded or unloaded, or passed over). */
   private stopDecided = false;
   private unloadLeft = 0;
+  /** Overloads and sensor faults draw from their own stream, so the load/unload cycle stays as it was. */
+  private readonly faults: Rng;
+  private sensorSilentLeft = 0;
 
   constructor(deviceNo: string, seed = 'box') {
     this.rng = Rng.of(seed, deviceNo, 'box');
+    this.faults = Rng.of(seed, deviceNo, 'box-faults');
   }
 
   /** What the truck physically does (the reported state is `controllerState` of it). */
@@ -53,7 +65,11 @@ export class SimBox {
   applyTo<L extends LocationInput>(loc: L, block: ActiveSafetyBlock = blockDefaults(HJWS_PARAMS)): L {
     this.advance(loc.time, loc.speed, block);
     const s = this.state;
-    const reported = controllerState({ liftAngle: s.lifted ? 45 : 0, coverClosed: s.sealed, loadT: s.loaded ? s.loadT : 0 }, block);
+    if (this.sensorSilentLeft > 0) this.sensorSilentLeft--;
+    else if (this.faults.chance(BOX_RATES.sensorFault)) this.sensorSilentLeft = BOX_RATES.sensorFaultReports;
+    // A silent sensor measures nothing: the controller then reports no load and "empty" (70010 on the platform).
+    const loadT = this.sensorSilentLeft > 0 ? null : s.loaded ? s.loadT : 0;
+    const reported = controllerState({ liftAngle: s.lifted ? 45 : 0, coverClosed: s.sealed, loadT }, block);
     const extras = [...(loc.extras ?? []).filter((e) => e.id !== BOX_ITEM_ID), { id: BOX_ITEM_ID, data: encodeBoxItem(reported) }];
     return { ...loc, extras };
   }
@@ -78,7 +94,8 @@ export class SimBox {
     if (this.stopDecided || time - this.stoppedSince < BOX_RATES.siteStopMs) return;
     this.stopDecided = true;
     if (!s.loaded && r.chance(BOX_RATES.loadAtStop)) {
-      this.state = { lifted: false, loaded: true, sealed: !r.chance(BOX_RATES.unsealedLoad), loadT: r.int(12, 30) };
+      const loadT = r.int(12, 30);
+      this.state = { lifted: false, loaded: true, sealed: !r.chance(BOX_RATES.unsealedLoad), loadT: this.faults.chance(BOX_RATES.overloadShare) ? this.faults.int(33, 38) : loadT };
     } else if (s.loaded && r.chance(BOX_RATES.unloadAtStop)) {
       this.state = { ...s, lifted: true };
       this.unloadLeft = BOX_RATES.unloadReports;
