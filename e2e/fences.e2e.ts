@@ -1,9 +1,18 @@
 /**
- * The fence scene of issue 17 against the real stack: an operator on /monitor/shape_map draws a rectangle
- * around a vehicle's position with the mouse (terra-draw on the map), saves it bound to that vehicle,
- * sends it (下发: the vehicle's scripted terminal answers 0x8602 with 0x0001 and the task shows 成功), then
- * the terminal reports a position inside and one outside the fence, and the platform's fence evaluation
- * raises 离开区域报警 (13006) in the alarm pop-up. The screen's layout at 1280×720 covers no control.
+ * The fence scene of issue 17 against the real stack.
+ *
+ * The issue's "done when" walk, one test: an operator on /monitor/shape_map draws a rectangle around a
+ * vehicle's position with the mouse (terra-draw on the map), saves it bound to that vehicle, sends it
+ * (下发: the vehicle's scripted terminal answers 0x8602 with 0x0001 and the task shows 成功), then the
+ * terminal reports a position inside and one outside the fence, the platform's fence evaluation raises
+ * 离开区域报警 (13006) in the alarm pop-up, and the operator opens that terminal's communication log
+ * (/monitor/deviceLog) and finds the platform's 0x8602 set-area frame (down) carrying the fence, the
+ * terminal's 0x0001 answer to it (up) and the 0x0200 position report outside the fence that raised the
+ * alarm (up). The screen's layout at 1280×720 covers no control.
+ *
+ * The drawing paths: a circle and a polygon drawn by mouse are stored as drawn; a vertex of the
+ * polygon dragged on the map (编辑图形 → 保存图形) moves in the stored geometry; the rule edited in the
+ * form (修改) is stored; 删除 after the confirmation removes the fence.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -104,5 +113,161 @@ describe('fences', () => {
     expect(await title.getAttribute('data-alarm-type')).toBe('13006');
     expect(await title.textContent()).toContain('离开区域报警');
     await expectCleanLayout(page, 'fences with the alarm pop-up');
+
+    // The terminal's communication log: the set-area frame the platform sent, the terminal's answer to it,
+    // and the position report outside the fence that raised the alarm.
+    await page.goto(consolePath('/monitor/deviceLog'));
+    await page.getByTestId('commlog-vehicle').fill(vehicle.vehiidno);
+    await page.getByRole('option', { name: vehicle.vehiidno }).click();
+    const rowOf = (msgId: string) => page.locator(`[data-testid="commlog-row"][data-msgid="${msgId}"]`);
+    // The log is written about once a second by its writer thread: search until the last report is in.
+    await expect.poll(async () => {
+      await page.getByTestId('commlog-search').click();
+      await page.waitForTimeout(500);
+      return (await rowOf('0x0200').count()) >= 3 && (await rowOf('0x8602').count()) >= 1;
+    }, { timeout: 30_000, interval: 1500 }).toBe(true);
+    const open = page.getByTestId('commlog-open');
+    let shown = '';
+    /** Opens a row's frame: its hex and decoding once the panel shows that frame (not the one opened before). */
+    const decodedOf = async (row: ReturnType<typeof rowOf>, msgId: string) => {
+      await row.getByTestId('commlog-detail').click();
+      await expect.poll(async () => (await open.getAttribute('data-msgid')) === msgId && (await open.getByTestId('commlog-hex').textContent()) !== shown).toBe(true);
+      shown = (await open.getByTestId('commlog-hex').textContent())!;
+      return { hex: shown, decoded: JSON.parse((await open.getByTestId('commlog-decoded').textContent())!) as { body: Record<string, unknown> } };
+    };
+    // 1. The platform's set-rectangle frame (0x8602, down) carrying this fence.
+    const set = rowOf('0x8602').first();
+    expect(await set.getAttribute('data-direction')).toBe('down');
+    const setFrame = await decodedOf(set, '0x8602');
+    expect(setFrame.hex).toMatch(/^7e 86 02 /);
+    expect((setFrame.decoded.body['areas'] as { id: number }[]).map((a) => a.id)).toEqual([fenceId]);
+    // 2. The terminal's general answer to it (0x0001, up): replyId 0x8602, result 0.
+    const answers = rowOf('0x0001');
+    let answered = false;
+    for (let i = 0; i < (await answers.count()) && !answered; i++) {
+      const a = await decodedOf(answers.nth(i), '0x0001');
+      answered = a.decoded.body['replyId'] === 0x8602 && a.decoded.body['result'] === 0;
+    }
+    expect(answered).toBe(true);
+    // 3. The position report outside the fence that raised 13006 (0x0200, up), 4° east of the vehicle's home.
+    const reports = rowOf('0x0200');
+    let outsideFound = false;
+    for (let i = 0; i < (await reports.count()) && !outsideFound; i++) {
+      const r = await decodedOf(reports.nth(i), '0x0200');
+      outsideFound = Math.abs((r.decoded.body['lng'] as number) - (HOME.lng + 4)) < 1e-6;
+      if (outsideFound) expect(await reports.nth(i).getAttribute('data-direction')).toBe('up');
+    }
+    expect(outsideFound).toBe(true);
+  });
+
+  test('draw a circle and a polygon by mouse, drag a vertex of the polygon, edit its rule, delete it', async () => {
+    const token = await e2e.server.token(ACCOUNTS.admin);
+    type Stored = { id: number; name: string; geometry: { shape: string; center?: [number, number]; radius?: number; points?: [number, number][] }; rule: { forbidIn: boolean; maxSpeed: number | null } };
+    const stored = async (id: number) => (await e2e.server.api<Stored>(`/service-monitor/fence?id=${id}`, { token })).data!;
+    const page = await e2e.newPage();
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    await page.goto(consolePath('/monitor/shape_map'));
+    await page.locator('[data-testid=map-view][data-zoom]').waitFor({ timeout: FIRST_PAINT_MS });
+    await page.getByTestId('fence-list').waitFor();
+    await page.locator('[data-fence-draw=ready]').waitFor({ timeout: FIRST_PAINT_MS });
+    const form = page.getByTestId('fence-form');
+    const save = async (name: string): Promise<number> => {
+      await form.waitFor({ timeout: 10_000 });
+      await page.getByTestId('fence-name').fill(name);
+      await page.getByTestId('fence-form-submit').click();
+      await form.waitFor({ state: 'detached', timeout: 15_000 });
+      const row = page.locator('[data-testid=fence-row][data-selected=true]');
+      await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain(name);
+      return Number(await row.getAttribute('data-fence-id'));
+    };
+    /** Waits for the camera to stop moving (a save fits the map to the fence). */
+    const settled = async () => {
+      const map = page.getByTestId('map-view');
+      let last = '';
+      await expect.poll(async () => {
+        const now = `${await map.getAttribute('data-center')}@${await map.getAttribute('data-zoom')}`;
+        const same = now === last;
+        last = now;
+        return same;
+      }, { timeout: 15_000, interval: 400 }).toBe(true);
+    };
+
+    // A circle: its centre clicked 9° west of HOME, then its edge 15 px east (≈ 55 km at zoom 4.1).
+    const west = { lng: HOME.lng - 9, lat: HOME.lat };
+    await page.getByTestId('fence-draw-circle').click();
+    const c = await pixelOf(page, west.lng, west.lat);
+    await page.mouse.move(c.x, c.y);
+    await page.mouse.click(c.x, c.y);
+    await page.mouse.move(c.x + 15, c.y, { steps: 6 });
+    await page.mouse.click(c.x + 15, c.y);
+    await form.waitFor({ timeout: 10_000 });
+    await expect.poll(() => page.getByTestId('fence-geometry').textContent()).toMatch(/^圆心 .*，半径 \d+ 米$/);
+    const circleId = await save('圆形围栏');
+    const circle = (await stored(circleId)).geometry;
+    expect(circle.shape).toBe('circle');
+    expect(Math.abs(circle.center![0] - west.lng)).toBeLessThan(0.2);
+    expect(Math.abs(circle.center![1] - west.lat)).toBeLessThan(0.2);
+    expect(circle.radius!).toBeGreaterThan(30_000);
+    expect(circle.radius!).toBeLessThan(80_000);
+    await settled();
+
+    // A polygon: four clicks round a point 9° east of HOME, closed on its first vertex.
+    const east = { lng: HOME.lng + 9, lat: HOME.lat };
+    await page.getByTestId('fence-draw-polygon').click();
+    const e0 = await pixelOf(page, east.lng, east.lat);
+    const corners = [[-40, -30], [40, -30], [50, 30], [-40, 30]].map(([dx, dy]) => ({ x: e0.x + dx!, y: e0.y + dy! }));
+    for (const p of [...corners, corners[0]!]) {
+      await page.mouse.move(p.x, p.y, { steps: 6 });
+      await page.mouse.click(p.x, p.y);
+    }
+    await form.waitFor({ timeout: 10_000 });
+    await expect.poll(() => page.getByTestId('fence-geometry').textContent()).toMatch(/^多边形 4/);
+    const polygonId = await save('多边形围栏');
+    const before = (await stored(polygonId)).geometry;
+    expect(before.shape).toBe('polygon');
+    expect(before.points).toHaveLength(4);
+    for (const [lng, lat] of before.points!) {
+      expect(Math.abs(lng - east.lng)).toBeLessThan(3);
+      expect(Math.abs(lat - east.lat)).toBeLessThan(3);
+    }
+    await settled();
+
+    // 编辑图形: drag the vertex furthest east 40 px further east, then 保存图形.
+    await page.getByTestId('fence-edit-shape').click();
+    await page.getByTestId('fence-save-shape').waitFor();
+    const k = before.points!.reduce((best, p, i, all) => (p[0] > all[best]![0] ? i : best), 0);
+    const v = await pixelOf(page, before.points![k]![0], before.points![k]![1]);
+    await page.mouse.move(v.x, v.y, { steps: 4 });
+    await page.mouse.down();
+    await page.mouse.move(v.x + 40, v.y, { steps: 10 });
+    await page.mouse.up();
+    await page.getByTestId('fence-save-shape').click();
+    await page.getByTestId('fence-save-shape').waitFor({ state: 'detached', timeout: 15_000 });
+    await expect.poll(async () => (await stored(polygonId)).geometry.points![k]![0], { timeout: 10_000 }).toBeGreaterThan(before.points![k]![0] + 0.1);
+    const after = (await stored(polygonId)).geometry.points!;
+    expect(after).toHaveLength(4);
+    expect(Math.abs(after[k]![1] - before.points![k]![1])).toBeLessThan(0.2); // moved east, not north or south
+    after.forEach((p, i) => {
+      if (i !== k) expect(p).toEqual(before.points![i]); // the other vertices stay put
+    });
+
+    // 修改: the rule becomes a forbidden area with a 50 km/h limit.
+    await page.getByTestId('fence-edit').click();
+    await form.waitFor({ timeout: 10_000 });
+    await page.getByTestId('fence-rule-forbidIn').check();
+    await page.getByTestId('fence-max-speed').fill('50');
+    await page.getByTestId('fence-form-submit').click();
+    await form.waitFor({ state: 'detached', timeout: 15_000 });
+    await expect.poll(async () => (await stored(polygonId)).rule, { timeout: 10_000 }).toMatchObject({ forbidIn: true, maxSpeed: 50 });
+    expect((await stored(polygonId)).geometry.points).toEqual(after); // the shape as saved
+    await expect.poll(() => page.locator(`[data-testid=fence-row][data-fence-id="${polygonId}"]`).textContent()).toContain('50');
+
+    // 删除, confirmed: gone from the list and from the server.
+    await page.getByTestId('fence-selected').getByRole('button', { name: '删除' }).click();
+    await page.getByTestId('confirm-ok').click();
+    await page.locator(`[data-testid=fence-row][data-fence-id="${polygonId}"]`).waitFor({ state: 'detached', timeout: 15_000 });
+    expect((await e2e.server.api(`/service-monitor/fence?id=${polygonId}`, { token })).status).toBe(404);
+    expect((await stored(circleId)).name).toBe('圆形围栏'); // the other one stays
   });
 });
