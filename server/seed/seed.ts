@@ -17,6 +17,7 @@ import { seedInstallations } from './installations.ts';
 import { seedDevicesExtra } from './devices-extra.ts';
 import { seedFaceWarehouse } from './face-warehouse.ts';
 import { seedFences } from './fences.ts';
+import { seedBoxSites } from './box-sites.ts';
 
 export interface DemoAccount {
   readonly username: string;
@@ -139,5 +140,6 @@ export async function seedDemoData(storage: Storage, opts: SeedOptions): Promise
     await seedDevicesExtra(tx, Date.now()); // issue 15: unassigned auto-registered devices, devices in stock, refused registrations
     await seedFaceWarehouse(tx, Date.now()); // face warehouse: placeholder portraits for drivers without a photo, their vehicles enrolled
     await seedFences(tx, Date.now()); // issue 17: demo fences where the fleets drive, bound to their vehicles
+    await seedBoxSites(tx, Date.now()); // issue 17: demo disposal sites of the branches (box rules 70003/70004)
   });
 }
