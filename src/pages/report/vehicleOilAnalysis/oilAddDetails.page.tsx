@@ -1,0 +1,3 @@
+import { OilAddDetailsPage } from '../../../features/reports/fuel/pages.tsx';
+
+export default OilAddDetailsPage;

@@ -1,0 +1,3 @@
+import { OilChartPage } from '../../../features/reports/fuel/pages.tsx';
+
+export default OilChartPage;

@@ -1,0 +1,3 @@
+import { OilDailyPage } from '../../../features/reports/fuel/pages.tsx';
+
+export default OilDailyPage;

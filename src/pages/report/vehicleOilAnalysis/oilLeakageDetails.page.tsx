@@ -1,0 +1,3 @@
+import { OilLeakageDetailsPage } from '../../../features/reports/fuel/pages.tsx';
+
+export default OilLeakageDetailsPage;

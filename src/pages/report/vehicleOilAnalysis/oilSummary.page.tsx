@@ -1,0 +1,3 @@
+import { OilSummaryPage } from '../../../features/reports/fuel/pages.tsx';
+
+export default OilSummaryPage;
