@@ -1,0 +1,3 @@
+import { MileageDailyPage } from '../../../features/reports/operation/pages.tsx';
+
+export default MileageDailyPage;

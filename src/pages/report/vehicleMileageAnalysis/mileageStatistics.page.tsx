@@ -1,0 +1,3 @@
+import { MileageStatisticsPage } from '../../../features/reports/operation/pages.tsx';
+
+export default MileageStatisticsPage;

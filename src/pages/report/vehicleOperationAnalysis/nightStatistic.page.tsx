@@ -1,0 +1,3 @@
+import { NightStatisticPage } from '../../../features/reports/operation/pages.tsx';
+
+export default NightStatisticPage;

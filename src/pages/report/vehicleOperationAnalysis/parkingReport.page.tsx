@@ -1,0 +1,3 @@
+import { ParkingReportPage } from '../../../features/reports/operation/pages.tsx';
+
+export default ParkingReportPage;

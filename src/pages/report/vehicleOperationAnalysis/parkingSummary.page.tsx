@@ -1,0 +1,3 @@
+import { ParkingSummaryPage } from '../../../features/reports/operation/pages.tsx';
+
+export default ParkingSummaryPage;

@@ -1,0 +1,3 @@
+import { TravelDetailsPage } from '../../../features/reports/operation/pages.tsx';
+
+export default TravelDetailsPage;
