@@ -2,7 +2,8 @@
  * Terminal upgrades against the real stack (issue 17): an administrator uploads a small package on
  * /information/params/hjwsUpdate (it is listed), pushes it on /information/params/hjwsUpdate2 to a
  * simulated vehicle (0x8108 in sub-packages), sees the vehicle end 成功 (the terminal's 0x0108 result 0)
- * and the terminal then reports the package's version as its firmware (0x0107).
+ * and the terminal then reports the package's version as its firmware (0x0107); an offline vehicle of the
+ * same push waits 离线排队 until 取消 makes it 已取消.
  */
 import { describe, expect, test } from 'vitest';
 import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
@@ -10,6 +11,10 @@ import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
 const e2e = useE2E({ seedVehicles: 3, env: { SIM_VEHICLES: '1', GATEWAY_PORT: '0', MEDIA_PORT: '0' } });
 
 interface Realtime { vehicleId: number; vehiidno: string; online: boolean }
+
+async function vehicles(token: string): Promise<Realtime[]> {
+  return (await e2e.server.api<{ records: Realtime[] }>('/service-monitor/monitor/v3/selectreal', { method: 'POST', token, body: { current: 1, size: 100 } })).data?.records ?? [];
+}
 
 async function onlineVehicle(token: string): Promise<Realtime> {
   for (let i = 0; i < 100; i++) {
@@ -25,7 +30,7 @@ const attributes = async (token: string, vehicleId: number) =>
   (await e2e.server.api<{ answer: { makerId: string; firmwareVersion: string } }>('/service-command/command/terminalFun', { method: 'POST', token, body: { vehicleId, fun: 'attributes' } })).data!.answer;
 
 describe('terminal upgrade', () => {
-  test('upload a package in the console, push it to a simulated vehicle, see it succeed', async () => {
+  test('upload a package in the console, push it to a simulated vehicle, see it succeed; cancel the offline one', async () => {
     const token = await e2e.server.token(ACCOUNTS.admin);
     const v = await onlineVehicle(token);
     const before = await attributes(token, v.vehicleId);
@@ -49,8 +54,16 @@ describe('terminal upgrade', () => {
     await page.getByRole('option', { name: new RegExp(version) }).click();
     await page.getByTestId('upgrade-push-vehicles-search').fill(v.vehiidno);
     await page.getByTestId(`upgrade-push-vehicles-option-${v.vehicleId}`).click();
+    const off = (await vehicles(token)).find((x) => !x.online)!;
+    await page.getByTestId('upgrade-push-vehicles-search').fill(off.vehiidno);
+    await page.getByTestId(`upgrade-push-vehicles-option-${off.vehicleId}`).click();
     await page.getByTestId('upgrade-push-send').click();
     await expect.poll(() => page.getByTestId(`task-state-${v.vehicleId}`).textContent(), { timeout: 30_000 }).toBe('成功');
     expect((await attributes(token, v.vehicleId)).firmwareVersion).toBe(version);
+    // The offline vehicle waits in the queue; 取消 takes it out, shown at once.
+    await expect.poll(() => page.getByTestId(`task-state-${off.vehicleId}`).textContent()).toBe('离线排队');
+    await page.getByTestId(`task-cancel-${off.vehicleId}`).click();
+    await expect.poll(() => page.getByTestId(`task-state-${off.vehicleId}`).textContent()).toBe('已取消');
+    await expect.poll(() => page.getByTestId('upgrade-task-counts').textContent()).toContain('已取消 1');
   });
 });
