@@ -146,9 +146,9 @@ describe('the vehicle menu on the live map', () => {
     const menu = page.locator(`[data-testid=vehicle-menu][data-vehicle-id="${v.vehicleId}"]`);
     await menu.waitFor({ timeout: 5_000 });
     // The administrator holds every bit: live video, talk, TTS, photo, call back, track, alarm history …
-    for (const k of ['details', 'live', 'talk', 'tts', 'photo', 'phone', 'track', 'alarms']) await menu.getByTestId(`menu-${k}`).waitFor();
+    for (const k of ['details', 'live', 'talk', 'tts', 'photo', 'phone', 'track', 'alarms', 'position', 'tempTrack', 'terminalControl', 'attributes', 'params', 'fence', 'commLog']) await menu.getByTestId(`menu-${k}`).waitFor();
     // … and the entries whose issues have not landed are listed, disabled, as not built yet.
-    expect(await menu.getByTestId('menu-later-params').getAttribute('data-disabled')).not.toBeNull();
+    expect(await menu.getByTestId('menu-later-upgrade').getAttribute('data-disabled')).not.toBeNull();
     await menu.getByTestId('menu-tts').click();
     await page.getByTestId('tts-form').waitFor();
     await page.getByTestId('tts-preset').click();

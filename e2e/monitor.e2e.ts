@@ -187,8 +187,8 @@ describe('live monitoring', () => {
 
     // The card's 指令 button carries the same commands: today's track opens playback for the vehicle.
     await page.getByTestId('details-menu').click();
-    await page.getByTestId('menu-later-params').waitFor(); // not built yet: listed, disabled
-    expect(await page.getByTestId('menu-later-params').getAttribute('data-disabled')).not.toBeNull();
+    await page.getByTestId('menu-later-upgrade').waitFor(); // not built yet: listed, disabled
+    expect(await page.getByTestId('menu-later-upgrade').getAttribute('data-disabled')).not.toBeNull();
     await page.getByTestId('menu-track').click();
     await page.waitForURL(/trackPlaybackPage\?.*vehicleId=/, { timeout: 10_000 });
     expect(new URL(page.url()).searchParams.get('vehicleId')).toBe(String(v!.vehicleId));
