@@ -2,7 +2,7 @@
  * The cargo box scene of issue 17 against the real stack: a vehicle made a slag truck (type muck) has a
  * scripted terminal; while an operator has /monitor/boxStatus open, the terminal reports its box loaded
  * with the cover open while driving (0x0200 item 0xE1). The platform raises 未密闭运输报警 (70001) in the
- * alarm pop-up, the truck's row shows 重车 / 未密闭, and its day of states (状态历史) has the unsealed span;
+ * alarm pop-up, the truck's row shows 重车 / 未密闭 without a reload (the list refreshes every 30 s), and its day of states (状态历史) has the unsealed span;
  * a disposal site added on the screen (消纳场) is stored.
  */
 import { afterAll, describe, expect, test } from 'vitest';
@@ -50,8 +50,8 @@ describe('cargo box status', () => {
     expect(await title.getAttribute('data-alarm-type')).toBe('70001');
     expect(await title.textContent()).toContain('未密闭运输报警');
 
-    await page.reload();
-    await expect.poll(() => row.getByTestId('box-loaded').textContent(), { timeout: 30_000 }).toBe('重车 · 18 吨');
+    // No reload: the list asks the server again by itself every 30 s (BOX_REFRESH_MS), on the same page.
+    await expect.poll(() => row.getByTestId('box-loaded').textContent(), { timeout: 45_000, interval: 1000 }).toBe('重车 · 18 吨');
     expect(await row.getByTestId('box-sealed').textContent()).toBe('未密闭');
     expect(await row.getByTestId('box-lifted').textContent()).toBe('平放');
 
