@@ -1,10 +1,12 @@
 /**
  * Platform route evaluation over the gateway (issue 17): a scripted terminal bound to a route drives
  * along it and off its corridor; the alarm service stores and pushes one 13010 with the route's name,
- * ended when the vehicle is back; a section left too early is one 13003.
+ * ended when the vehicle is back; a section left too early is one 13003; a key point not reached in
+ * its window is one 13011 naming the point and the window.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { M_PER_DEG } from '../../domain/fence/geometry.ts';
+import { chinaTimeOfDayMs } from '../../domain/track/days.ts';
 import { ROUTE_CODES } from '../../domain/route/rules.ts';
 import type { Route } from '../../domain/route/types.ts';
 import { ALL_COMPANIES } from '../db/scope.ts';
@@ -102,5 +104,22 @@ describe('platform routes over the gateway', () => {
     const stored = await alarmsOf(server, v!.vehicleId);
     expect(stored).toEqual([expect.objectContaining({ alarmType: ROUTE_CODES.sectionTime, count: 1 })]);
     expect(pushed).toEqual([expect.objectContaining({ alarmType: ROUTE_CODES.sectionTime, content: '路线：外滩渣土线，路段 1，行驶 30 秒（不足）' })]);
+  });
+
+  it('a key point not reached before its window closes is one 13011 naming the turning point and the window', async () => {
+    const list: { route: Route; vehicleIds: number[] }[] = [];
+    const { server, service, pushed } = await serverWithRoutes(list);
+    const [v] = await server.app.storage.terminals.allVehicles();
+    // The window: this China minute to two minutes on (its close is 60–120 s away).
+    const minute = Math.floor(chinaTimeOfDayMs(server.clock.now()) / 60_000);
+    const hhmm = (m: number) => `${String(Math.floor((m % 1440) / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+    const keyPoint = { point: 1, arriveFrom: hhmm(minute), arriveBy: hhmm(minute + 2) };
+    list.push({ route: { ...ROUTE, deviationSeconds: 3600, keyPoints: [keyPoint] }, vehicleIds: [v!.vehicleId] });
+    service.routesChanged();
+    // 50 m every 10 s along section 0 for 150 s: 750 m, far short of the turning point at 2 km.
+    await drive(server, service, v!.deviceNo, Array.from({ length: 15 }, (_, i) => [50 + i * 50, 0] as const));
+    const stored = await alarmsOf(server, v!.vehicleId);
+    expect(stored).toEqual([expect.objectContaining({ alarmType: ROUTE_CODES.keyPointMissed, source: 'platform', count: 1 })]);
+    expect(pushed).toEqual([expect.objectContaining({ alarmType: ROUTE_CODES.keyPointMissed, alarmName: '关键点未到达报警', content: `路线：外滩渣土线，关键点：拐点 2（${keyPoint.arriveFrom}–${keyPoint.arriveBy} 未到达）` })]);
   });
 });
