@@ -141,7 +141,7 @@ function FuelReport({ decl }: { decl: Decl }) {
           mode="date"
           value={{ start: draft.startDate, end: draft.endDate }}
           onChange={(p) => setDraft((d) => ({ ...d, startDate: p.start, endDate: p.end }))}
-          quick={['yesterday', 'last3Days', 'last7Days', 'thisMonth', 'lastMonth']}
+          quick={['today', 'yesterday', 'last3Days', 'last7Days', 'thisMonth', 'lastMonth']}
           showProblem={false}
           labels={{ start: t('filter.startDate'), end: t('filter.endDate') }}
           testIds={{ start: 'start-date', end: 'end-date', quick: 'quick-range' }}
