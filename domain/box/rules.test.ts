@@ -45,6 +45,14 @@ describe('group 70: the rules on load, clock and size', () => {
     expect(codes(boxExtraViolations(loaded(20), loaded(20), at(NOON, 40, true)))).toEqual([]);
   });
 
+  it('70007: loaded and moving while held off a bound route; empty or standing is not', () => {
+    const off = (time: number, speedKmh: number) => ({ ...at(time, speedKmh, true), offRoute: true });
+    expect(codes(boxExtraViolations(loaded(20), loaded(20), off(NOON, 30)))).toEqual([BOX_EXTRA_ALARM.offRoute]);
+    expect(codes(boxExtraViolations(empty(), empty(), off(NOON, 30)))).toEqual([]);
+    expect(codes(boxExtraViolations(loaded(20), loaded(20), off(NOON, 3)))).toEqual([]);
+    expect(codes(boxExtraViolations(loaded(20), loaded(20), at(NOON, 30, true)))).toEqual([]);
+  });
+
   it('70009: above the rated 31 t by more than 5 % (32.55 t): 33 t is, 32 t is not', () => {
     expect(codes(boxExtraViolations(loaded(33), loaded(33), at(NOON, 0, true)))).toEqual([BOX_EXTRA_ALARM.overload]);
     expect(codes(boxExtraViolations(loaded(32), loaded(32), at(NOON, 0, true)))).toEqual([]);

@@ -10,6 +10,9 @@
  *         outside a disposal site: a warning while it happens); 70003 is the act, found from the load,
  *         so it also catches tipping without a body-lift signal (a tailgate opened while crawling).
  *         An event: it holds for the one report that shows the drop.
+ *   70007 off the approved route (未按核准路线行驶): loaded and moving while the platform holds the vehicle
+ *         off a route it is bound to (13010, domain/route). The routes bound to a slag truck on
+ *         /monitor/route_map are its approved routes (核准路线); an empty truck may go where it likes.
  *   70008 transport outside permitted hours (非准运时段运输): loaded and moving (> MOVING_KMH) inside a
  *         forbidden window, China time. City rules keep loaded slag trucks off the roads in the rush
  *         hours; FORBIDDEN_HOURS are 07:00–09:00 and 17:00–19:00.
@@ -22,7 +25,7 @@
 import { CHINA_OFFSET_MS } from '../track/days.ts';
 import { MOVING_KMH, type BoxState } from './status.ts';
 
-export const BOX_EXTRA_ALARM = { illegalDump: 70003, outsideHours: 70008, overload: 70009, loadSensor: 70010 } as const;
+export const BOX_EXTRA_ALARM = { illegalDump: 70003, offRoute: 70007, outsideHours: 70008, overload: 70009, loadSensor: 70010 } as const;
 export const BOX_EXTRA_ALARM_CODES: readonly number[] = Object.values(BOX_EXTRA_ALARM);
 
 /** A fall of the load this large (t) between two reports is unloading, not sensor noise (±1 t on a moving truck). */
@@ -79,12 +82,15 @@ export interface BoxReport {
   readonly atSite: boolean;
   /** The truck has reported a load (not 0xFF) before: it has a load sensor. */
   readonly sensorFitted: boolean;
+  /** The platform holds the vehicle off a route it is bound to (13010 active). */
+  readonly offRoute?: boolean;
 }
 
 /** The codes of BOX_EXTRA_ALARM whose condition holds for this report, given the state of the previous one. */
 export function boxExtraViolations(before: BoxState | undefined, now: BoxState, r: BoxReport, ratedLoadT = RATED_LOAD_T): Set<number> {
   const out = new Set<number>();
   if (!r.atSite && loadDropped(before, now, r.sensorFitted)) out.add(BOX_EXTRA_ALARM.illegalDump);
+  if (now.loaded && r.speedKmh > MOVING_KMH && r.offRoute === true) out.add(BOX_EXTRA_ALARM.offRoute);
   if (now.loaded && r.speedKmh > MOVING_KMH && inForbiddenHours(r.time)) out.add(BOX_EXTRA_ALARM.outsideHours);
   if (now.loadT !== null && now.loadT > ratedLoadT * (1 + OVERLOAD_TOLERANCE)) out.add(BOX_EXTRA_ALARM.overload);
   if (loadSensorAbnormal(now, r.sensorFitted)) out.add(BOX_EXTRA_ALARM.loadSensor);

@@ -14,6 +14,7 @@ import {
   BOX_ALARM_CODES, BOX_FILTERS, boxStateOf, boxViolations, insideSite, matchesFilter, type BoxFilter, type BoxState, type DisposalSite,
 } from '../../../domain/box/status.ts';
 import { BOX_EXTRA_ALARM_CODES, boxExtraViolations, loadDropped } from '../../../domain/box/rules.ts';
+import { PLATFORM_RULES } from '../../../domain/alarms/sources.ts';
 import type { Storage } from '../../db/repositories.ts';
 import { pathInScope, scopeCondition } from '../../db/scope.ts';
 import type { SqliteDb } from '../../db/sqlite.ts';
@@ -58,6 +59,8 @@ interface SiteRow extends DisposalSite { id: number; companyId: number; companyP
 export interface PlatformAlarms {
   platformStart(vehicleId: number, code: number, place: { time: number; lng: number; lat: number; speed: number }): void;
   platformEnd(vehicleId: number, code: number, time: number): void;
+  /** Which alarms the engine holds (70007 reads the route deviation 13010 the route watch raised for this report). */
+  readonly engine: { isActive(vehicleId: number, code: number): boolean };
 }
 
 export class BoxStatusService {
@@ -158,6 +161,8 @@ export class BoxStatusService {
     if (state.loadT !== null) this.sensorSeen.add(vehicleId);
     const extra = boxExtraViolations(before, state, {
       time: loc.time, speedKmh: loc.speed, atSite: dropSites.length === 0 || insideSite(dropSites, loc.lng, loc.lat), sensorFitted: fitted,
+      // The alarm service handled this report first (the listener is chained), so 13010 is as of now.
+      offRoute: state.loaded && alarms.engine.isActive(vehicleId, PLATFORM_RULES.routeDeviation),
     });
     const place = { time: loc.time, lng: loc.lng, lat: loc.lat, speed: loc.speed };
     for (const code of BOX_ALARM_CODES) {
