@@ -49,5 +49,12 @@ describe('the fuel summary', () => {
     const sheet = book.worksheets[0]!;
     expect(sheet.getRow(1).getCell(1).value).toBe('车牌号');
     expect(sheet.rowCount).toBe(1 + total);
+
+    // A fitted truck's 油耗图表: its day as raw and smoothed curves (the one drill-down that reads positions).
+    const fitted = report.locator('tbody tr[aria-rowindex]').filter({ has: page.locator('[data-col=startLevel]', { hasText: /^\d/ }) }).first();
+    await fitted.getByTestId('chart-link').click();
+    const chart = page.locator('[data-page="report-oil-chart"]');
+    await chart.getByTestId('fuel-chart').locator('canvas').waitFor({ timeout: 30_000 });
+    expect(await chart.getByTestId('chart-figures').textContent()).toMatch(/^期初 \d/);
   });
 });
