@@ -18,6 +18,7 @@ import { CompanyTreePanel } from '../../company-tree/CompanyTreePanel.tsx';
 import { ExportJobButton, type ExportJob, type ExportJobStatus } from '../../shared/ExportJobButton.tsx';
 import { useAllPages } from '../online-control/hooks.ts';
 import { checkPeriod, dayOfDate, defaultPeriod, formatChinaTime, formatPosition, REPORT_MAX_DAYS, vehicleIdsOf, type ReportPeriod } from '../online-control/period.ts';
+import { KmChart, type KmDay } from './KmChart.tsx';
 import { OPERATION_REPORTS_NS } from './messages.ts';
 
 /** Vehicles one report may select (the server's cap). */
@@ -196,6 +197,9 @@ function OperationReport({ decl }: { decl: Decl }) {
         <Text size="xs" c="dimmed">
           {t('loadedOf', { loaded: list.rows.length, total: list.total })}
         </Text>
+      )}
+      {decl === DECLS.mileageDaily && list.rows.length > 0 && (
+        <KmChart rows={list.rows as unknown as KmDay[]} labels={{ track: t('col.trackKm'), odometer: t('col.odometerKm') }} />
       )}
       <RowsTable
         rows={list.rows}
