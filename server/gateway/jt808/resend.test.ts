@@ -13,7 +13,7 @@ import { upgradeBodySource, type UpgradePackage } from './upgrade.ts';
 
 describe('0x0005 terminal resend request', () => {
   it('2019: serial 0x1234, two ids 2 and 7', () => {
-    const msg = { msgId: MSG.TERMINAL_RESEND_REQUEST, firstSerial: 0x1234, packageIds: [2, 7] } as const;
+    const msg = { msgId: MSG.TERMINAL_RESEND_REQUEST, firstSerial: 0x1234, packageIds: [2, 7] };
     expect(isSupported(0x0005)).toBe(true);
     expect(toHex(encodeBody(msg, 2019))).toBe('1234' + '0002' + '0002' + '0007');
     const b = fromHex('123400020002 0007'.replace(/\s/g, ''));
