@@ -38,7 +38,7 @@ export function heldApi<View, Detail, Input, Task extends HeldTask>(base: string
     create: (d: Input & { vehicleIds: number[] }) => http.post<Detail>(base, d, { silent: true }),
     update: (d: Input & { id: number }) => http.put<Detail>(base, d, { silent: true, noCompanyId: true }),
     bind: (id: number, vehicleIds: number[]) => http.put<Detail>(`${base}/vehicles`, { id, vehicleIds }, { silent: true, noCompanyId: true }),
-    remove: (ids: number[]) => http.delete<{ deleted: number }>(base, { ids }, { noCompanyId: true }),
+    remove: (ids: number[]) => http.delete<{ deleted: number }>(base, { ids }, { noCompanyId: true, jsonBody: true }), // ids in a JSON body, as the server reads them (a DELETE's params go in the query otherwise)
     send: (id: number) => http.post<Task>(`${base}/send`, { id }, { silent: true, noCompanyId: true }),
     task: (id: number) => http.get<Task>(`${base}/task`, { id }, { noCompanyId: true }),
   };
