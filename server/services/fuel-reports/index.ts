@@ -11,80 +11,41 @@
  * subtree's) up to 500, a period of at most 31 China days; rows of a page with the totals of all; an export job
  * (.xlsx) behind the screen's export bit.
  */
-import { Type } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import type { Lang } from '../../../domain/errors/catalogue.ts';
 import { analyzeFuel, fuelThresholds, type FuelSample } from '../../../domain/fuel/rules.ts';
 import { fuelModule, type FuelRow } from '../../../domain/report-day/fuel.ts';
 import type { DayEvent, DayModule } from '../../../domain/report-day/module.ts';
-import { chinaDateOfDay, chinaDayIndex, chinaDayStartMs, DAY_MS } from '../../../domain/track/days.ts';
-import type { Storage, VehicleLabel } from '../../db/repositories.ts';
-import { pathInScope } from '../../db/scope.ts';
+import { chinaDateOfDay, chinaDayStartMs, DAY_MS } from '../../../domain/track/days.ts';
+import type { VehicleLabel } from '../../db/repositories.ts';
 import { auth, narrowedScope } from '../../http/auth.ts';
-import { AppError, fail, ok } from '../../http/envelope.ts';
+import { fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
-import type { Message } from '../../http/messages.ts';
-import { Id, PageFields, Strict, type App, type PermissionKey } from '../../http/route.ts';
-import { ExportJobs } from '../export-jobs.ts';
+import { Id, Strict, type App } from '../../http/route.ts';
 import type { ReportEngine } from '../report-engine/api.ts';
-import { chinaDateTime, REPORT_MAX_DAYS, ReportMessages } from '../reports/index.ts';
-import { sendXlsx, xlsxBuffer, type SheetColumn } from '../reports/excel.ts';
+import {
+  col, dayOf, DateText, pair, REPORT_EXPORT_MAX_ROWS, REPORT_MAX_VEHICLES, ReportRouteMessages, reportRoutes, sheet, VEHICLE_COLS, vehicleFields,
+  type Col, type Period, type ReportDecl, type ReportRouteDeps,
+} from '../report-engine/report-routes.ts';
+import { chinaDateTime } from '../reports/index.ts';
 
 /** Vehicles one report may cover (spec §5: at most 500 vehicles selectable at once). */
-export const FUEL_REPORT_MAX_VEHICLES = 500;
+export const FUEL_REPORT_MAX_VEHICLES = REPORT_MAX_VEHICLES;
 /** Rows an export holds at most (the catalogue's positioning export cap); the status says when cut. */
-export const FUEL_EXPORT_MAX_ROWS = 50_000;
+export const FUEL_EXPORT_MAX_ROWS = REPORT_EXPORT_MAX_ROWS;
 /** Readings the chart reads for one vehicle-day (1 Hz all day is 86,400). */
 const CHART_MAX_POINTS = 100_000;
 export const OILREPORT_BASE = '/service-onlinegps/oilreport';
 
-const pair = (zh: string, en: string): Message => (lang: Lang) => (lang === 'zh' ? zh : en);
 export const FuelReportMessages = {
   tooManyVehicles: pair(`最多选择${FUEL_REPORT_MAX_VEHICLES}辆车，请缩小公司或勾选车辆`, `At most ${FUEL_REPORT_MAX_VEHICLES} vehicles can be selected; narrow the company or check vehicles`),
-  engineDown: pair('报表引擎未启动，请稍后再试', 'The report engine is not running; try again later'),
   vehicleNotFound: pair('车辆不存在', 'Vehicle not found'),
-  taskNotFound: pair('导出任务不存在或已过期', 'The export task does not exist or has expired'),
-  exportFailed: pair('导出失败，请重试', 'The export failed; please try again'),
-  taskNotDone: pair('导出尚未完成', 'The export is not finished yet'),
-  firstOnly: (n: number): Message => pair(`数据量过大，仅导出前${n}条`, `Too many rows: only the first ${n} were exported`),
+  ...ReportRouteMessages,
 };
 
-const DateText = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
-// The schema's own bound is looser than the rule so that 501 selected vehicles get the spec's sentence, not a generic size message.
-const VehicleList = Type.Array(Id, { minItems: 1, maxItems: 10_000, uniqueItems: true });
-const QueryFields = { startDate: DateText, endDate: DateText, vehicleIds: Type.Optional(VehicleList) };
-const ListSchema = Strict({ ...QueryFields, ...PageFields });
-const ExportSchema = Strict(QueryFields);
-const TaskQuery = Strict({ taskId: Type.String({ minLength: 1, maxLength: 64 }) });
 const ChartQuery = Strict({ vehicleId: Id, date: DateText });
-
-interface Query { startDate: string; endDate: string; vehicleIds?: number[] | undefined; companyId?: number | undefined }
-interface Period { firstDay: number; lastDay: number }
-
-function dayOf(field: string, text: string): number {
-  const [y, m, d] = text.split('-').map(Number) as [number, number, number];
-  const day = Date.UTC(y, m - 1, d) / 86_400_000;
-  if (chinaDateOfDay(day) !== text) throw fail.badRequest(ReportMessages.invalidDate(field));
-  return day;
-}
-
-/** The period's China days, at most 31, cut at today (later days have no data yet). */
-function periodOf(q: { startDate: string; endDate: string }, now: number): Period {
-  const firstDay = dayOf('startDate', q.startDate);
-  const endDay = dayOf('endDate', q.endDate);
-  if (firstDay > endDay) throw fail.badRequest(ReportMessages.startAfterEnd);
-  if (endDay - firstDay + 1 > REPORT_MAX_DAYS) throw fail.badRequest(ReportMessages.periodTooLong);
-  return { firstDay, lastDay: Math.min(endDay, chinaDayIndex(now)) };
-}
 
 const r1 = (x: number) => Math.round(x * 10) / 10;
 const r2 = (x: number) => Math.round(x * 100) / 100;
 const per100 = (litres: number, km: number) => (km >= 1 ? r1((litres / km) * 100) : null);
-
-function vehicleFields(v: VehicleLabel) {
-  return { vehicleId: v.vehicleId, vehiidno: v.vehiidno, companyId: v.companyId, companyName: v.companyName };
-}
-type VehicleFields = ReturnType<typeof vehicleFields>;
 
 // --- rows ---
 
@@ -138,12 +99,6 @@ function totalsOf(rows: readonly { refuelled: number; leaked: number; consumed: 
 
 // --- sheets ---
 
-type Col<T> = (lang: Lang) => SheetColumn<T>;
-function col<T>(zh: string, en: string, value: SheetColumn<T>['value'], width?: number): Col<T> {
-  return () => (width === undefined ? { header: [zh, en], value } : { header: [zh, en], value, width });
-}
-const sheet = <T>(...cols: Col<T>[]) => (lang: Lang) => cols.map((c) => c(lang));
-const VEHICLE_COLS = <T extends VehicleFields>(): Col<T>[] => [col<T>('车牌号', 'Plate', (r) => r.vehiidno, 14), col<T>('所属公司', 'Company', (r) => r.companyName, 20)];
 const orBlank = (x: number | null) => x ?? '';
 const FIGURE_COLS = <T extends { refuels: number; refuelled: number; leaks: number; leaked: number; consumed: number; km: number; per100km: number | null }>(): Col<T>[] => [
   col<T>('加油次数', 'Refuels', (r) => r.refuels), col<T>('加油量(L)', 'Refuelled (L)', (r) => r.refuelled),
@@ -151,14 +106,6 @@ const FIGURE_COLS = <T extends { refuels: number; refuelled: number; leaks: numb
   col<T>('耗油量(L)', 'Consumed (L)', (r) => r.consumed), col<T>('里程(km)', 'Distance (km)', (r) => r.km),
   col<T>('百公里油耗(L)', 'L/100 km', (r) => orBlank(r.per100km)),
 ];
-
-interface ReportDecl<T> {
-  readonly path: string;
-  readonly screen: PermissionKey;
-  readonly file: readonly [zh: string, en: string];
-  readonly build: (engine: ReportEngine, vehicles: VehicleLabel[], period: Period) => Promise<{ rows: T[]; totals: Record<string, number | null> }>;
-  readonly columns: (lang: Lang) => SheetColumn<T>[];
-}
 
 async function eventRows(engine: ReportEngine, vehicles: VehicleLabel[], period: Period, kind: 'refuel' | 'leak') {
   const byId = new Map(vehicles.map((v) => [v.vehicleId, v]));
@@ -215,83 +162,15 @@ const REPORTS = {
   } satisfies ReportDecl<EventRow>,
 };
 
-export interface FuelReportDeps {
-  readonly storage: Storage;
-  readonly clock: () => number;
-  /** The report engine, once installed (app.reportEngine). */
-  readonly engine: () => ReportEngine | undefined;
-}
+export type FuelReportDeps = ReportRouteDeps;
 
 export function fuelReportRoutes(app: App, deps: FuelReportDeps): void {
   const { storage } = deps;
-  // The module registers with the engine at app build, before ingest starts.
-  deps.engine()?.register(fuelModule as DayModule<unknown, unknown>);
-
-  function engineOf(): ReportEngine {
-    const engine = deps.engine();
-    if (!engine) throw new AppError(503, FuelReportMessages.engineDown);
-    return engine;
-  }
-
-  /** The selected vehicles inside the caller's (narrowed) subtree, or all of it; others are simply not there. */
-  async function vehiclesOf(request: FastifyRequest, q: Query): Promise<VehicleLabel[]> {
-    if (q.vehicleIds && q.vehicleIds.length > FUEL_REPORT_MAX_VEHICLES) throw fail.badRequest(FuelReportMessages.tooManyVehicles);
-    const scope = await narrowedScope(storage, auth(request), q.companyId);
-    const ids = q.vehicleIds ?? (await storage.terminals.allVehicles()).filter((v) => pathInScope(scope, v.companyPath)).map((v) => v.vehicleId);
-    if (ids.length > FUEL_REPORT_MAX_VEHICLES) throw fail.badRequest(FuelReportMessages.tooManyVehicles);
-    const labels = await storage.terminals.labels(scope, ids);
-    return [...labels.values()].sort((a, b) => a.vehiidno.localeCompare(b.vehiidno) || a.vehicleId - b.vehicleId);
-  }
-
-  async function run<T>(decl: ReportDecl<T>, request: FastifyRequest, q: Query) {
-    const period = periodOf(q, deps.clock());
-    const vehicles = await vehiclesOf(request, q);
-    if (vehicles.length === 0 || period.lastDay < period.firstDay) return { rows: [] as T[], totals: {} };
-    return decl.build(engineOf(), vehicles, period);
-  }
-
-  function register<T>(decl: ReportDecl<T>): void {
-    const base = `${OILREPORT_BASE}${decl.path}`;
-    const permission = decl.screen;
-    app.post(base, { config: { permission }, schema: { body: ListSchema } }, async (request) => {
-      const q = request.body;
-      const { rows, totals } = await run(decl, request, q);
-      const records = rows.slice((q.current - 1) * q.size, q.current * q.size);
-      return ok({ records, total: rows.length, current: q.current, size: q.size, totals }, requestLang(request));
-    });
-
-    const exportBit = `${decl.screen}:export` as PermissionKey;
-    const jobs = new ExportJobs(app.exportFiles, `oilreport:${decl.path}`, {
-      notFound: FuelReportMessages.taskNotFound, failed: FuelReportMessages.exportFailed, notDone: FuelReportMessages.taskNotDone,
-    }, `oilreport ${decl.path} export`);
-    app.post(`${base}/excel`, { config: { permission: exportBit }, schema: { body: ExportSchema } }, async (request) => {
-      const lang = requestLang(request);
-      const q = request.body;
-      // Checked before the job starts, so a bad period or selection is the answer, not a failed job.
-      periodOf(q, deps.clock());
-      await vehiclesOf(request, q);
-      engineOf();
-      const job = await jobs.start({ userId: auth(request).user.id, fileName: decl.file, asciiName: decl.file[1], log: request.log }, async () => {
-        const { rows } = await run(decl, request, q);
-        const kept = rows.slice(0, FUEL_EXPORT_MAX_ROWS);
-        return { total: rows.length, exported: kept.length, file: await xlsxBuffer(decl.file[lang === 'zh' ? 0 : 1], decl.columns(lang), kept, lang) };
-      });
-      return ok({ taskId: job.id }, lang);
-    });
-    app.get(`${base}/export_status`, { config: { permission: exportBit }, schema: { querystring: TaskQuery } }, async (request) => {
-      const lang = requestLang(request);
-      const job = await jobs.own(auth(request).user.id, request.query.taskId);
-      const message = job.status === 'failed' ? FuelReportMessages.exportFailed(lang)
-        : job.total > FUEL_EXPORT_MAX_ROWS ? FuelReportMessages.firstOnly(FUEL_EXPORT_MAX_ROWS)(lang) : undefined;
-      return ok({ status: job.status, total: job.total, exported: job.exported, ...(message === undefined ? {} : { message }) }, lang);
-    });
-    app.get(`${base}/excel_file`, { config: { permission: exportBit }, schema: { querystring: TaskQuery } }, async (request, reply) => {
-      const f = await jobs.file(auth(request).user.id, request.query.taskId, requestLang(request));
-      return sendXlsx(reply, f.body, f.name, f.asciiName);
-    });
-  }
-
-  for (const decl of Object.values(REPORTS)) register(decl as ReportDecl<unknown>);
+  reportRoutes(app, deps, {
+    modules: [fuelModule as DayModule<never, never>], prefix: OILREPORT_BASE, reports: REPORTS,
+    jobKind: (path) => `oilreport:${path}`, jobLog: (path) => `oilreport ${path} export`,
+    wholeCompany: { tooManyVehicles: FuelReportMessages.tooManyVehicles },
+  });
 
   // The one-vehicle drill-down: one China day of readings through the same rules, raw and smoothed.
   app.get(`${OILREPORT_BASE}/chart`, { config: { permission: '/report/vehicleOilAnalysis/oilChart' }, schema: { querystring: ChartQuery } }, async (request) => {
