@@ -299,7 +299,7 @@ export class Terminal {
     this.lastLocation = location;
     if (e.link === 'up' && this.phase === 'ready') {
       this.send({ msgId: MSG.LOCATION, ...location });
-      const can = simCanData(this.program.deviceNo, this.program.tankLitres, location);
+      const can = simCanData(this.program.deviceNo, this.program.tankLitres, { ...location, fuel: this.program.fuelLitres });
       if (can) this.send(can);
       stats.reportsSent++;
       if (e.drift) stats.driftSent++;

@@ -232,6 +232,14 @@ export class VehicleProgram {
     return this.tankL;
   }
 
+  /**
+   * Litres in the tank now. The engine's CAN fuel level reads the tank itself, not the 0x0200 fuel item:
+   * only trucks fitted with a level sensor (server/sim/fuel.ts) send that item, every engine has a gauge.
+   */
+  get fuelLitres(): number {
+    return this.fuelL;
+  }
+
   /** True while the engine is on (ACC status bit). */
   get accOn(): boolean {
     return this.activity === DRIVE || this.activity === IDLE || (this.activity === DWELL && !this.dwellAccOff);
