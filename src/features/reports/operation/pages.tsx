@@ -1,56 +1,14 @@
 /**
- * The mileage and operation report pages (issue 18; server/services/operation-reports/api.md). One frame
- * (company tree with vehicle check boxes, period, 查询, 导出 as a server job), one declaration per screen:
- * its call, columns and totals. Every row has 轨迹回放: track playback of that vehicle over the row's day
- * (a summary row: the whole period).
+ * The mileage and operation report pages (issue 18; server/services/operation-reports/api.md): one declaration per
+ * screen (call, columns, totals) over the shared engine-report frame (../engine-report/EngineReport.tsx): 1–500
+ * checked vehicles, period, 查询, 导出 as a server job, 轨迹回放 on every row (a summary row: the whole period).
  */
-import { useState, type ReactNode } from 'react';
-import { Button, Group, Text } from '@mantine/core';
-import { http } from '../../../api/http.ts';
-import { navigateHref } from '../../../app/navigate.ts';
-import { useT } from '../../../i18n/index.ts';
-import { PeriodPicker } from '../../../kit/period-picker/index.ts';
-import { ReportPage } from '../../../kit/ReportPage.tsx';
-import type { KitColumn } from '../../../kit/ResourceTable.tsx';
-import { RowsTable } from '../../../kit/RowsTable.tsx';
-import { chinaDayStartMs, DAY_MS } from '../../../../domain/track/days.ts';
-import { CompanyTreePanel } from '../../company-tree/CompanyTreePanel.tsx';
-import { ExportJobButton, type ExportJob, type ExportJobStatus } from '../../shared/ExportJobButton.tsx';
-import { useAllPages } from '../online-control/hooks.ts';
-import { checkPeriod, dayOfDate, defaultPeriod, formatChinaTime, formatPosition, REPORT_MAX_DAYS, vehicleIdsOf, type ReportPeriod } from '../online-control/period.ts';
+import { cols, DATE, EngineReport, num, text, time, VEHICLE, type EngineReportDecl, type EngineReportOptions } from '../engine-report/EngineReport.tsx';
+import { formatPosition } from '../online-control/period.ts';
 import { KmChart, type KmDay } from './KmChart.tsx';
 import { OPERATION_REPORTS_NS } from './messages.ts';
 
-/** Vehicles one report may select (the server's cap). */
-export const MAX_VEHICLES = 500;
-
-type T = (key: string, params?: Record<string, unknown>) => string;
-
-interface Vehicle { vehicleId: number; vehiidno: string; companyName: string }
-interface Row extends Vehicle { date?: string; [k: string]: unknown }
-
-interface Decl {
-  page: string;
-  title: string;
-  path: string;
-  method: 'GET' | 'POST';
-  note: string;
-  columns: (t: T) => KitColumn<Row>[];
-  /** Keys of `totals` shown in the totals row. */
-  totals: readonly string[];
-}
-
-const num = (key: string, min = 90): ((t: T) => KitColumn<Row>) => (t) => ({
-  key, title: t(`col.${key}`), minWidth: min, maxWidth: 160, align: 'right',
-  render: (r) => (r[key] === null || r[key] === undefined ? '—' : String(r[key])),
-});
-const text = (key: string, value: (r: Row, t: T) => ReactNode, min = 110, max = 220): ((t: T) => KitColumn<Row>) => (t) => ({
-  key, title: t(`col.${key}`), minWidth: min, maxWidth: max, render: (r) => value(r, t),
-});
-const VEHICLE = [text('vehiidno', (r) => r.vehiidno, 100, 140), text('company', (r) => r.companyName, 120, 220)];
-const DATE = text('date', (r) => r.date ?? '', 100, 120);
-const time = (key: string) => text(key, (r) => formatChinaTime(r[key] as number), 150, 170);
-const cols = (...c: ((t: T) => KitColumn<Row>)[]) => (t: T) => c.map((f) => f(t));
+export { MAX_VEHICLES, playbackHref } from '../engine-report/EngineReport.tsx';
 
 const S = '/service-onlinegps';
 export const DECLS = {
@@ -86,147 +44,26 @@ export const DECLS = {
     page: 'report-night-statistic', title: 'nightStatistic', path: `${S}/nightoperatereport/vehicledaily`, method: 'POST', note: 'note.night',
     columns: cols(...VEHICLE, DATE, num('nightKm', 100), num('nightMinutes', 110), num('tripKm', 100)), totals: ['nightKm', 'nightMinutes', 'nightDays'],
   },
-} as const satisfies Record<string, Decl>;
+} as const satisfies Record<string, EngineReportDecl>;
 
-interface Query extends ReportPeriod { vehicleIds: number[] }
+const OPTIONS: EngineReportOptions = {
+  ns: OPERATION_REPORTS_NS,
+  quick: ['yesterday', 'last3Days', 'last7Days', 'thisMonth', 'lastMonth'],
+  exportFailedKey: 'export',
+};
+// The count of a detail list (trips, stops) sits under its first time column.
+const countUnderStart = (key: string): EngineReportOptions => ({
+  ...OPTIONS,
+  extraTotals: (totals): Record<string, string> => (totals[key] === undefined || totals[key] === null ? {} : { startTime: String(totals[key]) }),
+});
+const MILEAGE_DAILY: EngineReportOptions = {
+  ...OPTIONS,
+  above: (rows, t) => <KmChart rows={rows as unknown as KmDay[]} labels={{ track: t('col.trackKm'), odometer: t('col.odometerKm') }} />,
+};
 
-function call<X>(d: Decl, body: Record<string, unknown>, signal?: AbortSignal): Promise<X> {
-  return d.method === 'GET' ? http.get<X>(d.path, body, { signal }) : http.post<X>(d.path, body, { signal });
-}
-
-function exportJob(d: Decl, q: Query): ExportJob {
-  const quiet = { noCompanyId: true, silent: true } as const;
-  return {
-    start: () => http.post<{ taskId: string }>(`${d.path}/excel`, { ...q }, { silent: true }),
-    status: (taskId) => http.get<ExportJobStatus>(`${d.path}/export_status`, { taskId }, quiet),
-    file: (taskId) => http.export(`${d.path}/excel_file`, { taskId }, quiet),
-  };
-}
-
-/** Track playback of the row's vehicle over its day (or the whole period for a per-vehicle row). */
-export function playbackHref(row: { vehicleId: number; vehiidno: string; date?: string | undefined }, q: ReportPeriod): string {
-  const from = dayOfDate(row.date ?? q.startDate) ?? 0;
-  const to = dayOfDate(row.date ?? q.endDate) ?? from;
-  const p = new URLSearchParams({
-    vehicleId: String(row.vehicleId), startTime: String(chinaDayStartMs(from)), endTime: String(Math.min(Date.now(), chinaDayStartMs(to) + DAY_MS - 1000)), plate: row.vehiidno,
-  });
-  return `/monitor/trackPlaybackPage?${p.toString()}`;
-}
-
-function OperationReport({ decl }: { decl: Decl }) {
-  const t = useT(OPERATION_REPORTS_NS) as unknown as T;
-  const [draft, setDraft] = useState<ReportPeriod>(() => defaultPeriod(Date.now()));
-  const [checked, setChecked] = useState<ReadonlySet<string>>(() => new Set());
-  const [applied, setApplied] = useState<{ q: Query; search: number } | null>(null);
-  const [exportError, setExportError] = useState<string | null>(null);
-  const picked = vehicleIdsOf(checked);
-  const periodProblem = checkPeriod(draft);
-  const problem = periodProblem !== null ? t(`period.${periodProblem}`, { days: REPORT_MAX_DAYS })
-    : picked.length === 0 ? t('filter.pickVehicles', { max: MAX_VEHICLES })
-      : picked.length > MAX_VEHICLES ? t('filter.tooMany', { max: MAX_VEHICLES, count: picked.length }) : null;
-
-  const q = applied?.q;
-  const list = useAllPages<Row, { totals?: Record<string, number> }>(
-    (page, signal) => call(decl, { ...q, ...page }, signal),
-    JSON.stringify(applied),
-    applied !== null,
-  );
-  const columns = decl.columns(t);
-  const totals = list.extra?.totals;
-  // The count of a detail list (trips, stops) sits under its first time column.
-  const count = totals?.['trips'] ?? (decl === DECLS.parkingReport ? totals?.['stops'] : undefined);
-  const totalCells = totals && {
-    ...Object.fromEntries(decl.totals.filter((k) => totals[k] !== undefined).map((k) => [k, String(totals[k])])),
-    ...(count === undefined ? {} : { startTime: String(count) }),
-  };
-
-  return (
-    <ReportPage
-      pageId={decl.page}
-      title={t(`title.${decl.title}`)}
-      header={
-        <Group gap="xs" wrap="nowrap">
-          <Text size="sm" c="dimmed" data-testid="vehicle-filter">
-            {picked.length > 0 ? t('filter.vehiclesChecked', { count: picked.length }) : t('filter.pickVehicles', { max: MAX_VEHICLES })}
-          </Text>
-          {checked.size > 0 && (
-            <Button size="compact-xs" variant="subtle" onClick={() => setChecked(new Set())}>
-              {t('filter.clearVehicles')}
-            </Button>
-          )}
-        </Group>
-      }
-      aside={<CompanyTreePanel checkable checkableTypes={['V']} checked={checked} onCheckedChange={setChecked} />}
-      filters={
-        <PeriodPicker
-          mode="date"
-          value={{ start: draft.startDate, end: draft.endDate }}
-          onChange={(p) => setDraft((d) => ({ ...d, startDate: p.start, endDate: p.end }))}
-          quick={['yesterday', 'last3Days', 'last7Days', 'thisMonth', 'lastMonth']}
-          showProblem={false}
-          labels={{ start: t('filter.startDate'), end: t('filter.endDate') }}
-          testIds={{ start: 'start-date', end: 'end-date', quick: 'quick-range' }}
-        />
-      }
-      onSearch={() => {
-        if (problem === null) setApplied((a) => ({ q: { ...draft, vehicleIds: picked }, search: (a?.search ?? 0) + 1 }));
-      }}
-      searchDisabled={problem !== null}
-      extra={
-        <>
-          <ExportJobButton
-            label={t('export')}
-            size="sm"
-            job={q ? exportJob(decl, q) : null}
-            onError={(e) => setExportError(e instanceof Error && e.message ? e.message : t('export'))}
-            progressText={(p) => t('exporting', p)}
-            testId="export"
-            capTestId="export-cap"
-          />
-          {exportError !== null && (
-            <Text size="sm" c="red" role="alert">
-              {exportError}
-            </Text>
-          )}
-        </>
-      }
-      problem={applied === null || checked.size > 0 || periodProblem !== null ? problem : null}
-      note={t(decl.note)}
-    >
-      {list.loadingMore && (
-        <Text size="xs" c="dimmed">
-          {t('loadedOf', { loaded: list.rows.length, total: list.total })}
-        </Text>
-      )}
-      {decl === DECLS.mileageDaily && list.rows.length > 0 && (
-        <KmChart rows={list.rows as unknown as KmDay[]} labels={{ track: t('col.trackKm'), odometer: t('col.odometerKm') }} />
-      )}
-      <RowsTable
-        rows={list.rows}
-        columns={columns}
-        rowKey={(r, i) => `${r.vehicleId}-${r.date ?? ''}-${String(r['startTime'] ?? '')}-${i}`}
-        label={t(`title.${decl.title}`)}
-        loading={list.loading}
-        error={list.error}
-        onRetry={list.reload}
-        totals={totalCells ? { vehiidno: t('total'), ...totalCells } : undefined}
-        actions={{
-          width: 100,
-          render: (r) => (
-            <Button size="compact-xs" variant="subtle" data-testid="playback" onClick={() => void navigateHref(playbackHref(r, q ?? draft))}>
-              {t('playback')}
-            </Button>
-          ),
-        }}
-        testId="report-rows"
-      />
-    </ReportPage>
-  );
-}
-
-export const MileageStatisticsPage = () => <OperationReport decl={DECLS.mileageStatistics} />;
-export const MileageDailyPage = () => <OperationReport decl={DECLS.mileageDaily} />;
-export const ParkingSummaryPage = () => <OperationReport decl={DECLS.parkingSummary} />;
-export const ParkingReportPage = () => <OperationReport decl={DECLS.parkingReport} />;
-export const TravelDetailsPage = () => <OperationReport decl={DECLS.travelDetails} />;
-export const NightStatisticPage = () => <OperationReport decl={DECLS.nightStatistic} />;
+export const MileageStatisticsPage = () => <EngineReport decl={DECLS.mileageStatistics} options={OPTIONS} />;
+export const MileageDailyPage = () => <EngineReport decl={DECLS.mileageDaily} options={MILEAGE_DAILY} />;
+export const ParkingSummaryPage = () => <EngineReport decl={DECLS.parkingSummary} options={OPTIONS} />;
+export const ParkingReportPage = () => <EngineReport decl={DECLS.parkingReport} options={countUnderStart('stops')} />;
+export const TravelDetailsPage = () => <EngineReport decl={DECLS.travelDetails} options={countUnderStart('trips')} />;
+export const NightStatisticPage = () => <EngineReport decl={DECLS.nightStatistic} options={OPTIONS} />;
