@@ -424,4 +424,11 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 481, pid: 69, type: 2, key: '/report/vehicleOilAnalysis/oilDaily:export', zh: '导出', en: 'Export' },
   { id: 482, pid: 71, type: 2, key: '/report/vehicleOilAnalysis/oilAddDetails:export', zh: '导出', en: 'Export' },
   { id: 483, pid: 72, type: 2, key: '/report/vehicleOilAnalysis/oilLeakageDetails:export', zh: '导出', en: 'Export' },
+  // Issue 19 (notices and message log; server/services/notices/api.md): ids 530–539.
+  { id: 530, pid: 152, type: 2, key: '/system/message/messageMgm:create', zh: '新增', en: 'Add' },
+  { id: 531, pid: 152, type: 2, key: '/system/message/messageMgm:update', zh: '修改', en: 'Edit' },
+  { id: 532, pid: 152, type: 2, key: '/system/message/messageMgm:delete', zh: '删除', en: 'Delete' },
+  { id: 533, pid: 152, type: 2, key: '/system/message/messageMgm:publish', zh: '发布', en: 'Publish' },
+  { id: 534, pid: 152, type: 2, key: '/system/message/messageMgm:withdraw', zh: '撤回', en: 'Withdraw' },
+  { id: 535, pid: 152, type: 2, key: '/system/message/messageMgm:log', zh: '发送记录', en: 'Delivery log' },
 ];
