@@ -32,6 +32,7 @@ import { PHOTOWALL_MIGRATION } from './migration-photowall.ts';
 import { BOX_OBD_MIGRATION } from './migration-box-obd.ts';
 import { TERMINAL_UPGRADE_MIGRATION } from './migration-terminal-upgrade.ts';
 import { POSITION_FUEL_MIGRATION, REPORT_ENGINE_MIGRATION } from './migration-report-engine.ts';
+import { NOTICES_MIGRATION } from '../services/notices/migration.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -290,6 +291,8 @@ const MIGRATIONS: readonly Migration[] = [
   REPORT_ENGINE_MIGRATION,
   // Issue 17 leftovers (route time window and key points; upgrade push cancelled): version 40.
   ROUTE_UPGRADE_EXTRAS_MIGRATION,
+  // Issue 19 (notices, per-user read state, user menu favourites): version 45.
+  NOTICES_MIGRATION,
 ];
 
 /** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */
