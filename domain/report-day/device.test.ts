@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { deviceModule, isContact, type DeviceCarry } from './device.ts';
+import type { DayContext, DayEvent, DayPoint } from './module.ts';
+import { reduceDay } from './operation.ts';
+import { chinaDayStartMs, DAY_MS } from '../track/days.ts';
+
+const DAY = Date.UTC(2026, 10, 20) / DAY_MS;
+const D0 = chinaDayStartMs(DAY);
+const MIN = 60_000;
+const at = (h: number, m: number, s = 0) => D0 + ((h * 60 + m) * 60 + s) * 1000;
+
+function pt(t: number, receivedAt = t + 1000): DayPoint {
+  return { t, lng: 116.4, lat: 39.9, speed: 0, status: 3, alarm: 0, mileage: null, fuel: null, receivedAt };
+}
+/** One point every `everyS` seconds in [from, to). */
+function every(from: number, to: number, everyS = 60): DayPoint[] {
+  const out: DayPoint[] = [];
+  for (let t = from; t < to; t += everyS * 1000) out.push(pt(t));
+  return out;
+}
+const ctx = (previous: DayPoint | null = null): DayContext => ({ vehicleId: 1, day: DAY, dayStart: D0, dayEnd: D0 + DAY_MS, previous, settings: {} });
+
+describe('device module: online sessions', () => {
+  it('splits the day at a gap over 3 minutes: two sessions, one offline of its length', () => {
+    // 08:00–09:00 every minute (last 08:59), silent until 09:30, then to 10:00 (last 09:59).
+    const points = [...every(at(8, 0), at(9, 0)), ...every(at(9, 30), at(10, 0))];
+    const { row, events } = reduceDay(deviceModule, ctx(), points);
+    expect(row).toMatchObject({ points: 90, online: 1, contacts: 90, sessions: 2, offlines: 1, firstContact: at(8, 0), lastContact: at(9, 59) });
+    expect(row.onlineMinutes).toBe(59 + 29);
+    expect(row.offlineMinutes).toBe(31); // 08:59 → 09:30
+    expect(row.longestOfflineMinutes).toBe(31);
+    expect(events.map((e) => [e.start, e.end, e.value['open']])).toEqual([[at(8, 0), at(8, 59), 0], [at(9, 30), at(9, 59), 1]]);
+  });
+
+  it('a gap of exactly 3 minutes is still online; 3 minutes and 1 second is offline', () => {
+    const still = reduceDay(deviceModule, ctx(), [pt(at(8, 0)), pt(at(8, 3)), pt(at(8, 6, 1))]);
+    expect(still.row).toMatchObject({ sessions: 2, offlines: 1 });
+    expect(still.row.onlineMinutes).toBe(3);
+  });
+
+  it('a blind-area re-upload makes the day online but is no contact', () => {
+    const late = pt(at(8, 10), at(11, 0)); // recorded 08:10, received 11:00
+    expect(isContact(late)).toBe(false);
+    const { row } = reduceDay(deviceModule, ctx(), [pt(at(8, 0)), late, pt(at(8, 20))]);
+    expect(row).toMatchObject({ points: 3, online: 1, contacts: 2, sessions: 2, offlines: 1, offlineMinutes: 20 });
+    const onlyLate = reduceDay(deviceModule, ctx(), [late]);
+    expect(onlyLate.row).toMatchObject({ online: 1, contacts: 0, sessions: 0, onlineMinutes: 0 });
+    expect(onlyLate.events).toEqual([]);
+  });
+
+  it('continues a session across midnight from 00:00, and counts an offline begun yesterday from 00:00', () => {
+    const across = reduceDay(deviceModule, ctx(pt(D0 - MIN)), every(D0 + MIN, at(0, 10)));
+    expect(across.row).toMatchObject({ sessions: 1, offlines: 0 });
+    expect(across.events[0]).toMatchObject({ start: D0, end: at(0, 9) });
+    const gap = reduceDay(deviceModule, ctx(pt(D0 - 60 * MIN)), [pt(at(0, 30)), pt(at(0, 31))]);
+    expect(gap.row).toMatchObject({ sessions: 1, offlines: 1, offlineMinutes: 30, onlineMinutes: 1 });
+  });
+
+  it('a carry saved as JSON mid-day resumes to the same row (the engine persists it)', () => {
+    const points = [...every(at(1, 0), at(2, 0), 30), ...every(at(2, 20), at(3, 0), 45)];
+    const whole = reduceDay(deviceModule, ctx(), points);
+    let carry = deviceModule.start(ctx());
+    const events: DayEvent[] = [];
+    points.forEach((p, i) => {
+      deviceModule.step(carry, p, events);
+      if (i % 17 === 0) carry = JSON.parse(JSON.stringify(carry)) as DeviceCarry;
+    });
+    expect(deviceModule.finish(carry, events)).toEqual(whole.row);
+    expect(events).toEqual(whole.events);
+  });
+});
+
+/** The same figures straight from the raw points (sort, keep contacts, split at gaps), written independently. */
+function fromRaw(points: readonly DayPoint[]) {
+  const contacts = points.filter((p) => Math.abs(p.receivedAt - p.t) <= 3 * MIN).map((p) => p.t).sort((a, b) => a - b);
+  const sessions: [number, number][] = [];
+  let gaps = 0;
+  let gapMs = 0;
+  for (const t of contacts) {
+    const s = sessions[sessions.length - 1];
+    if (s && t - s[1] <= 3 * MIN) s[1] = t;
+    else {
+      if (s) {
+        gaps++;
+        gapMs += t - s[1];
+      }
+      sessions.push([t, t]);
+    }
+  }
+  return { sessions, gaps, gapMinutes: gapMs / MIN, onlineMinutes: sessions.reduce((a, [f, l]) => a + (l - f), 0) / MIN };
+}
+
+describe('device module against a recompute from raw points', () => {
+  it('agrees on a day of a terminal with random gaps and late uploads', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const points: DayPoint[] = [];
+    for (let t = at(0, 5); t < D0 + DAY_MS; t += (rnd() < 0.02 ? 5 + rnd() * 90 : 0.5 + rnd() * 2.4) * MIN) {
+      points.push(pt(Math.round(t / 1000) * 1000, rnd() < 0.03 ? t + 2 * 3_600_000 : t + 2000));
+    }
+    const { row, events } = reduceDay(deviceModule, ctx(), points);
+    const raw = fromRaw(points);
+    expect(raw.gaps).toBeGreaterThan(5);
+    expect(row.sessions).toBe(raw.sessions.length);
+    expect(events.map((e) => [e.start, e.end])).toEqual(raw.sessions);
+    expect(row.offlines).toBe(raw.gaps);
+    expect(row.offlineMinutes).toBeCloseTo(raw.gapMinutes, 9);
+    expect(row.onlineMinutes).toBeCloseTo(raw.onlineMinutes, 9);
+    expect(row.points).toBe(points.length);
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * The `device` day module (issue 18): a terminal's online sessions over one China day — when it was in contact
+ * with the platform, how often and how long it was offline — for the device work reports (deviceOnlineReport,
+ * deviceOnlineStatistics) and the online analysis (online minutes beside the online day).
+ *
+ * Decisions (the reports and their tests rely on these):
+ * - Contact evidence is a stored position received within the offline threshold (3 minutes, spec §4/§9) of its
+ *   GPS time: such a point proves the terminal was talking to the platform at its GPS time. A point uploaded
+ *   later than that (a blind-area 0x0704 re-upload, a clock far off) was recorded while the terminal could not
+ *   reach the platform, so it counts for the online day (`points`) but is no contact.
+ * - A session is a run of contact points whose gaps are at most 3 minutes; a longer gap is one offline, counted
+ *   on the day of the point that ends it (the pair rule of domain/track/days.ts). A session spans its first to
+ *   its last contact point; the day's first session starts at 00:00 when the vehicle's last point before the day
+ *   (`context.previous`) was a contact within 3 minutes of it (the session ran across midnight).
+ * - An offline that began the day before is counted today with its minutes from 00:00.
+ * - Heartbeats (0x0002) are not stored, so a terminal that only heartbeats (no positions for over 3 minutes)
+ *   reads as offline here; the simulator and common terminals report positions at least every minute parked.
+ */
+import type { DayContext, DayEvent, DayModule, DayPoint } from './module.ts';
+import { OFFLINE_AFTER_MS, isOnlineDay } from '../track/days.ts';
+
+export const DEVICE_MODULE_KEY = 'device';
+export const DeviceEventKind = { online: 'online' } as const;
+
+/** The day's figures (minutes unrounded; the reports round). */
+export interface DeviceRow {
+  /** Points stored for the day (contact or not). */
+  readonly points: number;
+  /** 1 when the day is an online day (≥ 1 point, spec §9). */
+  readonly online: 0 | 1;
+  /** Points that were contact (received within 3 minutes of their GPS time). */
+  readonly contacts: number;
+  readonly sessions: number;
+  readonly onlineMinutes: number;
+  /** Gaps over 3 minutes between contacts ended this day, and their minutes (clipped at 00:00). */
+  readonly offlines: number;
+  readonly offlineMinutes: number;
+  readonly longestOfflineMinutes: number;
+  readonly firstContact: number | null;
+  readonly lastContact: number | null;
+}
+
+/** Values of an 'online' event: the session's minutes, contact points, and 1 when it was still running at the day's last point. */
+export interface OnlineValue { minutes: number; points: number; open: 0 | 1 }
+
+export interface DeviceCarry {
+  readonly dayStart: number;
+  /** The last contact before the day (from `context.previous`), or null. */
+  readonly before: number | null;
+  points: number;
+  contacts: number;
+  /** The open session: its start, place, contact count; `last` = its latest contact. */
+  from: number | null;
+  lng: number;
+  lat: number;
+  n: number;
+  last: number | null;
+  first: number | null;
+  sessions: number;
+  onlineMs: number;
+  offlines: number;
+  offlineMs: number;
+  longestMs: number;
+}
+
+/** Whether a stored point proves contact at its GPS time (received within the offline threshold of it). */
+export function isContact(p: Pick<DayPoint, 't' | 'receivedAt'>): boolean {
+  return Math.abs(p.receivedAt - p.t) <= OFFLINE_AFTER_MS;
+}
+
+const minutes = (ms: number) => ms / 60_000;
+
+function session(c: DeviceCarry, open: 0 | 1): DayEvent {
+  const from = c.from ?? c.dayStart;
+  const end = c.last ?? from;
+  const value: OnlineValue = { minutes: minutes(end - from), points: c.n, open };
+  return { kind: DeviceEventKind.online, start: from, end, lng: c.lng, lat: c.lat, value: { ...value } };
+}
+
+export const deviceModule: DayModule<DeviceCarry, DeviceRow> = {
+  key: DEVICE_MODULE_KEY,
+
+  start(context: DayContext): DeviceCarry {
+    const p = context.previous;
+    return {
+      dayStart: context.dayStart, before: p && isContact(p) ? p.t : null,
+      points: 0, contacts: 0, from: null, lng: 0, lat: 0, n: 0, last: null, first: null,
+      sessions: 0, onlineMs: 0, offlines: 0, offlineMs: 0, longestMs: 0,
+    };
+  },
+
+  step(c: DeviceCarry, p: DayPoint, events: DayEvent[]): void {
+    c.points++;
+    if (!isContact(p)) return;
+    c.contacts++;
+    c.first ??= p.t;
+    const prev = c.last ?? c.before;
+    let opens = c.last === null;
+    if (prev !== null && p.t - prev > OFFLINE_AFTER_MS) {
+      // An offline ends here: counted today, its minutes from 00:00 at the earliest.
+      const off = p.t - Math.max(prev, c.dayStart);
+      c.offlines++;
+      c.offlineMs += off;
+      if (off > c.longestMs) c.longestMs = off;
+      if (c.last !== null) {
+        const e = session(c, 0);
+        events.push(e);
+        c.onlineMs += e.end - e.start;
+      }
+      opens = true;
+    }
+    if (opens) {
+      // The day's first session continues yesterday's when its last contact is within the threshold.
+      const continued = c.last === null && prev !== null && p.t - prev <= OFFLINE_AFTER_MS;
+      c.from = continued ? c.dayStart : p.t;
+      c.lng = p.lng;
+      c.lat = p.lat;
+      c.n = 0;
+      c.sessions++;
+    }
+    c.n++;
+    c.last = p.t;
+  },
+
+  finish(c: DeviceCarry, events: DayEvent[]): DeviceRow {
+    let onlineMs = c.onlineMs;
+    if (c.last !== null) {
+      const e = session(c, 1);
+      events.push(e);
+      onlineMs += e.end - e.start;
+    }
+    return {
+      points: c.points,
+      online: isOnlineDay(c.points) ? 1 : 0,
+      contacts: c.contacts,
+      sessions: c.sessions,
+      onlineMinutes: minutes(onlineMs),
+      offlines: c.offlines,
+      offlineMinutes: minutes(c.offlineMs),
+      longestOfflineMinutes: minutes(c.longestMs),
+      firstContact: c.first,
+      lastContact: c.last,
+    };
+  },
+};
