@@ -21,7 +21,9 @@ import { isMultimedia, readMultimedia, writeMultimedia, type Multimedia } from '
 import { isFileUpload, readFileUpload, writeFileUpload, type FileUploadMessage } from './file-upload.ts';
 import { isPhoneMessage, readPhoneMessage, writePhoneMessage, type PhoneCallback } from './phone.ts';
 import { isCanMessage, readCanMessage, writeCanMessage, type CanDataUpload } from './can.ts';
+import { isPassengerMessage, readPassengerMessage, writePassengerMessage, type PassengerMessage } from './passenger.ts';
 import { isDriverMessage, readDriverMessage, writeDriverMessage, type DriverIdentity } from './driver.ts';
+import { isFaceMessage, readFaceMessage, writeFaceMessage, type FaceMessage } from './face.ts';
 import { isParameterMessage, readParameterFamily, writeParameterFamily, type ParameterMessage, type ParameterMessageInput } from './parameters.ts';
 import { isTransparentMessage, readTransparentMessage, writeTransparentMessage, type TransparentMessage } from './transparent.ts';
 import { isFenceMessage, readFenceMessage, writeFenceMessage, type FenceMessage } from './fences.ts';
@@ -162,11 +164,13 @@ export type Jt808Message =
   | PhoneCallback
   | CanDataUpload
   | DriverIdentity
+  | FaceMessage
   | ParameterMessage
   | TransparentMessage
   | FenceMessage
   | RouteMessage
-  | UpgradePackage;
+  | UpgradePackage
+  | PassengerMessage;
 
 /** What encodeBody accepts: location messages may leave optional items out. */
 export type Jt808MessageInput =
@@ -198,7 +202,7 @@ export function isSupported(msgId: number): boolean {
     case MSG.TEXT:
       return true;
     default:
-      return isMediaSignalling(msgId) || isMultimedia(msgId) || isFileUpload(msgId) || isPhoneMessage(msgId) || isCanMessage(msgId) || isDriverMessage(msgId) || isParameterMessage(msgId) || isTransparentMessage(msgId) || isFenceMessage(msgId) || isRouteMessage(msgId) || isUpgradeMessage(msgId);
+      return isMediaSignalling(msgId) || isMultimedia(msgId) || isFileUpload(msgId) || isPhoneMessage(msgId) || isCanMessage(msgId) || isDriverMessage(msgId) || isFaceMessage(msgId) || isParameterMessage(msgId) || isTransparentMessage(msgId) || isFenceMessage(msgId) || isRouteMessage(msgId) || isUpgradeMessage(msgId) || isPassengerMessage(msgId);
   }
 }
 
@@ -282,6 +286,10 @@ export function decodeMessage(msgId: number, version: ProtocolEdition, b: Uint8A
         const r = new Reader(b, start, end);
         return readPhoneMessage(msgId, r);
       }
+      if (isPassengerMessage(msgId)) {
+        const r = new Reader(b, start, end);
+        return done(r, readPassengerMessage(msgId, r), 'passenger/temperature upload');
+      }
       if (isCanMessage(msgId)) {
         const r = new Reader(b, start, end);
         return done(r, readCanMessage(msgId, r), 'CAN data');
@@ -289,6 +297,10 @@ export function decodeMessage(msgId: number, version: ProtocolEdition, b: Uint8A
       if (isDriverMessage(msgId)) {
         const r = new Reader(b, start, end);
         return done(r, readDriverMessage(r, version), 'driver identity');
+      }
+      if (isFaceMessage(msgId)) {
+        const r = new Reader(b, start, end);
+        return done(r, readFaceMessage(msgId, r), 'face message');
       }
       if (isUpgradeMessage(msgId)) {
         const r = new Reader(b, start, end);
@@ -330,6 +342,11 @@ export function writeMessage(w: Writer, msg: Jt808MessageInput, version: Protoco
   // The multimedia family keeps its id list in one place (multimedia.ts `isMultimedia`).
   if (isMultimedia(msg.msgId)) {
     writeMultimedia(w, msg as Multimedia);
+    return;
+  }
+  // Issue 19 face recognition family (face.ts).
+  if (isFaceMessage(msg.msgId)) {
+    writeFaceMessage(w, msg as FaceMessage);
     return;
   }
   // 0x8108 upgrade package (upgrade.ts).
@@ -436,6 +453,10 @@ export function writeMessage(w: Writer, msg: Jt808MessageInput, version: Protoco
       return;
     case 0x0705:
       writeCanMessage(w, msg);
+      return;
+    case 0x1005:
+    case 0x0e30:
+      writePassengerMessage(w, msg);
       return;
     case 0x0702:
       writeDriverMessage(w, msg, version);
