@@ -10,6 +10,7 @@ import { TERMINAL_PARAMS_MIGRATION } from './migration-terminal-params.ts';
 import { FENCES_MIGRATION } from './migration-fences.ts';
 import { ROUTES_MIGRATION } from './migration-routes.ts';
 import { ROUTE_UPGRADE_EXTRAS_MIGRATION } from './migration-route-upgrade-extras.ts';
+import { SYSTEM_CONFIG_MIGRATION } from './migration-system-config.ts';
 import { ALARM_STATS_MIGRATION } from './migration-alarm-stats.ts';
 import { ALARM_LINKAGE_DEFAULTS_MIGRATION, ALARMS_MIGRATION } from './migration-alarms.ts';
 import { BOARD_MIGRATION } from './migration-board.ts';
