@@ -431,4 +431,11 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 533, pid: 152, type: 2, key: '/system/message/messageMgm:publish', zh: '发布', en: 'Publish' },
   { id: 534, pid: 152, type: 2, key: '/system/message/messageMgm:withdraw', zh: '撤回', en: 'Withdraw' },
   { id: 535, pid: 152, type: 2, key: '/system/message/messageMgm:log', zh: '发送记录', en: 'Delivery log' },
+  // Issue 19 (data dictionary, system parameters; server/services/system-config/api.md): ids 520–525.
+  { id: 520, pid: 161, type: 2, key: '/system/dictionary:create', zh: '新增', en: 'Add' },
+  { id: 521, pid: 161, type: 2, key: '/system/dictionary:update', zh: '修改', en: 'Edit' },
+  { id: 522, pid: 161, type: 2, key: '/system/dictionary:delete', zh: '删除', en: 'Delete' },
+  { id: 523, pid: 162, type: 2, key: '/system/param:create', zh: '新增', en: 'Add' },
+  { id: 524, pid: 162, type: 2, key: '/system/param:update', zh: '修改', en: 'Edit' },
+  { id: 525, pid: 162, type: 2, key: '/system/param:delete', zh: '删除', en: 'Delete' },
 ];
