@@ -419,6 +419,12 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 463, pid: 78, type: 2, key: '/report/vehicleOperationAnalysis/parkingReport:export', zh: '导出', en: 'Export' },
   { id: 464, pid: 79, type: 2, key: '/report/vehicleOperationAnalysis/travelDetails:export', zh: '导出', en: 'Export' },
   { id: 465, pid: 80, type: 2, key: '/report/vehicleOperationAnalysis/nightStatistic:export', zh: '导出', en: 'Export' },
+  // Issue 18 (passenger flow and temperature reports; server/API.md "Passenger and temperature reports"): ids 466–472.
+  { id: 466, pid: 85, type: 2, key: '/report/PassengerAnalysis/lineAnalysis:export', zh: '导出', en: 'Export' },
+  { id: 467, pid: 86, type: 2, key: '/report/PassengerAnalysis/carAnalysis:export', zh: '导出', en: 'Export' },
+  { id: 468, pid: 87, type: 2, key: '/report/PassengerAnalysis/passengerSupervision:export', zh: '导出', en: 'Export' },
+  { id: 469, pid: 88, type: 2, key: '/report/PassengerAnalysis/bigDataAnalysis:export', zh: '导出', en: 'Export' },
+  { id: 470, pid: 89, type: 2, key: '/report/temperatureReport:export', zh: '导出', en: 'Export' },
   // Issue 18 (fuel reports; server/API.md "Fuel reports"): ids 480–489.
   { id: 480, pid: 68, type: 2, key: '/report/vehicleOilAnalysis/oilSummary:export', zh: '导出', en: 'Export' },
   { id: 481, pid: 69, type: 2, key: '/report/vehicleOilAnalysis/oilDaily:export', zh: '导出', en: 'Export' },
