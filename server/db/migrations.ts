@@ -10,6 +10,7 @@ import { TERMINAL_PARAMS_MIGRATION } from './migration-terminal-params.ts';
 import { FENCES_MIGRATION } from './migration-fences.ts';
 import { ROUTES_MIGRATION } from './migration-routes.ts';
 import { ROUTE_UPGRADE_EXTRAS_MIGRATION } from './migration-route-upgrade-extras.ts';
+import { FACE_RECOGNITION_MIGRATION } from './migration-face-recognition.ts';
 import { SYSTEM_CONFIG_MIGRATION } from './migration-system-config.ts';
 import { ALARM_STATS_MIGRATION } from './migration-alarm-stats.ts';
 import { ALARM_LINKAGE_DEFAULTS_MIGRATION, ALARMS_MIGRATION } from './migration-alarms.ts';
@@ -294,6 +295,8 @@ const MIGRATIONS: readonly Migration[] = [
   ROUTE_UPGRADE_EXTRAS_MIGRATION,
   // Issue 19 (notices, per-user read state, user menu favourites): version 45.
   NOTICES_MIGRATION,
+  // Issue 19 (face recognition results, device sample state): version 49.
+  FACE_RECOGNITION_MIGRATION,
 ];
 
 /** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */
