@@ -10,6 +10,7 @@ import type { Config } from './config.ts';
 import { openStorage } from './db/open.ts';
 import type { Storage } from './db/repositories.ts';
 import { installAuth } from './http/auth.ts';
+import { installAudit } from './services/audit/index.ts';
 import { installConsole } from './http/console.ts';
 import { installCommLog } from './services/comm-log/index.ts';
 import { installErrorHandler } from './http/errors.ts';
@@ -29,7 +30,10 @@ import { safeRoutes } from './services/safe/index.ts';
 import { reportRoutes } from './services/reports/index.ts';
 import { operationReportRoutes } from './services/operation-reports/index.ts';
 import { fuelReportRoutes } from './services/fuel-reports/index.ts';
+import { passengerReportRoutes } from './services/passenger-reports/index.ts';
 import { videoRoutes } from './services/video/index.ts';
+import { systemConfigRoutes } from './services/system-config/index.ts';
+import { ParamKeys } from '../domain/system-config/params.ts';
 import { recordingUploadRoutes } from './services/video/recording-upload.ts';
 import { talkRoutes } from './services/video/talk.ts';
 import { obdRoutes } from './obd/index.ts';
@@ -39,6 +43,7 @@ import { deviceRegistrationRoutes } from './gateway/registration-routes.ts';
 import { registerPush } from './push/index.ts';
 import { wallRoutes } from './services/walls/index.ts';
 import { photoWallRoutes } from './services/photowall/index.ts';
+import { noticeRoutes } from './services/notices/index.ts';
 import { terminalParamsRoutes } from './services/terminal-params/index.ts';
 import { terminalUpgradeRoutes } from './services/terminal-upgrade/index.ts';
 import { fenceRoutes } from './services/fences/index.ts';
@@ -105,6 +110,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // intercom frame; a larger message closes that socket (1009) and nothing else.
   await app.register(fastifyWebsocket, { options: { maxPayload: 1 << 20 } });
   installAuth(app, { storage, tokens });
+  // Issue 19: every state-changing call of every route below is recorded once, by this hook (services/audit).
+  installAudit(app, { config, storage });
 
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   privRoutes(api, { config, storage, tokens });
@@ -113,9 +120,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   reportRoutes(api, { config, storage, tokens, live });
   operationReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined) }); // issue 18: mileage and operation reports on the report engine
   fuelReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined) }); // issue 18: fuel reports (registers the fuel module)
+  passengerReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined), gateway: live.gateway }); // issue 18: passenger flow (0x1005) and temperature (0x0E30) reports
   registerPush(api, live.store, storage);
   await safeRoutes(api, { config, storage, tokens, live }); // issue 5: safety alarms (after push: it publishes there)
-  videoRoutes(api, { storage, store: live.store, hub: media.hub, dailyLimit: config.videoDailyLimit, playback: { hub: media.playback.hub, gateway: live.gateway }, gateway: live.gateway });
+  // Issue 19: dictionary and system parameters; pages and services read them live (a change reaches open consoles over push).
+  const systemConfig = systemConfigRoutes(api, { storage, defaults: { [ParamKeys.videoDailyLimit]: String(config.videoDailyLimit) } });
+  app.decorate('systemConfig', systemConfig);
+  systemConfig.onChange((change) => app.push.publishConfig(change));
+  videoRoutes(api, { storage, store: live.store, hub: media.hub, dailyLimit: () => systemConfig.number(ParamKeys.videoDailyLimit, config.videoDailyLimit), playback: { hub: media.playback.hub, gateway: live.gateway }, gateway: live.gateway });
   talkRoutes(api, { storage, store: live.store, talk: media.talk, gateway: live.gateway }); // issues 5/6: intercom, reminder sounds, phone callback
   obdRoutes(api, { storage, gateway: live.gateway, live, retentionDays: config.positionRetentionDays }); // issue 5: 0x0705 CAN data for the pop-up's OBD buttons
   multimediaRoutes(api, { config, storage, tokens, live }); // issue 6: snapshots, 0x0800/0x0801 photos, media reports
@@ -132,6 +144,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   routePlanRoutes(api, { storage, live, alarms: () => (app.hasDecorator('alarms') ? app.alarms : undefined) }); // issue 17: planned routes, sent to terminals (0x8606/0x8607); reloads the route evaluation
   boxStatusRoutes(api, { storage, live, retentionDays: config.positionRetentionDays }); // issue 17: slag-truck cargo box state, group 70 alarms (after safe: chains its report listener)
   installCommLog(app, api, { config, storage, live }); // issue 17: communication logs (gateway frame log), device messages, devlogcommand
+  noticeRoutes(api, { storage, push: () => (app.hasDecorator('push') ? app.push : undefined) }); // issue 19: notices (unread count pushed per user), message log, user menu favourites
   await installConsole(app, config.consoleDir);
   return app;
 }
