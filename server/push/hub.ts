@@ -169,6 +169,8 @@ interface Client {
   held: Held[] | null;
   /** Live alarms with an id ≤ this were in the catch-up replay (−∞: no replay). */
   alarmFloor: number;
+  /** The signed-in user of this console (per-user messages); undefined for a wall's display credential. */
+  readonly userId: number | undefined;
 }
 
 interface Group {
@@ -254,9 +256,9 @@ export class PushHub {
    * published during the catch-up read are sent right after it, and those published while the
    * directory loads right away (never held back longer or dropped).
    */
-  async connect(ws: WebSocket, scope: Scope, json: boolean, alarmsAfter?: number): Promise<void> {
+  async connect(ws: WebSocket, scope: Scope, json: boolean, alarmsAfter?: number, userId?: number): Promise<void> {
     const group = this.groupOf(scope);
-    const client: Client = { ws, json, group, mode: 'pending', behindSince: 0, closing: false, held: null, alarmFloor: -Infinity };
+    const client: Client = { ws, json, group, mode: 'pending', behindSince: 0, closing: false, held: null, alarmFloor: -Infinity, userId };
     group.clients.add(client);
     this.stats.connections++;
     ws.on('close', () => {
@@ -363,6 +365,27 @@ export class PushHub {
         this.stats.handled++;
       }
     }
+  }
+
+  /**
+   * Sends `data` to every open console of one user (issue 19: the header's unread notice count), in any
+   * mode. Rare (one per publish, read or withdrawal) and self-contained (the full count, not a delta), so
+   * it is neither held during a catch-up nor replayed: a console that missed one reads the count over HTTP.
+   * Walks every connection: a few hundred consoles per server, a few publishes a day.
+   */
+  publishToUser(userId: number, data: { readonly unread: number; readonly noticeId: number | null }): number {
+    let sent = 0;
+    let binary: Uint8Array | undefined;
+    let text: string | undefined;
+    for (const g of this.groups.values()) {
+      for (const c of g.clients) {
+        if (c.closing || c.userId !== userId) continue;
+        if (c.json) this.send(c, (text ??= jsonEnvelope(Commands.noticeUnread, data)));
+        else this.send(c, (binary ??= this.encoder.json(Commands.noticeUnread, { data })));
+        sent++;
+      }
+    }
+    return sent;
   }
 
   private sendHandled(c: Client, handled: AlarmHandled): void {

@@ -87,7 +87,7 @@ export function registerPush(app: App, store: PushStore, storage: Storage, optio
     }
     socket.on('error', (err) => request.log.warn({ err }, 'push socket error'));
     if (request.displayContext) displayCredentials(storage).trackSocket(request.displayContext.credentialId, socket);
-    await hub.connect(socket, scope, query.format === 'json', query.alarmsAfter).catch((err: unknown) => {
+    await hub.connect(socket, scope, query.format === 'json', query.alarmsAfter, request.displayContext ? undefined : auth(request).user.id).catch((err: unknown) => {
       request.log.error({ err }, 'push connect failed');
       socket.close(1011, 'server error');
     });
