@@ -18,6 +18,7 @@ import { seedDevicesExtra } from './devices-extra.ts';
 import { seedFaceWarehouse } from './face-warehouse.ts';
 import { seedFences } from './fences.ts';
 import { seedBoxSites } from './box-sites.ts';
+import { seedNotices } from './notices.ts';
 
 export interface DemoAccount {
   readonly username: string;
@@ -141,5 +142,6 @@ export async function seedDemoData(storage: Storage, opts: SeedOptions): Promise
     await seedFaceWarehouse(tx, Date.now()); // face warehouse: placeholder portraits for drivers without a photo, their vehicles enrolled
     await seedFences(tx, Date.now()); // issue 17: demo fences where the fleets drive, bound to their vehicles
     await seedBoxSites(tx, Date.now()); // issue 17: demo disposal sites of the branches (box rules 70003/70004)
+    seedNotices(tx, Date.now()); // issue 19: notices from the platform administrator (header bell, message log)
   });
 }
