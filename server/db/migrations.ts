@@ -35,6 +35,7 @@ import { BOX_OBD_MIGRATION } from './migration-box-obd.ts';
 import { TERMINAL_UPGRADE_MIGRATION } from './migration-terminal-upgrade.ts';
 import { POSITION_FUEL_MIGRATION, REPORT_ENGINE_MIGRATION } from './migration-report-engine.ts';
 import { NOTICES_MIGRATION } from '../services/notices/migration.ts';
+import { AUDIT_MIGRATION } from '../services/audit/migration.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -297,6 +298,8 @@ const MIGRATIONS: readonly Migration[] = [
   NOTICES_MIGRATION,
   // Issue 19 (face recognition results, device sample state): version 49.
   FACE_RECOGNITION_MIGRATION,
+  // Issue 19 (audit trail and page visits; server/services/audit): version 43.
+  AUDIT_MIGRATION,
 ];
 
 /** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */

@@ -1,0 +1,141 @@
+/**
+ * The audit trail's batched writer. The request hook only pushes a row onto an array (no SQL on the
+ * hot path); one transaction per `flushMs` (or per `maxRows` rows) writes them all with cached
+ * statements. The company path and, for a sign-in, the user come from sub-selects inside the insert,
+ * so the hook never reads the database either. A batch never joins a request's own transaction
+ * (`storage.transaction` on the single connection): it waits a tick instead, as the history writer does.
+ */
+import type { SqliteDb } from '../../db/sqlite.ts';
+
+export type AuditResult = 'ok' | 'refused' | 'invalid' | 'error';
+
+export interface AuditRow {
+  readonly time: number;
+  /** The signed-in caller; null for an anonymous call (then `userName` may name who tried to sign in). */
+  readonly userId: number | null;
+  readonly userName: string;
+  readonly companyId: number | null;
+  readonly sessionId: string | null;
+  readonly ip: string;
+  readonly method: string;
+  /** The route pattern as registered (`/service-priv/vehicle/:id`). */
+  readonly route: string;
+  /** The declared policy as text (`/a:x`, `[/a:x|/b:y]`, `session`, `public`). */
+  readonly permission: string;
+  /** The registry page (type 1 key) and button (type 2 key) the policy names; '' for session/public routes. */
+  readonly page: string;
+  readonly button: string;
+  readonly result: AuditResult;
+  readonly status: number;
+  readonly code: number;
+  /** Target ids by kind (`vehicle`, `device`, `record`, …): see hook.ts `targetsOf`. */
+  readonly targets: ReadonlyArray<readonly [kind: string, id: number]>;
+}
+
+export interface PageViewRow {
+  readonly time: number;
+  readonly userId: number;
+  readonly companyId: number;
+  readonly sessionId: string | null;
+  readonly page: string;
+  readonly ip: string;
+}
+
+export interface AuditWriterOptions {
+  readonly flushMs?: number;
+  readonly maxRows?: number;
+  readonly onError?: (err: unknown) => void;
+}
+
+export class AuditWriter {
+  private audits: AuditRow[] = [];
+  private views: PageViewRow[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private closed = false;
+  readonly stats = { rowsWritten: 0, flushes: 0, failedFlushes: 0 };
+  private readonly insertAudit;
+  private readonly insertTarget;
+  private readonly insertView;
+  private readonly writeBatch;
+  private readonly flushMs: number;
+  private readonly maxRows: number;
+
+  constructor(private readonly db: SqliteDb, private readonly options: AuditWriterOptions = {}) {
+    this.flushMs = options.flushMs ?? 250;
+    this.maxRows = options.maxRows ?? 500;
+    this.insertAudit = db.prepare(`INSERT INTO audit_log (time, user_id, user_name, company_id, company_path, session_id, ip, method, route, permission, page, button, result, status, code, targets)
+      SELECT @time, u.id, COALESCE(u.username, @userName), u.company_id, COALESCE(c.path, ''), @sessionId, @ip, @method, @route, @permission, @page, @button, @result, @status, @code, @targets
+      FROM (SELECT 1) LEFT JOIN user u ON u.id = COALESCE(@userId, (SELECT id FROM user WHERE username = @userName AND @userName != ''))
+      LEFT JOIN company c ON c.id = COALESCE(@companyId, u.company_id)`);
+    this.insertTarget = db.prepare('INSERT OR IGNORE INTO audit_target (kind, target_id, audit_id, time) VALUES (?, ?, ?, ?)');
+    this.insertView = db.prepare(`INSERT INTO page_view (time, user_id, company_path, session_id, page, ip)
+      VALUES (@time, @userId, COALESCE((SELECT path FROM company WHERE id = @companyId), ''), @sessionId, @page, @ip)`);
+    this.writeBatch = db.transaction((audits: AuditRow[], views: PageViewRow[]) => {
+      for (const r of audits) {
+        const targets = r.targets.map(([k, id]) => `${k}:${id}`).join(',');
+        const { lastInsertRowid } = this.insertAudit.run({ ...r, targets });
+        for (const [kind, id] of r.targets) this.insertTarget.run(kind, id, lastInsertRowid, r.time);
+      }
+      for (const v of views) this.insertView.run(v);
+    });
+  }
+
+  get pending(): number {
+    return this.audits.length + this.views.length;
+  }
+
+  add(row: AuditRow): void {
+    if (this.closed) return;
+    this.audits.push(row);
+    this.schedule();
+  }
+
+  addView(row: PageViewRow): void {
+    if (this.closed) return;
+    this.views.push(row);
+    this.schedule();
+  }
+
+  /** Writes what is queued now (tests call it before reading; close calls it at shutdown). */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    while (this.db.inTransaction) await new Promise((r) => setImmediate(r));
+    if (this.pending === 0) return;
+    const audits = this.audits;
+    const views = this.views;
+    this.audits = [];
+    this.views = [];
+    try {
+      this.writeBatch(audits, views);
+      this.stats.rowsWritten += audits.length + views.length;
+      this.stats.flushes++;
+    } catch (err) {
+      // Keep the rows for the next flush rather than lose them.
+      this.audits = audits.concat(this.audits);
+      this.views = views.concat(this.views);
+      this.stats.failedFlushes++;
+      throw err;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+  }
+
+  private schedule(): void {
+    if (this.timer) {
+      if (this.pending < this.maxRows) return;
+      clearTimeout(this.timer);
+    }
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.flush().catch((err: unknown) => {
+        this.options.onError?.(err);
+        this.schedule();
+      });
+    }, this.pending >= this.maxRows ? 0 : this.flushMs);
+    this.timer.unref();
+  }
+}
