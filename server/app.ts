@@ -11,7 +11,6 @@ import { openStorage } from './db/open.ts';
 import type { Storage } from './db/repositories.ts';
 import { installAuth } from './http/auth.ts';
 import { installAudit } from './services/audit/index.ts';
-import { installAudit } from './services/audit/index.ts';
 import { installConsole } from './http/console.ts';
 import { installCommLog } from './services/comm-log/index.ts';
 import { installErrorHandler } from './http/errors.ts';
@@ -111,8 +110,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // intercom frame; a larger message closes that socket (1009) and nothing else.
   await app.register(fastifyWebsocket, { options: { maxPayload: 1 << 20 } });
   installAuth(app, { storage, tokens });
-  // Issue 19: every state-changing call of every route below is recorded once, by this hook (services/audit).
-  installAudit(app, { config, storage });
   // Issue 19: every state-changing call of every route below is recorded once, by this hook (services/audit).
   installAudit(app, { config, storage });
 
