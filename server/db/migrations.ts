@@ -300,6 +300,8 @@ const MIGRATIONS: readonly Migration[] = [
   FACE_RECOGNITION_MIGRATION,
   // Issue 19 (audit trail and page visits; server/services/audit): version 43.
   AUDIT_MIGRATION,
+  // Issue 19 (data dictionary, system parameter tree): version 44.
+  SYSTEM_CONFIG_MIGRATION,
 ];
 
 /** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */
