@@ -19,7 +19,7 @@
  * The caller feeds live reports only, in time order (blind-area re-uploads never reach the engine).
  */
 import {
-  ALARM_WINDOW_MS, ADAS_TYPES, alarmFlagEdges, defaultRiskLevel, DMS_TYPES, PLATFORM_RULES, safetyItemPhase, type Edition, type RiskLevel,
+  ALARM_WINDOW_MS, ADAS_TYPES, alarmFlagEdges, defaultRiskLevel, DMS_TYPES, PLATFORM_RULES, safetyItemPhase, VIDEO_ALARM_BITS, type Edition, type RiskLevel,
 } from './sources.ts';
 
 /** Where an alarm came from. */
@@ -95,6 +95,8 @@ export interface AlarmReport {
   readonly lat: number;
   readonly adas?: SafetyItem | undefined;
   readonly dms?: SafetyItem | undefined;
+  /** JT/T 1078 video alarm item 0x14 (DWORD) when the report carried it (domain/alarms/video.ts); absent: unchanged. */
+  readonly videoAlarm?: number | undefined;
 }
 
 /** Where and when an occurrence happened. */
@@ -136,6 +138,8 @@ interface OpenAlarm {
 export class AlarmEngine {
   private nextKey = 1;
   private readonly words = new Map<number, number>();
+  /** The last 0x14 video alarm word per vehicle (issue 18: storage and camera faults); its bits are held states. */
+  private readonly videoWords = new Map<number, number>();
   private readonly open = new Map<number, Map<number, OpenAlarm>>();
   /** Keys of alarms replaced by a new one of their type since the last prune. */
   private replaced: number[] = [];
@@ -175,7 +179,10 @@ export class AlarmEngine {
     const previous = this.words.get(r.vehicleId) ?? 0;
     const speed = this.speedStep(r);
     // The hot path (every live report of the fleet): nothing changed, nothing allocated.
-    if (word === previous && r.adas === undefined && r.dms === undefined && speed === undefined) return NO_EVENTS;
+    const video = r.videoAlarm === undefined ? undefined : r.videoAlarm >>> 0;
+    const videoBefore = this.videoWords.get(r.vehicleId) ?? 0;
+    const videoChanged = video !== undefined && video !== videoBefore;
+    if (word === previous && r.adas === undefined && r.dms === undefined && speed === undefined && !videoChanged) return NO_EVENTS;
     const events: AlarmEvent[] = [];
     this.words.set(r.vehicleId, word);
     const edges = alarmFlagEdges(previous, word, r.edition);
@@ -183,6 +190,16 @@ export class AlarmEngine {
     for (const rule of edges.raised) this.occur(r.vehicleId, rule.code, 'bit', rule.kind === 'state', r, events);
     this.item(r, r.adas, ADAS_TYPES, 'adas', events);
     this.item(r, r.dms, DMS_TYPES, 'dms', events);
+    if (videoChanged) {
+      // A 0x14 bit is a state like an 808 fault bit: its rise starts a held alarm, its fall ends it.
+      this.videoWords.set(r.vehicleId, video);
+      for (const [bit, code] of VIDEO_ALARM_BITS) {
+        const was = (videoBefore >>> bit) & 1;
+        const now = (video >>> bit) & 1;
+        if (was && !now) this.end(r.vehicleId, code, r.time, events);
+        else if (!was && now) this.occur(r.vehicleId, code, 'bit', true, r, events);
+      }
+    }
     if (speed === 'end') this.end(r.vehicleId, PLATFORM_RULES.overspeed, r.time, events);
     else if (speed !== undefined) this.occur(r.vehicleId, PLATFORM_RULES.overspeed, 'platform', true, speed, events);
     return events;

@@ -23,6 +23,7 @@ import type { LiveStore } from '../live/store.ts';
 import { FenceWatch, fenceNote, type FenceSource } from './fence-watch.ts';
 import { RouteWatch, routeNote, type RouteSource } from './route-watch.ts';
 import type { FenceTransition } from '../../domain/fence/rules.ts';
+import { videoAlarmWord } from '../../domain/alarms/video.ts';
 
 /** What the service needs from the push hub (server/push/hub.ts). */
 export interface AlarmPublisher {
@@ -276,7 +277,7 @@ export class AlarmService {
     this.offlineAtStart.delete(vehicleId);
     let events = this.engine.report({
       vehicleId, time: loc.time, alarmWord: loc.alarm, status: loc.status, edition, speed: loc.speed, lng: loc.lng, lat: loc.lat,
-      adas: loc.adas, dms: loc.dms,
+      adas: loc.adas, dms: loc.dms, videoAlarm: videoAlarmWord(loc.extras),
     });
     if (this.routeWatch !== undefined) {
       const { transitions, stale } = this.routeWatch.report(vehicleId, loc);

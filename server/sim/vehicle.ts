@@ -16,6 +16,7 @@ import { CITIES, cityByWeight, cityOfPlate, type City } from './cities.ts';
 import { SimFuelSensor } from './fuel.ts';
 import { Rng, unitHash } from './rng.ts';
 import { planIntercityTrip, planUrbanTrip, pointInCity, SEGMENT_HIGHWAY, type Route } from './route.ts';
+import { videoAlarmItem } from '../../domain/alarms/video.ts';
 
 /** How often things happen; every rate is per vehicle. */
 export interface SimRates {
@@ -38,6 +39,11 @@ export interface SimRates {
    * figures. Drawn from a stream of their own: the other events stay as they were. @default 0.02
    */
   readonly cameraFaultPerDay?: number;
+  /**
+   * Storage unit faults (JT/T 1078 video alarm item 0x14 bit 2, 1–6 h each) per day, for the device work
+   * reports (issue 18). Own stream, like camera faults. @default 0.01
+   */
+  readonly storageFaultPerDay?: number;
 }
 
 export const DEFAULT_RATES: SimRates = {
@@ -49,6 +55,7 @@ export const DEFAULT_RATES: SimRates = {
   dmsPerDrivingHour: 0.2,
   sosPerDay: 0.003,
   cameraFaultPerDay: 0.02,
+  storageFaultPerDay: 0.01,
 };
 
 export interface VehicleSpec {
@@ -147,6 +154,9 @@ export class VehicleProgram {
   private readonly events: Rng;
   private readonly faults: Rng;
   private cameraFaultUntil = 0;
+  private readonly storageFaults: Rng;
+  /** Until when the storage unit fault holds; -1 before the first one (no 0x14 item is sent until then). */
+  private storageFaultUntil = -1;
   private readonly intervalMs: number;
   private readonly parkedIntervalMs: number;
   // Movement state.
@@ -192,6 +202,7 @@ export class VehicleProgram {
     this.move = Rng.of(key, 'move');
     this.events = Rng.of(key, 'events');
     this.faults = Rng.of(key, 'camera-faults');
+    this.storageFaults = Rng.of(key, 'storage-faults');
     this.intervalMs = wholeSeconds(spec.intervalMs);
     this.parkedIntervalMs = Math.max(this.intervalMs, wholeSeconds(spec.parkedIntervalMs));
     this.edition = unitHash(`${key}:edition`) < (spec.edition2019Share ?? 0.25) ? 2019 : 2013;
@@ -331,6 +342,7 @@ export class VehicleProgram {
       this.cameraFaultUntil = t + this.faults.int(10, 120) * 60_000;
       alarm |= ALARM_CAMERA_FAULT;
     }
+    const video = this.videoAlarm(t, acc);
     this.signal = Math.min(31, Math.max(5, this.signal + e.int(-2, 2)));
     this.satellites = Math.min(24, Math.max(5, this.satellites + e.int(-1, 1)));
     const hour = localHour(t);
@@ -359,7 +371,19 @@ export class VehicleProgram {
       satellites: this.satellites,
       adas,
       dms,
+      ...(video === undefined ? {} : { extras: [videoAlarmItem(video)] }),
     };
+  }
+
+  /** The 0x14 word of this report: bit 2 while a storage unit fault holds; absent until the first fault, 0 after it. */
+  private videoAlarm(t: number, acc: boolean): number | undefined {
+    const rate = this.rates.storageFaultPerDay ?? 0;
+    if (t < this.storageFaultUntil) return 1 << 2;
+    if (rate > 0 && this.storageFaults.chance((rate * (acc ? this.intervalMs : this.parkedIntervalMs)) / DAY_MS)) {
+      this.storageFaultUntil = t + this.storageFaults.int(60, 360) * 60_000;
+      return 1 << 2;
+    }
+    return this.storageFaultUntil < 0 ? undefined : 0;
   }
 
   private identification(t: number): AdasAlarm['identification'] {
