@@ -92,8 +92,11 @@ export interface TaskBase<P> {
 }
 
 export interface CommandTasks<P> {
-  /** Stores the task (all vehicles `queued`) and sends it at once to the online ones. Answers its id. */
-  create(companyId: number, payload: P, vehicles: readonly VehicleLabel[], user: CommandUser): number;
+  /**
+   * Stores the task (all vehicles `queued`) and sends it at once to the online ones. Answers its id.
+   * `queueMs`: how long an offline vehicle waits for its terminal (the sender's validity window; default a day).
+   */
+  create(companyId: number, payload: P, vehicles: readonly VehicleLabel[], user: CommandUser, queueMs?: number): number;
   /** The task with per-vehicle state, or 404 (`notFound`) outside the scope. */
   view(scope: Scope, id: number, notFound: Message): TaskBase<P>;
 }
@@ -154,11 +157,11 @@ export function createCommandTasks<P>(deps: { db: SqliteDb; storage: Storage; ga
   gateway.onAuthenticated((vehicleId) => drain(vehicleId));
 
   return {
-    create(companyId, payload, vehicles, user) {
+    create(companyId, payload, vehicles, user, queueMs = TASK_QUEUE_MS) {
       const now = Date.now();
       const taskId = db.transaction(() => {
         const id = Number(db.prepare(`INSERT INTO ${T} (company_id, ${PAYLOAD}, created_by, created_by_name, create_time, expire_time) VALUES (?, ?, ?, ?, ?, ?)`)
-          .run(companyId, JSON.stringify(payload), user.id, user.name, now, now + TASK_QUEUE_MS).lastInsertRowid);
+          .run(companyId, JSON.stringify(payload), user.id, user.name, now, now + queueMs).lastInsertRowid);
         const put = db.prepare(`INSERT INTO ${TV} (task_id, vehicle_id, vehiidno, state, update_time) VALUES (?, ?, ?, 'queued', ?)`);
         for (const v of vehicles) put.run(id, v.vehicleId, v.vehiidno, now);
         return id;
