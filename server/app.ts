@@ -43,10 +43,10 @@ import { deviceRegistrationRoutes } from './gateway/registration-routes.ts';
 import { registerPush } from './push/index.ts';
 import { wallRoutes } from './services/walls/index.ts';
 import { photoWallRoutes } from './services/photowall/index.ts';
-import { faceRecognitionRoutes } from './services/face-recognition/index.ts';
 import { noticeRoutes } from './services/notices/index.ts';
 import { terminalParamsRoutes } from './services/terminal-params/index.ts';
 import { terminalUpgradeRoutes } from './services/terminal-upgrade/index.ts';
+import { voiceRoutes } from './services/voice/index.ts';
 import { fenceRoutes } from './services/fences/index.ts';
 import { routePlanRoutes } from './services/routes/index.ts';
 import { tileRoutes } from './services/tiles/index.ts';
@@ -141,11 +141,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   photoWallRoutes(api, { storage, live }); // issue 15: photo walls (after multimedia: snap now uses app.multimedia)
   terminalParamsRoutes(api, { storage, live }); // issue 17: terminal parameters, command records, paramconfig
   terminalUpgradeRoutes(api, { storage, live, dataDir: config.dataDir }); // issue 17: upgrade packages, 0x8108 pushes as command tasks
+  voiceRoutes(api, { storage, live, dataDir: config.dataDir }); // issue 19: text templates, audio resources, batch 0x8300 voice dispatch as command tasks
   fenceRoutes(api, { storage, live, alarms: () => (app.hasDecorator('alarms') ? app.alarms : undefined) }); // issue 17: fences, sent to terminals (0x8600-0x8605); reloads the platform evaluation
   routePlanRoutes(api, { storage, live, alarms: () => (app.hasDecorator('alarms') ? app.alarms : undefined) }); // issue 17: planned routes, sent to terminals (0x8606/0x8607); reloads the route evaluation
   boxStatusRoutes(api, { storage, live, retentionDays: config.positionRetentionDays }); // issue 17: slag-truck cargo box state, group 70 alarms (after safe: chains its report listener)
   installCommLog(app, api, { config, storage, live }); // issue 17: communication logs (gateway frame log), device messages, devlogcommand
-  faceRecognitionRoutes(api, { storage, live }); // issue 19: terminals' face comparison results (0x0E10), device samples pushed (0x8E11/0x8E12)
   noticeRoutes(api, { storage, push: () => (app.hasDecorator('push') ? app.push : undefined) }); // issue 19: notices (unread count pushed per user), message log, user menu favourites
   await installConsole(app, config.consoleDir);
   return app;

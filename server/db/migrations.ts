@@ -36,6 +36,7 @@ import { TERMINAL_UPGRADE_MIGRATION } from './migration-terminal-upgrade.ts';
 import { POSITION_FUEL_MIGRATION, REPORT_ENGINE_MIGRATION } from './migration-report-engine.ts';
 import { NOTICES_MIGRATION } from '../services/notices/migration.ts';
 import { AUDIT_MIGRATION } from '../services/audit/migration.ts';
+import { VOICE_MIGRATION } from './migration-voice.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -302,6 +303,8 @@ const MIGRATIONS: readonly Migration[] = [
   AUDIT_MIGRATION,
   // Issue 19 (data dictionary, system parameter tree): version 44.
   SYSTEM_CONFIG_MIGRATION,
+  // Issue 19 (text templates, audio resources, batch voice tasks): version 47.
+  VOICE_MIGRATION,
 ];
 
 /** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */
