@@ -431,10 +431,10 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 482, pid: 71, type: 2, key: '/report/vehicleOilAnalysis/oilAddDetails:export', zh: '导出', en: 'Export' },
   { id: 483, pid: 72, type: 2, key: '/report/vehicleOilAnalysis/oilLeakageDetails:export', zh: '导出', en: 'Export' },
   // Issue 19 (text and audio resources, batch voice dispatch; server/services/voice/api.md): ids 550–559.
-  { id: 550, pid: 108, type: 2, key: '/operation/entertainmentResources/text:add', zh: '新增', en: 'Add' },
+  { id: 550, pid: 108, type: 2, key: '/operation/entertainmentResources/text:create', zh: '新增', en: 'Add' },
   { id: 551, pid: 108, type: 2, key: '/operation/entertainmentResources/text:update', zh: '修改', en: 'Edit' },
   { id: 552, pid: 108, type: 2, key: '/operation/entertainmentResources/text:delete', zh: '删除', en: 'Delete' },
-  { id: 553, pid: 109, type: 2, key: '/operation/entertainmentResources/audio:add', zh: '上传', en: 'Upload' },
+  { id: 553, pid: 109, type: 2, key: '/operation/entertainmentResources/audio:upload', zh: '上传', en: 'Upload' },
   { id: 554, pid: 109, type: 2, key: '/operation/entertainmentResources/audio:update', zh: '修改', en: 'Edit' },
   { id: 555, pid: 109, type: 2, key: '/operation/entertainmentResources/audio:delete', zh: '删除', en: 'Delete' },
   { id: 556, pid: 112, type: 2, key: '/operation/messageManagement/batchTtsTask:send', zh: '下发', en: 'Send' },

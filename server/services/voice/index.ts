@@ -190,7 +190,7 @@ export function voiceRoutes(app: App, deps: VoiceDeps): void {
   });
 
   app.post('/service-ops/textManage/add', {
-    config: { permission: `${TEXT_PAGE}:add` },
+    config: { permission: `${TEXT_PAGE}:create` },
     schema: { body: Strict(TemplateFields) },
   }, async (request) => {
     const ctx = auth(request);
@@ -304,7 +304,7 @@ export function voiceRoutes(app: App, deps: VoiceDeps): void {
   app.register(async (scope) => {
     await scope.register(multipart, { limits: MULTIPART_LIMITS });
     scope.route({
-      method: 'POST', url: '/service-ops/audioManage/add', config: { permission: `${AUDIO_PAGE}:add` },
+      method: 'POST', url: '/service-ops/audioManage/add', config: { permission: `${AUDIO_PAGE}:upload` },
       schema: { querystring: Strict({}) },
       handler: async (request) => {
         const ctx = auth(request);
