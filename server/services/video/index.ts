@@ -34,8 +34,11 @@ export interface VideoDeps {
   readonly hub: MediaHub;
   /** Recordings on the terminal (playback.ts): the playback hub and the gateway that lists and controls. */
   readonly playback?: Pick<PlaybackDeps, 'hub' | 'gateway'>;
-  /** Live-video connections a user may open per China day unless set per user. */
-  readonly dailyLimit: number;
+  /**
+   * Live-video connections a user may open per China day unless set per user: a number, or a function read
+   * at each admission (the system parameter `video.dailyLimit`, issue 19: a change holds without a restart).
+   */
+  readonly dailyLimit: number | (() => number);
   /** The gateway that asks each terminal for its audio/video attributes (0x9003) once it authenticates. */
   readonly gateway?: DiscoveryGateway;
 }
@@ -57,7 +60,8 @@ const VideoQuery = Strict({
 });
 
 export function videoRoutes(app: App, deps: VideoDeps): void {
-  const { storage, store, hub, dailyLimit } = deps;
+  const { storage, store, hub } = deps;
+  const dailyLimit = typeof deps.dailyLimit === 'function' ? deps.dailyLimit : ((n: number) => () => n)(deps.dailyLimit);
   if (deps.playback) playbackRoutes(app, { storage, store, ...deps.playback });
   if (deps.gateway) new ChannelDiscovery(storage, deps.gateway, Date.now, app.log).start();
   const watching = new LiveChannelTally();
@@ -92,7 +96,7 @@ export function videoRoutes(app: App, deps: VideoDeps): void {
       if (checkAddChannels(watching.count(userId), 1) === 'refuse') return 'tooMany';
       const now = Date.now();
       const { start, day } = chinaDay(now);
-      if (checkDailyConnections(await storage.streams.countSince(userId, start), await storage.streams.limitFor(userId, day, dailyLimit)) === 'refuse') return 'dailyLimit';
+      if (checkDailyConnections(await storage.streams.countSince(userId, start), await storage.streams.limitFor(userId, day, dailyLimit())) === 'refuse') return 'dailyLimit';
       if (socket.readyState !== socket.OPEN) return 'gone';
       watching.enter(userId);
       admitted = true;
