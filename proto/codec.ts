@@ -99,6 +99,8 @@ export const Commands = {
   alarmReplay: { commandType: 'alarmReplay', mutation: 'REPLAY_ALARMS', state: 'alarm' },
   /** An operator handled alarms or took a board step: other consoles refresh (proto/README.md "Alarm handlings"). */
   alarmHandled: { commandType: 'alarmHandled', mutation: 'HANDLE_ALARMS', state: 'alarm' },
+  /** To every console: the dictionary or the system parameters changed, refetch (issue 19, server/services/system-config). */
+  configChanged: { commandType: 'configChanged', mutation: 'CONFIG_CHANGED', state: 'system' },
   /** To one user's consoles only: their unread notice count changed (issue 19, server/services/notices/api.md). */
   noticeUnread: { commandType: 'noticeUnread', mutation: 'SET_UNREAD', state: 'message' },
 } as const satisfies Record<string, CommandHeaders>;

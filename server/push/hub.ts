@@ -388,6 +388,27 @@ export class PushHub {
     return sent;
   }
 
+  /**
+   * Tells every open console that the dictionary or the system parameters changed (issue 19,
+   * server/services/system-config): `{topic, version}`, and the console refetches that part. Rare (an
+   * administrator's save), self-contained (a console that missed one refetches on reconnect), so never held
+   * or replayed. Answers how many consoles it went to.
+   */
+  publishConfig(change: { readonly topic: string; readonly version: number }): number {
+    let sent = 0;
+    let binary: Uint8Array | undefined;
+    let text: string | undefined;
+    for (const g of this.groups.values()) {
+      for (const c of g.clients) {
+        if (c.closing) continue;
+        if (c.json) this.send(c, (text ??= jsonEnvelope(Commands.configChanged, change)));
+        else this.send(c, (binary ??= this.encoder.json(Commands.configChanged, { data: change })));
+        sent++;
+      }
+    }
+    return sent;
+  }
+
   private sendHandled(c: Client, handled: AlarmHandled): void {
     if (c.closing) return;
     this.send(c, c.json ? jsonEnvelope(Commands.alarmHandled, handled) : this.encoder.json(Commands.alarmHandled, { data: handled }));
