@@ -34,6 +34,7 @@ import { PHOTOWALL_MIGRATION } from './migration-photowall.ts';
 import { BOX_OBD_MIGRATION } from './migration-box-obd.ts';
 import { TERMINAL_UPGRADE_MIGRATION } from './migration-terminal-upgrade.ts';
 import { POSITION_FUEL_MIGRATION, REPORT_ENGINE_MIGRATION } from './migration-report-engine.ts';
+import { PASSENGERS_MIGRATION } from './migration-passengers.ts';
 import { NOTICES_MIGRATION } from '../services/notices/migration.ts';
 import { AUDIT_MIGRATION } from '../services/audit/migration.ts';
 import { VOICE_MIGRATION } from './migration-voice.ts';
@@ -293,6 +294,8 @@ const MIGRATIONS: readonly Migration[] = [
   // Issue 18 (report engine: positions.fuel; module rows, carries, events, settings): versions 36, 37.
   POSITION_FUEL_MIGRATION,
   REPORT_ENGINE_MIGRATION,
+  // Issue 18 (passenger flow uploads and day rows, body temperatures): version 38.
+  PASSENGERS_MIGRATION,
   // Issue 17 leftovers (route time window and key points; upgrade push cancelled): version 40.
   ROUTE_UPGRADE_EXTRAS_MIGRATION,
   // Issue 19 (notices, per-user read state, user menu favourites): version 45.
