@@ -1,0 +1,183 @@
+/**
+ * Passenger flow and temperature reports through the gateway (issue 18): a scripted bus terminal on a line sends
+ * its door counts (0x1005 with the bus-line extension) and body temperatures (0x0E30); the report calls answer
+ * from the day rows folded at store time, scoped to the caller's company subtree, and the rows agree with a
+ * recompute over the stored uploads.
+ */
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passengerDay } from '../../../domain/passengers/flow.ts';
+import { entryByKey } from '../../../domain/permissions/access.ts';
+import { chinaDateOfDay, chinaDayIndex, chinaDayStartMs } from '../../../domain/track/days.ts';
+import type { SqliteStorage } from '../../db/sqlite/storage.ts';
+import { TestTerminal } from '../../gateway/terminal-client.ts';
+import type { PassengerMessage } from '../../gateway/jt808/passenger.ts';
+import { startLiveServer, type LiveTestServer } from '../../live/test-harness.ts';
+import { PASSENGERFLOW_BASE, TEMPERATURE_BASE, type PassengerReportDeps } from './index.ts';
+import { PassengerStore } from './store.ts';
+
+interface Page<T> { records: T[]; total: number; totals: Record<string, number | null> }
+type Rec = Record<string, unknown>;
+
+let server: LiveTestServer;
+let admin: string;
+let branch: string;
+let bus: { vehicleId: number; deviceNo: string; companyId: number };
+let other: { vehicleId: number; deviceNo: string };
+let lineId: number;
+let today: number;
+const terminals: TestTerminal[] = [];
+
+const sec = (t: number) => Math.floor(t / 1000) * 1000;
+
+async function send(t: TestTerminal, msg: PassengerMessage) {
+  expect(await t.request(msg as never)).toMatchObject({ replyId: msg.msgId, result: 0 });
+}
+
+beforeAll(async () => {
+  server = await startLiveServer({ seedVehicles: 12 });
+  admin = await server.login('admin', 'admin123');
+  const storage = server.app.storage as SqliteStorage;
+  const user = await storage.users.findByUsername('branch');
+  const branchCompany = user!.companyId;
+  // An analyst of the branch with the five screens (lists only: no export bit).
+  const screens = ['/report', '/report/PassengerAnalysis', '/report/PassengerAnalysis/lineAnalysis', '/report/PassengerAnalysis/carAnalysis',
+    '/report/PassengerAnalysis/passengerSupervision', '/report/PassengerAnalysis/bigDataAnalysis', '/report/temperatureReport'];
+  const role = await server.call<{ id: number }>('POST', '/service-priv/role', { token: admin, body: { name: '客流分析', permissionIds: screens.map((k) => entryByKey(k)!.id) } });
+  expect(role.code).toBe(200);
+  const created = await server.call('POST', '/service-priv/user', {
+    token: admin, body: { username: 'branch_flow', password: 'secret123', userLevel: 2, companyId: branchCompany, roleIds: [role.data.id] },
+  });
+  expect(created.code).toBe(200);
+  branch = await server.login('branch_flow', 'secret123');
+  const branchPath = (await storage.companies.get({ all: true } as never, branchCompany))?.path;
+  const vehicles = await storage.terminals.allVehicles();
+  const inBranch = vehicles.filter((v) => v.deviceNo && branchPath && v.companyPath.startsWith(branchPath));
+  const outside = vehicles.filter((v) => v.deviceNo && branchPath && !v.companyPath.startsWith(branchPath));
+  bus = { vehicleId: inBranch[0]!.vehicleId, deviceNo: inBranch[0]!.deviceNo!, companyId: inBranch[0]!.companyId };
+  other = { vehicleId: outside[0]!.vehicleId, deviceNo: outside[0]!.deviceNo! };
+  // A line of the bus's company with three up stops, the bus on it.
+  const db = storage.db;
+  lineId = Number(db.prepare('INSERT INTO line (name, company_id, create_time) VALUES (?, ?, ?)').run('测试1路', bus.companyId, Date.now()).lastInsertRowid);
+  const st = db.prepare('INSERT INTO line_station (line_id, direction, seq, name, lng, lat) VALUES (?, 0, ?, ?, 120.6, 31.3)');
+  ['火车站', '人民路', '南门'].forEach((n, i) => st.run(lineId, i + 1, n));
+  db.prepare('UPDATE vehicle SET line_id = ? WHERE id = ?').run(lineId, bus.vehicleId);
+
+  const t = await TestTerminal.connect(server.gatewayPort, bus.deviceNo);
+  await t.login();
+  const u = await TestTerminal.connect(server.gatewayPort, other.deviceNo);
+  await u.login();
+  terminals.push(t, u);
+  const now = sec(server.clock.now());
+  today = chinaDayIndex(now);
+  // Morning trip of today at 07:xx (or the last hour before now when the test runs earlier than that).
+  const base = Math.min(now - 3_600_000, chinaDayStartMs(today) + 7 * 3_600_000);
+  const stop = (i: number) => sec(Math.max(chinaDayStartMs(today), base + i * 300_000));
+  const line = (door: number, seq: number, onboard: number) => ({ door, direction: 0 as const, stationSeq: seq, onboard });
+  await send(t, { msgId: 0x1005, start: stop(0) - 30_000, end: stop(0), boarding: 20, alighting: 0, line: line(1, 1, 20) });
+  await send(t, { msgId: 0x1005, start: stop(1) - 30_000, end: stop(1), boarding: 70, alighting: 5, line: line(1, 2, 85) }); // over 80 rated
+  await send(t, { msgId: 0x1005, start: stop(2) - 30_000, end: stop(2), boarding: 2, alighting: 60, line: line(2, 3, 27) });
+  // A plain 0x1005 (no extension) from yesterday, re-uploaded late: counts for that day only.
+  const yesterday = chinaDayStartMs(today - 1) + 18 * 3_600_000;
+  await send(t, { msgId: 0x1005, start: yesterday - 60_000, end: yesterday, boarding: 7, alighting: 3, line: null });
+  // The other branch's bus.
+  await send(u, { msgId: 0x1005, start: stop(0) - 30_000, end: stop(0), boarding: 11, alighting: 0, line: null });
+  // Body temperatures on the bus: one suspected fever (37.5), one at 37.2 (normal).
+  for (const [i, celsius, mask] of [[0, 36.5, true], [1, 37.5, false], [2, 37.2, null]] as const) {
+    await send(t, { msgId: 0x0e30, time: stop(i), kind: 0, mask, celsius, mediaId: i === 1 ? 42 : null });
+  }
+}, 60_000);
+
+afterAll(async () => {
+  for (const t of terminals) await t.close();
+  await server?.close();
+});
+
+const period = (from: number, to: number, extra: Rec = {}) => ({ startDate: chinaDateOfDay(from), endDate: chinaDateOfDay(to), current: 1, size: 50, ...extra });
+
+describe('passenger flow reports (0x1005 through the gateway)', () => {
+  it('carAnalysis: one row per vehicle-day with boardings, alightings, peak and most on board; the branch sees only its bus', async () => {
+    const r = await server.call<Page<Rec>>('POST', `${PASSENGERFLOW_BASE}/car`, { token: branch, body: period(today - 1, today) });
+    expect(r.code).toBe(200);
+    expect(r.data.records.map((x) => x.vehicleId)).toEqual([bus.vehicleId, bus.vehicleId]);
+    const [y, d] = r.data.records;
+    expect(y).toMatchObject({ date: chinaDateOfDay(today - 1), boarding: 7, alighting: 3, uploads: 1, maxOnboard: null, peakHour: 18 });
+    expect(d).toMatchObject({ date: chinaDateOfDay(today), lineName: '测试1路', boarding: 92, alighting: 65, uploads: 3, maxOnboard: 85 });
+    expect(r.data.totals).toMatchObject({ boarding: 99, alighting: 68, uploads: 4, found: 2 });
+    const all = await server.call<Page<Rec>>('POST', `${PASSENGERFLOW_BASE}/car`, { token: admin, body: period(today, today) });
+    expect(all.data.records.map((x) => x.vehicleId).sort()).toEqual([bus.vehicleId, other.vehicleId].sort());
+  });
+
+  it('lineAnalysis: per line stop, named from the line, with the share of the line’s boardings', async () => {
+    const r = await server.call<Page<Rec>>('POST', `${PASSENGERFLOW_BASE}/line`, { token: branch, body: period(today - 1, today) });
+    expect(r.code).toBe(200);
+    expect(r.data.records.map((x) => [x.stationName, x.boarding, x.alighting, x.boardingShare])).toEqual([
+      ['火车站', 20, 0, 21.7], ['人民路', 70, 5, 76.1], ['南门', 2, 60, 2.2],
+    ]);
+    expect(r.data.totals).toMatchObject({ boarding: 92, alighting: 65, lines: 1 });
+  });
+
+  it('passengerSupervision: overloads above the rated load (80) and the overload rate', async () => {
+    const r = await server.call<Page<Rec>>('POST', `${PASSENGERFLOW_BASE}/supervision`, { token: branch, body: period(today - 1, today) });
+    expect(r.data.records).toHaveLength(1);
+    expect(r.data.records[0]).toMatchObject({ vehicleId: bus.vehicleId, overloads: 1, abnormal: 0, uploads: 4, maxOnboard: 85, overloadRate: 25 });
+  });
+
+  it('bigDataAnalysis: hourly boardings per vehicle-day and the period’s peak hour', async () => {
+    const r = await server.call<Page<Rec>>('POST', `${PASSENGERFLOW_BASE}/bigdata`, { token: branch, body: period(today, today) });
+    const row = r.data.records[0]!;
+    expect((row.hourlyBoarding as number[]).reduce((s, x) => s + x, 0)).toBe(92);
+    expect(r.data.totals.peakBoarding).toBeGreaterThan(0);
+    expect((row.hourlyBoarding as number[])[r.data.totals.peakHour!]).toBe(r.data.totals.peakBoarding);
+  });
+
+  it('the day row kept at store time equals the recompute over the stored uploads', async () => {
+    const store = new PassengerStore((server.app.storage as SqliteStorage).db);
+    const live = store.days([bus.vehicleId], today, today).get(bus.vehicleId)![0]!.row;
+    expect(passengerDay(store.uploads(bus.vehicleId, today), 80)).toEqual(live);
+    expect(store.recompute(bus.vehicleId, today, Date.now())).toEqual(live);
+  });
+
+  it('exports the rows as an .xlsx job; without the export bit the call is refused', async () => {
+    const start = await server.call<{ taskId: string }>('POST', `${PASSENGERFLOW_BASE}/car/excel`, { token: admin, body: { startDate: chinaDateOfDay(today - 1), endDate: chinaDateOfDay(today) } });
+    expect(start.code).toBe(200);
+    let status: Rec = {};
+    for (let i = 0; i < 50 && status.status !== 'done'; i++) {
+      status = (await server.call<Rec>('GET', `${PASSENGERFLOW_BASE}/car/export_status?taskId=${start.data.taskId}`, { token: admin })).data;
+      if (status.status !== 'done') await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toMatchObject({ status: 'done', total: 3, exported: 3 });
+    const address = server.app.server.address() as { port: number };
+    const res = await fetch(`http://127.0.0.1:${address.port}${PASSENGERFLOW_BASE}/car/excel_file?taskId=${start.data.taskId}`, { headers: { 'x-jwt': admin } });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
+    const values = book.worksheets[0]!.getColumn(5).values.filter((v) => typeof v === 'number');
+    expect(values).toContain(92);
+    const refused = await server.call('POST', `${PASSENGERFLOW_BASE}/car/excel`, { token: branch, body: { startDate: chinaDateOfDay(today), endDate: chinaDateOfDay(today) } });
+    expect(refused.status).toBe(403);
+  });
+
+  it('refuses a reversed period in words', async () => {
+    const r = await server.call('POST', `${PASSENGERFLOW_BASE}/car`, { token: admin, body: period(today, today - 1), lang: 'en' });
+    expect(r.status).toBe(400);
+    expect(r.msg).toMatch(/start/i);
+  });
+});
+
+describe('temperature report (0x0E30 through the gateway)', () => {
+  it('lists measurements with type, mask, image and upload time; figures: count, suspected fever ≥ 37.3 °C, normal rate', async () => {
+    const r = await server.call<Page<Rec>>('POST', `${TEMPERATURE_BASE}/list`, { token: branch, body: period(today, today) });
+    expect(r.code).toBe(200);
+    expect(r.data.records.map((x) => [x.celsius, x.fever, x.mask, x.mediaId])).toEqual([[36.5, false, true, null], [37.5, true, false, 42], [37.2, false, null, null]]);
+    expect(r.data.records[0]).toMatchObject({ vehicleId: bus.vehicleId, kind: 0, uploadTime: expect.any(Number) });
+    expect(r.data.totals).toMatchObject({ count: 3, fever: 1, normal: 2, normalRate: 66.7, masked: 1, maxCelsius: 37.5 });
+  });
+
+  it('refuses more than 7 days in words', async () => {
+    const r = await server.call('POST', `${TEMPERATURE_BASE}/list`, { token: admin, body: period(today - 7, today) });
+    expect(r.status).toBe(400);
+    expect(r.msg).toBe('温度报表查询时间段不能超过7天');
+  });
+});
+
+export type { PassengerReportDeps };
