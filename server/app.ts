@@ -30,6 +30,7 @@ import { safeRoutes } from './services/safe/index.ts';
 import { reportRoutes } from './services/reports/index.ts';
 import { operationReportRoutes } from './services/operation-reports/index.ts';
 import { fuelReportRoutes } from './services/fuel-reports/index.ts';
+import { deviceReportRoutes } from './services/device-reports/index.ts';
 import { passengerReportRoutes } from './services/passenger-reports/index.ts';
 import { videoRoutes } from './services/video/index.ts';
 import { systemConfigRoutes } from './services/system-config/index.ts';
@@ -121,6 +122,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   reportRoutes(api, { config, storage, tokens, live });
   operationReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined) }); // issue 18: mileage and operation reports on the report engine
   fuelReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined) }); // issue 18: fuel reports (registers the fuel module)
+  deviceReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined) }); // issue 18: device work, online analysis, early-morning reports (registers the device module)
   passengerReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined), gateway: live.gateway }); // issue 18: passenger flow (0x1005) and temperature (0x0E30) reports
   registerPush(api, live.store, storage);
   await safeRoutes(api, { config, storage, tokens, live }); // issue 5: safety alarms (after push: it publishes there)

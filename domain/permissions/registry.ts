@@ -430,6 +430,16 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 481, pid: 69, type: 2, key: '/report/vehicleOilAnalysis/oilDaily:export', zh: '导出', en: 'Export' },
   { id: 482, pid: 71, type: 2, key: '/report/vehicleOilAnalysis/oilAddDetails:export', zh: '导出', en: 'Export' },
   { id: 483, pid: 72, type: 2, key: '/report/vehicleOilAnalysis/oilLeakageDetails:export', zh: '导出', en: 'Export' },
+  // Issue 18 (device work, online analysis, early-morning reports; server/services/device-reports/api.md): ids 473–479, 484–485.
+  { id: 473, pid: 91, type: 2, key: '/report/deviceWorkReport/deviceOnlineReport:export', zh: '导出', en: 'Export' },
+  { id: 474, pid: 92, type: 2, key: '/report/deviceWorkReport/deviceOnlineStatistics:export', zh: '导出', en: 'Export' },
+  { id: 475, pid: 93, type: 2, key: '/report/deviceWorkReport/deviceStorageAbnormal:export', zh: '导出', en: 'Export' },
+  { id: 476, pid: 94, type: 2, key: '/report/deviceWorkReport/deviceAbnormalStatistics:export', zh: '导出', en: 'Export' },
+  { id: 477, pid: 95, type: 2, key: '/report/deviceWorkReport/deviceAbnormalReport:export', zh: '导出', en: 'Export' },
+  { id: 478, pid: 101, type: 2, key: '/report/onlineAnalysis/onlineDailyReport:export', zh: '导出', en: 'Export' },
+  { id: 479, pid: 102, type: 2, key: '/report/onlineAnalysis/onlineRateReport:export', zh: '导出', en: 'Export' },
+  { id: 484, pid: 104, type: 2, key: '/report/morningOperation/morningOperationDaily:export', zh: '导出', en: 'Export' },
+  { id: 485, pid: 105, type: 2, key: '/report/morningOperation/morningOperationStatistics:export', zh: '导出', en: 'Export' },
   // Issue 19 (text and audio resources, batch voice dispatch; server/services/voice/api.md): ids 550–559.
   { id: 550, pid: 108, type: 2, key: '/operation/entertainmentResources/text:create', zh: '新增', en: 'Add' },
   { id: 551, pid: 108, type: 2, key: '/operation/entertainmentResources/text:update', zh: '修改', en: 'Edit' },
