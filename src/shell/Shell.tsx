@@ -2,7 +2,8 @@
  * The console shell (Mantine AppShell): header (product title, display name, language, theme,
  * sign-out), side navigation from the registry, open tabs, and the page. Pages that want the
  * company tree render the panel themselves (the shell stays free of feature imports, except the
- * global alarm area: spec §2 `/global/alarm` belongs to every page of a signed-in console).
+ * global alarm area: spec §2 `/global/alarm` belongs to every page of a signed-in console, and the
+ * notice bell and menu favourites of issue 19, which belong to every page as well).
  */
 import { AppShell, Burger, Group, ScrollArea, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -10,6 +11,8 @@ import { Outlet, useRouterState } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { appRouteFor } from '../app/route-table.ts';
 import { GlobalAlarm } from '../features/alarms/GlobalAlarm.tsx';
+import { FavouritesMenu } from '../features/notices/FavouritesMenu.tsx';
+import { NoticeBell } from '../features/notices/NoticeBell.tsx';
 import { menuTitle, useLang, useT } from '../i18n/index.ts';
 import { useAccess, useSession } from '../session/store.ts';
 import { HeaderActions } from './HeaderActions.tsx';
@@ -65,6 +68,8 @@ export default function Shell() {
           </Group>
           <Group gap="sm" wrap="nowrap">
             <div ref={setAlarmSlot} style={{ display: 'contents' }} data-testid="header-alarm-slot" />
+            <FavouritesMenu activePath={pathname} />
+            <NoticeBell />
             <HeaderActions />
           </Group>
         </Group>

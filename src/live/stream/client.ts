@@ -42,6 +42,11 @@ export interface LiveStream {
    * reconnect (handlings made meanwhile are not replayed: refetch what shows alarm states).
    */
   onAlarmHandled(listener: (notice: AlarmHandledNotice | null) => void): () => void;
+  /**
+   * This user's unread notice count changed (push `noticeUnread`, issue 19); null when the socket (re)opened:
+   * a change may have been missed, read the count again. Optional: test fakes may lack it.
+   */
+  onNoticeUnread?(listener: (msg: { unread: number; noticeId: number | null } | null) => void): () => void;
   alarmList(kind: AlarmListKind): Promise<AlarmItem[]>;
   markAlarmsRead(): void;
   markAlarmHandled(id: number, dealStatus: number): void;
@@ -72,6 +77,7 @@ export function createLiveStream(opts: LiveStreamOptions = {}): LiveStream {
   const alarmListeners = new Set<(data: unknown) => void>();
   const listListeners = new Set<(snapshot: AlarmSnapshot) => void>();
   const handledListeners = new Set<(notice: AlarmHandledNotice | null) => void>();
+  const noticeListeners = new Set<(msg: { unread: number; noticeId: number | null } | null) => void>();
   let disposed = false;
 
   const release = (frame: LiveFrame) => {
@@ -94,6 +100,11 @@ export function createLiveStream(opts: LiveStreamOptions = {}): LiveStream {
       for (const l of handledListeners) l(msg.notice);
       return;
     }
+    if (msg.type === 'noticeUnread') {
+      for (const l of noticeListeners) l({ unread: msg.unread, noticeId: msg.noticeId });
+      return;
+    }
+    if (msg.type === 'status' && msg.connection === 'open') for (const l of noticeListeners) l(null);
     if (msg.type === 'status' && msg.connection === 'reconnecting') {
       const t = token();
       if (t) void control.setToken(t);
@@ -134,6 +145,10 @@ export function createLiveStream(opts: LiveStreamOptions = {}): LiveStream {
       handledListeners.add(listener);
       return () => handledListeners.delete(listener);
     },
+    onNoticeUnread(listener) {
+      noticeListeners.add(listener);
+      return () => noticeListeners.delete(listener);
+    },
     alarmList: (kind) => control.alarmList(kind),
     markAlarmsRead: () => void control.markAlarmsRead(),
     markAlarmHandled: (id, dealStatus) => void control.markAlarmHandled(id, dealStatus),
@@ -150,6 +165,7 @@ export function createLiveStream(opts: LiveStreamOptions = {}): LiveStream {
       alarmListeners.clear();
       listListeners.clear();
       handledListeners.clear();
+      noticeListeners.clear();
       control[Comlink.releaseProxy]();
       channel.port1.close();
       worker.terminate();

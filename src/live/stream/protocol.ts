@@ -68,10 +68,20 @@ export interface LiveAlarmHandled {
   notice: AlarmHandledNotice | null;
 }
 
+/**
+ * This user's unread notice count (push `noticeUnread`, issue 19), the whole count each time; the header's
+ * bell shows it and refetches its list. `noticeId` names a newly published notice, null otherwise.
+ */
+export interface LiveNoticeUnread {
+  type: 'noticeUnread';
+  unread: number;
+  noticeId: number | null;
+}
+
 export type LiveMessage = LiveFrame | LiveStats | LiveStatus;
 
 /** Worker → main over the worker port. */
-export type WorkerMessage = LiveMessage | LiveAlarm | LiveAlarmLists | LiveAlarmHandled;
+export type WorkerMessage = LiveMessage | LiveAlarm | LiveAlarmLists | LiveAlarmHandled | LiveNoticeUnread;
 
 /** Main → worker over the worker port: start, or give a frame's buffers back. */
 export type MainMessage =

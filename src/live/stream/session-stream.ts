@@ -89,6 +89,7 @@ export function acquireLiveStream(opts: LiveStreamOptions = {}): LiveStream {
       return off;
     },
     onAlarmHandled: (listener) => track(s.stream.onAlarmHandled(listener)),
+    onNoticeUnread: (listener) => track(s.stream.onNoticeUnread?.(listener) ?? (() => undefined)),
     alarmList: (kind) => s.stream.alarmList(kind),
     markAlarmsRead: () => s.stream.markAlarmsRead(),
     markAlarmHandled: (id, dealStatus) => s.stream.markAlarmHandled(id, dealStatus),

@@ -30,6 +30,8 @@ export class StreamCore {
   onAlarmReplay: ((data: unknown) => void) | undefined;
   /** An operator in scope handled alarms or took a board step (`alarmHandled`). */
   onAlarmHandled: ((data: unknown) => void) | undefined;
+  /** This user's unread notice count changed (`noticeUnread`, issue 19: sent to this user's consoles only). */
+  onNoticeUnread: ((data: unknown) => void) | undefined;
 
   /** One websocket message (binary or JSON text) received at local time `now`. Bad input is counted, state kept. */
   handleMessage(data: ArrayBuffer | Uint8Array | string, now: number): void {
@@ -101,6 +103,7 @@ export class StreamCore {
         if (m.commandType === 'alarm') this.onAlarm?.((m.body.value as { data?: unknown } | null)?.data);
         else if (m.commandType === 'alarmReplay') this.onAlarmReplay?.((m.body.value as { data?: unknown } | null)?.data);
         else if (m.commandType === 'alarmHandled') this.onAlarmHandled?.((m.body.value as { data?: unknown } | null)?.data);
+        else if (m.commandType === 'noticeUnread') this.onNoticeUnread?.((m.body.value as { data?: unknown } | null)?.data);
         break;
     }
   }
@@ -122,6 +125,7 @@ export class StreamCore {
     } else if (env.commandType === 'alarm') this.onAlarm?.(data);
     else if (env.commandType === 'alarmReplay') this.onAlarmReplay?.(data);
     else if (env.commandType === 'alarmHandled') this.onAlarmHandled?.(data);
+    else if (env.commandType === 'noticeUnread') this.onNoticeUnread?.(data);
   }
 
   private applyPositions(frame: Parameters<FleetState['applyPositions']>[0], now: number): void {

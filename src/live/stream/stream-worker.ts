@@ -67,6 +67,15 @@ export class StreamWorker {
       this.alarms.applyHandled(notice, this.userId);
       env.post({ type: 'alarmHandled', notice }, []);
     };
+    // The unread notice count (issue 19): rare, always posted; a malformed one is counted.
+    this.core.onNoticeUnread = (data) => {
+      const n = data as { unread?: unknown; noticeId?: unknown } | null;
+      if (!n || typeof n.unread !== 'number' || !(typeof n.noticeId === 'number' || n.noticeId === null)) {
+        this.core.errors++;
+        return;
+      }
+      env.post({ type: 'noticeUnread', unread: n.unread, noticeId: n.noticeId }, []);
+    };
   }
 
   start(options: StreamStartOptions): void {

@@ -1,0 +1,3 @@
+import { MyNoticesPage } from '../../../features/notices/MyNoticesPage.tsx';
+
+export default MyNoticesPage;

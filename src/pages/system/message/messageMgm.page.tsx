@@ -1,0 +1,3 @@
+import { NoticeManagePage } from '../../../features/notices/NoticeManagePage.tsx';
+
+export default NoticeManagePage;
