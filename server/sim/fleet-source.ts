@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { registerBus } from './passengers.ts';
 import { generatedDeviceNo, type TerminalSpec } from './simulator.ts';
 
 /** The server's database file inside DATA_DIR (see server/db/open.ts). */
@@ -21,11 +22,14 @@ export function readProvisionedTerminals(dataDir: string, limit = Number.MAX_SAF
     db.pragma('busy_timeout = 5000');
     // An empty code is a voided registration (migration 14); the registration is the device's (migration 22).
     // Vehicles without an installed device have no terminal to simulate.
+    // Buses (vehicles on a line) count passengers at their line's stops (sim/passengers.ts).
     const rows = db.prepare(`SELECT v.device_no AS deviceNo, v.vehiidno AS plate, NULLIF(t.auth_code, '') AS authCode,
-                                    v.vehicle_type = 'muck' AS slag
+                                    v.vehicle_type = 'muck' AS slag, v.line_id AS lineId,
+                                    (SELECT COUNT(*) FROM line_station s WHERE s.line_id = v.line_id AND s.direction = 0) AS stops
                              FROM vehicle v LEFT JOIN terminal t ON t.device_no = v.device_no
                              WHERE v.device_no IS NOT NULL ORDER BY v.id LIMIT ? OFFSET ?`)
-      .all(limit, offset) as { deviceNo: string; plate: string; authCode: string | null; slag: number }[];
+      .all(limit, offset) as { deviceNo: string; plate: string; authCode: string | null; slag: number; lineId: number | null; stops: number }[];
+    for (const r of rows) if (r.lineId !== null) registerBus(r.deviceNo, r.stops);
     // Slag trucks (type muck) carry the cargo box item (sim/box.ts).
     return rows.map((r) => ({ deviceNo: r.deviceNo, plate: r.plate, authCode: r.authCode, ...(r.slag === 1 ? { slagTruck: true } : {}) }));
   } finally {
