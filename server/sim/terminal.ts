@@ -38,6 +38,7 @@ import { ActivityLog, devlogAnswer } from './devlog.ts';
 import { activeSafetyOf, applyActiveSafety, heartbeatMsOf, simDefaultParameters, simParameterCommand } from './parameters.ts';
 import { HJWS_PARAMS } from '../../domain/terminal-params/hjws.ts';
 import { simCanData } from './can.ts';
+import { simPassengerUploads } from './passengers.ts';
 import { SimFenceStore } from './fences.ts';
 import { SimRouteStore } from './routes.ts';
 import { isRouteMessage, type RouteMessage } from '../gateway/jt808/routes.ts';
@@ -301,6 +302,8 @@ export class Terminal {
       this.send({ msgId: MSG.LOCATION, ...location });
       const can = simCanData(this.program.deviceNo, this.program.tankLitres, { ...location, fuel: this.program.fuelLitres });
       if (can) this.send(can);
+      // A bus counts its passengers (and measures their temperature) when it stops at a station (sim/passengers.ts).
+      for (const m of simPassengerUploads(this.program.deviceNo, location)) this.send(m);
       stats.reportsSent++;
       if (e.drift) stats.driftSent++;
       cameraSawReport(this.camera(), location);
