@@ -16,6 +16,7 @@ import { seedChangeLog } from './change-log.ts';
 import { seedInstallations } from './installations.ts';
 import { seedDevicesExtra } from './devices-extra.ts';
 import { seedFaceWarehouse } from './face-warehouse.ts';
+import { seedFaceDevices } from './face-recognition.ts';
 import { seedFences } from './fences.ts';
 import { seedBoxSites } from './box-sites.ts';
 import { seedNotices } from './notices.ts';
@@ -140,6 +141,7 @@ export async function seedDemoData(storage: Storage, opts: SeedOptions): Promise
     await seedInstallations(tx, Date.now()); // issue 15: the installation records behind the seeded bindings (after the operator log: same times)
     await seedDevicesExtra(tx, Date.now()); // issue 15: unassigned auto-registered devices, devices in stock, refused registrations
     await seedFaceWarehouse(tx, Date.now()); // face warehouse: placeholder portraits for drivers without a photo, their vehicles enrolled
+    seedFaceDevices(tx, Date.now()); // issue 19: the simulated face cameras hold their drivers' faces (sim/face.ts)
     await seedFences(tx, Date.now()); // issue 17: demo fences where the fleets drive, bound to their vehicles
     await seedBoxSites(tx, Date.now()); // issue 17: demo disposal sites of the branches (box rules 70003/70004)
     seedNotices(tx, Date.now()); // issue 19: notices from the platform administrator (header bell, message log)

@@ -9,6 +9,8 @@
  */
 import net from 'node:net';
 import { simDriverCard } from './driver.ts';
+import { SimFaceUnit, type FaceLink } from './face.ts';
+import { isFaceMessage, type FaceMessage } from '../gateway/jt808/face.ts';
 import {
   decodeBody,
   decodeFrame,
@@ -213,6 +215,8 @@ export class Terminal {
   readonly fences = new SimFenceStore();
   /** Routes the platform sent (0x8606/0x8607), obeyed while driving (sim/routes.ts): bits 23, 22 + 0x13, 1 + 0x11. */
   readonly routes = new SimRouteStore();
+  /** Issue 19: the face-recognition camera (sim/face.ts), null on terminals without one. */
+  readonly face: SimFaceUnit | null;
   /** The latest position taken (answers 0x8201; repeated by temporary tracking). */
   private lastLocation: LocationInput | null = null;
   /** 0x8202 temporary tracking: next report and end (simulation clock), null when off. */
@@ -228,6 +232,7 @@ export class Terminal {
     private readonly box: SimBox | null = null,
   ) {
     this.authCode = authCode;
+    this.face = SimFaceUnit.of(program.deviceNo);
     this.connectNotBefore = program.nextAt - CONNECT_LEAD_MS;
     this.wakeAt = this.computeWake(-Infinity);
   }
@@ -482,6 +487,8 @@ export class Terminal {
             // The driver signs in (0x0702), so live alarms are attributed to someone (server/sim/driver.ts).
             const card = simDriverCard(this.program.deviceNo, now);
             if (card) this.send(card);
+            // Shift start: the face camera compares the driver (sim/face.ts).
+            this.face?.shiftStart(now, this.faceLink(r.header));
           } else {
             // A stale code: register afresh on the next connection.
             stats.authFailures++;
@@ -556,6 +563,10 @@ export class Terminal {
         cameraCommand(this.camera(), r.header, m, this.ctx.clock());
         break;
       default:
+        if (isFaceMessage(m.msgId)) {
+          if (this.face) this.face.command(m as FaceMessage, r.header.serial, now, this.faceLink(r.header));
+          else this.reply(r.header, RESULT.UNSUPPORTED);
+        }
         if (isFenceMessage(m.msgId)) {
           this.fences.apply(m as FenceMessage);
           this.reply(r.header, RESULT.OK);
@@ -624,6 +635,11 @@ export class Terminal {
         this.tracking = intervalS > 0 && validityS > 0 ? { intervalMs: intervalS * 1000, nextAt: now + intervalS * 1000, until: now + validityS * 1000 } : null;
       },
     };
+  }
+
+  /** This terminal as its face camera sees it (sim/face.ts). */
+  private faceLink(header: Jt808Header): FaceLink {
+    return { send: (msg) => this.send(msg), reply: (result) => this.reply(header, result), position: () => this.lastLocation ?? this.program.position };
   }
 
   /** This terminal as its cameras see it (sim/camera.ts). */
