@@ -20,7 +20,7 @@ import { DEVICE_MODULE_KEY, deviceModule, type DeviceRow } from '../../../domain
 import { mileageModule, type MileageRow } from '../../../domain/report-day/mileage.ts';
 import type { DayModule } from '../../../domain/report-day/module.ts';
 import { OPERATION_MODULE_KEY, operationDay, type OperationRow } from '../../../domain/report-day/operation.ts';
-import { chinaDateOfDay, chinaDayStartMs, DAY_MS } from '../../../domain/track/days.ts';
+import { chinaDate, chinaDateOfDay, chinaDayStartMs, DAY_MS } from '../../../domain/track/days.ts';
 import type { Storage, VehicleLabel } from '../../db/repositories.ts';
 import { ALL_COMPANIES } from '../../db/scope.ts';
 import type { App } from '../../http/route.ts';
@@ -109,6 +109,8 @@ type OnlineStatRow = ReturnType<typeof onlineStatRow>;
 
 export interface FaultRow {
   vehicleId: number; vehiidno: string; companyId: number; companyName: string;
+  /** China day the fault started (the row's track playback covers it). */
+  date: string;
   alarmId: number; alarmType: number; kind: FaultKind; startTime: number; endTime: number | null; minutes: number | null; count: number; lng: number; lat: number;
 }
 
@@ -170,7 +172,7 @@ async function faultsOf(storage: Storage, vehicles: VehicleLabel[], period: Peri
     const kind = KIND_OF.get(a.alarmType);
     if (!v || !kind) continue;
     rows.push({
-      ...vehicleFields(v), alarmId: a.id, alarmType: a.alarmType, kind, startTime: a.startTime, endTime: a.endTime,
+      ...vehicleFields(v), date: chinaDate(a.startTime), alarmId: a.id, alarmType: a.alarmType, kind, startTime: a.startTime, endTime: a.endTime,
       minutes: a.endTime === null ? null : r1((a.endTime - a.startTime) / 60_000), count: a.count, lng: a.lng, lat: a.lat,
     });
   }

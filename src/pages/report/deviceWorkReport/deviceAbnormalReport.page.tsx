@@ -1,0 +1,3 @@
+import { DeviceAbnormalReportPage } from '../../../features/reports/device-work/pages.tsx';
+
+export default DeviceAbnormalReportPage;

@@ -1,0 +1,3 @@
+import { DeviceAbnormalStatisticsPage } from '../../../features/reports/device-work/pages.tsx';
+
+export default DeviceAbnormalStatisticsPage;

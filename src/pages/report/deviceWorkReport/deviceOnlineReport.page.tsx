@@ -1,0 +1,3 @@
+import { DeviceOnlineReportPage } from '../../../features/reports/device-work/pages.tsx';
+
+export default DeviceOnlineReportPage;

@@ -1,0 +1,3 @@
+import { DeviceOnlineStatisticsPage } from '../../../features/reports/device-work/pages.tsx';
+
+export default DeviceOnlineStatisticsPage;

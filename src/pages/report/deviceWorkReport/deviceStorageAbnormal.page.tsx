@@ -1,0 +1,3 @@
+import { DeviceStorageAbnormalPage } from '../../../features/reports/device-work/pages.tsx';
+
+export default DeviceStorageAbnormalPage;

@@ -1,0 +1,3 @@
+import { MorningOperationDailyPage } from '../../../features/reports/device-work/pages.tsx';
+
+export default MorningOperationDailyPage;

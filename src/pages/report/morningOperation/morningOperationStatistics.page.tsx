@@ -1,0 +1,3 @@
+import { MorningOperationStatisticsPage } from '../../../features/reports/device-work/pages.tsx';
+
+export default MorningOperationStatisticsPage;

@@ -1,0 +1,3 @@
+import { OnlineDailyReportPage } from '../../../features/reports/device-work/pages.tsx';
+
+export default OnlineDailyReportPage;

@@ -1,0 +1,3 @@
+import { OnlineRateReportPage } from '../../../features/reports/device-work/pages.tsx';
+
+export default OnlineRateReportPage;
