@@ -68,7 +68,7 @@ export const DECLS = {
 
 const OPTIONS: EngineReportOptions = {
   ns: DEVICE_REPORTS_NS,
-  quick: ['yesterday', 'last3Days', 'last7Days', 'thisMonth', 'lastMonth'],
+  quick: ['today', 'yesterday', 'last3Days', 'last7Days', 'thisMonth', 'lastMonth'],
   exportFailedKey: 'export',
 };
 // A detail list's count (faults, early-morning days) sits under its first column after the vehicle.
