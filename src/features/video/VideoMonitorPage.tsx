@@ -11,6 +11,8 @@ import { notifications } from '@mantine/notifications';
 import { parseNodeId, type TreeNode } from '../../../domain/company/tree-node.ts';
 import { noCameraMessage, videoChannels } from '../../../domain/video/channels.ts';
 import { GRID_SIZES, promptAtMessage, videoMessage, type GridSize } from '../../../domain/video/limits.ts';
+import { AUTO_STOP_MAX_MINUTES, DEFAULT_AUTO_STOP_MINUTES, ParamKeys, paramNumber } from '../../../domain/system-config/params.ts';
+import { useSystemParams } from '../system-config/api.ts';
 import { CompanyTreePanel } from '../company-tree/CompanyTreePanel.tsx';
 import { useLang, useT } from '../../i18n/index.ts';
 import { readLocal, writeLocal } from '../../session/storage.ts';
@@ -22,15 +24,19 @@ import { VideoWall, type ChannelRef } from './video-wall.ts';
 
 /** Unanswered, the auto-stop prompt stops the windows after this long. */
 const AUTO_STOP_ANSWER_MS = 60_000;
-const AUTO_STOP_KEY = 'videoAutoStopMinutes';
 
 export function VideoMonitorPage() {
   const t = useT(VIDEO_NS);
   const lang = useLang();
   const wall = useMemo(
-    () => new VideoWall({ store: { get: readLocal, set: writeLocal }, autoStopMinutes: Number(readLocal(AUTO_STOP_KEY) ?? 5) || 0 }),
+    () => new VideoWall({ store: { get: readLocal, set: writeLocal }, autoStopMinutes: DEFAULT_AUTO_STOP_MINUTES }),
     [],
   );
+  // The auto-stop time is the system parameter (/system/param, issue 19): read when the page opens and
+  // again whenever an administrator changes it (push), without a reload. The input below changes it for
+  // this visit only.
+  const params = useSystemParams();
+  const configuredAutoStop = params ? paramNumber(params, ParamKeys.videoAutoStopMinutes, DEFAULT_AUTO_STOP_MINUTES) : undefined;
   const snap = useSyncExternalStore(wall.subscribe, wall.get);
   const [vehicle, setVehicle] = useState<{ id: number; plate: string } | null>(null);
   const [known, setKnown] = useState<DeviceChannels | 'loading' | 'failed' | null>(null);
@@ -38,6 +44,13 @@ export function VideoMonitorPage() {
   const channels = known && typeof known === 'object' ? videoChannels(known) : [];
   const [picked, setPicked] = useState<ReadonlySet<number>>(new Set());
   const [autoStop, setAutoStop] = useState(() => wall.getAutoStopMinutes());
+  // A new configured value (first read, or an administrator's change) replaces this visit's value.
+  const [seenConfigured, setSeenConfigured] = useState<number | undefined>(undefined);
+  if (configuredAutoStop !== undefined && configuredAutoStop !== seenConfigured) {
+    setSeenConfigured(configuredAutoStop);
+    setAutoStop(configuredAutoStop);
+  }
+  useEffect(() => wall.setAutoStopMinutes(autoStop), [autoStop, wall]);
 
   useEffect(() => {
     const timer = setInterval(() => wall.tick(), 5000);
@@ -180,14 +193,14 @@ export function VideoMonitorPage() {
             size="xs"
             w={150}
             min={0}
-            max={120}
+            max={AUTO_STOP_MAX_MINUTES}
             label={t('autoStopMinutes')}
             value={autoStop}
+            data-testid="video-autostop-minutes"
             onChange={(v) => {
               const n = typeof v === 'number' ? v : 0;
               setAutoStop(n);
               wall.setAutoStopMinutes(n);
-              writeLocal(AUTO_STOP_KEY, String(n));
             }}
           />
           <Button size="xs" variant="default" onClick={() => wall.closeAll()} data-testid="video-close-all">

@@ -9,7 +9,7 @@ import type { DisplayCrs } from '../../../domain/geo/gcj02.ts';
 import { API_BASE } from '../../api/http.ts';
 import { session } from '../../session/store.ts';
 import type { AlarmHandledNotice, AlarmItem, AlarmListKind, AlarmSnapshot } from './alarm-lists.ts';
-import type { DirectoryEntry, LiveFrame, LiveMessage, MainMessage, StreamControl, VehicleRecord, WorkerMessage } from './protocol.ts';
+import type { DirectoryEntry, LiveConfigChanged, LiveFrame, LiveMessage, MainMessage, StreamControl, VehicleRecord, WorkerMessage } from './protocol.ts';
 
 export const PUSH_PATH = '/ws-service/websocket';
 
@@ -47,6 +47,8 @@ export interface LiveStream {
    * a change may have been missed, read the count again. Optional: test fakes may lack it.
    */
   onNoticeUnread?(listener: (msg: { unread: number; noticeId: number | null } | null) => void): () => void;
+  /** The dictionary or the system parameters changed (push `configChanged`); null after a reconnect. Optional: test fakes may lack it. */
+  onConfigChanged?(listener: (change: LiveConfigChanged['change']) => void): () => void;
   alarmList(kind: AlarmListKind): Promise<AlarmItem[]>;
   markAlarmsRead(): void;
   markAlarmHandled(id: number, dealStatus: number): void;
@@ -78,6 +80,7 @@ export function createLiveStream(opts: LiveStreamOptions = {}): LiveStream {
   const listListeners = new Set<(snapshot: AlarmSnapshot) => void>();
   const handledListeners = new Set<(notice: AlarmHandledNotice | null) => void>();
   const noticeListeners = new Set<(msg: { unread: number; noticeId: number | null } | null) => void>();
+  const configListeners = new Set<(change: LiveConfigChanged['change']) => void>();
   let disposed = false;
 
   const release = (frame: LiveFrame) => {
@@ -105,6 +108,10 @@ export function createLiveStream(opts: LiveStreamOptions = {}): LiveStream {
       return;
     }
     if (msg.type === 'status' && msg.connection === 'open') for (const l of noticeListeners) l(null);
+    if (msg.type === 'configChanged') {
+      for (const l of configListeners) l(msg.change);
+      return;
+    }
     if (msg.type === 'status' && msg.connection === 'reconnecting') {
       const t = token();
       if (t) void control.setToken(t);
@@ -148,6 +155,10 @@ export function createLiveStream(opts: LiveStreamOptions = {}): LiveStream {
     onNoticeUnread(listener) {
       noticeListeners.add(listener);
       return () => noticeListeners.delete(listener);
+    },
+    onConfigChanged(listener) {
+      configListeners.add(listener);
+      return () => configListeners.delete(listener);
     },
     alarmList: (kind) => control.alarmList(kind),
     markAlarmsRead: () => void control.markAlarmsRead(),

@@ -78,10 +78,19 @@ export interface LiveNoticeUnread {
   noticeId: number | null;
 }
 
+/**
+ * The dictionary or the system parameters changed (push `configChanged`, issue 19): views reading them
+ * refetch that topic; `change` null after a reconnect (changes made while away are not replayed: refetch all).
+ */
+export interface LiveConfigChanged {
+  type: 'configChanged';
+  change: { topic: string; version: number } | null;
+}
+
 export type LiveMessage = LiveFrame | LiveStats | LiveStatus;
 
 /** Worker → main over the worker port. */
-export type WorkerMessage = LiveMessage | LiveAlarm | LiveAlarmLists | LiveAlarmHandled | LiveNoticeUnread;
+export type WorkerMessage = LiveMessage | LiveAlarm | LiveAlarmLists | LiveAlarmHandled | LiveConfigChanged | LiveNoticeUnread;
 
 /** Main → worker over the worker port: start, or give a frame's buffers back. */
 export type MainMessage =

@@ -90,6 +90,7 @@ export function acquireLiveStream(opts: LiveStreamOptions = {}): LiveStream {
     },
     onAlarmHandled: (listener) => track(s.stream.onAlarmHandled(listener)),
     onNoticeUnread: (listener) => track(s.stream.onNoticeUnread?.(listener) ?? (() => undefined)),
+    onConfigChanged: (listener) => track(s.stream.onConfigChanged?.(listener) ?? (() => undefined)),
     alarmList: (kind) => s.stream.alarmList(kind),
     markAlarmsRead: () => s.stream.markAlarmsRead(),
     markAlarmHandled: (id, dealStatus) => s.stream.markAlarmHandled(id, dealStatus),

@@ -32,6 +32,8 @@ export class StreamCore {
   onAlarmHandled: ((data: unknown) => void) | undefined;
   /** This user's unread notice count changed (`noticeUnread`, issue 19: sent to this user's consoles only). */
   onNoticeUnread: ((data: unknown) => void) | undefined;
+  /** The dictionary or the system parameters changed (`configChanged`, issue 19): `{topic, version}`. */
+  onConfigChanged: ((data: unknown) => void) | undefined;
 
   /** One websocket message (binary or JSON text) received at local time `now`. Bad input is counted, state kept. */
   handleMessage(data: ArrayBuffer | Uint8Array | string, now: number): void {
@@ -104,6 +106,7 @@ export class StreamCore {
         else if (m.commandType === 'alarmReplay') this.onAlarmReplay?.((m.body.value as { data?: unknown } | null)?.data);
         else if (m.commandType === 'alarmHandled') this.onAlarmHandled?.((m.body.value as { data?: unknown } | null)?.data);
         else if (m.commandType === 'noticeUnread') this.onNoticeUnread?.((m.body.value as { data?: unknown } | null)?.data);
+        else if (m.commandType === 'configChanged') this.onConfigChanged?.((m.body.value as { data?: unknown } | null)?.data);
         break;
     }
   }
@@ -126,6 +129,7 @@ export class StreamCore {
     else if (env.commandType === 'alarmReplay') this.onAlarmReplay?.(data);
     else if (env.commandType === 'alarmHandled') this.onAlarmHandled?.(data);
     else if (env.commandType === 'noticeUnread') this.onNoticeUnread?.(data);
+    else if (env.commandType === 'configChanged') this.onConfigChanged?.(data);
   }
 
   private applyPositions(frame: Parameters<FleetState['applyPositions']>[0], now: number): void {

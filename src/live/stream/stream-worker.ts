@@ -76,6 +76,15 @@ export class StreamWorker {
       }
       env.post({ type: 'noticeUnread', unread: n.unread, noticeId: n.noticeId }, []);
     };
+    // Configuration changes are rare (an administrator's save): always posted; malformed ones are counted.
+    this.core.onConfigChanged = (data) => {
+      const c = data as { topic?: unknown; version?: unknown } | null;
+      if (!c || typeof c.topic !== 'string' || typeof c.version !== 'number') {
+        this.core.errors++;
+        return;
+      }
+      env.post({ type: 'configChanged', change: { topic: c.topic, version: c.version } }, []);
+    };
   }
 
   start(options: StreamStartOptions): void {
@@ -92,7 +101,10 @@ export class StreamWorker {
         open: () => {
           this.core.handleReconnect();
           // Handlings made while the socket was down are not replayed: views showing alarm states refetch.
-          if (this.opened++ > 0) this.env.post({ type: 'alarmHandled', notice: null }, []);
+          if (this.opened++ > 0) {
+            this.env.post({ type: 'alarmHandled', notice: null }, []);
+            this.env.post({ type: 'configChanged', change: null }, []);
+          }
         },
         message: (data) => this.core.handleMessage(data, this.env.now()),
       },

@@ -1,0 +1,3 @@
+import { DictionaryPage } from '../../features/system-config/DictionaryPage.tsx';
+
+export default DictionaryPage;

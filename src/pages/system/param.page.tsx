@@ -1,0 +1,3 @@
+import { ParamPage } from '../../features/system-config/ParamPage.tsx';
+
+export default ParamPage;
