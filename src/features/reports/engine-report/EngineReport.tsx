@@ -94,6 +94,8 @@ export interface EngineReportOptions {
   /** Row buttons before 轨迹回放, and the width of the actions column. */
   rowActions?: (row: Row, period: ReportPeriod, t: T) => ReactNode;
   actionsWidth?: number;
+  /** false: rows are not one vehicle's (the line analysis lists stops), so no 轨迹回放 and no actions column. @default true */
+  playback?: boolean;
 }
 
 export function EngineReport({ decl, options: o }: { decl: EngineReportDecl; options: EngineReportOptions }) {
@@ -191,7 +193,7 @@ export function EngineReport({ decl, options: o }: { decl: EngineReportDecl; opt
         error={list.error}
         onRetry={list.reload}
         totals={totalCells ? { vehiidno: t('total'), ...totalCells } : undefined}
-        actions={{
+        actions={o.playback === false ? undefined : {
           width: o.actionsWidth ?? 100,
           render: (r) => {
             const playback = (
