@@ -61,6 +61,9 @@ describe('simulated bus passenger counters', () => {
     })!;
     const temps = drive(device, 7, 9).filter((m): m is BodyTemperatureUpload => m.msgId === 0x0e30);
     expect(temps.length).toBeGreaterThan(20);
-    for (const m of temps) expect(m.celsius).toBeGreaterThanOrEqual(36.2), expect(m.celsius).toBeLessThan(38.5);
+    for (const m of temps) {
+      expect(m.celsius).toBeGreaterThanOrEqual(36.2);
+      expect(m.celsius).toBeLessThan(38.5);
+    }
   });
 });

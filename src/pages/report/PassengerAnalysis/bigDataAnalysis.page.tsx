@@ -1,0 +1,3 @@
+import { BigDataAnalysisPage } from '../../../features/reports/passengers/pages.tsx';
+
+export default BigDataAnalysisPage;

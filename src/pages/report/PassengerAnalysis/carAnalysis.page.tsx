@@ -1,0 +1,3 @@
+import { CarAnalysisPage } from '../../../features/reports/passengers/pages.tsx';
+
+export default CarAnalysisPage;

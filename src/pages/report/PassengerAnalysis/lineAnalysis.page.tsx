@@ -1,0 +1,3 @@
+import { LineAnalysisPage } from '../../../features/reports/passengers/pages.tsx';
+
+export default LineAnalysisPage;

@@ -1,0 +1,3 @@
+import { PassengerSupervisionPage } from '../../../features/reports/passengers/pages.tsx';
+
+export default PassengerSupervisionPage;

@@ -1,0 +1,3 @@
+import { TemperatureReportPage } from '../../features/reports/passengers/pages.tsx';
+
+export default TemperatureReportPage;
