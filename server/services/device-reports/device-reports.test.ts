@@ -103,9 +103,9 @@ describe('device work reports (issue 18)', () => {
     expect(stat.totals).toMatchObject({ total: 2, camera: 1, storage: 1 });
   });
 
-  it('exports the fault list as a job whose workbook holds the same rows, in the caller language', async () => {
+  it('exports the fault list (the catalogue\'s errorlistExport) as a job whose workbook holds the same rows, in the caller language', async () => {
     const d = chinaDateOfDay(day);
-    const start = await server.call<{ taskId: string }>('POST', '/service-safe/devstatus/errorlist/excel', { token: admin, lang: 'en', body: { startDate: d, endDate: d, vehicleIds: [v.vehicleId] } });
+    const start = await server.call<{ taskId: string }>('POST', '/service-safe/devstatus/errorlistExport', { token: admin, lang: 'en', body: { startDate: d, endDate: d, vehicleIds: [v.vehicleId] } });
     expect(start.code, start.msg).toBe(200);
     let status = '';
     for (let i = 0; i < 100 && status !== 'done'; i++) {

@@ -235,6 +235,7 @@ export function deviceReportDecls(storage: Storage, clock: () => number) {
     } satisfies ReportDecl<FaultRow>,
     deviceAbnormalReport: {
       path: '/errorlist', screen: '/report/deviceWorkReport/deviceAbnormalReport', file: ['设备异常报表', 'device-faults'],
+      exportAlias: '/errorlistExport', // the catalogue's name of this export
       build: async (_engine, vehicles, period) => {
         const rows = await faultsOf(storage, vehicles, period, FAULT_TYPES);
         return { rows, totals: { faults: rows.length, vehicles: new Set(rows.map((r) => r.vehicleId)).size, minutes: r1(sum(rows, (r) => r.minutes ?? 0)) } };

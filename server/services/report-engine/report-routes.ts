@@ -88,6 +88,8 @@ export interface ReportDecl<T> {
   readonly file: readonly [zh: string, en: string];
   readonly build: (engine: ReportEngine, vehicles: VehicleLabel[], period: Period) => Promise<Report<T>>;
   readonly columns: (lang: Lang) => SheetColumn<T>[];
+  /** A catalogue name of the export-start call beside `<path>/excel` (e.g. devstatus/errorlistExport), under the prefix. */
+  readonly exportAlias?: string;
 }
 
 export interface ReportRouteDeps {
@@ -166,7 +168,8 @@ export function reportRoutes(app: App, deps: ReportRouteDeps, opts: ReportRouteO
     const jobs = new ExportJobs(app.exportFiles, opts.jobKind(decl.path), {
       notFound: ReportRouteMessages.taskNotFound, failed: ReportRouteMessages.exportFailed, notDone: ReportRouteMessages.taskNotDone,
     }, opts.jobLog(decl.path));
-    app.post(`${base}/excel`, { config: { permission: exportBit }, schema: { body: ExportSchema } }, async (request) => {
+    const startPaths = [`${base}/excel`, ...(decl.exportAlias === undefined ? [] : [`${opts.prefix}${decl.exportAlias}`])];
+    for (const startPath of startPaths) app.post(startPath, { config: { permission: exportBit }, schema: { body: ExportSchema } }, async (request) => {
       const lang = requestLang(request);
       const q = request.body;
       // Checked before the job starts, so a bad period (or selection) is the answer, not a failed job.
