@@ -1,0 +1,3 @@
+import { PageVisitsPage } from '../../../features/audit/UsagePages.tsx';
+
+export default PageVisitsPage;

@@ -1,0 +1,3 @@
+import { OnlineDurationPage } from '../../../features/audit/UsagePages.tsx';
+
+export default OnlineDurationPage;
