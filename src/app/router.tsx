@@ -26,6 +26,7 @@ import { RootLayout } from './RootLayout.tsx';
 import { APP_ROUTES, type AppRoute } from './route-table.ts';
 import { ROUTER_VARIANT } from './variant.ts';
 import { wallDisplayKey } from '../features/walls/display-key.ts';
+import { pageVisitTracker } from '../features/audit/visits.ts';
 
 const NotFoundPage = lazyComponent(() => import('../shell/NotFoundPage.tsx'), 'NotFoundPage');
 const NotBuiltPage = lazyComponent(() => import('../shell/NotBuiltPage.tsx'), 'NotBuiltPage');
@@ -146,6 +147,13 @@ export const router = createRouter({
 
 // screens navigate through ./navigate.ts (they must not import this module: it imports them)
 registerRouterNavigation((to) => router.navigate(to));
+
+// Issue 19: the page the user stops on is reported (pageview/add) for /system/user_action/detail.
+const trackVisit = pageVisitTracker({ canSee: (route) => session.user !== null && currentAccess().canSeeRoute(route) });
+router.subscribe('onResolved', (e) => {
+  const path = e.toLocation.pathname;
+  trackVisit(BASEPATH && path.startsWith(BASEPATH) ? path.slice(BASEPATH.length) : path);
+});
 
 registerUnauthorizedNavigation((href) => {
   void navigateHref(href, true);
