@@ -59,7 +59,7 @@ export function PageVisitsPage() {
 }
 
 /** Seconds as 「2 小时 5 分」. */
-export function durationText(seconds: number, t: (k: string, o?: Record<string, unknown>) => string): string {
+export function durationText(seconds: number, t: ReturnType<typeof useT>): string {
   const m = Math.floor(seconds / 60);
   return m >= 60 ? t('hm', { h: Math.floor(m / 60), m: m % 60 }) : t('m', { m });
 }
