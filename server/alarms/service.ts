@@ -68,6 +68,13 @@ export interface EffectiveSetting extends AlarmPolicy, Linkage {
   readonly fromCompanyId: number | null;
 }
 
+/**
+ * The most events one batch stores and publishes before the service yields to the event loop (issue 16):
+ * in a storm one unbounded batch built a multi-MB corked write per console and held the loop (gateway
+ * reads, push ticks, socket drains) for its whole length. 500 alarms ≈ 300 KB per console per write.
+ */
+export const DRAIN_BATCH_MAX = 500;
+
 /** How far back a start looks for alarms still held (a bit held longer than this is not followed). */
 const RESTORE_HELD_MS = 7 * 86_400_000;
 
@@ -154,8 +161,12 @@ export class AlarmService {
   }
 
   /** Resolves when every event so far is stored (and pushed). */
-  idle(): Promise<void> {
-    return this.chain;
+  async idle(): Promise<void> {
+    // The chain may grow while it runs (a drain yields between batches, events keep coming).
+    for (let chain = this.chain; ; chain = this.chain) {
+      await chain;
+      if (chain === this.chain) return;
+    }
   }
 
   /** Re-reads the fences after a fence or its vehicle bindings changed (the fence API calls it, naming the fences it wrote). */
@@ -345,6 +356,8 @@ export class AlarmService {
    * transaction). The batch waits for the end of the event loop's current I/O phase (setImmediate),
    * so a storm's reports from many sockets share one commit, while a lone alarm waits no timer.
    * (Gathering 5 ms in storms cut commit time by a third but did not improve the latency figures.)
+   * A batch holds at most DRAIN_BATCH_MAX events: `drain` stores and publishes them, yields one
+   * setImmediate (the loop serves sockets and push ticks), and goes on with what is pending.
    */
   private apply(events: readonly AlarmEvent[]): void {
     const idle = this.pending.length === 0;
@@ -353,8 +366,17 @@ export class AlarmService {
   }
 
   private async drain(): Promise<void> {
-    const batch = this.pending;
-    this.pending = [];
+    for (;;) {
+      const batch = this.pending.length <= DRAIN_BATCH_MAX ? this.pending : this.pending.slice(0, DRAIN_BATCH_MAX);
+      this.pending = batch === this.pending ? [] : this.pending.slice(DRAIN_BATCH_MAX);
+      if (batch.length > 0) await this.drainBatch(batch);
+      if (this.pending.length === 0) return;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Stores one batch in one transaction, then publishes its new alarms. */
+  private async drainBatch(batch: readonly AlarmEvent[]): Promise<void> {
     const starts = new Set<number>();
     for (const e of batch) if (e.kind === 'start') starts.add(e.vehicleId);
     let labels = new Map<number, VehicleLabel>();

@@ -7,10 +7,13 @@
  * waiting for a 1 s batch. One frame is encoded per company scope and tick and the same bytes go to
  * every console of that scope (frames are self-contained, see proto/position.proto).
  *
- * Slow consumers: above `highWaterBytes` buffered, a connection stops getting deltas; once it drains
- * below `lowWaterBytes` it gets a fresh snapshot instead of the stale deltas. Above `maxBufferedBytes`,
- * or behind for longer than `maxBehindMs`, it is closed with code 4008 and the console reconnects.
- * Alarms are never coalesced or skipped: they are queued to every connection in scope in any mode.
+ * Slow consumers (server/push/CONTEXT.md "Slow consumers"): above `highWaterBytes` buffered (the socket's
+ * real `bufferedAmount`), a connection stops getting deltas, and its stored alarms are withheld instead of
+ * queued; once it drains below `lowWaterBytes` it gets a fresh snapshot, and an alarm catch-up (the same
+ * `alarmReplay` a reconnect gets: the newest ALARM_REPLAY_MAX since the last alarm it got, the rest
+ * counted as `missed`, which the console shows with a link to the alarm list). Only a connection that
+ * stops READING is closed (4008): no bytes drained for `maxBehindMs` while behind, or above
+ * `maxBufferedBytes`. One that is merely behind a burst but keeps reading is never closed.
  *
  * Alarm catch-up: every connection first gets one `alarmReplay` message from the alarm store (the
  * cursor `lastId`; on a reconnect that names `alarmsAfter`, the alarms of its scope raised since, at most
@@ -55,7 +58,11 @@ export interface PushOptions {
   lowWaterBytes: number;
   /** Buffered bytes above which a connection is closed (alarms included, memory is bounded). @default 32 MiB */
   maxBufferedBytes: number;
-  /** A connection behind for longer than this is closed. @default 30000 */
+  /**
+   * A connection that is behind (or has alarms withheld) and drained no byte for this long is closed:
+   * it stopped reading. Progress, not lateness: a console behind a burst that keeps reading stays.
+   * @default 30000
+   */
   maxBehindMs: number;
   /**
    * Cork console sockets around a run of alarm messages (one writev per console per stored batch).
@@ -79,8 +86,12 @@ export interface PushStats {
   snapshots: number;
   /** Snapshots sent to connections that had fallen behind. */
   resnapshots: number;
-  /** Connections closed for being too far behind. */
+  /** Connections closed because they stopped reading (or exceeded maxBufferedBytes). */
   slowClosed: number;
+  /** Stored alarms not queued to a connection under pressure (each is in a later catch-up or its `missed`). */
+  alarmsWithheld: number;
+  /** Catch-ups sent to connections that had alarms withheld, once they drained. */
+  alarmCatchUps: number;
   alarms: number;
   /** Alarms sent in catch-up replays. */
   alarmsReplayed: number;
@@ -163,12 +174,20 @@ interface Client {
   readonly json: boolean;
   readonly group: Group;
   mode: Mode;
-  behindSince: number;
   closing: boolean;
   /** Live alarms (and handlings) published while the catch-up read runs, sent right after it in order; null otherwise. */
   held: Held[] | null;
   /** Live alarms with an id ≤ this were in the catch-up replay (−∞: no replay). */
   alarmFloor: number;
+  /** Every alarm with an id up to this one was sent to this connection or replayed to it (its catch-up cursor). */
+  alarmCursor: number;
+  /** Stored alarms withheld under pressure since the last catch-up; > 0: every newer one is withheld too. */
+  withheld: number;
+  /** Bytes handed to the socket (frame headers included): `queued − bufferedAmount` is what it drained. */
+  queued: number;
+  /** The most it had drained at the last check, and when that grew (store clock): the stall rule. */
+  drained: number;
+  progressAt: number;
   /** The signed-in user of this console (per-user messages); undefined for a wall's display credential. */
   readonly userId: number | undefined;
 }
@@ -187,7 +206,7 @@ const OPEN = 1;
 
 export class PushHub {
   readonly stats: PushStats = {
-    connections: 0, deltaFrames: 0, snapshots: 0, resnapshots: 0, slowClosed: 0, alarms: 0, alarmsReplayed: 0, alarmsDeduplicated: 0, alarmFlushes: 0, handled: 0,
+    connections: 0, deltaFrames: 0, snapshots: 0, resnapshots: 0, slowClosed: 0, alarmsWithheld: 0, alarmCatchUps: 0, alarms: 0, alarmsReplayed: 0, alarmsDeduplicated: 0, alarmFlushes: 0, handled: 0,
     bytesSent: 0, positions: 0,
   };
   private options: PushOptions;
@@ -258,7 +277,10 @@ export class PushHub {
    */
   async connect(ws: WebSocket, scope: Scope, json: boolean, alarmsAfter?: number, userId?: number): Promise<void> {
     const group = this.groupOf(scope);
-    const client: Client = { ws, json, group, mode: 'pending', behindSince: 0, closing: false, held: null, alarmFloor: -Infinity, userId };
+    const client: Client = {
+      ws, json, group, mode: 'pending', closing: false, held: null, alarmFloor: -Infinity, userId,
+      alarmCursor: -Infinity, withheld: 0, queued: 0, drained: 0, progressAt: this.store.clock(),
+    };
     group.clients.add(client);
     this.stats.connections++;
     ws.on('close', () => {
@@ -283,8 +305,9 @@ export class PushHub {
     client.held = [];
     try {
       const replay = await this.alarmSource!.since(client.group.scope, alarmsAfter);
-      // Only a reconnect sets the floor: on a first connect nothing was replayed, so nothing may be skipped.
+      // Only a reconnect (or a catch-up) sets the floor: on a first connect nothing was replayed, so nothing may be skipped.
       if (alarmsAfter !== undefined) client.alarmFloor = replay.lastId;
+      client.alarmCursor = Math.max(client.alarmCursor, replay.lastId);
       if (client.ws.readyState !== OPEN) return;
       this.send(client, client.json ? jsonEnvelope(Commands.alarmReplay, replay) : this.encoder.json(Commands.alarmReplay, { data: replay }));
       this.stats.alarmsReplayed += replay.alarms.length;
@@ -315,10 +338,12 @@ export class PushHub {
   }
 
   /**
-   * Sends an alarm to every console whose scope holds `companyPath`. Never coalesced, never skipped:
-   * one message per alarm (the wire format consumers parse). With `corkAlarms` (the default, see
-   * PushOptions) each console socket is corked on its first alarm of a synchronous run and uncorked on
-   * the next tick: the batch leaves in one writev per console instead of two writes per alarm.
+   * Sends an alarm to every console whose scope holds `companyPath`: one message per alarm (the wire
+   * format consumers parse). With `corkAlarms` (the default, see PushOptions) each console socket is
+   * corked on its first alarm of a synchronous run and uncorked on the next tick: the batch leaves in
+   * one writev per console instead of two writes per alarm. A console above `highWaterBytes` buffered
+   * does not get it queued: it is withheld (with every later one) until the console drained, then the
+   * console gets one catch-up from the store (`withhold`, `catchUp`). Never silently dropped.
    */
   publishAlarm(companyPath: string, alarm: AlarmMessage): void {
     let binary: Uint8Array | undefined;
@@ -336,10 +361,12 @@ export class PushHub {
           this.stats.alarmsDeduplicated++;
           continue;
         }
+        if (this.withhold(c, id)) continue;
         if (this.options.corkAlarms) this.cork(c);
         if (c.json) this.send(c, (text ??= jsonEnvelope(Commands.alarm, alarm)));
         else this.send(c, (binary ??= this.encoder.json(Commands.alarm, { data: alarm })));
         this.stats.alarms++;
+        if (id > c.alarmCursor && Number.isFinite(id)) c.alarmCursor = id;
       }
     }
   }
@@ -418,12 +445,48 @@ export class PushHub {
   /** One held alarm to one connection (after its catch-up), unless the catch-up carried it. */
   private sendAlarm(c: Client, alarm: AlarmMessage): void {
     if (c.closing) return;
-    if (alarmIdOf(alarm) <= c.alarmFloor) {
+    const id = alarmIdOf(alarm);
+    if (id <= c.alarmFloor) {
       this.stats.alarmsDeduplicated++;
       return;
     }
+    if (this.withhold(c, id)) return;
     this.send(c, c.json ? jsonEnvelope(Commands.alarm, alarm) : this.encoder.json(Commands.alarm, { data: alarm }));
     this.stats.alarms++;
+    if (id > c.alarmCursor && Number.isFinite(id)) c.alarmCursor = id;
+  }
+
+  /**
+   * Backpressure for alarms: a console whose socket holds more than `highWaterBytes` unsent (its real
+   * `bufferedAmount`, corked bytes included) gets no more alarm messages queued; they stay in the store
+   * and reach it in one catch-up once it drained (`catchUp`). Once one is withheld every later one is
+   * too, so the catch-up (everything after the cursor) keeps the order. Only a stored alarm (with an id)
+   * on a hub with a store to read back from can be withheld; anything else is queued as before.
+   */
+  private withhold(c: Client, id: number): boolean {
+    if (!this.alarmSource || !Number.isFinite(id) || !Number.isFinite(c.alarmCursor)) return false;
+    if (c.withheld === 0 && c.ws.bufferedAmount <= this.options.highWaterBytes) return false;
+    c.withheld++;
+    this.stats.alarmsWithheld++;
+    return true;
+  }
+
+  /**
+   * The alarms withheld from a console that has drained: one `alarmReplay` after its cursor, exactly
+   * what a reconnect gets (the newest ALARM_REPLAY_MAX, older ones counted as `missed`: the console shows
+   * "N more, see alarm processing" and the alarm list holds every one). Newer alarms published during the
+   * read are held and sent after it. A failed read closes the socket (1011) so the console reconnects with
+   * its cursor and gets the same catch-up then, rather than running on with a silent hole.
+   */
+  private catchUp(c: Client): void {
+    const after = c.alarmCursor;
+    c.withheld = 0;
+    this.stats.alarmCatchUps++;
+    this.replayAlarms(c, after).catch(() => {
+      if (c.closing) return;
+      c.closing = true;
+      c.ws.close(1011, 'alarm catch-up failed: reconnect');
+    });
   }
 
   /** Corks a console's socket until the end of this synchronous run (nested corks of ws's sender are counted). */
@@ -466,7 +529,6 @@ export class PushHub {
           if (c.mode !== 'live' || c.closing) continue;
           if (c.ws.bufferedAmount > this.options.highWaterBytes) {
             c.mode = 'behind';
-            c.behindSince = now;
             continue;
           }
           if (c.json) this.send(c, (text ??= jsonPositions(FrameKind.Delta, now, src, rows, rows.length)));
@@ -481,16 +543,32 @@ export class PushHub {
     this.onTick?.(now, sent);
   }
 
+  /**
+   * Per connection and tick: progress (bytes the socket drained since the last check), then for a
+   * connection under pressure (behind on deltas, or alarms withheld): closed when it stopped reading
+   * (no progress for `maxBehindMs`) or holds more than `maxBufferedBytes`; once drained to `lowWaterBytes`,
+   * a fresh snapshot and the alarm catch-up. Lateness alone never closes: a console behind a burst that
+   * keeps reading catches up.
+   */
   private serveSlowConsumers(now: number): void {
     for (const g of this.groups.values()) {
       for (const c of g.clients) {
-        if (c.mode !== 'behind' || c.closing) continue;
+        if (c.closing) continue;
         const buffered = c.ws.bufferedAmount;
-        if (buffered > this.options.maxBufferedBytes || now - c.behindSince > this.options.maxBehindMs) {
+        const drained = c.queued - buffered;
+        if (drained > c.drained || buffered === 0) {
+          c.drained = Math.max(c.drained, drained);
+          c.progressAt = now;
+        }
+        if (c.mode !== 'behind' && c.withheld === 0) continue;
+        if (buffered > this.options.maxBufferedBytes || now - c.progressAt > this.options.maxBehindMs) {
           this.closeSlow(c);
         } else if (buffered <= this.options.lowWaterBytes) {
-          this.sendSnapshot(c, now);
-          this.stats.resnapshots++;
+          if (c.withheld > 0 && c.held === null) this.catchUp(c);
+          if (c.mode === 'behind') {
+            this.sendSnapshot(c, now);
+            this.stats.resnapshots++;
+          }
         }
       }
     }
@@ -530,7 +608,10 @@ export class PushHub {
   private send(c: Client, data: Uint8Array | string): void {
     if (c.ws.readyState !== OPEN) return;
     c.ws.send(data, { binary: typeof data !== 'string' });
-    this.stats.bytesSent += typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+    const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+    this.stats.bytesSent += bytes;
+    // The websocket frame header of a server frame (unmasked): what bufferedAmount counts besides the payload.
+    c.queued += bytes + (bytes < 126 ? 2 : bytes < 65_536 ? 4 : 10);
   }
 
   private markDirty(slot: number): void {
