@@ -1,0 +1,5 @@
+import { AudioResourcesPage } from '../../../features/voice/AudioResourcesPage.tsx';
+
+export default function AudioPage() {
+  return <AudioResourcesPage />;
+}

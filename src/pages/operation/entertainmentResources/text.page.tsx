@@ -1,0 +1,5 @@
+import { TextTemplatesPage } from '../../../features/voice/TextTemplatesPage.tsx';
+
+export default function TextResourcesPage() {
+  return <TextTemplatesPage />;
+}

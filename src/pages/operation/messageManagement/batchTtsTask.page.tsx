@@ -1,0 +1,5 @@
+import { BatchTtsTaskPage } from '../../../features/voice/BatchTtsTaskPage.tsx';
+
+export default function BatchTtsTask() {
+  return <BatchTtsTaskPage />;
+}
