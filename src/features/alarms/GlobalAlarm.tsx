@@ -39,7 +39,8 @@ import { formatPlace, formatTime, playbackHref, riskColor } from './format.ts';
 import { HandleForm } from './HandleForm.tsx';
 import { ALARMS_NS } from './messages.ts';
 import { createSnapshotStore } from './snapshot-store.ts';
-import { playAlarmTone, probeSound, unlockSound, useSoundBlocked } from './sound.ts';
+import { probeSound, unlockSound, useSoundBlocked } from './sound.ts';
+import { playAlarmSound } from '../voice/alarm-sound.ts';
 import { TtsForm } from './TtsForm.tsx';
 import { mediaApi, type SnapResult } from '../media-reports/api.ts';
 import { SnapDialog } from '../media-reports/SnapDialog.tsx';
@@ -152,7 +153,8 @@ function AlarmArea({ userId, headerSlot, compact, onDockedChange }: { userId: nu
         voiceBaseline.current = s.voiceCount;
         // one tone however many tone-linked alarms arrived since the last snapshot (≤ 4 Hz)
         if (settingRef.current?.voice) {
-          playAlarmTone();
+          // the audio resource chosen in the user's pop-up setting (voiceUrl), else the built-in tone
+          playAlarmSound(settingRef.current.voiceUrl);
           setTones((n) => n + 1);
         }
       }
