@@ -338,7 +338,8 @@ export function systemConfigRoutes(app: App, deps: SystemConfigDeps): SystemConf
   });
 
   app.get('/service-priv/paramconfig/system/remove', {
-    config: { permission: `${PARAM_PAGE}:delete` },
+    // A GET that deletes (the catalogue's verb): audited like a write (server/services/audit/hook.ts).
+    config: { permission: `${PARAM_PAGE}:delete`, audit: true },
     schema: { querystring: Strict({ ids: IdList }) },
   }, async (request) => {
     const ctx = auth(request);
@@ -350,10 +351,17 @@ export function systemConfigRoutes(app: App, deps: SystemConfigDeps): SystemConf
       const children = db.prepare('SELECT id FROM sys_param WHERE parent_id = ?').all(r.id) as { id: number }[];
       if (children.some((c) => !ids.includes(c.id))) throw fail.badRequest(msg(PARAM_MESSAGES.hasChildren));
     }
+    // Deepest first: a group goes after everything under it (RESTRICT on parent_id).
+    const parentOf = db.prepare('SELECT parent_id FROM sys_param WHERE id = ?');
+    const depth = (r: ParamRow) => {
+      let d = 0;
+      for (let p = r.parent_id; p !== null && d < 64; d++) p = (parentOf.get(p) as { parent_id: number | null } | undefined)?.parent_id ?? null;
+      return d;
+    };
+    const ordered = rows.map((r) => ({ r, d: depth(r) })).sort((x, y) => y.d - x.d);
     db.transaction(() => {
-      // Children before their group (RESTRICT on parent_id).
       const del = db.prepare('DELETE FROM sys_param WHERE id = ?');
-      for (const r of [...rows].sort((x, y) => (y.parent_id === null ? 0 : 1) - (x.parent_id === null ? 0 : 1))) del.run(r.id);
+      for (const { r } of ordered) del.run(r.id);
     })();
     config.changed('params');
     return ok({ deleted: rows.length }, requestLang(request));
