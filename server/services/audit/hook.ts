@@ -102,15 +102,24 @@ export function resultOf(status: number, code: number | undefined): AuditResult 
   return status < 300 && code === OK ? 'ok' : 'error';
 }
 
+const NO_PAGE = { page: '', button: '' } as const;
+const pageCache = new Map<string, { page: string; button: string }>();
+/** pageAndButton, remembered per key (registry keys are a few hundred). */
+function cachedPageAndButton(key: string): { page: string; button: string } {
+  let v = pageCache.get(key);
+  if (!v) pageCache.set(key, (v = pageAndButton(key)));
+  return v;
+}
+
 const CODE_HEAD = /^\{"code":(\d+)/;
 const NEW_ID = /"data":\{"id":(\d+)[,}]/;
 
 /** Installs the audit hooks; call right after installRoutePolicies and before the routes (order of hooks is registration order). */
 export function installAuditHook(app: FastifyInstance, writer: AuditWriter, clock: () => number = Date.now): void {
-  app.addHook('onSend', async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
-    if (request.is404 || !isAudited(request.method, request.routeOptions.config)) return payload;
-    // The envelope starts with its code (envelope.ts builds `{code, msg, data}` in that order): no JSON parse on the hot path.
-    if (typeof payload === 'string') {
+  // Callback-style hooks: no promise per call on the hot path.
+  app.addHook('onSend', (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
+    if (!request.is404 && typeof payload === 'string' && isAudited(request.method, request.routeOptions.config)) {
+      // The envelope starts with its code (envelope.ts builds `{code, msg, data}` in that order): no JSON parse on the hot path.
       const head = CODE_HEAD.exec(payload);
       if (head) request.auditCode = Number(head[1]);
       if (request.method === 'POST') {
@@ -118,10 +127,20 @@ export function installAuditHook(app: FastifyInstance, writer: AuditWriter, cloc
         if (id) request.auditNewId = Number(id[1]);
       }
     }
-    return payload;
+    done(null, payload);
   });
 
-  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    try {
+      record(request, reply);
+    } catch (err) {
+      // The answer is gone already; a row that cannot be built is logged, never turned into another answer.
+      request.log.error({ err }, 'audit row not recorded');
+    }
+    done();
+  });
+
+  function record(request: FastifyRequest, reply: FastifyReply): void {
     if (request.is404) return;
     const config = request.routeOptions.config;
     if (!isAudited(request.method, config)) return;
@@ -130,7 +149,7 @@ export function installAuditHook(app: FastifyInstance, writer: AuditWriter, cloc
     let key: string | undefined;
     if (typeof permission === 'string' && permission !== 'public' && permission !== 'session') key = permission;
     else if (Array.isArray(permission)) key = (ctx ? permission.find((k) => permits(ctx, k)) : undefined) ?? permission[0];
-    const { page, button } = key ? pageAndButton(key) : { page: '', button: '' };
+    const { page, button } = key ? cachedPageAndButton(key) : NO_PAGE;
     const body = request.body as Record<string, unknown> | undefined;
     const targets = targetsOf(page, request.params, request.query, body);
     if (request.auditNewId !== undefined && reply.statusCode < 300 && !targets.some(([, id]) => id === request.auditNewId)) {
@@ -156,5 +175,5 @@ export function installAuditHook(app: FastifyInstance, writer: AuditWriter, cloc
       targets,
     };
     writer.add(row);
-  });
+  }
 }
