@@ -74,6 +74,8 @@ export interface ConsumerResult {
   decodeErrors: number;
   /** Close code when the server closed the connection (4008: slow consumer), else null. */
   closedWith: number | null;
+  /** Alarms a catch-up (`alarmReplay` after alarms were withheld under pressure) counted as missed: in the alarm list, not pushed. */
+  missed: number;
 }
 
 const TYPES_PER_TERMINAL = STEPS.length;
@@ -182,6 +184,7 @@ export class StormConsumer {
   private duplicates = 0;
   private decodeErrors = 0;
   private closedWith: number | null = null;
+  private missed = 0;
 
   connect(pushUrl: string, token: string): Promise<void> {
     return new Promise<void>((resolve, reject) => {
@@ -207,9 +210,23 @@ export class StormConsumer {
       this.decodeErrors++;
       return;
     }
-    if (m.commandType !== 'alarm' || m.body?.type !== 'json') return;
-    const decodedAt = wallNow();
-    const alarm = (m.body.value as { data?: { devidno?: string; alarmType?: number; createTime?: number } }).data;
+    if (m.body?.type !== 'json') return;
+    type Alarm = { devidno?: string; alarmType?: number; createTime?: number };
+    if (m.commandType === 'alarmReplay') {
+      // A catch-up after the hub withheld alarms under pressure (server/push/CONTEXT.md): its alarms count as
+      // delivered (now), the ones it could not carry as missed (the console shows them as a link to the list).
+      const r = (m.body.value as { data?: { after?: number | null; alarms?: Alarm[]; missed?: number } }).data;
+      if (r?.after === null || r?.after === undefined) return;
+      const at = wallNow();
+      for (const a of r.alarms ?? []) this.record(a, at);
+      this.missed += r.missed ?? 0;
+      return;
+    }
+    if (m.commandType !== 'alarm') return;
+    this.record((m.body.value as { data?: Alarm }).data, wallNow());
+  }
+
+  private record(alarm: { devidno?: string; alarmType?: number; createTime?: number } | undefined, decodedAt: number): void {
     const key = `${alarm?.devidno}:${alarm?.alarmType}`;
     if (this.decodedAt.has(key)) this.duplicates++;
     else this.decodedAt.set(key, [decodedAt, alarm?.createTime ?? NaN]);
@@ -217,9 +234,12 @@ export class StormConsumer {
 
   /** What arrived since the last call, and starts afresh. */
   take(): ConsumerResult {
-    const r: ConsumerResult = { decodedAt: [...this.decodedAt].map(([k, [at, created]]) => [k, at, created]), duplicates: this.duplicates, decodeErrors: this.decodeErrors, closedWith: this.closedWith };
+    const r: ConsumerResult = {
+      decodedAt: [...this.decodedAt].map(([k, [at, created]]) => [k, at, created]), duplicates: this.duplicates, decodeErrors: this.decodeErrors, closedWith: this.closedWith,
+      missed: this.missed,
+    };
     this.decodedAt = new Map();
-    this.duplicates = this.decodeErrors = 0;
+    this.duplicates = this.decodeErrors = this.missed = 0;
     return r;
   }
 
@@ -238,6 +258,8 @@ export interface StormFigures {
   unexpected: number;
   decodeErrors: number;
   closedWith: number | null;
+  /** Counted as missed by a catch-up: stored and in the alarm list, not pushed one by one. */
+  missed: number;
   /** Frame written → decoded at the console, ms. */
   latencies: number[];
   /** Frame written → stored (the alarm's createTime), ms: the terminal → storage part. */
@@ -258,7 +280,7 @@ export function matchStorm(s: SenderResult, c: ConsumerResult): StormFigures {
   }
   return {
     sent: s.sent, acked: s.acked, sendSeconds: s.sendSeconds, delivered: latencies.length, duplicates: c.duplicates, unexpected: decoded.size,
-    decodeErrors: c.decodeErrors, closedWith: c.closedWith, latencies, toStored,
+    decodeErrors: c.decodeErrors, closedWith: c.closedWith, missed: c.missed, latencies, toStored,
   };
 }
 
