@@ -108,6 +108,20 @@ export function faceRecognitionRoutes(app: App, deps: { storage: Storage; live: 
     return reply.header('content-type', photo.mime).header('content-length', photo.bytes.length).header('cache-control', 'private, max-age=86400').send(photo.bytes);
   });
 
+  // A bound or recognised driver's warehouse photo, for readers of either screen (who may not hold the
+  // face warehouse's or the driver page's bit).
+  app.get('/service-priv/facerecognition/face', {
+    config: { permission: [RESULT_PAGE, SAMPLE_PAGE] },
+    schema: { querystring: Strict({ driverId: Id, t: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })) }) },
+  }, async (request, reply) => {
+    const ctx = auth(request);
+    const { driverId } = request.query as { driverId: number };
+    if (!store.driver(ctx.scope, driverId)) throw fail.notFound(NoDriver);
+    const photo = await storage.drivers.photo(driverId);
+    if (!photo) throw fail.notFound(NoDriver);
+    return reply.header('content-type', photo.mime).header('content-length', photo.bytes.length).header('cache-control', 'private, max-age=86400').send(photo.bytes);
+  });
+
   // 误报: a user marks a result as misrecognised (or takes the mark back), with who and when.
   app.post('/service-priv/facerecognition/result/mistake', {
     config: { permission: `${RESULT_PAGE}:mistake` },

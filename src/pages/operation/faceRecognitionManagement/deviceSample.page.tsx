@@ -1,0 +1,3 @@
+import { DeviceSamplePage } from '../../../features/face-recognition/DeviceSamplePage.tsx';
+
+export default DeviceSamplePage;

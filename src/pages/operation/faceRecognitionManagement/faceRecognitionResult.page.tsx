@@ -1,0 +1,3 @@
+import { FaceResultPage } from '../../../features/face-recognition/ResultPage.tsx';
+
+export default FaceResultPage;
