@@ -7,7 +7,8 @@
 import { describe, expect, test } from 'vitest';
 import { ACCOUNTS, consolePath, login, useE2E } from './harness.ts';
 
-const e2e = useE2E({ seedVehicles: 5 });
+// Ports 0: no fixed gateway, media or FTP port, so parallel servers never collide.
+const e2e = useE2E({ seedVehicles: 5, env: { GATEWAY_PORT: '0', MEDIA_PORT: '0', FTP_PORT: '0' } });
 
 describe('notices', () => {
   test('admin publishes → the operator\'s open console shows unread 1 → opens it → 0; the log shows it read', async () => {
@@ -18,6 +19,8 @@ describe('notices', () => {
 
     const operator = await e2e.newPage();
     await login(operator, ACCOUNTS.operator.username, ACCOUNTS.operator.password);
+    // Off the live map the operator lands on: its software-WebGL frames starve the other page's clicks on a loaded machine.
+    await operator.goto(consolePath('/monitor/videoMonitor'));
     const bell = operator.getByTestId('notice-bell');
     await expect.poll(() => bell.getAttribute('data-unread'), { timeout: 20_000 }).toBe('0');
 
@@ -57,5 +60,33 @@ describe('notices', () => {
     const logRow = admin.getByTestId('notice-log').locator('tr', { hasText: 'operator' });
     await logRow.waitFor();
     await expect.poll(() => logRow.textContent()).not.toContain('未读');
+  });
+});
+
+describe('menu favourites', () => {
+  // A page without a map (as above).
+  test('the operator stars the page it is on; another session shows it starred and listed; unstarring removes it for the user', async () => {
+    const page = await e2e.newPage();
+    await login(page, ACCOUNTS.operator.username, ACCOUNTS.operator.password);
+    await page.goto(consolePath('/monitor/videoMonitor'));
+    const star = page.getByTestId('favourites');
+    await expect.poll(() => star.getAttribute('data-starred'), { timeout: 20_000 }).toBe('false');
+    await star.click();
+    await page.getByTestId('favourite-toggle').click();
+    await expect.poll(() => star.getAttribute('data-starred')).toBe('true');
+
+    // Stored on the server for this user: another browser session shows the page starred and lists it.
+    const again = await e2e.newPage();
+    await login(again, ACCOUNTS.operator.username, ACCOUNTS.operator.password);
+    await again.goto(consolePath('/monitor/videoMonitor'));
+    const star2 = again.getByTestId('favourites');
+    await expect.poll(() => star2.getAttribute('data-starred'), { timeout: 20_000 }).toBe('true');
+    await star2.click();
+    await again.getByTestId('favourite-item').filter({ hasText: '多路视频' }).waitFor();
+    // Unstarred there, gone for the user.
+    await again.getByTestId('favourite-toggle').click();
+    await expect.poll(() => star2.getAttribute('data-starred')).toBe('false');
+    const token = await e2e.server.token(ACCOUNTS.operator);
+    expect((await e2e.server.api<unknown[]>('/service-priv/usermenu/mycollection', { method: 'GET', token })).data).toEqual([]);
   });
 });
