@@ -121,7 +121,8 @@ describe('text templates', () => {
     expect(upd.data.content).toBe('请系好安全带');
     expect((await call('POST', '/service-ops/textManage/add', viewer, { name: 'y', content: 'z' })).code).toBe(403);
     const list = await call<{ id: number; name: string }[]>('POST', '/service-ops/textManage/list', viewer, {});
-    expect(list.data.map((t) => t.name)).toEqual(['安全提醒']);
+    // Newest first: the one added here, then the demo database's three (server/seed/voice.ts).
+    expect(list.data.map((t) => t.name)).toEqual(['安全提醒', '雨天慢行', '疲劳驾驶提醒', '安全带提醒']);
   });
 });
 
