@@ -9,8 +9,8 @@
  * temperature terminal (one in three) measure up to three boarders per stop (0x0E30): about 36.2–37.1 °C, one
  * in fifty a suspected fever (37.4–38.4 °C), masks worn by most.
  *
- * Which terminals are buses: those fleet-source.ts registered from vehicles on a line (`registerBus`), or, with
- * none registered (generated fleets), one terminal in four by its number. Everything is a function of the device
+ * Which terminals are buses: those fleet-source.ts registered from vehicles on a line (`registerBus`). Generated
+ * fleets (benches, --count) have none, so their traffic stays as it was. Everything is a function of the device
  * number and the report's time, so a run is repeatable.
  */
 import type { LocationInput } from '../gateway/jt808/index.ts';
@@ -50,7 +50,7 @@ function unit(deviceNo: string, t: number, salt: string): number {
 }
 
 export function isSimBus(deviceNo: string): boolean {
-  return registered.size > 0 ? registered.has(deviceNo) : hash(`${deviceNo}|bus`) % 4 === 0;
+  return registered.has(deviceNo);
 }
 
 export function hasTemperatureTerminal(deviceNo: string): boolean {
