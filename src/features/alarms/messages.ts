@@ -18,8 +18,8 @@ registerMessages(ALARMS_NS, {
       empty: '暂无新报警',
       more: '另有 {{count}} 条报警',
       processing: '报警处理',
-      missed: '断线期间另有 {{count}} 条报警未能补发到此处，请到报警处理页查看',
-      missedAtLeast: '断线期间至少另有 {{count}} 条报警未能补发到此处，请到报警处理页查看',
+      missed: '另有 {{count}} 条报警（断线期间或报警过多时）未推送到此处，请到报警处理页查看',
+      missedAtLeast: '至少另有 {{count}} 条报警（断线期间或报警过多时）未推送到此处，请到报警处理页查看',
     },
     field: {
       plate: '车牌号', alarmName: '报警类型', time: '报警时间', place: '位置', speed: '速度', risk: '风险等级', company: '所属公司',
@@ -88,9 +88,9 @@ registerMessages(ALARMS_NS, {
       empty: 'No new alarms',
       more: '{{count}} more alarms', more_one: '{{count}} more alarm',
       processing: 'Alarm handling',
-      missed: '{{count}} more alarms raised while disconnected could not be brought back here; see Alarm processing',
-      missed_one: '{{count}} more alarm raised while disconnected could not be brought back here; see Alarm processing',
-      missedAtLeast: 'At least {{count}} more alarms raised while disconnected could not be brought back here; see Alarm processing',
+      missed: '{{count}} more alarms (raised while disconnected or during an alarm surge) were not pushed here; see Alarm processing',
+      missed_one: '{{count}} more alarm (raised while disconnected or during an alarm surge) was not pushed here; see Alarm processing',
+      missedAtLeast: 'At least {{count}} more alarms (raised while disconnected or during an alarm surge) were not pushed here; see Alarm processing',
     },
     field: {
       plate: 'Plate', alarmName: 'Alarm type', time: 'Alarm time', place: 'Place', speed: 'Speed', risk: 'Risk level', company: 'Company',
