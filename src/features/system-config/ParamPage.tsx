@@ -19,6 +19,7 @@ import { KIT_NS } from '../../kit/messages.ts';
 import { PageFrame } from '../../kit/PageFrame.tsx';
 import type { KitColumn } from '../../kit/ResourceTable.tsx';
 import { RowsTable } from '../../kit/RowsTable.tsx';
+import { useCompanySelection } from '../../session/company-selection.ts';
 import { formatTime } from '../system/ui/format.ts';
 import { CONFIG_KEY, paramApi, useConfigRefresh, type ParamNode } from './api.ts';
 import { SYSCONF_NS } from './messages.ts';
@@ -52,7 +53,9 @@ export function ParamPage() {
   const lang = useLang();
   useConfigRefresh();
   const client = useQueryClient();
-  const q = useQuery({ queryKey: [CONFIG_KEY, 'params', 'tree'], queryFn: paramApi.tree });
+  // Company parameters show the selected company's values: the company is part of the key.
+  const { companyId } = useCompanySelection();
+  const q = useQuery({ queryKey: [CONFIG_KEY, 'params', 'tree', companyId], queryFn: paramApi.tree });
   const [group, setGroup] = useState<number | null>(null);
   const [editing, setEditing] = useState<ParamNode | null>(null);
   const [creating, setCreating] = useState(false);
