@@ -4,6 +4,7 @@
  * the bus with exactly those counts and totals, 大数据分析 draws the hourly profile (uPlot canvas), and 温度报表 shows
  * the measurement as a suspected fever with the figures line. No simulated fleet: its buses would add counts.
  */
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, test } from 'vitest';
 import { TestTerminal } from '../server/gateway/terminal-client.ts';
 import { ACCOUNTS, consolePath, gatewayPort, login, useE2E, vehiclesById } from './harness.ts';
@@ -15,7 +16,7 @@ afterAll(async () => {
   await Promise.all(terminals.map((t) => t.close()));
 });
 
-const pickToday = async (report: import('playwright-core').Locator, page: import('playwright-core').Page) => {
+const pickToday = async (report: Locator, page: Page) => {
   await report.getByTestId('quick-range').click();
   await page.getByTestId('quick-range-today').click();
   await report.getByTestId('search').click();
