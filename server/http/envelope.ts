@@ -50,6 +50,11 @@ export const fail = {
     new AppError(ErrorCode.BadRequest, (lang) => fieldProblemMessage(field, problem, lang) ?? messageFor(ErrorCode.BadRequest, lang) ?? '', null, { [field]: problem }),
 };
 
+/** A 400 about one field with the service's own sentence, "field: sentence" (the field's code travels in `errors`). */
+export function badField(field: string, message: Message, code = 'rule'): AppError {
+  return new AppError(ErrorCode.BadRequest, (lang) => `${field}: ${message(lang)}`, null, { [field]: { code } });
+}
+
 /** The `errors` of an answer: each field's problem with its text in `lang` (the whole message when the code has no words of its own). */
 export function fieldErrors(fields: Readonly<Record<string, FieldProblem>>, lang: Lang, whole: string): FieldErrors {
   return Object.fromEntries(Object.entries(fields).map(([field, p]) => [field, { ...p, msg: fieldRuleText(p, lang) ?? whole }]));

@@ -23,7 +23,7 @@ import { decodeFrame } from '../../gateway/jt808/codec.ts';
 import { escapeFrame } from '../../gateway/jt808/framing.ts';
 import { DEVLOG_MAX_LINES, DEVLOG_TYPE, devlogRequest, devlogText, TRANSPARENT_MSG, type TransparentUp } from '../../gateway/jt808/transparent.ts';
 import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
-import { AppError, fail, ok } from '../../http/envelope.ts';
+import { AppError, badField, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import type { Message } from '../../http/messages.ts';
 import { EpochMs, Id, PageFields, Strict, type App } from '../../http/route.ts';
@@ -62,10 +62,6 @@ export const CommLogMessages = {
   timeout: pair('终端未在规定时间内应答', 'The terminal did not answer in time'),
   recordNotFound: pair('记录不存在', 'No such record'),
 } as const;
-
-function badField(field: string, message: Message, code = 'rule'): AppError {
-  return new AppError(ErrorCode.BadRequest, (lang) => `${field}: ${message(lang)}`, null, { [field]: { code } });
-}
 
 /** JSON view of a decoded message: bytes as hex, times as epoch ms. */
 function jsonView(value: unknown): unknown {

@@ -17,12 +17,11 @@ import type { Storage } from '../../db/repositories.ts';
 import { pathRange, scopeCondition, type Scope } from '../../db/scope.ts';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { auth, narrowedScope, permits, type AuthContext } from '../../http/auth.ts';
-import { AppError, fail, ok } from '../../http/envelope.ts';
+import { badField, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import type { Message } from '../../http/messages.ts';
 import { Id, IdList, Name, PageFields, Strict, Text, type App } from '../../http/route.ts';
 import type { PushHub } from '../../push/hub.ts';
-import { ErrorCode } from '../../../domain/errors/catalogue.ts';
 
 /** The publishing screen and its buttons (domain/permissions/registry.ts, ids 530–535). */
 export const NOTICE_PAGE = '/system/message/messageMgm';
@@ -54,10 +53,6 @@ export const NoticeMessages = {
   notMenu: pair('不是可收藏的菜单', 'Not a menu page that can be collected'),
   tooManyFavourites: pair(`最多收藏 ${FAVOURITES_MAX} 个菜单`, `At most ${FAVOURITES_MAX} favourites`),
 } as const;
-
-function badField(field: string, message: Message, code = 'rule'): AppError {
-  return new AppError(ErrorCode.BadRequest, (lang) => `${field}: ${message(lang)}`, null, { [field]: { code } });
-}
 
 interface NoticeRow {
   id: number; title: string; content: string; level: number; company_id: number; company_name: string; status: number;

@@ -23,7 +23,7 @@ import { ALL_COMPANIES, pathInScope, scopeCondition, type Scope } from '../../db
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { MEDIA_TYPE } from '../../gateway/jt808/multimedia.ts';
 import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
-import { AppError, fail, ok } from '../../http/envelope.ts';
+import { AppError, badField, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import type { Message } from '../../http/messages.ts';
 import { Id, Name, PageFields, Strict, Text, type App } from '../../http/route.ts';
@@ -94,10 +94,6 @@ const WallFields = {
 };
 
 /** A 400 about one field: the sentence starts with the field's name, `errors` carries it for the form. */
-function badField(field: string, message: Message, code = 'rule'): AppError {
-  return new AppError(ErrorCode.BadRequest, (lang) => `${field}: ${message(lang)}`, null, { [field]: { code } });
-}
-
 export interface PhotoWallDeps {
   readonly storage: Storage;
   readonly live: LiveRuntime;

@@ -11,13 +11,12 @@
  * task pair given to the command tasks.
  */
 import { Type, type TSchema } from '@fastify/type-provider-typebox';
-import { ErrorCode } from '../../../domain/errors/catalogue.ts';
 import type { Storage, VehicleLabel } from '../../db/repositories.ts';
 import { ALL_COMPANIES, pathInScope, pathRange, scopeCondition, type Scope } from '../../db/scope.ts';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import type { Jt808MessageInput } from '../../gateway/jt808/messages.ts';
 import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
-import { AppError, fail, ok } from '../../http/envelope.ts';
+import { badField, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import type { Message } from '../../http/messages.ts';
 import { Id, PageFields, Strict, type App } from '../../http/route.ts';
@@ -26,9 +25,7 @@ import { createCommandTasks, TASK_VEHICLES_MAX, type CommandTasks, type CommandU
 
 export const pair = (zh: string, en: string): Message => (lang) => (lang === 'zh' ? zh : en);
 
-export function badField(field: string, message: Message, code = 'rule'): AppError {
-  return new AppError(ErrorCode.BadRequest, (lang) => `${field}: ${message(lang)}`, null, { [field]: { code } });
-}
+export { badField };
 
 export const VehicleIds = (min: number) => Type.Array(Id, { minItems: min, maxItems: TASK_VEHICLES_MAX, uniqueItems: true });
 

@@ -19,7 +19,7 @@ import { encodeGbk } from '../../gateway/jt808/bytes.ts';
 import { PARAM, PARAM_MSG, parameterSpec, type ParameterSpec, type TerminalParameter } from '../../gateway/jt808/parameters.ts';
 import type { Jt808MessageInput } from '../../gateway/jt808/messages.ts';
 import { auth, narrowedScope, permits, type AuthContext } from '../../http/auth.ts';
-import { AppError, fail, ok } from '../../http/envelope.ts';
+import { AppError, badField, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import type { Message } from '../../http/messages.ts';
 import { Id, Name, PageFields, Strict, Text, type App, type PermissionKey } from '../../http/route.ts';
@@ -63,10 +63,6 @@ export const ParamMessages = {
   paramForbidden: (id: string, zh: string, en: string): Message => pair(`无权${zh}参数 ${id}`, `You may not ${en} parameter ${id}`),
   batchForbidden: (zh: string, en: string): Message => pair(`无权批量下发${zh}（仅可设置一辆车）`, `You may not send ${en} to several vehicles (set one vehicle only)`),
 } as const;
-
-function badField(field: string, message: Message, code = 'rule'): AppError {
-  return new AppError(ErrorCode.BadRequest, (lang) => `${field}: ${message(lang)}`, null, { [field]: { code } });
-}
 
 const hexId = (id: number) => `0x${id.toString(16).padStart(4, '0')}`;
 const RANGE = { dword: 0xffffffff, word: 0xffff, byte: 0xff } as const;

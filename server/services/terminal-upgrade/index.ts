@@ -8,10 +8,8 @@
  * Scoping: packages and vehicles are checked against the caller's subtree before anything is written
  * or sent; lists are by company inside the caller's scope.
  */
-import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
@@ -23,8 +21,9 @@ import { encodeGbk } from '../../gateway/jt808/bytes.ts';
 import { UPGRADE_MAKER_WIDTH, UPGRADE_MSG, UPGRADE_TYPES, type UpgradePackage } from '../../gateway/jt808/upgrade.ts';
 import type { Jt808Message } from '../../gateway/jt808/messages.ts';
 import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
-import { AppError, fail, ok } from '../../http/envelope.ts';
+import { AppError, badField, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
+import { readSingleFileUpload } from '../../http/single-file-upload.ts';
 import type { Message } from '../../http/messages.ts';
 import { Id, PageFields, Strict, type App } from '../../http/route.ts';
 import type { LiveRuntime } from '../../live/runtime.ts';
@@ -51,6 +50,7 @@ const pair = (zh: string, en: string): Message => (lang) => (lang === 'zh' ? zh 
 export const UpgradeMessages = {
   notMultipart: pair('请以 multipart/form-data 上传升级包（字段 file）', 'Upload the package as multipart/form-data (field "file")'),
   noFile: pair('请选择升级包文件', 'Choose the package file'),
+  oneFile: pair('一次只能上传一个文件', 'Upload one file at a time'),
   tooBig: pair(`升级包不能超过 ${PACKAGE_MAX_BYTES / 1024 / 1024} MiB`, `The package must be at most ${PACKAGE_MAX_BYTES / 1024 / 1024} MiB`),
   unknownPart: (name: string): Message => pair(`未知字段 ${name}`, `Unknown field ${name}`),
   required: pair('必填', 'required'),
@@ -67,10 +67,6 @@ export const UpgradeMessages = {
   notQueued: (list: string): Message => pair(`只能取消等待下发的车辆，以下车辆已下发或已结束：${list}`, `Only a vehicle still waiting can be cancelled; sent or finished already: ${list}`),
   nothingQueued: pair('该任务没有等待下发的车辆', 'No vehicle of this task is still waiting'),
 } as const;
-
-function badField(field: string, message: Message, code = 'rule'): AppError {
-  return new AppError(ErrorCode.BadRequest, (lang) => `${field}: ${message(lang)}`, null, { [field]: { code } });
-}
 
 /** What a task carries: the package as it was when pushed (a later delete does not change a queued push). */
 export interface UpgradePayload {
@@ -138,47 +134,9 @@ export function terminalUpgradeRoutes(app: App, deps: TerminalUpgradeDeps): void
     return list;
   }
 
-  /** Streams the file to a temporary name while hashing it, then checks the fields; nothing is kept on a 400. */
-  async function readUpload(request: FastifyRequest): Promise<{ fields: Record<string, string>; fileName: string; size: number; sha256: string; tmp: string }> {
-    if (!request.isMultipart()) throw fail.badRequest(UpgradeMessages.notMultipart);
-    fs.mkdirSync(dir, { recursive: true });
-    const fields: Record<string, string> = {};
-    let file: { fileName: string; size: number; sha256: string; tmp: string } | undefined;
-    const allowed = new Set(['name', 'version', 'upgradeType', 'makerId', 'remark', 'companyId']);
-    try {
-      for await (const part of request.parts({ limits: MULTIPART_LIMITS })) {
-        if (part.type === 'file') {
-          if (part.fieldname !== 'file' || file) {
-            part.file.resume();
-            throw badField(part.fieldname, UpgradeMessages.unknownPart(part.fieldname), 'unknown');
-          }
-          const tmp = path.join(dir, `.upload-${randomUUID()}`);
-          const hash = createHash('sha256');
-          let size = 0;
-          file = { fileName: part.filename || 'package.bin', size: 0, sha256: '', tmp };
-          part.file.on('data', (chunk: Buffer) => { hash.update(chunk); size += chunk.length; });
-          await pipeline(part.file, fs.createWriteStream(tmp));
-          if (part.file.truncated) throw badField('file', UpgradeMessages.tooBig, 'tooBig');
-          file.size = size;
-          file.sha256 = hash.digest('hex');
-        } else {
-          if (!allowed.has(part.fieldname)) throw badField(part.fieldname, UpgradeMessages.unknownPart(part.fieldname), 'unknown');
-          fields[part.fieldname] = String(part.value).trim();
-        }
-      }
-    } catch (err) {
-      if (file) fs.rmSync(file.tmp, { force: true });
-      if (err instanceof AppError) throw err;
-      const code = (err as { code?: string }).code ?? '';
-      if (code === 'FST_REQ_FILE_TOO_LARGE') throw badField('file', UpgradeMessages.tooBig, 'tooBig');
-      throw fail.badRequest(UpgradeMessages.badUpload);
-    }
-    if (!file || file.size === 0) {
-      if (file) fs.rmSync(file.tmp, { force: true });
-      throw badField('file', UpgradeMessages.noFile, 'required');
-    }
-    return { fields, ...file };
-  }
+  /** The one file streamed to a temporary name while hashed; the fields are checked after; nothing is kept on a 400. */
+  const readUpload = (request: FastifyRequest) =>
+    readSingleFileUpload(request, { dir, fields: ['name', 'version', 'upgradeType', 'makerId', 'remark', 'companyId'], limits: MULTIPART_LIMITS, defaultName: 'package.bin', messages: UpgradeMessages });
 
   /** The form's fields, each 400 naming itself. */
   function checkFields(f: Record<string, string>) {

@@ -13,7 +13,6 @@
  * Scoping: rows, templates and vehicles are checked against the caller's subtree before anything is
  * written or sent; an id outside it is not found.
  */
-import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
@@ -26,8 +25,9 @@ import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { encodeGbk } from '../../gateway/jt808/bytes.ts';
 import { MSG } from '../../gateway/jt808/messages.ts';
 import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
-import { AppError, fail, ok } from '../../http/envelope.ts';
+import { AppError, badField, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
+import { readSingleFileUpload } from '../../http/single-file-upload.ts';
 import type { Message } from '../../http/messages.ts';
 import { Id, PageFields, Strict, type App } from '../../http/route.ts';
 import type { LiveRuntime } from '../../live/runtime.ts';
@@ -76,10 +76,6 @@ export const VoiceMessages = {
   noDevice: (list: string): Message => pair(`车辆未安装终端：${list}`, `No terminal installed: ${list}`),
   nothingWaiting: pair('该任务没有等待下发的车辆', 'No vehicle of this task is still waiting'),
 } as const;
-
-function badField(field: string, message: Message, code = 'rule'): AppError {
-  return new AppError(ErrorCode.BadRequest, (lang) => `${field}: ${message(lang)}`, null, { [field]: { code } });
-}
 
 /** What a dispatch carries: the text as sent (a later template edit does not change it). */
 export interface VoicePayload {
@@ -246,60 +242,9 @@ export function voiceRoutes(app: App, deps: VoiceDeps): void {
     return { records: rows.map(audioView), total, current, size };
   }
 
-  /**
-   * Streams the one file to a temporary name while hashing it and keeping its first bytes, then reads
-   * its type from them; nothing is kept on a 400.
-   */
-  async function readAudioUpload(request: FastifyRequest) {
-    if (!request.isMultipart()) throw fail.badRequest(VoiceMessages.notMultipart);
-    fs.mkdirSync(dir, { recursive: true });
-    const fields: Record<string, string> = {};
-    let file: { fileName: string; size: number; sha256: string; tmp: string; head: Buffer } | undefined;
-    const allowed = new Set(['name', 'remark', 'companyId']);
-    try {
-      for await (const part of request.parts({ limits: MULTIPART_LIMITS })) {
-        if (part.type === 'file') {
-          if (part.fieldname !== 'file') {
-            part.file.resume();
-            throw badField(part.fieldname, VoiceMessages.unknownPart(part.fieldname), 'unknown');
-          }
-          if (file) {
-            part.file.resume();
-            throw badField('file', VoiceMessages.oneFile, 'oneFile');
-          }
-          const tmp = path.join(dir, `.upload-${randomUUID()}`);
-          const hash = createHash('sha256');
-          const current = { fileName: part.filename || 'audio', size: 0, sha256: '', tmp, head: Buffer.alloc(0) };
-          file = current;
-          const out = fs.createWriteStream(tmp);
-          for await (const chunk of part.file as AsyncIterable<Buffer>) {
-            hash.update(chunk);
-            if (current.head.length < AUDIO_SNIFF_BYTES) current.head = Buffer.concat([current.head, chunk.subarray(0, AUDIO_SNIFF_BYTES - current.head.length)]);
-            current.size += chunk.length;
-            if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
-          }
-          await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
-          if (part.file.truncated) throw badField('file', VoiceMessages.tooBig, 'tooBig');
-          current.sha256 = hash.digest('hex');
-        } else {
-          if (!allowed.has(part.fieldname)) throw badField(part.fieldname, VoiceMessages.unknownPart(part.fieldname), 'unknown');
-          fields[part.fieldname] = String(part.value).trim();
-        }
-      }
-    } catch (err) {
-      if (file) fs.rmSync(file.tmp, { force: true });
-      if (err instanceof AppError) throw err;
-      const code = (err as { code?: string }).code ?? '';
-      if (code === 'FST_REQ_FILE_TOO_LARGE') throw badField('file', VoiceMessages.tooBig, 'tooBig');
-      if (code === 'FST_FILES_LIMIT') throw badField('file', VoiceMessages.oneFile, 'oneFile');
-      throw fail.badRequest(VoiceMessages.badUpload);
-    }
-    if (!file || file.size === 0) {
-      if (file) fs.rmSync(file.tmp, { force: true });
-      throw badField('file', VoiceMessages.noFile, 'required');
-    }
-    return { fields, ...file };
-  }
+  /** The one file streamed to a temporary name, hashed, its first bytes kept to read its type; nothing is kept on a 400. */
+  const readAudioUpload = (request: FastifyRequest) =>
+    readSingleFileUpload(request, { dir, fields: ['name', 'remark', 'companyId'], limits: MULTIPART_LIMITS, defaultName: 'audio', headBytes: AUDIO_SNIFF_BYTES, messages: VoiceMessages });
 
   app.register(async (scope) => {
     await scope.register(multipart, { limits: MULTIPART_LIMITS });
