@@ -76,8 +76,9 @@ export function NoticeBell() {
   return (
     <>
       <Menu position="bottom-end" width={340} withinPortal>
+        {/* The count sits over the bell's corner: clicks on it go to the bell (as on the alarm bell). */}
         <Menu.Target>
-          <Indicator label={unread > 99 ? '99+' : unread} size={16} disabled={unread === 0} color="red" offset={4}>
+          <Indicator label={unread > 99 ? '99+' : unread} size={16} disabled={unread === 0} color="red" offset={4} styles={{ indicator: { pointerEvents: 'none' } }}>
             <ActionIcon variant="subtle" size="lg" aria-label={t('bell.label')} title={t('bell.label')} data-testid="notice-bell" data-unread={unread}>
               <BellIcon />
             </ActionIcon>
