@@ -449,6 +449,10 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 555, pid: 109, type: 2, key: '/operation/entertainmentResources/audio:delete', zh: '删除', en: 'Delete' },
   { id: 556, pid: 112, type: 2, key: '/operation/messageManagement/batchTtsTask:send', zh: '下发', en: 'Send' },
   { id: 557, pid: 113, type: 2, key: '/operation/messageManagement/batchTtsLog:disable', zh: '撤销', en: 'Withdraw' },
+  // Issue 19 (ops check KPIs and reports; server/services/ops-check/api.md): ids 560–569.
+  { id: 560, pid: 116, type: 2, key: '/operation/operationManagement/opsCheckSetting:update', zh: '保存', en: 'Save' },
+  { id: 561, pid: 115, type: 2, key: '/operation/operationManagement/opsCheckReport:correct', zh: '修正', en: 'Correct' },
+  { id: 562, pid: 115, type: 2, key: '/operation/operationManagement/opsCheckReport:download', zh: '下载报告', en: 'Download report' },
   // Issue 19 (notices and message log; server/services/notices/api.md): ids 530–539.
   { id: 530, pid: 152, type: 2, key: '/system/message/messageMgm:create', zh: '新增', en: 'Add' },
   { id: 531, pid: 152, type: 2, key: '/system/message/messageMgm:update', zh: '修改', en: 'Edit' },
