@@ -110,6 +110,12 @@ export const BUILTIN_PARAMS: readonly BuiltinParam[] = [
       zh, en, scope: 'company', defaultValue: String(FUEL_DEFAULTS[k]),
     };
   }),
+  // Issue 19 cab supervision: vehicles with at least this many driver-state alarms in 7 days are suggested.
+  { key: 'safety', kind: 'group', zh: '安全监管', en: 'Safety supervision', scope: 'platform' },
+  {
+    key: 'safety.cabSuggestAlarms', parent: 'safety', kind: 'int', min: 1, max: 1000, unit: ['次', 'alarms'],
+    zh: '驾驶室监管建议报警次数（7天）', en: 'Cab supervision: suggest at alarms in 7 days', scope: 'platform', defaultValue: '3',
+  },
 ];
 
 export function builtinParam(key: string): BuiltinParam | undefined {

@@ -38,6 +38,7 @@ import { PASSENGERS_MIGRATION } from './migration-passengers.ts';
 import { NOTICES_MIGRATION } from '../services/notices/migration.ts';
 import { AUDIT_MIGRATION } from '../services/audit/migration.ts';
 import { VOICE_MIGRATION } from './migration-voice.ts';
+import { CAB_SUPERVISION_MIGRATION } from './migration-cab-supervision.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -308,6 +309,8 @@ const MIGRATIONS: readonly Migration[] = [
   SYSTEM_CONFIG_MIGRATION,
   // Issue 19 (text templates, audio resources, batch voice tasks): version 47.
   VOICE_MIGRATION,
+  // Issue 19 (cab supervision, records, sends): version 51.
+  CAB_SUPERVISION_MIGRATION,
 ];
 
 /** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */
