@@ -39,9 +39,19 @@ function recordFourCameras(vehicles: readonly RealtimeVehicle[]): void {
 async function openWall(autoStopMinutes?: number): Promise<Page> {
   const page = await e2e.newPage();
   await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
-  if (autoStopMinutes !== undefined) await page.evaluate((m) => localStorage.setItem('videoAutoStopMinutes', String(m)), autoStopMinutes);
+  // The configured auto-stop time (system parameter video.autoStopMinutes) arrives with the parameter values and
+  // then replaces what the page started with; the page's own input overrides it for this visit only. So wait for
+  // the values first, then type the visit's time, as an operator would.
+  const values = page.waitForResponse((r) => r.url().includes('/paramconfig/system/values') && r.ok());
   await page.goto(consolePath('/monitor/videoMonitor'));
   await page.getByTestId('video-wall').waitFor();
+  if (autoStopMinutes !== undefined) {
+    await values;
+    const input = page.getByTestId('video-autostop-minutes');
+    await input.fill(String(autoStopMinutes));
+    await input.blur();
+    await expect.poll(() => input.inputValue()).toBe(String(autoStopMinutes));
+  }
   return page;
 }
 
