@@ -28,6 +28,7 @@ import { privRoutes } from './services/priv/index.ts';
 import { trackRoutes } from './services/track/index.ts';
 import { safeRoutes } from './services/safe/index.ts';
 import { reportRoutes } from './services/reports/index.ts';
+import { opsCheckRoutes } from './services/ops-check/index.ts';
 import { operationReportRoutes } from './services/operation-reports/index.ts';
 import { fuelReportRoutes } from './services/fuel-reports/index.ts';
 import { deviceReportRoutes } from './services/device-reports/index.ts';
@@ -151,6 +152,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installCommLog(app, api, { config, storage, live }); // issue 17: communication logs (gateway frame log), device messages, devlogcommand
   faceRecognitionRoutes(api, { storage, live }); // issue 19: terminals' face comparison results (0x0E10), device samples pushed (0x8E11/0x8E12)
   noticeRoutes(api, { storage, push: () => (app.hasDecorator('push') ? app.push : undefined) }); // issue 19: notices (unread count pushed per user), message log, user menu favourites
+  opsCheckRoutes(api, { storage, config, live }); // issue 19: ops check KPIs per company and month, analysis and insurer reports (HTML)
   await installConsole(app, config.consoleDir);
   return app;
 }

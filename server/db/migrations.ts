@@ -36,6 +36,7 @@ import { TERMINAL_UPGRADE_MIGRATION } from './migration-terminal-upgrade.ts';
 import { POSITION_FUEL_MIGRATION, REPORT_ENGINE_MIGRATION } from './migration-report-engine.ts';
 import { PASSENGERS_MIGRATION } from './migration-passengers.ts';
 import { NOTICES_MIGRATION } from '../services/notices/migration.ts';
+import { OPS_CHECK_MIGRATION } from '../services/ops-check/migration.ts';
 import { AUDIT_MIGRATION } from '../services/audit/migration.ts';
 import { VOICE_MIGRATION } from './migration-voice.ts';
 import { CAB_SUPERVISION_MIGRATION } from './migration-cab-supervision.ts';
@@ -309,6 +310,8 @@ const MIGRATIONS: readonly Migration[] = [
   SYSTEM_CONFIG_MIGRATION,
   // Issue 19 (text templates, audio resources, batch voice tasks): version 47.
   VOICE_MIGRATION,
+  // Issue 19 (ops check: KPI targets per company, monthly KPIs with corrections): version 48.
+  OPS_CHECK_MIGRATION,
   // Issue 19 (cab supervision, records, sends): version 51.
   CAB_SUPERVISION_MIGRATION,
 ];
