@@ -47,6 +47,7 @@ import { wallRoutes } from './services/walls/index.ts';
 import { photoWallRoutes } from './services/photowall/index.ts';
 import { faceRecognitionRoutes } from './services/face-recognition/index.ts';
 import { noticeRoutes } from './services/notices/index.ts';
+import { accidentRoutes } from './services/accidents/index.ts';
 import { terminalParamsRoutes } from './services/terminal-params/index.ts';
 import { terminalUpgradeRoutes } from './services/terminal-upgrade/index.ts';
 import { voiceRoutes } from './services/voice/index.ts';
@@ -153,6 +154,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   faceRecognitionRoutes(api, { storage, live }); // issue 19: terminals' face comparison results (0x0E10), device samples pushed (0x8E11/0x8E12)
   noticeRoutes(api, { storage, push: () => (app.hasDecorator('push') ? app.push : undefined) }); // issue 19: notices (unread count pushed per user), message log, user menu favourites
   opsCheckRoutes(api, { storage, config, live }); // issue 19: ops check KPIs per company and month, analysis and insurer reports (HTML)
+  accidentRoutes(api, { storage, dataDir: config.dataDir }); // issue 19: accidents filed with linked alarms, media and track; publicity cases with evidence files
   await installConsole(app, config.consoleDir);
   return app;
 }

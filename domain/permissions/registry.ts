@@ -467,4 +467,12 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 523, pid: 162, type: 2, key: '/system/param:create', zh: '新增', en: 'Add' },
   { id: 524, pid: 162, type: 2, key: '/system/param:update', zh: '修改', en: 'Edit' },
   { id: 525, pid: 162, type: 2, key: '/system/param:delete', zh: '删除', en: 'Delete' },
+  // Issue 19 (accident analysis: manual processing and publicity; server/services/accidents/api.md): ids 580–589.
+  { id: 580, pid: 40, type: 2, key: '/safeManagement/accidentAnalysis/manualProcessing:create', zh: '新增', en: 'Add' },
+  { id: 581, pid: 40, type: 2, key: '/safeManagement/accidentAnalysis/manualProcessing:update', zh: '修改', en: 'Edit' },
+  { id: 582, pid: 40, type: 2, key: '/safeManagement/accidentAnalysis/manualProcessing:delete', zh: '删除', en: 'Delete' },
+  { id: 583, pid: 41, type: 2, key: '/safeManagement/accidentAnalysis/accidentPublicity:publish', zh: '发布', en: 'Publish' },
+  { id: 584, pid: 41, type: 2, key: '/safeManagement/accidentAnalysis/accidentPublicity:unpublish', zh: '取消公示', en: 'Unpublish' },
+  { id: 585, pid: 41, type: 2, key: '/safeManagement/accidentAnalysis/accidentPublicity:upload', zh: '上传', en: 'Upload' },
+  { id: 586, pid: 41, type: 2, key: '/safeManagement/accidentAnalysis/accidentPublicity:deleteFile', zh: '删除证据', en: 'Delete evidence' },
 ];

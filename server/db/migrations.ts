@@ -37,6 +37,7 @@ import { POSITION_FUEL_MIGRATION, REPORT_ENGINE_MIGRATION } from './migration-re
 import { PASSENGERS_MIGRATION } from './migration-passengers.ts';
 import { NOTICES_MIGRATION } from '../services/notices/migration.ts';
 import { OPS_CHECK_MIGRATION } from '../services/ops-check/migration.ts';
+import { ACCIDENTS_MIGRATION } from '../services/accidents/migration.ts';
 import { AUDIT_MIGRATION } from '../services/audit/migration.ts';
 import { VOICE_MIGRATION } from './migration-voice.ts';
 import { CAB_SUPERVISION_MIGRATION } from './migration-cab-supervision.ts';
@@ -314,6 +315,8 @@ const MIGRATIONS: readonly Migration[] = [
   OPS_CHECK_MIGRATION,
   // Issue 19 (cab supervision, records, sends): version 51.
   CAB_SUPERVISION_MIGRATION,
+  // Issue 19 (accidents, linked alarms, publicity cases, evidence files; server/services/accidents): version 50.
+  ACCIDENTS_MIGRATION,
 ];
 
 /** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */
