@@ -1,35 +1,11 @@
-import { registerMessages } from '../../../i18n/index.ts';
+import { registerReportMessages } from '../engine-report/messages.ts';
 
 /** i18n namespace of the device work, online analysis and early-morning report pages (issue 18). */
 export const DEVICE_REPORTS_NS = 'deviceReports';
 
-const zhCommon = {
-  filter: {
-    startDate: '开始日期',
-    endDate: '结束日期',
-    vehiclesChecked: '已选 {{count}} 辆车',
-    pickVehicles: '请在左侧勾选车辆（最多{{max}}辆）',
-    tooMany: '最多选择{{max}}辆车，已选{{count}}辆',
-    clearVehicles: '清除车辆',
-  },
-  period: {
-    missing: '请选择开始日期和结束日期',
-    startAfterEnd: '开始日期不能晚于结束日期',
-    tooLong: '查询时间段不能超过{{days}}天',
-  },
-  export: '导出',
-  exporting: '正在导出 {{exported}} / {{total}}',
-  playback: '轨迹回放',
-  total: '合计',
-  loadedOf: '已加载 {{loaded}} / {{total}} 条',
-  yes: '是',
-  no: '否',
-  ongoing: '持续中',
-};
-
-registerMessages(DEVICE_REPORTS_NS, {
+registerReportMessages(DEVICE_REPORTS_NS, {
   zh: {
-    ...zhCommon,
+    ongoing: '持续中',
     title: {
       deviceOnlineReport: '设备在线报表',
       deviceOnlineStatistics: '设备在线统计',
@@ -49,7 +25,7 @@ registerMessages(DEVICE_REPORTS_NS, {
       morning: '凌晨时段为 02:00–05:00（北京时间），按轨迹段终点所在时刻计入；日报只列出凌晨有行驶的日期。',
     },
     col: {
-      vehiidno: '车牌号', company: '所属公司', date: '日期', online: '当日在线', sessions: '上线次数', onlineMinutes: '在线时长(分钟)',
+      online: '当日在线', sessions: '上线次数', onlineMinutes: '在线时长(分钟)',
       offlines: '离线次数', offlineMinutes: '离线时长(分钟)', longestOfflineMinutes: '最长离线(分钟)', firstContact: '首次通信', lastContact: '末次通信',
       days: '统计天数', onlineDays: '在线天数', onlineTimeRate: '在线时长率(%)', fault: '异常类型', startTime: '开始时间', endTime: '结束时间',
       minutes: '时长(分钟)', count: '次数', place: '位置(经度,纬度)', gnss: '定位模块', power: '电源', camera: '摄像头/视频', storage: '存储',
@@ -60,26 +36,6 @@ registerMessages(DEVICE_REPORTS_NS, {
     },
   },
   en: {
-    filter: {
-      startDate: 'Start date',
-      endDate: 'End date',
-      vehiclesChecked: '{{count}} vehicles selected',
-      pickVehicles: 'Check vehicles in the tree on the left (at most {{max}})',
-      tooMany: 'Select at most {{max}} vehicles ({{count}} selected)',
-      clearVehicles: 'Clear vehicles',
-    },
-    period: {
-      missing: 'Choose a start date and an end date',
-      startAfterEnd: 'The start date cannot be after the end date',
-      tooLong: 'The period can be at most {{days}} days',
-    },
-    export: 'Export',
-    exporting: 'Exporting {{exported}} / {{total}}',
-    playback: 'Track playback',
-    total: 'Total',
-    loadedOf: 'Loaded {{loaded}} of {{total}}',
-    yes: 'Yes',
-    no: 'No',
     ongoing: 'ongoing',
     title: {
       deviceOnlineReport: 'Device online report',
@@ -100,7 +56,7 @@ registerMessages(DEVICE_REPORTS_NS, {
       morning: 'The early morning is 02:00–05:00 China time; a track segment counts at the time it ends. The daily list shows only days with early-morning driving.',
     },
     col: {
-      vehiidno: 'Plate', company: 'Company', date: 'Date', online: 'Online', sessions: 'Sessions', onlineMinutes: 'Online minutes',
+      online: 'Online', sessions: 'Sessions', onlineMinutes: 'Online minutes',
       offlines: 'Offlines', offlineMinutes: 'Offline minutes', longestOfflineMinutes: 'Longest offline (min)', firstContact: 'First contact', lastContact: 'Last contact',
       days: 'Days', onlineDays: 'Online days', onlineTimeRate: 'Online time rate (%)', fault: 'Fault', startTime: 'From', endTime: 'To',
       minutes: 'Minutes', count: 'Occurrences', place: 'Place (lng,lat)', gnss: 'GNSS', power: 'Power', camera: 'Camera / video', storage: 'Storage',

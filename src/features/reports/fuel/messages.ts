@@ -1,9 +1,9 @@
-import { registerMessages } from '../../../i18n/index.ts';
+import { registerReportMessages } from '../engine-report/messages.ts';
 
 /** i18n namespace of the fuel report pages (issue 18). */
 export const FUEL_REPORTS_NS = 'fuelReports';
 
-registerMessages(FUEL_REPORTS_NS, {
+registerReportMessages(FUEL_REPORTS_NS, {
   zh: {
     title: {
       oilSummary: '油耗汇总',
@@ -13,24 +13,13 @@ registerMessages(FUEL_REPORTS_NS, {
       oilLeakageDetails: '漏油明细',
     },
     filter: {
-      startDate: '开始日期',
-      endDate: '结束日期',
       date: '日期',
-      vehiclesChecked: '已选 {{count}} 辆车',
-      vehiclesAll: '未勾选车辆：统计所选公司的全部车辆（最多{{max}}辆）',
-      tooMany: '最多选择{{max}}辆车，已选{{count}}辆',
-      clearVehicles: '清除车辆',
       pickOne: '请在左侧勾选一辆车',
       onlyOne: '油耗图表一次只看一辆车，已选{{count}}辆',
       badDate: '请选择日期',
     },
-    period: {
-      missing: '请选择开始日期和结束日期',
-      startAfterEnd: '开始日期不能晚于结束日期',
-      tooLong: '查询时间段不能超过{{days}}天',
-    },
     col: {
-      vehiidno: '车牌号', company: '所属公司', date: '日期', days: '有数据天数', startLevel: '期初油量(L)', endLevel: '期末油量(L)',
+      days: '有数据天数', startLevel: '期初油量(L)', endLevel: '期末油量(L)',
       refuels: '加油次数', refuelled: '加油量(L)', leaks: '漏油次数', leaked: '漏油量(L)', consumed: '耗油量(L)', km: '里程(km)',
       per100km: '百公里油耗(L)', samples: '油量读数', start: '开始时间', end: '结束时间', before: '之前油量(L)', after: '之后油量(L)',
       litres: '油量(L)', place: '位置',
@@ -39,13 +28,7 @@ registerMessages(FUEL_REPORTS_NS, {
       raw: '油量读数(L)', smooth: '平滑油量(L)', refuel: '加油', leak: '漏油', empty: '该车当天没有油量数据',
       figures: '期初 {{start}} L，期末 {{end}} L，加油 {{refuelled}} L，漏油 {{leaked}} L，耗油 {{consumed}} L，里程 {{km}} km',
     },
-    export: '导出',
-    exporting: '正在导出 {{exported}} / {{total}}',
-    exportFailed: '导出失败',
-    total: '合计',
-    loadedOf: '已加载 {{loaded}} / {{total}}',
     chartLink: '油耗图表',
-    playback: '轨迹回放',
     note: {
       summary: '油量来自油位传感器（0x0200 附加信息 0x02）。读数取 5 个的中值平滑；停车时 30 分钟内上升 ≥10 L 记为加油；下降超出油耗可解释的量 ≥8 L 记为漏油；耗油量 = 期初 − 期末 + 加油 − 漏油。',
       chart: '灰线为原始读数（行驶中的晃动会跳动），蓝线为平滑后的油量；绿色竖线为加油，红色竖线为漏油。',
@@ -60,24 +43,13 @@ registerMessages(FUEL_REPORTS_NS, {
       oilLeakageDetails: 'Fuel leakage details',
     },
     filter: {
-      startDate: 'Start date',
-      endDate: 'End date',
       date: 'Date',
-      vehiclesChecked: '{{count}} vehicles checked',
-      vehiclesAll: 'No vehicle checked: all vehicles of the selected company (at most {{max}})',
-      tooMany: 'At most {{max}} vehicles can be selected; {{count}} are checked',
-      clearVehicles: 'Clear vehicles',
       pickOne: 'Check one vehicle in the tree',
       onlyOne: 'The fuel chart shows one vehicle at a time; {{count}} are checked',
       badDate: 'Choose a date',
     },
-    period: {
-      missing: 'Choose a start and an end date',
-      startAfterEnd: 'The start date cannot be after the end date',
-      tooLong: 'The period can be at most {{days}} days',
-    },
     col: {
-      vehiidno: 'Plate', company: 'Company', date: 'Date', days: 'Days with data', startLevel: 'Start level (L)', endLevel: 'End level (L)',
+      days: 'Days with data', startLevel: 'Start level (L)', endLevel: 'End level (L)',
       refuels: 'Refuels', refuelled: 'Refuelled (L)', leaks: 'Leaks', leaked: 'Leaked (L)', consumed: 'Consumed (L)', km: 'Distance (km)',
       per100km: 'L/100 km', samples: 'Readings', start: 'Start', end: 'End', before: 'Level before (L)', after: 'Level after (L)',
       litres: 'Litres', place: 'Position',
@@ -86,16 +58,10 @@ registerMessages(FUEL_REPORTS_NS, {
       raw: 'Reading (L)', smooth: 'Smoothed level (L)', refuel: 'Refuel', leak: 'Leak', empty: 'No fuel readings for this vehicle on this day',
       figures: 'Start {{start}} L, end {{end}} L, refuelled {{refuelled}} L, leaked {{leaked}} L, consumed {{consumed}} L, {{km}} km',
     },
-    export: 'Export',
-    exporting: 'Exporting {{exported}} / {{total}}',
-    exportFailed: 'Export failed',
-    total: 'Total',
-    loadedOf: 'Loaded {{loaded}} / {{total}}',
     chartLink: 'Fuel chart',
-    playback: 'Track playback',
     note: {
       summary: 'Levels come from the fuel sensor (0x0200 item 0x02), smoothed as the median of 5 readings. A rise of ≥ 10 L within 30 minutes while stopped is a refuel; a drop ≥ 8 L beyond what consumption can explain is a leak; consumed = start − end + refuelled − leaked.',
       chart: 'Grey: raw readings (sloshing while driving makes them jump); blue: the smoothed level; green lines are refuels, red lines leaks.',
     },
   },
-});
+}, { wholeCompany: true });

@@ -1,9 +1,9 @@
-import { registerMessages } from '../../../i18n/index.ts';
+import { registerReportMessages } from '../engine-report/messages.ts';
 
 /** i18n namespace of the online-control (positioning quality) report pages. */
 export const ONLINE_CONTROL_NS = 'onlineControl';
 
-registerMessages(ONLINE_CONTROL_NS, {
+registerReportMessages(ONLINE_CONTROL_NS, {
   zh: {
     title: {
       dataQualifiedRate: '数据合格率',
@@ -12,19 +12,10 @@ registerMessages(ONLINE_CONTROL_NS, {
     },
     tabs: { vehicles: '按车辆统计', invalid: '异常定位点', drift: '漂移点明细', gaps: '不连续明细' },
     filter: {
-      startDate: '开始日期',
-      endDate: '结束日期',
       allCompanies: '全部公司',
       company: '公司：{{name}}',
-      vehiclesChecked: '已选 {{count}} 辆车',
       vehiclesAll: '全部车辆',
-      clearVehicles: '清除车辆',
       treeHint: '勾选车辆可只统计这些车辆；点击公司可按公司筛选',
-    },
-    period: {
-      missing: '请选择开始日期和结束日期',
-      startAfterEnd: '开始日期不能晚于结束日期',
-      tooLong: '查询时间段不能超过{{days}}天',
     },
     table: {
       loading: '加载中…',
@@ -33,8 +24,6 @@ registerMessages(ONLINE_CONTROL_NS, {
       loadedOf: '已加载 {{loaded}} / {{total}} 条',
     },
     col: {
-      vehiidno: '车牌号',
-      company: '所属公司',
       days: '天数',
       totalGps: 'GPS总数',
       pass: '合格数',
@@ -80,19 +69,11 @@ registerMessages(ONLINE_CONTROL_NS, {
     },
     tabs: { vehicles: 'By vehicle', invalid: 'Invalid positions', drift: 'Drift points', gaps: 'Discontinuous gaps' },
     filter: {
-      startDate: 'Start date',
-      endDate: 'End date',
       allCompanies: 'All companies',
       company: 'Company: {{name}}',
-      vehiclesChecked: '{{count}} vehicles selected', vehiclesChecked_one: '{{count}} vehicle selected',
+      vehiclesChecked_one: '{{count}} vehicle selected',
       vehiclesAll: 'All vehicles',
-      clearVehicles: 'Clear vehicles',
       treeHint: 'Check vehicles to report on them only; click a company to filter by company',
-    },
-    period: {
-      missing: 'Choose a start date and an end date',
-      startAfterEnd: 'The start date cannot be after the end date',
-      tooLong: 'The period can be at most {{days}} days',
     },
     table: {
       loading: 'Loading…',
@@ -101,8 +82,6 @@ registerMessages(ONLINE_CONTROL_NS, {
       loadedOf: '{{loaded}} of {{total}} loaded',
     },
     col: {
-      vehiidno: 'Plate',
-      company: 'Company',
       days: 'Days',
       totalGps: 'Total GPS',
       pass: 'Pass',

@@ -1,9 +1,9 @@
-import { registerMessages } from '../../../i18n/index.ts';
+import { registerReportMessages } from '../engine-report/messages.ts';
 
 /** i18n namespace of the mileage and operation report pages (issue 18). */
 export const OPERATION_REPORTS_NS = 'operationReports';
 
-registerMessages(OPERATION_REPORTS_NS, {
+registerReportMessages(OPERATION_REPORTS_NS, {
   zh: {
     title: {
       mileageStatistics: '里程统计',
@@ -13,26 +13,6 @@ registerMessages(OPERATION_REPORTS_NS, {
       travelDetails: '行程明细',
       nightStatistic: '夜间统计',
     },
-    filter: {
-      startDate: '开始日期',
-      endDate: '结束日期',
-      vehiclesChecked: '已选 {{count}} 辆车',
-      pickVehicles: '请在左侧勾选车辆（最多{{max}}辆）',
-      tooMany: '最多选择{{max}}辆车，已选{{count}}辆',
-      clearVehicles: '清除车辆',
-    },
-    period: {
-      missing: '请选择开始日期和结束日期',
-      startAfterEnd: '开始日期不能晚于结束日期',
-      tooLong: '查询时间段不能超过{{days}}天',
-    },
-    export: '导出',
-    exporting: '正在导出 {{exported}} / {{total}}',
-    playback: '轨迹回放',
-    total: '合计',
-    loadedOf: '已加载 {{loaded}} / {{total}} 条',
-    yes: '是',
-    no: '否',
     parked: '熄火停车',
     idling: '怠速',
     stillOpen: '（至当日最后一点）',
@@ -43,7 +23,7 @@ registerMessages(OPERATION_REPORTS_NS, {
       night: '夜间时段默认22:00–06:00（北京时间），按轨迹段终点所在时刻计入。',
     },
     col: {
-      vehiidno: '车牌号', company: '所属公司', date: '日期', odometerKm: '仪表里程(km)', trackKm: '轨迹里程(km)', differenceKm: '差值(km)',
+      odometerKm: '仪表里程(km)', trackKm: '轨迹里程(km)', differenceKm: '差值(km)',
       operationDays: '营运天数', operation: '营运日', stops: '停车次数', stopMinutes: '停车时长(分钟)', parkingCount: '熄火停车次数',
       parkingMinutes: '熄火停车时长(分钟)', idlingCount: '怠速次数', idlingMinutes: '怠速时长(分钟)', startTime: '开始时间', endTime: '结束时间',
       minutes: '时长(分钟)', kind: '类型', place: '位置(经度,纬度)', startPlace: '开始位置', endPlace: '结束位置', km: '里程(km)',
@@ -60,26 +40,6 @@ registerMessages(OPERATION_REPORTS_NS, {
       travelDetails: 'Trip details',
       nightStatistic: 'Night statistics',
     },
-    filter: {
-      startDate: 'Start date',
-      endDate: 'End date',
-      vehiclesChecked: '{{count}} vehicles selected',
-      pickVehicles: 'Check vehicles in the tree on the left (at most {{max}})',
-      tooMany: 'Select at most {{max}} vehicles ({{count}} selected)',
-      clearVehicles: 'Clear vehicles',
-    },
-    period: {
-      missing: 'Choose a start date and an end date',
-      startAfterEnd: 'The start date cannot be after the end date',
-      tooLong: 'The period can be at most {{days}} days',
-    },
-    export: 'Export',
-    exporting: 'Exporting {{exported}} / {{total}}',
-    playback: 'Track playback',
-    total: 'Total',
-    loadedOf: 'Loaded {{loaded}} of {{total}}',
-    yes: 'Yes',
-    no: 'No',
     parked: 'Parked',
     idling: 'Idling',
     stillOpen: ' (to the day\'s last point)',
@@ -90,7 +50,7 @@ registerMessages(OPERATION_REPORTS_NS, {
       night: 'The night window is 22:00–06:00 China time by default; a track segment counts at the time it ends.',
     },
     col: {
-      vehiidno: 'Plate', company: 'Company', date: 'Date', odometerKm: 'Odometer km', trackKm: 'Track km', differenceKm: 'Difference (km)',
+      odometerKm: 'Odometer km', trackKm: 'Track km', differenceKm: 'Difference (km)',
       operationDays: 'Operation days', operation: 'Operation day', stops: 'Stops', stopMinutes: 'Stop minutes', parkingCount: 'Parked (ACC off)',
       parkingMinutes: 'Parked minutes', idlingCount: 'Idling (ACC on)', idlingMinutes: 'Idling minutes', startTime: 'From', endTime: 'To',
       minutes: 'Minutes', kind: 'Kind', place: 'Place (lng,lat)', startPlace: 'From place', endPlace: 'To place', km: 'km',

@@ -1,9 +1,9 @@
-import { registerMessages } from '../../../i18n/index.ts';
+import { registerReportMessages } from '../engine-report/messages.ts';
 
 /** i18n namespace of the passenger flow and temperature report pages (issue 18). */
 export const PASSENGER_REPORTS_NS = 'passengerReports';
 
-registerMessages(PASSENGER_REPORTS_NS, {
+registerReportMessages(PASSENGER_REPORTS_NS, {
   zh: {
     title: {
       lineAnalysis: '线路客流',
@@ -12,30 +12,14 @@ registerMessages(PASSENGER_REPORTS_NS, {
       bigDataAnalysis: '大数据分析',
       temperatureReport: '温度报表',
     },
-    filter: {
-      startDate: '开始日期',
-      endDate: '结束日期',
-      vehiclesChecked: '已选 {{count}} 辆车',
-      vehiclesAll: '未勾选车辆：统计所选公司的全部车辆（最多{{max}}辆）',
-      pickVehicles: '请在左侧勾选车辆（最多{{max}}辆）',
-      tooMany: '最多选择{{max}}辆车，已选{{count}}辆',
-      clearVehicles: '清除车辆',
-    },
-    period: {
-      missing: '请选择开始日期和结束日期',
-      startAfterEnd: '开始日期不能晚于结束日期',
-      tooLong: '查询时间段不能超过{{days}}天',
-    },
     col: {
-      vehiidno: '车牌号', company: '所属公司', date: '日期', lineName: '线路', direction: '方向', stationSeq: '站序', stationName: '站点',
+      lineName: '线路', direction: '方向', stationSeq: '站序', stationName: '站点',
       vehicles: '车辆数', boarding: '上车人数', alighting: '下车人数', boardingShare: '上车占比(%)', uploads: '上报次数', peakHour: '高峰时段',
       maxOnboard: '最大载客', overloads: '超员次数', abnormal: '异常计数', overloadRate: '超员率(%)', abnormalRate: '异常率(%)', peakBoarding: '高峰上车',
       time: '测量时间', kind: '温度类型', mask: '是否戴口罩', celsius: '体温(℃)', fever: '疑似发热', image: '图片', uploadTime: '上传时间',
     },
     direction: { 0: '上行', 1: '下行' },
     kind: { 0: '额温', 1: '腕温', 2: '耳温' },
-    yes: '是',
-    no: '否',
     unknown: '未检测',
     imageId: '多媒体 {{id}}',
     hour: '{{h}}时',
@@ -45,12 +29,6 @@ registerMessages(PASSENGER_REPORTS_NS, {
       passengers: '上车 {{boarding}} 人，下车 {{alighting}} 人',
     },
     capped: '数据量过大，仅显示前{{cap}}条',
-    export: '导出',
-    exporting: '正在导出 {{exported}} / {{total}}',
-    exportFailed: '导出失败',
-    total: '合计',
-    loadedOf: '已加载 {{loaded}} / {{total}}',
-    playback: '轨迹回放',
     note: {
       passengers: '客流来自车载客流计数器（JT/T 1078 0x1005，前门上车、后门下车，按站上报）。超员：下客后车内人数超过核定载客（默认 80 人）；异常计数：上车人数多于车内人数、单门单站人数超过核定载客或计数时长超过 30 分钟。最多显示或导出前 10000 条。',
       line: '按线路、方向和站点合计所选公司车辆的上下车人数；上车占比为该站上车人数占该线路上车人数的比例。',
@@ -65,22 +43,9 @@ registerMessages(PASSENGER_REPORTS_NS, {
       bigDataAnalysis: 'Big-data analysis',
       temperatureReport: 'Temperature report',
     },
-    filter: {
-      startDate: 'Start date',
-      endDate: 'End date',
-      vehiclesChecked: '{{count}} vehicles checked',
-      vehiclesAll: 'No vehicle checked: all vehicles of the selected company (at most {{max}})',
-      pickVehicles: 'Check vehicles in the tree (at most {{max}})',
-      tooMany: 'At most {{max}} vehicles can be selected; {{count}} are checked',
-      clearVehicles: 'Clear vehicles',
-    },
-    period: {
-      missing: 'Choose a start and an end date',
-      startAfterEnd: 'The start date cannot be after the end date',
-      tooLong: 'The period can be at most {{days}} days',
-    },
+    filter: { pickVehicles: 'Check vehicles in the tree (at most {{max}})' },
     col: {
-      vehiidno: 'Plate', company: 'Company', date: 'Date', lineName: 'Line', direction: 'Direction', stationSeq: 'Stop no.', stationName: 'Stop',
+      lineName: 'Line', direction: 'Direction', stationSeq: 'Stop no.', stationName: 'Stop',
       vehicles: 'Vehicles', boarding: 'Boarded', alighting: 'Alighted', boardingShare: 'Share of boardings (%)', uploads: 'Uploads', peakHour: 'Peak hour',
       maxOnboard: 'Most on board', overloads: 'Overloads', abnormal: 'Abnormal counts', overloadRate: 'Overload rate (%)', abnormalRate: 'Abnormal rate (%)',
       peakBoarding: 'Peak-hour boardings', time: 'Measured', kind: 'Type', mask: 'Mask worn', celsius: 'Temperature (°C)', fever: 'Suspected fever',
@@ -88,8 +53,6 @@ registerMessages(PASSENGER_REPORTS_NS, {
     },
     direction: { 0: 'Up', 1: 'Down' },
     kind: { 0: 'Forehead', 1: 'Wrist', 2: 'Ear' },
-    yes: 'Yes',
-    no: 'No',
     unknown: 'Not detected',
     imageId: 'Media {{id}}',
     hour: '{{h}}:00',
@@ -99,16 +62,10 @@ registerMessages(PASSENGER_REPORTS_NS, {
       passengers: '{{boarding}} boarded, {{alighting}} alighted',
     },
     capped: 'Too many rows: only the first {{cap}} are shown',
-    export: 'Export',
-    exporting: 'Exporting {{exported}} / {{total}}',
-    exportFailed: 'Export failed',
-    total: 'Total',
-    loadedOf: 'Loaded {{loaded}} / {{total}}',
-    playback: 'Track playback',
     note: {
       passengers: 'Counts come from the buses\' passenger counters (JT/T 1078 0x1005: front door boards, rear door alights, per stop). Overload: more on board after the stop than the rated load (80 by default); abnormal count: more boarded than are on board, more through one door at one stop than the rated load, or a count open over 30 minutes. At most the first 10,000 rows are shown or exported.',
       line: 'Boardings and alightings of the selected company\'s vehicles per line, direction and stop; the share is the stop\'s part of its line\'s boardings.',
       temperature: 'Temperatures come from the buses\' measuring terminals; 37.3 °C and above is a suspected fever; normal rate = normal / measured. At most 7 days.',
     },
   },
-});
+}, { wholeCompany: true });
