@@ -449,6 +449,10 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 555, pid: 109, type: 2, key: '/operation/entertainmentResources/audio:delete', zh: '删除', en: 'Delete' },
   { id: 556, pid: 112, type: 2, key: '/operation/messageManagement/batchTtsTask:send', zh: '下发', en: 'Send' },
   { id: 557, pid: 113, type: 2, key: '/operation/messageManagement/batchTtsLog:disable', zh: '撤销', en: 'Withdraw' },
+  // Issue 19 (cab supervision; server/services/cab-supervision/api.md): ids 590–599.
+  { id: 590, pid: 133, type: 2, key: '/operation/cabSupervision:add', zh: '新增监管', en: 'New supervision' },
+  { id: 591, pid: 133, type: 2, key: '/operation/cabSupervision:record', zh: '添加记录', en: 'Add note' },
+  { id: 592, pid: 133, type: 2, key: '/operation/cabSupervision:send', zh: '下发监管消息', en: 'Send to cab' },
   // Issue 19 (ops check KPIs and reports; server/services/ops-check/api.md): ids 560–569.
   { id: 560, pid: 116, type: 2, key: '/operation/operationManagement/opsCheckSetting:update', zh: '保存', en: 'Save' },
   { id: 561, pid: 115, type: 2, key: '/operation/operationManagement/opsCheckReport:correct', zh: '修正', en: 'Correct' },
