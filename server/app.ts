@@ -51,6 +51,8 @@ import { accidentRoutes } from './services/accidents/index.ts';
 import { terminalParamsRoutes } from './services/terminal-params/index.ts';
 import { terminalUpgradeRoutes } from './services/terminal-upgrade/index.ts';
 import { voiceRoutes } from './services/voice/index.ts';
+import { cabSupervisionRoutes } from './services/cab-supervision/index.ts';
+import { customerPortraitRoutes } from './services/cab-supervision/portrait.ts';
 import { fenceRoutes } from './services/fences/index.ts';
 import { routePlanRoutes } from './services/routes/index.ts';
 import { tileRoutes } from './services/tiles/index.ts';
@@ -155,6 +157,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   noticeRoutes(api, { storage, push: () => (app.hasDecorator('push') ? app.push : undefined) }); // issue 19: notices (unread count pushed per user), message log, user menu favourites
   opsCheckRoutes(api, { storage, config, live }); // issue 19: ops check KPIs per company and month, analysis and insurer reports (HTML)
   accidentRoutes(api, { storage, dataDir: config.dataDir }); // issue 19: accidents filed with linked alarms, media and track; publicity cases with evidence files
+  cabSupervisionRoutes(api, { storage, live, suggestThreshold: () => systemConfig.number('safety.cabSuggestAlarms', 3) }); // issue 19: cab supervision, 0x8300 sends as command tasks, suggestions from driver-state alarms
+  customerPortraitRoutes(api, { storage, clock: live.store.clock }); // issue 19: a company's month in figures
   await installConsole(app, config.consoleDir);
   return app;
 }
