@@ -146,8 +146,9 @@ describe('layout checks', () => {
       const problems: unknown[] = [];
       for (const route of routes) {
         await go(page, route);
+        // settle() already waited for half a second without a call in flight, and layoutProblems() waits for
+        // CSS transitions: no fixed pause on top (it cost 40 s per size over a hundred screens).
         await settle(page);
-        await page.waitForTimeout(400);
         const found = await layoutProblems(page);
         if (found.covered.length || found.narrow.length) problems.push({ route, ...found });
       }
