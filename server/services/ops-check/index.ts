@@ -37,10 +37,13 @@ export const REPORT_PAGE = '/operation/operationManagement/opsCheckReport';
 export const SETTING_PAGE = '/operation/operationManagement/opsCheckSetting';
 /** The current month's KPIs are reused this long (paging, the report, a download right after). */
 export const OPS_MEMO_MS = 60_000;
+/** How far back a month may be asked for (the positioning rollup's retention, REPORT_RETENTION_DAYS 1,095). */
+export const MONTHS_BACK = 36;
 
 const pair = (zh: string, en: string): Message => (lang) => (lang === 'zh' ? zh : en);
 export const OpsMessages = {
   futureMonth: pair('不能查询未来的月份', 'A month in the future has no data yet'),
+  tooOld: pair(`只能查询最近 ${MONTHS_BACK} 个月`, `Only the last ${MONTHS_BACK} months can be shown`),
   kpiNotFound: pair('考核指标记录不存在', 'No such KPI record'),
   companyNotFound: pair('公司不存在或不在您的管辖范围内', 'No such company in your scope'),
   reasonRequired: pair('请填写修正原因', 'Give the reason for the correction'),
@@ -116,21 +119,38 @@ export function opsCheckRoutes(app: App, deps: OpsCheckDeps): void {
     const days = monthDays(m);
     if (!days) throw badField('month', pair('月份格式应为 YYYY-MM', 'The month is written YYYY-MM'));
     if (days.firstDay > today) throw badField('month', OpsMessages.futureMonth);
+    // The day rollups are kept REPORT_RETENTION_DAYS (about 36 months): an older month has nothing true to show.
+    if (days.lastDay < today - MONTHS_BACK * 31) throw badField('month', OpsMessages.tooOld);
     const closed = days.lastDay < today;
     return { month: m, ...days, closed, periodEnd: closed ? chinaDayStartMs(days.lastDay + 1) : clock() };
   }
 
   type Period = ReturnType<typeof monthOf>;
 
-  /** Day rollups of the subtree's vehicles over the month (up to today). */
+  /** vehicle:month → its day rollups and when they were read (the current month's expire after OPS_MEMO_MS). */
+  const vehicleMemo = new Map<string, { at: number; days: DayMetrics[] }>();
+  const VEHICLE_MEMO_MAX = 50_000;
+
+  /**
+   * Day rollups of the subtree's vehicles over the month (up to today). Kept per vehicle, so a branch and
+   * its parent company, asked in one list, read each vehicle once; a closed month's days do not change.
+   */
   async function vehicleMonths(company: CompanyRow, p: Period): Promise<VehicleMonth[]> {
-    return remembered(`v:${company.id}:${p.month}`, false, async () => {
-      const [lo, hi] = pathRange(company.path);
-      const ids = (await storage.terminals.allVehicles()).filter((v) => v.companyPath >= lo && v.companyPath < hi).map((v) => v.vehicleId);
-      const lastDay = Math.min(p.lastDay, chinaDayIndex(clock()));
-      const days = ids.length === 0 ? new Map<number, DayMetrics[]>() : await engine.days(ids, p.firstDay, lastDay);
-      return ids.map((vehicleId) => ({ vehicleId, days: days.get(vehicleId) ?? [] }));
-    });
+    const [lo, hi] = pathRange(company.path);
+    const ids = (await storage.terminals.allVehicles()).filter((v) => v.companyPath >= lo && v.companyPath < hi).map((v) => v.vehicleId);
+    const now = clock();
+    const fresh = (id: number) => {
+      const m = vehicleMemo.get(`${id}:${p.month}`);
+      return m !== undefined && (p.closed || now - m.at < OPS_MEMO_MS);
+    };
+    const missing = ids.filter((id) => !fresh(id));
+    if (missing.length > 0) {
+      const lastDay = Math.min(p.lastDay, chinaDayIndex(now));
+      const days = await engine.days(missing, p.firstDay, lastDay);
+      if (vehicleMemo.size + missing.length > VEHICLE_MEMO_MAX) vehicleMemo.clear();
+      for (const id of missing) vehicleMemo.set(`${id}:${p.month}`, { at: now, days: days.get(id) ?? [] });
+    }
+    return ids.map((vehicleId) => ({ vehicleId, days: vehicleMemo.get(`${vehicleId}:${p.month}`)?.days ?? [] }));
   }
 
   function alarmsOf(company: CompanyRow, p: Period): AlarmInput[] {

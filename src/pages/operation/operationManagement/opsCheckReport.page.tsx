@@ -1,0 +1,5 @@
+import { OpsCheckReportPage } from '../../../features/ops-check/OpsCheckReportPage.tsx';
+
+export default function OpsCheckReport() {
+  return <OpsCheckReportPage />;
+}
