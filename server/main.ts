@@ -9,6 +9,8 @@ import { backfillHistory, DEFAULT_HISTORY_TIERS, type BackfillResult } from './s
 import { DEMO_ACCOUNTS } from './seed/seed.ts';
 import { parseTiers } from './sim/history.ts';
 import { readProvisionedTerminals, startSimulator, type RunningSimulator, type TerminalSpec } from './sim/index.ts';
+import { startDutyOperator, type RunningDutyOperator } from './sim/duty-operator.ts';
+import type { SqliteStorage } from './db/sqlite/storage.ts';
 
 async function main(): Promise<void> {
   const loaded = loadConfig();
@@ -31,11 +33,13 @@ async function main(): Promise<void> {
 
   let closing = false;
   let simulator: RunningSimulator | undefined;
+  let dutyOperator: RunningDutyOperator | undefined;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
     try {
+      dutyOperator?.stop();
       await simulator?.stop();
       await app.close();
     } finally {
@@ -55,6 +59,16 @@ async function main(): Promise<void> {
   if (terminals.length > 0) {
     simulated = terminals.length;
     simulator = startSimulator({ host: config.gatewayHost, port: gatewayPort, terminals });
+  }
+  // Issue 19 (ops check): on a demo database the safety officer handles 华东分公司's alarms, and nobody
+  // handles the other branches', so the ops check report shows one company meeting its targets and others missing them.
+  const east = config.seedEnabled && demo
+    ? ((storage as SqliteStorage).db.prepare("SELECT id FROM company WHERE name = '华东分公司'").get() as { id: number } | undefined)
+    : undefined;
+  if (east) {
+    dutyOperator = startDutyOperator({
+      baseUrl: `http://127.0.0.1:${port}`, username: 'safety', password: 'safety123', companyId: east.id, log: (m) => app.log.warn(m),
+    });
   }
   const lines = [
     '',
