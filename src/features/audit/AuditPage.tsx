@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { Badge, Select, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { quickRange, type Period } from '../../../domain/period/period.ts';
 import { useT } from '../../i18n/index.ts';
 import { ListPage } from '../../kit/ListPage.tsx';
-import { PeriodPicker } from '../../kit/period-picker/index.ts';
+import { useListPeriod } from '../../kit/period-picker/useListPeriod.tsx';
 import type { KitColumn } from '../../kit/ResourceTable.tsx';
 import { useCompanySelection } from '../../session/company-selection.ts';
 import { logTime } from '../operator-log/time.ts';
@@ -36,8 +35,10 @@ export function AuditPage({ mode }: { mode: AuditMode }) {
   const t = useT(AUDIT_NS);
   const route = ROUTES[mode];
   const { companyId } = useCompanySelection();
-  const [period, setPeriod] = useState<Period>(() => quickRange('last7Days', new Date(), 'datetime'));
-  const [applied, setApplied] = useState(() => auditBounds(period) ?? {});
+  const { applied, picker } = useListPeriod({
+    bounds: auditBounds, limits: AUDIT_LIMITS, testIds: { start: 'audit-from', end: 'audit-to', quick: 'audit-quick' },
+    quick: ['today', 'yesterday', 'last3Days', 'last7Days', 'thisMonth', 'lastMonth'],
+  });
   const [group, setGroup] = useState<string | null>(null);
   const [result, setResult] = useState<string | null>(null);
 
@@ -86,21 +87,7 @@ export function AuditPage({ mode }: { mode: AuditMode }) {
       title={titles[mode]}
       tree={{}}
       searchPlaceholder={t('userKeyword')}
-      header={
-        <PeriodPicker
-          size="sm"
-          value={period}
-          labels={{ start: '', end: '' }}
-          quick={['today', 'yesterday', 'last3Days', 'last7Days', 'thisMonth', 'lastMonth']}
-          limits={AUDIT_LIMITS}
-          testIds={{ start: 'audit-from', end: 'audit-to', quick: 'audit-quick' }}
-          onChange={(p) => {
-            setPeriod(p);
-            const bounds = auditBounds(p);
-            if (bounds) setApplied(bounds);
-          }}
-        />
-      }
+      header={picker}
       filters={
         <>
           <Select size="sm" w={260} clearable searchable placeholder={all[mode]} aria-label={titles[mode]} data-testid="audit-group"

@@ -1,8 +1,6 @@
-import { useState } from 'react';
-import { quickRange, type Period } from '../../../domain/period/period.ts';
 import { useT } from '../../i18n/index.ts';
 import { ListPage } from '../../kit/ListPage.tsx';
-import { PeriodPicker } from '../../kit/period-picker/index.ts';
+import { useListPeriod } from '../../kit/period-picker/useListPeriod.tsx';
 import type { KitColumn } from '../../kit/ResourceTable.tsx';
 import { useCompanySelection } from '../../session/company-selection.ts';
 import { logTime } from '../operator-log/time.ts';
@@ -10,26 +8,10 @@ import { auditApi, type OnlineRow, type PageViewRow } from './api.ts';
 import { AUDIT_NS } from './messages.ts';
 import { AUDIT_LIMITS, auditBounds, ONLINE_LIMITS } from './period.ts';
 
-function usePeriod(limits: { maxSpanDays: number }) {
-  const [period, setPeriod] = useState<Period>(() => quickRange('last7Days', new Date(), 'datetime'));
-  const [applied, setApplied] = useState(() => auditBounds(period, limits) ?? {});
-  const picker = (
-    <PeriodPicker
-      size="sm"
-      value={period}
-      labels={{ start: '', end: '' }}
-      quick={['today', 'yesterday', 'last3Days', 'last7Days', 'thisMonth']}
-      limits={limits}
-      testIds={{ start: 'usage-from', end: 'usage-to', quick: 'usage-quick' }}
-      onChange={(p) => {
-        setPeriod(p);
-        const bounds = auditBounds(p, limits);
-        if (bounds) setApplied(bounds);
-      }}
-    />
-  );
-  return { applied, picker };
-}
+const usePeriod = (limits: { maxSpanDays: number }) => useListPeriod({
+  bounds: (p) => auditBounds(p, limits), limits, testIds: { start: 'usage-from', end: 'usage-to', quick: 'usage-quick' },
+  quick: ['today', 'yesterday', 'last3Days', 'last7Days', 'thisMonth'],
+});
 
 /** /system/user_action/detail: the pages users opened (the console's router reports each visit), newest first. */
 export function PageVisitsPage() {

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Button, Drawer, Select, Stack, Text } from '@mantine/core';
 import { CHANGE_LOG_MAX_SPAN_DAYS, CHANGE_LOG_SCREENS, changeLogPeriodProblem, CHANGE_OPERATIONS, operationName } from '../../../domain/fleet/change-fields.ts';
-import { periodProblem, quickRange, valueTime, type Period } from '../../../domain/period/period.ts';
+import { periodProblem, valueTime, type Period } from '../../../domain/period/period.ts';
 import { useLang, useT } from '../../i18n/index.ts';
 import { ListPage } from '../../kit/ListPage.tsx';
-import { PeriodPicker } from '../../kit/period-picker/index.ts';
+import { useListPeriod } from '../../kit/period-picker/useListPeriod.tsx';
 import type { KitColumn } from '../../kit/ResourceTable.tsx';
 import { useCompanySelection } from '../../session/company-selection.ts';
 import { operatorLogApi, type LogKind, type LogRow, type LogSearch } from './api.ts';
@@ -38,8 +38,10 @@ export function OperatorLogPage({ kind }: { kind: LogKind }) {
   const route = CHANGE_LOG_SCREENS[kind];
   const { companyId } = useCompanySelection();
   const [operation, setOperation] = useState<string | null>(null);
-  const [period, setPeriod] = useState<Period>(() => quickRange('last7Days', new Date(), 'datetime'));
-  const [applied, setApplied] = useState(() => periodBounds(period) ?? {});
+  const { applied, picker } = useListPeriod({
+    bounds: periodBounds, limits: LIMITS, testIds: { start: 'log-from', end: 'log-to', quick: 'log-quick' },
+    quick: ['today', 'yesterday', 'last3Days', 'last7Days', 'thisMonth', 'lastMonth'],
+  });
   const [detail, setDetail] = useState<LogRow | undefined>(undefined);
 
   const search: LogSearch = { ...applied, ...(operation ? { operation } : {}) };
@@ -63,21 +65,7 @@ export function OperatorLogPage({ kind }: { kind: LogKind }) {
       tree={{}}
       searchPlaceholder={kind === 'vehicle' ? t('vehicleKeyword') : t('deviceKeyword')}
       // The period sits on the title line: with the tree and the menu open, a 1280-px screen has no room for it in the filter bar.
-      header={
-        <PeriodPicker
-          size="sm"
-          value={period}
-          labels={{ start: '', end: '' }}
-          quick={['today', 'yesterday', 'last3Days', 'last7Days', 'thisMonth', 'lastMonth']}
-          limits={LIMITS}
-          testIds={{ start: 'log-from', end: 'log-to', quick: 'log-quick' }}
-          onChange={(p) => {
-            setPeriod(p);
-            const bounds = periodBounds(p);
-            if (bounds) setApplied(bounds);
-          }}
-        />
-      }
+      header={picker}
       filters={
         <Select
           size="sm"
