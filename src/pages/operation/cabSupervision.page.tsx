@@ -1,0 +1,5 @@
+import { CabSupervisionPage } from '../../features/cab-supervision/CabSupervisionPage.tsx';
+
+export default function CabSupervision() {
+  return <CabSupervisionPage />;
+}
