@@ -136,7 +136,7 @@ export function obdReportRoutes(app: App, deps: { storage: Storage; store: ObdSt
   });
 
   app.post('/service-qpshell/obd/page', {
-    config: { permission: OBD_REPORT },
+    config: { permission: OBD_REPORT, audit: false },
     schema: { body: Strict({ ...PageFields, ...ObdRange, vehicleId: Type.Optional(Id), protocol: Type.Optional(Protocol) }) },
   }, async (request) => {
     const ctx = auth(request);

@@ -12,7 +12,7 @@ import { changedTables, fingerprint } from '../../test/db-fingerprint.ts';
 import { startServer, type TestServer } from '../../test/harness.ts';
 import { createUserWithRole, permissionId } from '../../test/users.ts';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
-import { isAudited, pageAndButton } from './hook.ts';
+import { pageAndButton } from './hook.ts';
 
 let server: TestServer;
 let admin: string;
@@ -43,7 +43,10 @@ afterAll(async () => server?.close());
 
 describe('the audit hook over every state-changing route', () => {
   it('refuses each keyed write of a user without its bit with 403, one refused row and nothing else written', async () => {
-    const writes = server.app.routeTable.filter((r: RouteRecord) => isAudited(r.method, { websocket: r.websocket })
+    // Audited as the hook decided it at registration (app.auditTable): a route declaring `audit: false` is left out here
+    // and walked by the read test below instead.
+    const audited = new Set(server.app.auditTable.filter((a) => a.audited && a.method !== 'HEAD').map((a) => `${a.method} ${a.url}`));
+    const writes = server.app.routeTable.filter((r: RouteRecord) => audited.has(`${r.method} ${r.url}`)
       && r.permission !== 'public' && r.permission !== 'session');
     // The walk covers the whole server, not a list: every module's writes are here.
     expect(writes.length).toBeGreaterThan(100);
@@ -51,7 +54,9 @@ describe('the audit hook over every state-changing route', () => {
     const problems: string[] = [];
     for (const r of writes) {
       const from = maxId();
-      const res = await fetch(server.url + concrete(r.url), { method: r.method, headers: { 'x-jwt': nobody, 'content-type': 'application/json' }, body: '{}' });
+      // A GET that declares audit: true (it changes state) is walked too, without a body.
+      const res = await fetch(server.url + concrete(r.url), r.method === 'GET' ? { headers: { 'x-jwt': nobody } }
+        : { method: r.method, headers: { 'x-jwt': nobody, 'content-type': 'application/json' }, body: '{}' });
       await server.app.audit.flush();
       const rows = lastRows(from);
       const keys = typeof r.permission === 'string' ? [r.permission] : r.permission;
@@ -123,6 +128,70 @@ describe('the audit hook over every state-changing route', () => {
     const touching = server.app.routeTable.filter((r) => /useroperate|pageview|useraction/.test(r.url) && r.method !== 'GET' && r.method !== 'HEAD');
     expect(touching.map((r) => r.url)).toEqual(['/service-priv/pageview/add']);
     expect(() => db().prepare("UPDATE audit_log SET result = 'ok'").run()).toThrow(/append-only/);
+  });
+});
+
+describe("a list row's calls (the row drawer's section)", () => {
+  it("lists the calls that named a driver row, as its own id or as driverId elsewhere, and not another company's caller's calls", async () => {
+    const d = await server.call<{ id: number }>('POST', '/service-priv/driver', { token: admin, body: { name: '审计司机' } });
+    expect(d.code).toBe(200);
+    const other = await server.call<{ id: number }>('POST', '/service-priv/driver', { token: admin, body: { name: '别的司机' } });
+    expect((await server.call('PUT', '/service-priv/driver', { token: admin, body: { id: d.data.id, remark: '改' } })).code).toBe(200);
+    expect((await server.call('PUT', '/service-priv/driver', { token: admin, body: { id: other.data.id, remark: '改' } })).code).toBe(200);
+    // A refused call on the row is in its trail too.
+    // (The refusal comes before the body is read: the query names the row, as the delete calls of the lists do.)
+    expect((await server.call('DELETE', `/service-priv/driver?ids=${d.data.id}`, { token: nobody })).status).toBe(403);
+    // The same number as another screen's record is not this row's call.
+    await server.call('PUT', '/service-priv/role', { token: admin, body: { id: d.data.id, name: 'x' } });
+    await server.app.audit.flush();
+    type Calls = { total: number; records: Array<{ button: string; result: string; userName: string }> };
+    const q = `/service-priv/useroperate/page?recordPage=${encodeURIComponent('/information/driver')}&recordId=${d.data.id}`;
+    const mine = await server.call<Calls>('GET', q, { token: admin });
+    expect(mine.data.records.map((r) => [r.button, r.result, r.userName])).toEqual([
+      ['/information/driver:delete', 'refused', 'audit_nobody'],
+      ['/information/driver:update', 'ok', 'admin'],
+      ['/information/driver:create', 'ok', 'admin'],
+    ]);
+    // Attack: a reader of the audit trail in company 2 asks for a root-company row's calls: none of them shows.
+    const reader = await createUserWithRole(server, 'audit_reader2', 2, ['/system', '/system/user_operate', '/system/user_operate/operateByPage'].map(permissionId));
+    const foreign = await server.call<Calls>('GET', q, { token: reader });
+    expect([foreign.status, foreign.data.total]).toEqual([200, 0]);
+    // Without an audit screen's bit the row's calls are refused.
+    expect((await server.call('GET', q, { token: nobody })).status).toBe(403);
+  });
+});
+
+describe('reads sent as POST are not in the trail', () => {
+  it('every route declaring audit: false is a read: an administrator calling it writes nothing and no audit row (a write that declared it would fail here)', async () => {
+    const declaredOff = server.app.auditTable.filter((a) => a.declared === false);
+    // page/list/query/search calls of the reports, monitor, notices, resources, …: the sweep found them all.
+    expect(declaredOff.length).toBeGreaterThan(30);
+    expect(declaredOff.map((a) => `${a.method} ${a.url}`)).toContain('POST /service-priv/notice/user/page');
+    const problems: string[] = [];
+    for (const a of declaredOff) {
+      if (a.url === '/service-priv/pageview/add') continue; // a visit: its own record, in page_view
+      // A write verb in the path cannot be a read, whatever the call answers.
+      if (/^(add|save|update|modify|delete|remove|create|import|upload|send|publish|withdraw|enable|disable|bind|unbind|read|cancel|do[A-Z])/.test(a.url.split('/').pop()!)) {
+        problems.push(`${a.method} ${a.url}: named as a write`);
+      }
+      const before = fingerprint(server.app);
+      const from = maxId();
+      const res = await fetch(server.url + concrete(a.url), { method: a.method, headers: { 'x-jwt': admin, 'content-type': 'application/json' }, body: '{}' });
+      await server.app.audit.flush();
+      if (res.status >= 500) problems.push(`${a.method} ${a.url}: ${res.status}`);
+      const changed = changedTables(before, fingerprint(server.app));
+      if (changed.length) problems.push(`${a.method} ${a.url} wrote ${changed.join(', ')}`);
+      if (lastRows(from).length) problems.push(`${a.method} ${a.url}: audited`);
+    }
+    expect(problems).toEqual([]);
+  }, 600_000);
+
+  it('a user reading their notices leaves no row; marking one read does', async () => {
+    const from = maxId();
+    expect((await server.call('POST', '/service-priv/notice/user/page', { token: admin, body: {} })).code).toBe(200);
+    expect((await server.call('POST', '/service-priv/notice/user/read', { token: admin, body: { all: true } })).status).toBeLessThan(500);
+    await server.app.audit.flush();
+    expect(lastRows(from).map((r) => r.route)).toEqual(['/service-priv/notice/user/read']);
   });
 });
 

@@ -14,7 +14,12 @@
  *   the answer (`data.id`).
  * - result: `ok` (answer code 200), `refused` (401/403), `invalid` (400), `error` (anything else:
  *   404, 409, business codes, 5xx).
- * - `config.audit: false` leaves a write out; only `pageview/add` uses it (a visit is its own record).
+ * - `config.audit: false` leaves a POST out that changes nothing: the page/list/query/search reads sent
+ *   as POST (the spec's call shapes) and `pageview/add` (a visit is its own record). audit.test.ts calls
+ *   every such route as an administrator and fails when one writes or is named as a write.
+ * - cost: the route's page/button and policy text are worked out once per route (onRoute → `auditPlan`);
+ *   per call the hook reads the envelope's code with a regex (no JSON parse) and queues a row; the
+ *   writer batches the inserts (writer.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OK } from '../../../domain/errors/catalogue.ts';
@@ -26,10 +31,20 @@ import type { AuditResult, AuditRow, AuditWriter } from './writer.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** true: a GET that changes state is audited too; false: a write is left out (only pageview/add). */
+    /** true: a GET that changes state is audited too; false: a POST that changes nothing (a read sent as POST, pageview/add) is left out. */
     audit?: boolean;
   }
+  interface FastifyContextConfig {
+    /** Set by the audit hook's onRoute (never by hand): what a row of this route needs, worked out once. */
+    auditPlan?: AuditPlan;
+  }
+  interface FastifyInstance {
+    /** Every route the audit hook saw registered, with whether each method is audited (the route walk reads it). */
+    auditTable: AuditTableRow[];
+  }
   interface FastifyRequest {
+    /** The route's plan, taken in onSend (one read of request.routeOptions, which builds an object per read). */
+    auditPlan?: AuditPlan;
     /** The answer's envelope code, read in onSend for the audit row. */
     auditCode?: number;
     /** The answer's `data.id` (a create's new record), read in onSend. */
@@ -58,6 +73,37 @@ export function pageAndButton(key: string): { page: string; button: string } {
   return { page: key, button: '' };
 }
 
+/**
+ * What the hook needs of a route, worked out once when the route is registered (onRoute) instead of per
+ * call: the pattern, the policy as text, each key's page and button, and the kind an `id` names there.
+ */
+export interface AuditPlan {
+  readonly url: string;
+  readonly permission: RoutePermission | undefined;
+  readonly permissionText: string;
+  /** The policy's keys with their page and button, in the policy's order (none for 'session' and 'public'). */
+  readonly keys: ReadonlyArray<{ readonly key: string; readonly page: string; readonly button: string }>;
+}
+
+export interface AuditTableRow {
+  readonly method: string;
+  readonly url: string;
+  /** Whether a call of this method is recorded. */
+  readonly audited: boolean;
+  /** The route's own `config.audit` (undefined: decided by the method). */
+  readonly declared: boolean | undefined;
+}
+
+export function planOf(url: string, permission: RoutePermission | undefined): AuditPlan {
+  const keys = permission === undefined || permission === 'public' || permission === 'session' ? []
+    : (typeof permission === 'string' ? [permission] : permission).map((key) => ({ key, ...pageAndButton(key) }));
+  return { url, permission, permissionText: policyText(permission), keys };
+}
+
+/** Kinds of the fields other than id/ids, remembered (bounded: body field names come from the caller). */
+const fieldKinds = new Map<string, string | null>();
+const FIELD_KINDS_MAX = 2_000;
+
 /** The kind of target a field names (`vehicleIds` → vehicle), or undefined when the field is no target. */
 function kindOf(field: string, page: string): string | undefined {
   if (field === 'id' || field === 'ids') {
@@ -66,15 +112,30 @@ function kindOf(field: string, page: string): string | undefined {
     if (page === '/information/device') return 'device';
     return 'record';
   }
-  const m = /^([a-z][A-Za-z]*?)Ids?$/.exec(field);
-  if (!m || field === 'companyId') return undefined;
-  return m[1] === 'vehi' ? 'vehicle' : m[1];
+  let kind = fieldKinds.get(field);
+  if (kind === undefined) {
+    const m = /^([a-z][A-Za-z]*?)Ids?$/.exec(field);
+    kind = !m || field === 'companyId' ? null : m[1] === 'vehi' ? 'vehicle' : m[1]!;
+    if (fieldKinds.size < FIELD_KINDS_MAX) fieldKinds.set(field, kind);
+  }
+  return kind ?? undefined;
 }
 
 function pushIds(out: Array<[string, number]>, kind: string, value: unknown): void {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) out.push([kind, value]);
-  else if (typeof value === 'string' && /^[1-9]\d{0,15}$/.test(value)) out.push([kind, Number(value)]);
-  else if (Array.isArray(value)) for (const v of value.slice(0, MAX_TARGETS)) pushIds(out, kind, v);
+  if (typeof value === 'number') {
+    if (Number.isSafeInteger(value) && value > 0) out.push([kind, value]);
+  } else if (typeof value === 'string') {
+    if (/^[1-9]\d{0,15}$/.test(value)) out.push([kind, Number(value)]);
+  } else if (Array.isArray(value)) {
+    const n = Math.min(value.length, MAX_TARGETS);
+    for (let i = 0; i < n; i++) pushIds(out, kind, value[i]);
+  }
+}
+
+/** Whether `out` already holds [kind, id] before index `end` (a short list is scanned, a long one hashed by the caller). */
+function seenBefore(out: Array<[string, number]>, end: number, kind: string, id: number): boolean {
+  for (let i = 0; i < end; i++) if (out[i]![1] === id && out[i]![0] === kind) return true;
+  return false;
 }
 
 /** The target ids of a call: params, query and the body's top level (see the file comment for the names read). */
@@ -87,13 +148,19 @@ export function targetsOf(page: string, ...sources: unknown[]): Array<[string, n
       if (kind) pushIds(out, kind, (source as Record<string, unknown>)[field]);
     }
   }
-  const seen = new Set<string>();
-  return out.filter(([k, id]) => {
-    const key = `${k}:${id}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  }).slice(0, MAX_TARGETS);
+  if (out.length <= 1) return out;
+  // Duplicates out, order kept. The usual call names a handful: a scan beats building strings for a Set.
+  const unique: Array<[string, number]> = [];
+  if (out.length <= 32) {
+    for (const t of out) if (!seenBefore(unique, unique.length, t[0], t[1])) unique.push(t);
+  } else {
+    const seen = new Set<string>();
+    for (const t of out) {
+      const key = `${t[0]}:${t[1]}`;
+      if (!seen.has(key)) { seen.add(key); unique.push(t); }
+    }
+  }
+  return unique.length > MAX_TARGETS ? unique.slice(0, MAX_TARGETS) : unique;
 }
 
 export function resultOf(status: number, code: number | undefined): AuditResult {
@@ -102,29 +169,40 @@ export function resultOf(status: number, code: number | undefined): AuditResult 
   return status < 300 && code === OK ? 'ok' : 'error';
 }
 
-const NO_PAGE = { page: '', button: '' } as const;
-const pageCache = new Map<string, { page: string; button: string }>();
-/** pageAndButton, remembered per key (registry keys are a few hundred). */
-function cachedPageAndButton(key: string): { page: string; button: string } {
-  let v = pageCache.get(key);
-  if (!v) pageCache.set(key, (v = pageAndButton(key)));
-  return v;
-}
+const NO_PAGE = { key: '', page: '', button: '' } as const;
 
 const CODE_HEAD = /^\{"code":(\d+)/;
 const NEW_ID = /"data":\{"id":(\d+)[,}]/;
 
 /** Installs the audit hooks; call right after installRoutePolicies and before the routes (order of hooks is registration order). */
 export function installAuditHook(app: FastifyInstance, writer: AuditWriter, clock: () => number = Date.now): void {
+  const table: AuditTableRow[] = [];
+  app.decorate('auditTable', table);
+  // Each route's plan once, at registration. installRoutePolicies' onRoute ran first (it was added first),
+  // so the policy read here is the frozen one it checked.
+  app.addHook('onRoute', (route) => {
+    const config = route.config ?? {};
+    const plan = planOf(route.url, config.permission);
+    // A fresh object, as installRoutePolicies does: Fastify's automatic HEAD route shares the GET route's config.
+    route.config = { ...config, auditPlan: plan };
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+      table.push({ method, url: route.url, audited: isAudited(method, config), declared: config.audit });
+    }
+  });
+
   // Callback-style hooks: no promise per call on the hot path.
   app.addHook('onSend', (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-    if (!request.is404 && typeof payload === 'string' && isAudited(request.method, request.routeOptions.config)) {
-      // The envelope starts with its code (envelope.ts builds `{code, msg, data}` in that order): no JSON parse on the hot path.
-      const head = CODE_HEAD.exec(payload);
-      if (head) request.auditCode = Number(head[1]);
-      if (request.method === 'POST') {
-        const id = NEW_ID.exec(payload.length > 600 ? payload.slice(0, 600) : payload);
-        if (id) request.auditNewId = Number(id[1]);
+    if (!request.is404 && typeof payload === 'string') {
+      const config = request.routeOptions.config;
+      if (isAudited(request.method, config)) {
+        request.auditPlan = config.auditPlan ?? planOf(config.url, config.permission);
+        // The envelope starts with its code (envelope.ts builds `{code, msg, data}` in that order): no JSON parse on the hot path.
+        const head = CODE_HEAD.exec(payload);
+        if (head) request.auditCode = Number(head[1]);
+        if (request.method === 'POST') {
+          const id = NEW_ID.exec(payload.length > 600 ? payload.slice(0, 600) : payload);
+          if (id) request.auditNewId = Number(id[1]);
+        }
       }
     }
     done(null, payload);
@@ -141,15 +219,19 @@ export function installAuditHook(app: FastifyInstance, writer: AuditWriter, cloc
   });
 
   function record(request: FastifyRequest, reply: FastifyReply): void {
-    if (request.is404) return;
-    const config = request.routeOptions.config;
-    if (!isAudited(request.method, config)) return;
-    const permission = config.permission as RoutePermission | undefined;
+    let plan = request.auditPlan;
+    if (!plan) {
+      // onSend saw no string answer (a stream, an empty reply): decide here.
+      if (request.is404) return;
+      const config = request.routeOptions.config;
+      if (!isAudited(request.method, config)) return;
+      plan = config.auditPlan ?? planOf(config.url, config.permission);
+    }
     const ctx = request.authContext;
-    let key: string | undefined;
-    if (typeof permission === 'string' && permission !== 'public' && permission !== 'session') key = permission;
-    else if (Array.isArray(permission)) key = (ctx ? permission.find((k) => permits(ctx, k)) : undefined) ?? permission[0];
-    const { page, button } = key ? cachedPageAndButton(key) : NO_PAGE;
+    let chosen: { page: string; button: string } = NO_PAGE;
+    if (plan.keys.length === 1) chosen = plan.keys[0]!;
+    else if (plan.keys.length > 1) chosen = (ctx ? plan.keys.find((k) => permits(ctx, k.key)) : undefined) ?? plan.keys[0]!;
+    const { page, button } = chosen;
     const body = request.body as Record<string, unknown> | undefined;
     const targets = targetsOf(page, request.params, request.query, body);
     if (request.auditNewId !== undefined && reply.statusCode < 300 && !targets.some(([, id]) => id === request.auditNewId)) {
@@ -165,8 +247,8 @@ export function installAuditHook(app: FastifyInstance, writer: AuditWriter, cloc
       sessionId: ctx?.sessionId ?? null,
       ip: normaliseIp(request.ip),
       method: request.method,
-      route: request.routeOptions.url ?? request.url,
-      permission: policyText(permission),
+      route: plan.url,
+      permission: plan.permissionText,
       page,
       button,
       result: resultOf(reply.statusCode, request.auditCode),

@@ -7,6 +7,7 @@
  */
 import { Type } from '@fastify/type-provider-typebox';
 import { chinaDate, chinaDayIndex, chinaDayStartMs, DAY_MS } from '../../../domain/track/days.ts';
+import { changeResourceOfRoute } from '../../../domain/fleet/change-fields.ts';
 import { entryByKey } from '../../../domain/permissions/access.ts';
 import { ErrorCode, type Lang } from '../../../domain/errors/catalogue.ts';
 import { normaliseIp } from '../../auth/ip.ts';
@@ -63,6 +64,18 @@ function entryName(key: string, lang: Lang): string {
     return page ? `${lang === 'zh' ? page.zh : page.en} / ${name}` : name;
   }
   return lang === 'zh' ? e.zh : e.en;
+}
+
+/**
+ * The target kinds that name a row of a list screen: the resource of the machine-affairs lists (a vehicle
+ * is `vehicle` wherever it is named, as `vehicleId(s)` too; a driver `driver`, a line `line`, …) and, on
+ * a screen whose `id` is no vehicle or device, the screen's own `record` (hook.ts targetsOf).
+ */
+export function rowTargets(page: string): { kinds: string[]; ownPage: boolean } {
+  const resource = changeResourceOfRoute(page);
+  const kinds = resource ? [resource] : [];
+  if (page === '/information/vehicle' || page === '/information/device') return { kinds, ownPage: false };
+  return { kinds: kinds.length ? kinds : ['-'], ownPage: true };
 }
 
 interface AuditDbRow {
@@ -126,6 +139,8 @@ export function auditRoutes(app: App, deps: { storage: Storage; db: SqliteDb; wr
       querystring: Strict({
         ...PageFields, ...Range, page: Type.Optional(Text(200)), button: Type.Optional(Text(200)),
         vehicleId: Type.Optional(Id), deviceId: Type.Optional(Id), userName: Type.Optional(Text(64)),
+        // One list row's calls (the row drawer of the machine-affairs lists): its screen's page key and id.
+        recordPage: Type.Optional(Text(200)), recordId: Type.Optional(Id),
         result: Type.Optional(Type.Union(RESULTS.map((r) => Type.Literal(r)))),
       }),
     },
@@ -143,6 +158,17 @@ export function auditRoutes(app: App, deps: { storage: Storage; db: SqliteDb; wr
     if (q.userName?.trim()) { where.push('a.user_name = ?'); params.push(q.userName.trim()); }
     const target = q.vehicleId ? ['vehicle', q.vehicleId] : q.deviceId ? ['device', q.deviceId] : undefined;
     if (target) { where.push('a.id IN (SELECT audit_id FROM audit_target WHERE kind = ? AND target_id = ?)'); params.push(...target); }
+    if (q.recordId !== undefined && q.recordPage) {
+      const row = rowTargets(q.recordPage);
+      const parts = [`a.id IN (SELECT audit_id FROM audit_target WHERE kind IN (${row.kinds.map(() => '?').join(', ')}) AND target_id = ?)`];
+      params.push(...row.kinds, q.recordId);
+      if (row.ownPage) {
+        // `id`/`ids` of a screen's own calls are kind 'record': only that screen's calls name this row.
+        parts.push(`(a.page = ? AND a.id IN (SELECT audit_id FROM audit_target WHERE kind = 'record' AND target_id = ?))`);
+        params.push(q.recordPage, q.recordId);
+      }
+      where.push(`(${parts.join(' OR ')})`);
+    }
     const cond = where.join(' AND ');
     const total = (db.prepare(`SELECT COUNT(*) AS n FROM audit_log a WHERE ${cond}`).get(...params) as { n: number }).n;
     const rows = db.prepare(`SELECT a.*, u.real_name, c.name AS company_name FROM audit_log a

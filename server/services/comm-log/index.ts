@@ -348,7 +348,7 @@ function commLogRoutes(app: App, deps: CommLogDeps & { frameLog: FrameLog | unde
   });
 
   app.post('/service-command/devlogcommand/searchDevLogResult', {
-    config: { permission: DEVICE_LOG_PAGE },
+    config: { permission: DEVICE_LOG_PAGE, audit: false },
     schema: { body: Strict({ vehicleId: Id, from: EpochMs, to: EpochMs, ...PageFields }) },
   }, async (request) => {
     const ctx = auth(request);

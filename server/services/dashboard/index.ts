@@ -236,7 +236,7 @@ export function dashboardRoutes(app: App, deps: ServiceDeps & { readonly live: L
   app.get('/service-onlinegps/geography/getVehicleDailyMile', { config: { permission }, schema: { querystring: Strict({}) } }, async (request) =>
     ok(await figures.dailyMile(await scopeOf(request, request.query.companyId)), requestLang(request)));
 
-  app.post('/service-safe/devstatus/errorcount', { config: { permission }, schema: { body: Type.Optional(Strict({})) } }, async (request) =>
+  app.post('/service-safe/devstatus/errorcount', { config: { permission, audit: false }, schema: { body: Type.Optional(Strict({})) } }, async (request) =>
     ok(figures.deviceHealth(await scopeOf(request, request.body?.companyId)), requestLang(request)));
 
   app.get('/service-safesheet/screenV2/lastMonthAlarmStat', { config: { permission }, schema: { querystring: Strict({}) } }, async (request) =>

@@ -37,7 +37,7 @@ export function registerDeviceCalls(app: App, deps: FleetAssetDeps): void {
 
   // The device pickers (vehicle form, installation records): devices of the caller's subtree (or of `companyId` in it).
   app.post('/service-priv/device/pp/search', {
-    config: { permission: '/information' },
+    config: { permission: '/information', audit: false },
     schema: {
       body: Strict({
         keyword: Type.Optional(Text(LIST_LIMITS.keywordMax)),

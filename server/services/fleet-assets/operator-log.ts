@@ -121,7 +121,7 @@ export function registerOperatorLogCalls(app: App, deps: FleetAssetDeps): void {
     const screen = CHANGE_LOG_SCREENS[resource];
     const base = `/service-priv/binlog/${resource}`;
 
-    app.post(base, { config: { permission: screen }, schema: { body: SearchBody } }, async (request) => {
+    app.post(base, { config: { permission: screen, audit: false }, schema: { body: SearchBody } }, async (request) => {
       const ctx = auth(request);
       const body = request.body;
       checkPeriod(body.from, body.to);

@@ -151,7 +151,7 @@ export function registerVehicleCalls(app: App, deps: FleetAssetDeps): void {
   });
 
   app.post('/service-priv/vehicle/photoList', {
-    config: { permission: page },
+    config: { permission: page, audit: false },
     schema: { body: PhotoBody },
   }, async (request) => {
     const ctx = auth(request);

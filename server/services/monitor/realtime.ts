@@ -161,7 +161,7 @@ export function realtimeRoutes(app: App, deps: MonitorDeps): void {
   });
 
   app.post('/service-monitor/monitor/batchrealtime', {
-    config: { permission },
+    config: { permission, audit: false },
     // The array may be long in the schema so the handler can answer the spec's own limit message.
     schema: { body: Strict({ vehicleIds: Type.Array(Id, { minItems: 1, maxItems: 100_000, uniqueItems: true }) }) },
   }, async (request) => {
@@ -174,7 +174,7 @@ export function realtimeRoutes(app: App, deps: MonitorDeps): void {
 
   const Coordinate = (max: number) => Type.Optional(Type.Number({ minimum: -max, maximum: max }));
   app.post('/service-monitor/monitor/searchFrameVehicles', {
-    config: { permission },
+    config: { permission, audit: false },
     schema: {
       body: Strict({
         minLng: Coordinate(180), minLat: Coordinate(90), maxLng: Coordinate(180), maxLat: Coordinate(90),
@@ -201,7 +201,7 @@ export function realtimeRoutes(app: App, deps: MonitorDeps): void {
   });
 
   app.post('/service-monitor/monitor/v3/selectreal', {
-    config: { permission },
+    config: { permission, audit: false },
     schema: {
       body: Strict({
         ...PageFields,
@@ -228,7 +228,7 @@ export function realtimeRoutes(app: App, deps: MonitorDeps): void {
   });
 
   app.post('/service-monitor/monitor/v3/selectrealstat', {
-    config: { permission },
+    config: { permission, audit: false },
     schema: { body: Type.Optional(Strict({})) },
   }, async (request) => {
     const scope = await narrowedScope(storage, auth(request), request.body?.companyId);

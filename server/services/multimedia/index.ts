@@ -218,7 +218,7 @@ export function multimediaRoutes(app: App, deps: ServiceDeps & { readonly live: 
     const extraOf = (b: { alarmIds?: number[]; sources?: MediaSource[] }): Partial<MediaFilter> =>
       r.alarm ? { linkedToAlarm: true, alarmIds: b.alarmIds } : { sources: b.sources };
 
-    app.post(r.path, { config: { permission: r.permission }, schema: { body } }, async (request) => {
+    app.post(r.path, { config: { permission: r.permission, audit: false }, schema: { body } }, async (request) => {
       const lang = requestLang(request);
       const b = request.body as ReportBody & { current: number; size: number; alarmIds?: number[]; sources?: MediaSource[] };
       const { scope, filter } = await reportQuery(auth(request), b, extraOf(b));
@@ -271,7 +271,7 @@ export function multimediaRoutes(app: App, deps: ServiceDeps & { readonly live: 
   });
 
   app.post('/service-command/command/searchDeviceMediaResult', {
-    config: { permission: storedPermission },
+    config: { permission: storedPermission, audit: false },
     schema: { body: Strict({ vehicleId: Id }) },
   }, async (request) => {
     const ctx = auth(request);

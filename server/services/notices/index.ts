@@ -162,7 +162,7 @@ export function noticeRoutes(app: App, deps: NoticeDeps): void {
   // ------------------------------------------------------------------ writing and publishing
 
   app.post('/service-priv/notice/page', {
-    config: { permission: NOTICE_PAGE },
+    config: { permission: NOTICE_PAGE, audit: false },
     schema: { body: Strict({ ...PageFields, title: Type.Optional(Text(NOTICE_TITLE_MAX)), status: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)])) }) },
   }, async (request) => {
     const ctx = auth(request);
@@ -336,7 +336,7 @@ export function noticeRoutes(app: App, deps: NoticeDeps): void {
   }
 
   app.post('/service-priv/notice/user/page', {
-    config: { permission: 'session' },
+    config: { permission: 'session', audit: false },
     schema: { body: Strict({ ...PageFields, read: Type.Optional(Flag), title: Type.Optional(Text(NOTICE_TITLE_MAX)) }) },
   }, async (request) => {
     const ctx = auth(request);
@@ -357,7 +357,7 @@ export function noticeRoutes(app: App, deps: NoticeDeps): void {
 
   /** The header's bell: the unread count and the latest notices (unread first). */
   app.post('/service-priv/notice/user/list', {
-    config: { permission: 'session' },
+    config: { permission: 'session', audit: false },
     schema: { body: Strict({}) },
   }, async (request) => {
     const ctx = auth(request);

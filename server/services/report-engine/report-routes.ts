@@ -161,7 +161,7 @@ export function reportRoutes(app: App, deps: ReportRouteDeps, opts: ReportRouteO
     if (decl.method === 'GET') {
       app.get(base, { config: { permission }, schema: { querystring: ListSchema } }, async (request) => answer(request, request.query));
     } else {
-      app.post(base, { config: { permission }, schema: { body: ListSchema } }, async (request) => answer(request, request.body));
+      app.post(base, { config: { permission, audit: false }, schema: { body: ListSchema } }, async (request) => answer(request, request.body));
     }
 
     const exportBit = `${decl.screen}:export` as PermissionKey;

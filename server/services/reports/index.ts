@@ -306,7 +306,7 @@ export function reportRoutes(app: App, deps: ServiceDeps & { readonly live: Live
     return { rows, total };
   }
 
-  app.post(`${BASE}/daily`, { config: { permission: summaryPermission }, schema: { body: ListSchema } }, async (request) => {
+  app.post(`${BASE}/daily`, { config: { permission: summaryPermission, audit: false }, schema: { body: ListSchema } }, async (request) => {
     const p = request.body;
     const { rows, total } = await dailyRows(request, p, false);
     return ok({ records: rows, total, current: p.current, size: p.size }, requestLang(request));
@@ -343,7 +343,7 @@ export function reportRoutes(app: App, deps: ServiceDeps & { readonly live: Live
     return { rows, total: vehicles.length };
   }
 
-  app.post(`${BASE}/onlinerate`, { config: { permission: summaryPermission }, schema: { body: ListSchema } }, async (request) => {
+  app.post(`${BASE}/onlinerate`, { config: { permission: summaryPermission, audit: false }, schema: { body: ListSchema } }, async (request) => {
     const p = request.body;
     const { rows, total } = await onlineRows(request, p, false);
     return ok({ records: rows, total, current: p.current, size: p.size }, requestLang(request));
@@ -364,7 +364,7 @@ export function reportRoutes(app: App, deps: ServiceDeps & { readonly live: Live
     columns: (lang: Lang) => SheetColumn<T>[],
   ): void {
     const rowsOf = async (request: FastifyRequest, p: ListParams) => details(kind, await vehiclesOf(request, p), periodOf(p, engine.clock()), has, pick);
-    app.post(`${BASE}/${path}`, { config: { permission }, schema: { body: ListSchema } }, async (request) => {
+    app.post(`${BASE}/${path}`, { config: { permission, audit: false }, schema: { body: ListSchema } }, async (request) => {
       const p = request.body;
       return ok(pageOf(await rowsOf(request, p), p.current, p.size), requestLang(request));
     });

@@ -136,7 +136,7 @@ export function aggregateRoutes(app: App, { storage, clock }: AggregateDeps): vo
   }
 
   for (const dim of ['type', 'date', 'vehicle', 'driver'] as const) {
-    app.post(`/service-safe/aggregate/alarm/${dim}`, { config: { permission }, schema: { body: FilterBody } }, async (request) => {
+    app.post(`/service-safe/aggregate/alarm/${dim}`, { config: { permission, audit: false }, schema: { body: FilterBody } }, async (request) => {
       const lang = requestLang(request);
       const b = request.body;
       checkPeriod(b.startTime, b.endTime);
@@ -147,7 +147,7 @@ export function aggregateRoutes(app: App, { storage, clock }: AggregateDeps): vo
     });
   }
 
-  app.post('/service-safe/aggregate/alarm/company', { config: { permission }, schema: { body: CompanyBody } }, async (request) => {
+  app.post('/service-safe/aggregate/alarm/company', { config: { permission, audit: false }, schema: { body: CompanyBody } }, async (request) => {
     const lang = requestLang(request);
     const b = request.body;
     checkPeriod(b.startTime, b.endTime);
@@ -211,7 +211,7 @@ export function aggregateRoutes(app: App, { storage, clock }: AggregateDeps): vo
     return { f: toFilter(b), cell, scope: ctxScope };
   }
 
-  app.post('/service-safe/aggregate/alarms', { config: { permission }, schema: { body: CellBody } }, async (request, reply) => {
+  app.post('/service-safe/aggregate/alarms', { config: { permission, audit: false }, schema: { body: CellBody } }, async (request, reply) => {
     const lang = requestLang(request);
     const b = request.body;
     const { f, cell, scope } = await cellQuery(request, await narrowedScope(storage, auth(request), b.companyId));

@@ -97,7 +97,7 @@ export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
   }
 
   app.post('/service-safe/alarmInfo', {
-    config: { permission: page },
+    config: { permission: page, audit: false },
     schema: {
       body: Strict({
         ...PageFields,

@@ -116,7 +116,7 @@ export function analysisRoutes(app: App, deps: { storage: Storage; engine: Repor
 
   const teamPermission = '/safeManagement/analysisReport/teamReport' as const;
   const TeamBody = Strict({ month: MonthField });
-  app.post(`${BASE}/teamReport`, { config: { permission: teamPermission }, schema: { body: TeamBody } }, async (request) => {
+  app.post(`${BASE}/teamReport`, { config: { permission: teamPermission, audit: false }, schema: { body: TeamBody } }, async (request) => {
     const lang = requestLang(request);
     return ok(await teamReport(request, request.body, lang), lang);
   });

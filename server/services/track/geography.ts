@@ -24,7 +24,7 @@ export interface GeographyDeps {
 
 export function geographyRoutes(app: App, { storage }: GeographyDeps): void {
   app.post('/service-onlinegps/geography/searchFrameGps', {
-    config: { permission: '/monitor/trackPlaybackPageNew' },
+    config: { permission: '/monitor/trackPlaybackPageNew', audit: false },
     schema: {
       body: Strict({
         minLng: Coordinate(180), minLat: Coordinate(90), maxLng: Coordinate(180), maxLat: Coordinate(90),

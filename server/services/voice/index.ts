@@ -168,7 +168,7 @@ export function voiceRoutes(app: App, deps: VoiceDeps): void {
   const TemplateFields = { name: Type.String({ maxLength: NAME_MAX * 4 }), content: Type.String({ maxLength: TEXT_MAX }), remark: Type.Optional(Type.String({ maxLength: REMARK_MAX })) };
 
   app.post('/service-ops/textManage/page', {
-    config: { permission: TEXT_PAGE },
+    config: { permission: TEXT_PAGE, audit: false },
     schema: { body: Strict({ ...PageFields, keyword: Type.Optional(Type.String({ maxLength: 50 })) }) },
   }, async (request) => {
     const ctx = auth(request);
@@ -178,7 +178,7 @@ export function voiceRoutes(app: App, deps: VoiceDeps): void {
 
   // The dispatch screen's template picker reads this too.
   app.post('/service-ops/textManage/list', {
-    config: { permission: [TEXT_PAGE, SEND_PAGE] },
+    config: { permission: [TEXT_PAGE, SEND_PAGE], audit: false },
     schema: { body: Strict({}) },
   }, async (request) => {
     const ctx = auth(request);
@@ -283,7 +283,7 @@ export function voiceRoutes(app: App, deps: VoiceDeps): void {
   });
 
   app.post('/service-ops/audioManage/page', {
-    config: { permission: AUDIO_PAGE },
+    config: { permission: AUDIO_PAGE, audit: false },
     schema: { body: Strict({ ...PageFields, keyword: Type.Optional(Type.String({ maxLength: 50 })) }) },
   }, async (request) => {
     const ctx = auth(request);
@@ -292,7 +292,7 @@ export function voiceRoutes(app: App, deps: VoiceDeps): void {
   });
 
   app.post('/service-ops/audioManage/list', {
-    config: { permission: [AUDIO_PAGE, '/global/alarm'] },
+    config: { permission: [AUDIO_PAGE, '/global/alarm'], audit: false },
     schema: { body: Strict({}) },
   }, async (request) => {
     const ctx = auth(request);
