@@ -1,0 +1,5 @@
+import { PublicityPage } from '../../../features/accidents/PublicityPage.tsx';
+
+export default function AccidentPublicity() {
+  return <PublicityPage />;
+}
