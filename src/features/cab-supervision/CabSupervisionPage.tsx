@@ -197,7 +197,7 @@ function SupervisionView({ id, onChanged }: { id: number; onChanged(): void }) {
               <Table.Tbody>{(r.receipts ?? []).map((x) => (
                 <Table.Tr key={x.vehicleId} data-testid={`cab-receipt-${x.vehicleId}`}>
                   <Table.Td>{x.vehiidno}</Table.Td>
-                  <Table.Td><Badge size="sm" variant="light" color={RECEIPT_COLOR[x.state]}>{t(`states.${x.state}`)}</Badge></Table.Td>
+                  <Table.Td><Badge size="sm" variant="light" color={RECEIPT_COLOR[x.state]} data-testid={`cab-state-${r.taskId}-${x.vehicleId}`}>{t(`states.${x.state}`)}</Badge></Table.Td>
                   <Table.Td>{formatTime(x.updateTime)}</Table.Td>
                 </Table.Tr>
               ))}</Table.Tbody>
