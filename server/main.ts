@@ -9,6 +9,7 @@ import { backfillHistory, DEFAULT_HISTORY_TIERS, type BackfillResult } from './s
 import { DEMO_ACCOUNTS } from './seed/seed.ts';
 import { parseTiers } from './sim/history.ts';
 import { readProvisionedTerminals, startSimulator, type RunningSimulator, type TerminalSpec } from './sim/index.ts';
+import { startAccidentOfficer } from './sim/accident-officer.ts';
 import { startDutyOperator, type RunningDutyOperator } from './sim/duty-operator.ts';
 import type { SqliteStorage } from './db/sqlite/storage.ts';
 
@@ -59,6 +60,11 @@ async function main(): Promise<void> {
   if (terminals.length > 0) {
     simulated = terminals.length;
     simulator = startSimulator({ host: config.gatewayHost, port: gatewayPort, terminals });
+    // The demo's safety officer files a collision alarm of the simulated fleet as an accident through the API.
+    if (config.seedEnabled && demo) {
+      const apiHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+      startAccidentOfficer({ apiUrl: `http://${apiHost.includes(':') ? `[${apiHost}]` : apiHost}:${port}`, username: 'safety', password: 'safety123', log: (line) => app.log.info(line) });
+    }
   }
   // Issue 19 (ops check): on a demo database the safety officer handles 华东分公司's alarms, and nobody
   // handles the other branches', so the ops check report shows one company meeting its targets and others missing them.
