@@ -83,6 +83,28 @@ describe('coverage', () => {
     expect(c.callsBeyondCatalogue).toEqual(['GET /service-a/save', 'POST /service-priv/login']);
   });
 
+  it('counts a call named without a path as built only when every path we chose for it is registered with its method', () => {
+    const chosen: SpecLists = {
+      ...small,
+      calls: [
+        { service: 'service-c', method: null, path: null, name: 'accident page', ours: ['POST /service-c/accident/page'] },
+        { service: 'service-c', method: null, path: null, name: 'accident upload', ours: ['POST /service-c/accident/upload', 'GET /service-c/accident/file'] },
+        { service: 'service-c', method: null, path: null, name: 'accident detail', ours: ['GET /service-c/accident/detail'] },
+      ],
+    };
+    const got = computeCoverage({
+      spec: chosen,
+      registryRoutes: [],
+      builtPages: [],
+      // upload: only one of its two paths; detail: registered with another method
+      serverRoutes: [{ method: 'POST', url: '/service-c/accident/page' }, { method: 'POST', url: '/service-c/accident/upload' }, { method: 'POST', url: '/service-c/accident/detail' }],
+    });
+    expect(got.calls[0]?.built).toEqual(['accident page (ours: POST /service-c/accident/page)']);
+    expect(got.calls[0]?.missing).toHaveLength(2);
+    // a chosen path is the catalogue's own, not a call beyond it
+    expect(got.callsBeyondCatalogue).toEqual(['POST /service-c/accident/detail']);
+  });
+
   it('writes the totals and the missing names into the markdown table', () => {
     const md = renderMarkdown(c, small.parkingServiceNote);
     expect(md).toContain('**Console: 1 of 3 screens built. Server: 1 of 3 catalogue calls built.**');
