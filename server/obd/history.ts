@@ -9,6 +9,7 @@
 import type { CanProtocol, ObdValues } from '../../domain/obd/can.ts';
 import type { SqliteDb } from '../db/sqlite.ts';
 import type { RetentionTask } from '../retention/scheduler.ts';
+import { timeSweep } from '../retention/time-sweep.ts';
 
 export interface ObdHistoryRow extends ObdValues {
   vehicleId: number;
@@ -22,8 +23,6 @@ export interface ObdHistoryRow extends ObdValues {
 /** The columns of a stored row as the calls answer them. */
 export const OBD_HISTORY_COLUMNS = `vehicle_id AS vehicleId, time, protocol, engine_rpm AS engineRpm, coolant_c AS coolantC, fuel_pct AS fuelPct,
   speed_kmh AS speedKmh, engine_load_pct AS engineLoadPct, engine_hours AS engineHours, mileage_km AS mileageKm, lng, lat`;
-
-const RETENTION_BATCH = 1000;
 
 export class ObdHistory {
   private pending: ObdHistoryRow[] = [];
@@ -65,20 +64,6 @@ export class ObdHistory {
   }
 
   retention(keepDays: () => number, clock: () => number): RetentionTask {
-    return {
-      name: 'obd-history',
-      sweep: async () => {
-        const before = clock() - keepDays() * 86_400_000;
-        const del = this.db.prepare('DELETE FROM obd_history WHERE rowid IN (SELECT rowid FROM obd_history WHERE time < ? LIMIT ?)');
-        let removed = 0;
-        for (;;) {
-          const n = del.run(before, RETENTION_BATCH).changes;
-          removed += n;
-          if (n < RETENTION_BATCH) break;
-          await new Promise<void>((r) => setImmediate(r));
-        }
-        return { obdHistory: removed };
-      },
-    };
+    return timeSweep(this.db, { name: 'obd-history', table: 'obd_history', timeColumn: 'time', counter: 'obdHistory', keepDays, clock });
   }
 }

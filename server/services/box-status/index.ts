@@ -27,12 +27,11 @@ import type { Message } from '../../http/messages.ts';
 import { Id, Name, PageFields, Strict, Text, type App } from '../../http/route.ts';
 import type { LiveRuntime } from '../../live/runtime.ts';
 import type { RetentionTask } from '../../retention/scheduler.ts';
+import { timeSweep } from '../../retention/time-sweep.ts';
 
 export const BOX_PAGE = '/monitor/boxStatus';
 /** Unsaved state changes are written this often (and at shutdown). */
 export const BOX_FLUSH_MS = 2000;
-/** Rows deleted per retention step (one bounded statement, then the event loop breathes). */
-const RETENTION_BATCH = 1000;
 const DAY_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 
 const pair = (zh: string, en: string): Message => (lang) => (lang === 'zh' ? zh : en);
@@ -197,21 +196,7 @@ export class BoxStatusService {
 
   /** Retention: changes older than `before` go in bounded steps. */
   retention(keepDays: () => number, clock: () => number): RetentionTask {
-    return {
-      name: 'box-state',
-      sweep: async () => {
-        const before = clock() - keepDays() * 86_400_000;
-        const del = this.db.prepare('DELETE FROM box_state_change WHERE rowid IN (SELECT rowid FROM box_state_change WHERE time < ? LIMIT ?)');
-        let removed = 0;
-        for (;;) {
-          const n = del.run(before, RETENTION_BATCH).changes;
-          removed += n;
-          if (n < RETENTION_BATCH) break;
-          await new Promise<void>((r) => setImmediate(r));
-        }
-        return { boxStateChanges: removed };
-      },
-    };
+    return timeSweep(this.db, { name: 'box-state', table: 'box_state_change', timeColumn: 'time', counter: 'boxStateChanges', keepDays, clock });
   }
 }
 
