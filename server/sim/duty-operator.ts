@@ -55,18 +55,22 @@ export function startDutyOperator(o: DutyOperatorOptions): RunningDutyOperator {
     busy = true;
     try {
       if (!token) await signIn();
-      const now = Date.now();
-      const list = await call<{ records: { id: number }[] }>('POST', '/service-safe/alarmInfo', {
-        companyId: o.companyId, startTime: now - 24 * 3_600_000, endTime: now, dealStatuses: [0], current: 1, size: 100,
-      });
-      if (list.code === 401) {
-        token = null;
-        return;
+      // Page after page until nothing is left (a busy branch makes more than one page between rounds).
+      for (let page = 0; page < 20 && !stopped; page++) {
+        const now = Date.now();
+        const list = await call<{ records: { id: number }[] }>('POST', '/service-safe/alarmInfo', {
+          companyId: o.companyId, startTime: now - 24 * 3_600_000, endTime: now, dealStatuses: [0], current: 1, size: 100,
+        });
+        if (list.code === 401) {
+          token = null;
+          return;
+        }
+        const ids = list.code === 200 ? list.data.records.map((r) => r.id) : [];
+        if (ids.length === 0) return;
+        const r = await call<{ updated: number }>('PUT', '/service-safe/alarmInfo/handle_status', { ids, dealType: 1, dealContent: '值班员已电话提醒司机' });
+        if (r.code !== 200) return;
+        handled += r.data.updated;
       }
-      const ids = list.code === 200 ? list.data.records.map((r) => r.id) : [];
-      if (ids.length === 0) return;
-      const r = await call<{ updated: number }>('PUT', '/service-safe/alarmInfo/handle_status', { ids, dealType: 1, dealContent: '值班员已电话提醒司机' });
-      if (r.code === 200) handled += r.data.updated;
     } catch (e) {
       o.log?.(`duty operator: ${e instanceof Error ? e.message : String(e)}`);
     } finally {
@@ -76,7 +80,7 @@ export function startDutyOperator(o: DutyOperatorOptions): RunningDutyOperator {
 
   const timer = setInterval(() => void round(), every);
   timer.unref();
-  // The first round soon after start: alarms left from the backfilled history are handled late, as a real shift would.
+  // The first round soon after start: alarms left from before a restart are handled late, as a real shift would.
   const first = setTimeout(() => void round(), Math.min(every, 15_000));
   first.unref();
   return {
