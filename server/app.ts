@@ -48,6 +48,7 @@ import { photoWallRoutes } from './services/photowall/index.ts';
 import { faceRecognitionRoutes } from './services/face-recognition/index.ts';
 import { noticeRoutes } from './services/notices/index.ts';
 import { accidentRoutes } from './services/accidents/index.ts';
+import { appFeedbackRoutes } from './services/app-feedback/index.ts';
 import { terminalParamsRoutes } from './services/terminal-params/index.ts';
 import { terminalUpgradeRoutes } from './services/terminal-upgrade/index.ts';
 import { voiceRoutes } from './services/voice/index.ts';
@@ -155,8 +156,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installCommLog(app, api, { config, storage, live }); // issue 17: communication logs (gateway frame log), device messages, devlogcommand
   faceRecognitionRoutes(api, { storage, live }); // issue 19: terminals' face comparison results (0x0E10), device samples pushed (0x8E11/0x8E12)
   noticeRoutes(api, { storage, push: () => (app.hasDecorator('push') ? app.push : undefined) }); // issue 19: notices (unread count pushed per user), message log, user menu favourites
-  opsCheckRoutes(api, { storage, config, live }); // issue 19: ops check KPIs per company and month, analysis and insurer reports (HTML)
   accidentRoutes(api, { storage, dataDir: config.dataDir }); // issue 19: accidents filed with linked alarms, media and track; publicity cases with evidence files
+  opsCheckRoutes(api, { storage, config, live }); // issue 19: ops check KPIs per company and month, analysis and insurer reports (HTML)
+  appFeedbackRoutes(api, { storage }); // issue 19: feedback threads (app and platform), the drivers'-app API, app push with delivery state
   cabSupervisionRoutes(api, { storage, live, suggestThreshold: () => systemConfig.number('safety.cabSuggestAlarms', 3) }); // issue 19: cab supervision, 0x8300 sends as command tasks, suggestions from driver-state alarms
   customerPortraitRoutes(api, { storage, clock: live.store.clock }); // issue 19: a company's month in figures
   await installConsole(app, config.consoleDir);

@@ -9,6 +9,8 @@ import { backfillHistory, DEFAULT_HISTORY_TIERS, type BackfillResult } from './s
 import { DEMO_ACCOUNTS } from './seed/seed.ts';
 import { parseTiers } from './sim/history.ts';
 import { readProvisionedTerminals, startSimulator, type RunningSimulator, type TerminalSpec } from './sim/index.ts';
+import { startAppUsers, type RunningAppUsers } from './sim/app-users.ts';
+import { DEMO_APP_PASSWORD } from './seed/app-users.ts';
 import { startAccidentOfficer } from './sim/accident-officer.ts';
 import { startDutyOperator, type RunningDutyOperator } from './sim/duty-operator.ts';
 import type { SqliteStorage } from './db/sqlite/storage.ts';
@@ -34,6 +36,7 @@ async function main(): Promise<void> {
 
   let closing = false;
   let simulator: RunningSimulator | undefined;
+  let appUsers: RunningAppUsers | undefined;
   let dutyOperator: RunningDutyOperator | undefined;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -41,6 +44,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     try {
       dutyOperator?.stop();
+      appUsers?.stop();
       await simulator?.stop();
       await app.close();
     } finally {
@@ -60,6 +64,12 @@ async function main(): Promise<void> {
   if (terminals.length > 0) {
     simulated = terminals.length;
     simulator = startSimulator({ host: config.gatewayHost, port: gatewayPort, terminals });
+    // Issue 19: the seeded drivers'-app accounts act through the app API (feedback, push delivery and read).
+    if (config.seedEnabled) {
+      const accounts = ((storage as SqliteStorage).db.prepare('SELECT username FROM app_user WHERE status = 1 ORDER BY id LIMIT 20').all() as { username: string }[])
+        .map((a) => ({ username: a.username, password: DEMO_APP_PASSWORD }));
+      if (accounts.length > 0) appUsers = startAppUsers({ baseUrl: `http://127.0.0.1:${port}`, accounts });
+    }
     // The demo's safety officer files a collision alarm of the simulated fleet as an accident through the API.
     if (config.seedEnabled && demo) {
       const apiHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;

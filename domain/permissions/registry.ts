@@ -457,6 +457,17 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 560, pid: 116, type: 2, key: '/operation/operationManagement/opsCheckSetting:update', zh: '保存', en: 'Save' },
   { id: 561, pid: 115, type: 2, key: '/operation/operationManagement/opsCheckReport:correct', zh: '修正', en: 'Correct' },
   { id: 562, pid: 115, type: 2, key: '/operation/operationManagement/opsCheckReport:download', zh: '下载报告', en: 'Download report' },
+  // Issue 19 (feedback threads, app push; server/services/app-feedback/CONTEXT.md): ids 540–549.
+  { id: 540, pid: 149, type: 2, key: '/system/feedback/appfeedback:reply', zh: '回复', en: 'Reply' },
+  { id: 541, pid: 149, type: 2, key: '/system/feedback/appfeedback:updateStatus', zh: '修改状态', en: 'Change status' },
+  { id: 542, pid: 149, type: 2, key: '/system/feedback/appfeedback:export', zh: '导出', en: 'Export' },
+  { id: 543, pid: 150, type: 2, key: '/system/feedback/platformFeedBack:reply', zh: '回复', en: 'Reply' },
+  { id: 544, pid: 150, type: 2, key: '/system/feedback/platformFeedBack:updateStatus', zh: '修改状态', en: 'Change status' },
+  { id: 545, pid: 150, type: 2, key: '/system/feedback/platformFeedBack:export', zh: '导出', en: 'Export' },
+  { id: 546, pid: 111, type: 2, key: '/operation/messageManagement/messageNotification:create', zh: '新增', en: 'Add' },
+  { id: 547, pid: 111, type: 2, key: '/operation/messageManagement/messageNotification:update', zh: '修改', en: 'Edit' },
+  { id: 548, pid: 111, type: 2, key: '/operation/messageManagement/messageNotification:publish', zh: '发布', en: 'Publish' },
+  { id: 549, pid: 111, type: 2, key: '/operation/messageManagement/messageNotification:delete', zh: '删除', en: 'Delete' },
   // Issue 19 (notices and message log; server/services/notices/api.md): ids 530–539.
   { id: 530, pid: 152, type: 2, key: '/system/message/messageMgm:create', zh: '新增', en: 'Add' },
   { id: 531, pid: 152, type: 2, key: '/system/message/messageMgm:update', zh: '修改', en: 'Edit' },

@@ -36,8 +36,9 @@ import { TERMINAL_UPGRADE_MIGRATION } from './migration-terminal-upgrade.ts';
 import { POSITION_FUEL_MIGRATION, REPORT_ENGINE_MIGRATION } from './migration-report-engine.ts';
 import { PASSENGERS_MIGRATION } from './migration-passengers.ts';
 import { NOTICES_MIGRATION } from '../services/notices/migration.ts';
-import { OPS_CHECK_MIGRATION } from '../services/ops-check/migration.ts';
 import { ACCIDENTS_MIGRATION } from '../services/accidents/migration.ts';
+import { OPS_CHECK_MIGRATION } from '../services/ops-check/migration.ts';
+import { APP_FEEDBACK_MIGRATION } from '../services/app-feedback/migration.ts';
 import { AUDIT_MIGRATION } from '../services/audit/migration.ts';
 import { VOICE_MIGRATION } from './migration-voice.ts';
 import { CAB_SUPERVISION_MIGRATION } from './migration-cab-supervision.ts';
@@ -303,6 +304,8 @@ const MIGRATIONS: readonly Migration[] = [
   ROUTE_UPGRADE_EXTRAS_MIGRATION,
   // Issue 19 (notices, per-user read state, user menu favourites): version 45.
   NOTICES_MIGRATION,
+  // Issue 19 (feedback threads, drivers' app accounts, app push; server/services/app-feedback): version 46.
+  APP_FEEDBACK_MIGRATION,
   // Issue 19 (face recognition results, device sample state): version 49.
   FACE_RECOGNITION_MIGRATION,
   // Issue 19 (audit trail and page visits; server/services/audit): version 43.

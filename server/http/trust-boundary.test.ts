@@ -37,6 +37,15 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'HEAD /tiles/archives': 'the same, headers only',
   'GET /tiles/:name': 'a street-map archive, read by range',
   'HEAD /tiles/:name': 'a street-map archive\'s size',
+  // The drivers' app (issue 19, server/services/app-feedback/app-api.ts): no console session; each
+  // handler checks the app's own token (X-App-Token) and answers 401 without one (app-feedback.test.ts).
+  'POST /service-app/api/login': 'an app user signs in',
+  'GET /service-app/api/notice/list': 'app token checked by the handler',
+  'POST /service-app/api/notice/read': 'app token checked by the handler',
+  'GET /service-app/api/feedback/list': 'app token checked by the handler',
+  'GET /service-app/api/feedback/info': 'app token checked by the handler',
+  'POST /service-app/api/feedback/add': 'app token checked by the handler',
+  'POST /service-app/api/feedback/reply': 'app token checked by the handler',
 };
 
 /** A request path for a route pattern: parameters and wildcards filled in (auth runs before validation). */
