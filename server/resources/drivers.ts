@@ -21,6 +21,7 @@ import { narrowedScope, type AuthContext } from '../http/auth.ts';
 import { AppError } from '../http/envelope.ts';
 import type { Message } from '../http/messages.ts';
 import { EpochMs, Id, Name, Text } from '../http/route.ts';
+import { checkDictCode } from './dictionary-codes.ts';
 import type { ImportColumn } from './import.ts';
 import { exportEndpoints, type Fields, type ResourceDeclaration } from './resource.ts';
 
@@ -219,7 +220,9 @@ export const driverResource: ResourceDeclaration<Driver> = {
       }
       return fields;
     },
-    async checkWrite(tx, input, record) {
+    async checkWrite(tx, input, record, c) {
+      // The licence classes read the data dictionary (issue 19): an enabled code, or the one the driver has.
+      checkDictCode(c.storage, 'licenceClass', input.licenceClass, record?.licenceClass);
       const cert = input.certNo as string | undefined;
       if (cert) {
         const holder = await tx.drivers.certTaken(cert, record?.id);

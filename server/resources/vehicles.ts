@@ -27,6 +27,7 @@ import type { Message } from '../http/messages.ts';
 import { EpochMs, Id, Name, Text } from '../http/route.ts';
 import { chinaTimeText } from '../services/track/common.ts';
 import { changeDevice } from '../services/fleet-assets/binding.ts';
+import { checkDictCode } from './dictionary-codes.ts';
 import type { ImportColumn } from './import.ts';
 import { exportEndpoints, firstRows, type CallContext, type Fields, type LoggedRecord, type ResourceDeclaration } from './resource.ts';
 
@@ -296,7 +297,8 @@ export function vehicleResource(pending: PendingVehicleSync, flush: () => Promis
         return flush();
       },
       cells: importCells,
-      // checkWrite is the plate rule alone, and vehiidno is UNIQUE: the write transaction checks a row only when its insert clashes.
+      // checkWrite is the plate rule (vehiidno is UNIQUE) and the dictionary codes, both run on every row in the check phase:
+      // the write transaction checks a row again only when its insert clashes.
       checkOnConflict: true,
       template: {
         method: 'GET', url: '/service-priv/vehicle/import_template', permission: `${page}:import`, fileName: ['车辆导入模板', 'vehicle_import_template'],
@@ -339,7 +341,10 @@ export function vehicleResource(pending: PendingVehicleSync, flush: () => Promis
         // `companyId` on an update is the tree selection the console sends with every call, never a move (modifyVehiCompany moves).
         return { ...await prepared(c, body, record.path), companyId: record.companyId };
       },
-      async checkWrite(tx, input, record) {
+      async checkWrite(tx, input, record, c) {
+        // The code lists read the data dictionary (issue 19): an enabled code, or the one the vehicle has.
+        checkDictCode(c.storage, 'plateColor', input.plateColor, record?.plateColor);
+        checkDictCode(c.storage, 'vehicleType', input.vehicleType, record?.vehicleType);
         const plate = input.vehiidno as string | undefined;
         if (plate !== undefined && plate !== record?.vehiidno && await tx.vehicles.plateOwner(plate, record?.id)) {
           throw fieldError(ErrorCode.Conflict, 'vehiidno', 'taken', VehicleMessages.plateTaken(plate));
