@@ -5,7 +5,11 @@
  * `RecordTrailButton` (src/features/operator-log; src/app/App.tsx): on the vehicle, device, driver,
  * installation and line lists it shows 操作记录, which opens the row's change history
  * (`GET /service-priv/binlog/record`); on every other screen it renders nothing — no placeholder
- * history. A later, wider audit trail (issue 19) registers its own. The kit knows no feature.
+ * history. The kit knows no feature.
+ *
+ * Issue 19: more sources add a section to the row's trail (`registerAuditSection`): the audit trail
+ * (src/features/audit/RowCalls.tsx) shows every call that named the row (who called what, with what
+ * outcome, refused calls too) under the change history. The trail renders `<AuditSections>`.
  */
 import type { ComponentType } from 'react';
 
@@ -27,4 +31,16 @@ export function registerAuditTrail(component: ComponentType<AuditTrailProps> | u
 export function AuditTrailSlot(props: AuditTrailProps) {
   const Trail = trail;
   return Trail ? <Trail {...props} /> : null;
+}
+
+let sections: ReadonlyArray<{ key: string; component: ComponentType<AuditTrailProps> }> = [];
+
+/** Adds (or, for a known key, replaces) a section the row's trail shows below its own history. */
+export function registerAuditSection(key: string, component: ComponentType<AuditTrailProps>): void {
+  sections = [...sections.filter((s) => s.key !== key), { key, component }];
+}
+
+/** Every registered section for one row, in registration order (each decides itself whether it shows). */
+export function AuditSections(props: AuditTrailProps) {
+  return <>{sections.map(({ key, component: Section }) => <Section key={key} {...props} />)}</>;
 }

@@ -40,6 +40,9 @@ export interface AuditSearch {
   deviceId?: number;
   userName?: string;
   result?: AuditResult;
+  /** One list row's calls: its screen's page key and id (server/services/audit/routes.ts rowTargets). */
+  recordPage?: string;
+  recordId?: number;
 }
 
 export interface PageViewRow { id: number; time: number; page: string; pageName: string; ip: string; userId: number; userName: string; realName: string; companyName: string }

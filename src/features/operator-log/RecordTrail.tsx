@@ -3,7 +3,7 @@ import { Alert, Button, Drawer, Group, Loader, Stack, Text, Timeline } from '@ma
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { changeResourceOfRoute, type ChangeResourceName } from '../../../domain/fleet/change-fields.ts';
 import { useT } from '../../i18n/index.ts';
-import type { AuditTrailProps } from '../../kit/audit.tsx';
+import { AuditSections, type AuditTrailProps } from '../../kit/audit.tsx';
 import { errorMessage } from '../system/ui/format.ts';
 import { operatorLogApi } from './api.ts';
 import { ChangeFields, LogHeadline } from './ChangeView.tsx';
@@ -75,6 +75,8 @@ function RecordTrailDrawer({ route, resource, recordId, onClose }: { route: stri
             )}
           </Group>
         )}
+        {/* Wider sources (the audit trail's calls on this row) below the change history. */}
+        <AuditSections route={route} recordId={recordId} />
       </Stack>
     </Drawer>
   );
