@@ -9,13 +9,16 @@ import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../i18n/index.ts';
 import { colorSchemeOf, PRIMARY_COLOR, useThemeName } from '../shell/theme.ts';
 import { createQueryClient } from '../kit/query.ts';
-import { registerAuditTrail } from '../kit/audit.tsx';
+import { registerAuditSection, registerAuditTrail } from '../kit/audit.tsx';
+import { RowCallsSection } from '../features/audit/RowCalls.tsx';
 import { RecordTrailButton } from '../features/operator-log/RecordTrail.tsx';
 import { router } from './router.tsx';
 import { BESIDE_DOCK, LAYERS } from '../shell/layers.ts';
 
 // Issue 15: the machine-affairs lists' rows show their operator-log trail (the kit's audit slot).
 registerAuditTrail(RecordTrailButton);
+// Issue 19: the row's trail also lists the audited calls that named the row (for readers of the audit trail).
+registerAuditSection('calls', RowCallsSection);
 
 /** Server state of every screen (src/kit/query.ts: retries only for network failures). */
 const queryClient = createQueryClient();
