@@ -6,8 +6,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { checkPhoto } from '../../../domain/fleet/driver.ts';
 import { DRIVER_LIMITS as L, LICENCE_CLASSES } from '../../../domain/fleet/limits.ts';
+import { DictKinds } from '../../../domain/system-config/dictionary.ts';
+import { useDictOptions } from '../vehicles/dict-options.ts';
 import { isApiError } from '../../api/http.ts';
-import { useT } from '../../i18n/index.ts';
+import { useLang, useT } from '../../i18n/index.ts';
 import { FormDrawer } from '../../kit/FormDrawer.tsx';
 import { DateTimeField } from '../../kit/period-picker/index.ts';
 import { companyOptions, renderCompanyOption } from '../system/company-options.tsx';
@@ -42,6 +44,8 @@ export function DriverForm({ driver, companyId, onClose, onSaved }: { driver: Dr
     validate: (values) => Object.fromEntries(Object.entries(formProblems(values)).map(([field, p]) => [field, p.params ? t(p.key, p.params) : t(p.key)])),
   });
   const values = form.getValues();
+  // Issue 19: the licence classes read the data dictionary (labels, order, enabled), the driver's own class kept.
+  const licenceClasses = useDictOptions(DictKinds.licenceClass, LICENCE_CLASSES, (c) => c, useLang(), driver?.licenceClass || undefined);
   const companies = useQuery({ queryKey: [ROUTE, 'companies'], queryFn: companyOptionsApi.tree, staleTime: 60_000 });
 
   // Vehicle search among the chosen company's subtree; chosen plates stay known while the search changes.
@@ -158,7 +162,7 @@ export function DriverForm({ driver, companyId, onClose, onSaved }: { driver: Dr
           label={t('licenceClass')}
           name="licenceClass"
           clearable
-          data={LICENCE_CLASSES.map((c) => ({ value: c, label: c }))}
+          data={licenceClasses}
           value={values.licenceClass || null}
           onChange={(v) => form.setFieldValue('licenceClass', v ?? '')}
           error={form.errors.licenceClass}

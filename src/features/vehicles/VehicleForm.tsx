@@ -3,7 +3,9 @@ import { Button, Group, MultiSelect, NumberInput, Select, SimpleGrid, Textarea, 
 import { notifications } from '@mantine/notifications';
 import { Perm } from '../../app/Perm.tsx';
 import { useForm } from '@mantine/form';
-import { DEVICE_LIMITS, PLATE_COLOR_NAMES, PLATE_COLORS, VEHICLE_LIMITS as L, VEHICLE_TYPE_NAMES, VEHICLE_TYPES } from '../../../domain/fleet/limits.ts';
+import { DEVICE_LIMITS, PLATE_COLOR_NAMES, PLATE_COLORS, VEHICLE_LIMITS as L, VEHICLE_TYPE_NAMES, VEHICLE_TYPES, type PlateColor, type VehicleType } from '../../../domain/fleet/limits.ts';
+import { DictKinds } from '../../../domain/system-config/dictionary.ts';
+import { useDictOptions } from './dict-options.ts';
 import { useLang, useT } from '../../i18n/index.ts';
 import { FormDrawer } from '../../kit/FormDrawer.tsx';
 import { DateTimeField } from '../../kit/period-picker/index.ts';
@@ -17,6 +19,11 @@ export function VehicleForm({ vehicle, companyId, onClose, onSaved }: { vehicle:
   const t = useT(VEHICLE_NS);
   const lang = useLang();
   const word = (names: readonly [string, string]) => names[lang === 'zh' ? 0 : 1];
+  // Issue 19: the code lists read the data dictionary (labels, order, enabled), the record's own code kept.
+  const plateColors = useDictOptions(DictKinds.plateColor, PLATE_COLORS, (c) => (PLATE_COLOR_NAMES[Number(c) as PlateColor] ? word(PLATE_COLOR_NAMES[Number(c) as PlateColor]) : c), lang,
+    vehicle ? String(vehicle.plateColor) : undefined);
+  const vehicleTypes = useDictOptions(DictKinds.vehicleType, VEHICLE_TYPES, (c) => (VEHICLE_TYPE_NAMES[c as VehicleType] ? word(VEHICLE_TYPE_NAMES[c as VehicleType]) : c), lang,
+    vehicle?.vehicleType || undefined);
   const form = useForm<VehicleFormValues>({
     initialValues: initialValues(vehicle),
     validate: (values) => Object.fromEntries(Object.entries(validateVehicleForm(values)).map(([field, e]) => [field, e!.params ? t(e!.key, e!.params) : t(e!.key)])),
@@ -71,7 +78,7 @@ export function VehicleForm({ vehicle, companyId, onClose, onSaved }: { vehicle:
           label={t('plateColor')}
           name="plateColor"
           allowDeselect={false}
-          data={PLATE_COLORS.map((c) => ({ value: String(c), label: word(PLATE_COLOR_NAMES[c]) }))}
+          data={plateColors}
           value={String(values.plateColor)}
           onChange={(v) => v && form.setFieldValue('plateColor', Number(v))}
         />
@@ -115,7 +122,7 @@ export function VehicleForm({ vehicle, companyId, onClose, onSaved }: { vehicle:
           label={t('vehicleType')}
           name="vehicleType"
           clearable
-          data={VEHICLE_TYPES.map((c) => ({ value: c, label: word(VEHICLE_TYPE_NAMES[c]) }))}
+          data={vehicleTypes}
           value={values.vehicleType || null}
           onChange={(v) => form.setFieldValue('vehicleType', v ?? '')}
         />
