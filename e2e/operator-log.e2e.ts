@@ -61,6 +61,9 @@ describe('operator logs: a change is found, read, exported and traced from its r
     const trail = page.getByTestId('record-trail-drawer');
     await trail.getByTestId('trail-entry').first().waitFor();
     expect(await trail.getByTestId('trail-entry').first().textContent()).toContain(colour(next));
+    // Issue 19: below it, the audit trail's calls that named the vehicle (the PUT above, by the administrator).
+    await trail.getByTestId('row-call').first().waitFor();
+    expect(await trail.getByTestId('row-call').first().textContent()).toContain('车辆管理 / 修改');
     await expectCleanLayout(page, 'vehicle trail');
   });
 
