@@ -3,7 +3,7 @@
  * version, upgrade type, manufacturer id; checked here and by the server, which names the field it
  * refuses), list the company's packages and delete them. The file is stored by its SHA-256 (shown).
  */
-import { Alert, Button, FileInput, Group, Modal, Progress, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, FileInput, Group, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { useT } from '../../i18n/index.ts';
 import { DeleteRowButton } from '../../kit/DeleteRowButton.tsx';
 import { errorText } from '../../kit/errors.ts';
 import { PageFrame } from '../../kit/PageFrame.tsx';
+import { UploadStatus, useUpload } from '../shared/useUpload.tsx';
 import { formatSize, PACKAGE_MAX_BYTES, PACKAGES_ROUTE, UPGRADE_TYPES, upgradeApi } from './api.ts';
 import { TERMINAL_UPGRADE_NS } from './messages.ts';
 
@@ -25,15 +26,14 @@ function UploadForm({ onDone }: { onDone: () => void }) {
   const [type, setType] = useState('0');
   const [makerId, setMakerId] = useState('');
   const [remark, setRemark] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [pct, setPct] = useState<number | null>(null);
+  const upload = useUpload();
 
   const submit = async () => {
-    if (!file) return setError(t('fileRequired'));
-    if (file.size > PACKAGE_MAX_BYTES) return setError(t('fileTooBig'));
-    if (!name.trim()) return setError(t('nameRequired'));
-    if (!version.trim()) return setError(t('versionRequired'));
-    if (!/^[A-Za-z0-9]{1,5}$/.test(makerId.trim())) return setError(t('makerRequired'));
+    if (!file) return upload.fail(t('fileRequired'));
+    if (file.size > PACKAGE_MAX_BYTES) return upload.fail(t('fileTooBig'));
+    if (!name.trim()) return upload.fail(t('nameRequired'));
+    if (!version.trim()) return upload.fail(t('versionRequired'));
+    if (!/^[A-Za-z0-9]{1,5}$/.test(makerId.trim())) return upload.fail(t('makerRequired'));
     const form = new FormData();
     form.append('name', name.trim());
     form.append('version', version.trim());
@@ -42,17 +42,10 @@ function UploadForm({ onDone }: { onDone: () => void }) {
     if (remark.trim()) form.append('remark', remark.trim());
     // The file last: the server reads the fields first.
     form.append('file', file, file.name);
-    setError(null);
-    setPct(0);
-    try {
-      const p = await upgradeApi.upload(form, (loaded, total) => setPct(total > 0 ? Math.round((loaded / total) * 100) : 0));
+    await upload.send((progress) => upgradeApi.upload(form, progress), (p) => {
       notifications.show({ color: 'green', message: t('uploaded', { name: p.name }) });
       onDone();
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setPct(null);
-    }
+    });
   };
 
   return (
@@ -64,9 +57,8 @@ function UploadForm({ onDone }: { onDone: () => void }) {
         data={UPGRADE_TYPES.map((x) => ({ value: String(x), label: `${x} ${t(`type.${x}`)}` }))} data-testid="upgrade-type" />
       <TextInput label={t('makerId')} value={makerId} onChange={(e) => setMakerId(e.currentTarget.value)} maxLength={5} withAsterisk data-testid="upgrade-maker" />
       <TextInput label={t('remark')} value={remark} onChange={(e) => setRemark(e.currentTarget.value)} maxLength={200} />
-      {pct !== null && <><Text size="xs">{t('progressPct', { pct })}</Text><Progress value={pct} /></>}
-      {error && <Alert color="red" p={6} data-testid="upgrade-upload-error">{error}</Alert>}
-      <Group justify="end"><Button onClick={() => void submit()} loading={pct !== null} data-testid="upgrade-upload-submit">{t('save')}</Button></Group>
+      <UploadStatus upload={upload} progressText={(pct) => t('progressPct', { pct })} errorTestId="upgrade-upload-error" />
+      <Group justify="end"><Button onClick={() => void submit()} loading={upload.pct !== null} data-testid="upgrade-upload-submit">{t('save')}</Button></Group>
     </Stack>
   );
 }

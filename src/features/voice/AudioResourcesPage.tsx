@@ -4,7 +4,7 @@
  * (an <audio> fed from the bytes fetched with the session token), rename, delete, and choose one as the
  * user's alarm pop-up sound (their pop-up setting's voiceUrl; the built-in tone otherwise).
  */
-import { Alert, Badge, Button, FileInput, Group, Modal, Progress, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Badge, Button, FileInput, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -19,6 +19,7 @@ import type { KitColumn } from '../../kit/ResourceTable.tsx';
 import { useCompanySelection } from '../../session/company-selection.ts';
 import { fetchPopSetting } from '../alarms/api.ts';
 import { useSessionImage } from '../shared/useSessionImage.ts';
+import { UploadStatus, useUpload } from '../shared/useUpload.tsx';
 import { formatTime } from '../system/ui/format.ts';
 import { alarmSoundUrl } from './alarm-sound.ts';
 import { AUDIO_MAX_BYTES, AUDIO_ROUTE, formatSize, voiceApi, type AudioResource } from './api.ts';
@@ -31,26 +32,18 @@ function UploadForm({ onDone }: { onDone: () => void }) {
   const [file, setFile] = useState<File | null>(null);
   const [name, setName] = useState('');
   const [remark, setRemark] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [pct, setPct] = useState<number | null>(null);
+  const upload = useUpload();
   const submit = async () => {
-    if (!file) return setError(t('fileRequired'));
-    if (file.size > AUDIO_MAX_BYTES) return setError(t('fileTooBig'));
+    if (!file) return upload.fail(t('fileRequired'));
+    if (file.size > AUDIO_MAX_BYTES) return upload.fail(t('fileTooBig'));
     const form = new FormData();
     if (name.trim()) form.append('name', name.trim());
     if (remark.trim()) form.append('remark', remark.trim());
     form.append('file', file, file.name);
-    setError(null);
-    setPct(0);
-    try {
-      const a = await voiceApi.audioUpload(form, (loaded, total) => setPct(total > 0 ? Math.round((loaded / total) * 100) : 0));
+    await upload.send((progress) => voiceApi.audioUpload(form, progress), (a) => {
       notifications.show({ color: 'green', message: t('uploaded', { name: a.name }) });
       onDone();
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setPct(null);
-    }
+    });
   };
   return (
     <Stack gap="xs" data-testid="audio-upload-form">
@@ -58,9 +51,8 @@ function UploadForm({ onDone }: { onDone: () => void }) {
       <FileInput label={t('file')} description={t('fileHint')} value={file} onChange={setFile} withAsterisk accept="audio/mpeg,audio/wav,audio/ogg,.mp3,.wav,.ogg" data-testid="audio-file" />
       <TextInput label={t('name')} value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={50} data-testid="audio-name" />
       <TextInput label={t('remark')} value={remark} onChange={(e) => setRemark(e.currentTarget.value)} maxLength={200} />
-      {pct !== null && <><Text size="xs">{t('progressPct', { pct })}</Text><Progress value={pct} /></>}
-      {error && <Alert color="red" p={6} data-testid="audio-upload-error">{error}</Alert>}
-      <Group justify="end"><Button onClick={() => void submit()} loading={pct !== null} data-testid="audio-upload-submit">{t('save')}</Button></Group>
+      <UploadStatus upload={upload} progressText={(pct) => t('progressPct', { pct })} errorTestId="audio-upload-error" />
+      <Group justify="end"><Button onClick={() => void submit()} loading={upload.pct !== null} data-testid="audio-upload-submit">{t('save')}</Button></Group>
     </Stack>
   );
 }
