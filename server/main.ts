@@ -68,7 +68,14 @@ async function main(): Promise<void> {
     if (config.seedEnabled) {
       const accounts = ((storage as SqliteStorage).db.prepare('SELECT username FROM app_user WHERE status = 1 ORDER BY id LIMIT 20').all() as { username: string }[])
         .map((a) => ({ username: a.username, password: DEMO_APP_PASSWORD }));
-      if (accounts.length > 0) appUsers = startAppUsers({ baseUrl: `http://127.0.0.1:${port}`, accounts });
+      // SIM_APP_POLL_MS / SIM_APP_FEEDBACK_CHANCE / SIM_APP_READ_DELAY_MS: faster app users for the e2e.
+      const env = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
+      if (accounts.length > 0) {
+        appUsers = startAppUsers({
+          baseUrl: `http://127.0.0.1:${port}`, accounts,
+          pollMs: env('SIM_APP_POLL_MS'), feedbackChance: env('SIM_APP_FEEDBACK_CHANCE'), readDelayMs: env('SIM_APP_READ_DELAY_MS'),
+        });
+      }
     }
     // The demo's safety officer files a collision alarm of the simulated fleet as an accident through the API.
     if (config.seedEnabled && demo) {
