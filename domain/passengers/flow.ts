@@ -14,6 +14,12 @@
 
 /** Rated load (seats and standing) when the company set none: a 12 m city bus. */
 export const DEFAULT_RATED_LOAD = 80;
+/**
+ * The company parameter holding the rated load (/system/param, stored per company in report_setting). It is read
+ * when a count is folded into its day, so a change applies to counts received from then on.
+ */
+export const RATED_LOAD_SETTING = 'passengers.rated';
+export const RATED_LOAD_MAX = 300;
 /** One stop's counting span; longer is a counter left counting (abnormal). */
 export const MAX_SPAN_MS = 30 * 60_000;
 /** The screens show or export at most this many rows (spec: passenger flow shows the first 10,000). */

@@ -11,6 +11,7 @@
  */
 import type { Lang } from '../errors/catalogue.ts';
 import { FUEL_DEFAULTS, FUEL_LIMITS, FUEL_SETTING_PREFIX, type FuelThresholds } from '../fuel/rules.ts';
+import { DEFAULT_RATED_LOAD, RATED_LOAD_MAX, RATED_LOAD_SETTING } from '../passengers/flow.ts';
 import { DEFAULT_NIGHT_END_MINUTE, DEFAULT_NIGHT_START_MINUTE, OperationSettings } from '../report-day/operation.ts';
 import { DEFAULT_STOP_MINUTES } from '../track/stops.ts';
 
@@ -110,6 +111,12 @@ export const BUILTIN_PARAMS: readonly BuiltinParam[] = [
       zh, en, scope: 'company', defaultValue: String(FUEL_DEFAULTS[k]),
     };
   }),
+  { key: 'report.passengers', parent: 'report', kind: 'group', zh: '客流报表', en: 'Passenger reports', scope: 'company' },
+  {
+    // issue 18: passenger supervision counts an overload above this (on board after a stop)
+    key: RATED_LOAD_SETTING, parent: 'report.passengers', kind: 'int', min: 1, max: RATED_LOAD_MAX, unit: ['人', 'passengers'],
+    zh: '车辆核定载客人数', en: 'Rated passenger load', scope: 'company', defaultValue: String(DEFAULT_RATED_LOAD),
+  },
   // Issue 19 cab supervision: vehicles with at least this many driver-state alarms in 7 days are suggested.
   { key: 'safety', kind: 'group', zh: '安全监管', en: 'Safety supervision', scope: 'platform' },
   {

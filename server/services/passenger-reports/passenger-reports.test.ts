@@ -162,6 +162,30 @@ describe('passenger flow reports (0x1005 through the gateway)', () => {
     expect(r.status).toBe(400);
     expect(r.msg).toMatch(/start/i);
   });
+
+  // Last in this block: it changes the bus company's rated load, which the figures above were judged with.
+  it('the rated load is the company parameter set on /system/param: lowered to 25, the next count with 27 on board is an overload', async () => {
+    const tree = await server.call<unknown[]>('GET', '/service-priv/paramconfig/system/findAll', { token: admin });
+    const find = (nodes: unknown[]): Rec | undefined => {
+      for (const n of nodes as Rec[]) {
+        if (n.paramKey === 'passengers.rated') return n;
+        const hit = find((n.children as unknown[] | undefined) ?? []);
+        if (hit) return hit;
+      }
+      return undefined;
+    };
+    const node = find(Array.isArray(tree.data) ? tree.data : ((tree.data as unknown as Rec).tree as unknown[]));
+    expect(node).toBeDefined();
+    const tooBig = await server.call('POST', '/service-priv/paramconfig/system/update', { token: admin, body: { id: node!.id, value: '301', companyId: bus.companyId } });
+    expect(tooBig.status).toBe(400);
+    const set = await server.call('POST', '/service-priv/paramconfig/system/update', { token: admin, body: { id: node!.id, value: '25', companyId: bus.companyId } });
+    expect(set.code).toBe(200);
+    const before = (await server.call<Page<Rec>>('POST', `${PASSENGERFLOW_BASE}/supervision`, { token: branch, body: period(today - 1, today) })).data.records[0]!;
+    const at = sec(server.clock.now()) - 1000;
+    await send(terminals[0]!, { msgId: 0x1005, start: at - 30_000, end: at, boarding: 2, alighting: 2, line: { door: 1, direction: 0, stationSeq: 2, onboard: 27 } });
+    const after = (await server.call<Page<Rec>>('POST', `${PASSENGERFLOW_BASE}/supervision`, { token: branch, body: period(today - 1, today) })).data.records[0]!;
+    expect(after).toMatchObject({ vehicleId: bus.vehicleId, uploads: Number(before.uploads) + 1, overloads: Number(before.overloads) + 1 });
+  });
 });
 
 describe('temperature report (0x0E30 through the gateway)', () => {

@@ -4,14 +4,14 @@
  * order-independent, so a late or re-uploaded count only adds to its day). Temperatures are stored raw: the
  * report reads at most 7 days of ≤ 500 vehicles by (vehicle, time).
  */
-import { DEFAULT_RATED_LOAD, emptyPassengerDay, passengerDay, passengerStep, type PassengerDayRow, type PassengerRecord } from '../../../domain/passengers/flow.ts';
+import { DEFAULT_RATED_LOAD, RATED_LOAD_SETTING, emptyPassengerDay, passengerDay, passengerStep, type PassengerDayRow, type PassengerRecord } from '../../../domain/passengers/flow.ts';
 import type { TemperatureMeasurement } from '../../../domain/passengers/temperature.ts';
 import { chinaDayIndex, chinaDayStartMs, DAY_MS } from '../../../domain/track/days.ts';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDb } from '../../db/sqlite.ts';
 
-/** The company setting of the rated load (report_setting, per company), read when a count is folded. */
-export const RATED_LOAD_KEY = 'passengers.rated';
+/** The company setting of the rated load (report_setting, per company; the /system/param page sets it), read when a count is folded. */
+export const RATED_LOAD_KEY = RATED_LOAD_SETTING;
 
 export interface StoredTemperature extends TemperatureMeasurement {
   readonly vehicleId: number;
