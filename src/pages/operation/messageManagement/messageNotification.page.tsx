@@ -1,0 +1,3 @@
+import { AppPushPage } from '../../../features/app-feedback/AppPushPage.tsx';
+
+export default AppPushPage;
