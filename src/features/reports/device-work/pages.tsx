@@ -69,7 +69,7 @@ export const DECLS = {
 const OPTIONS: EngineReportOptions = {
   ns: DEVICE_REPORTS_NS,
   quick: ['today', 'yesterday', 'last3Days', 'last7Days', 'thisMonth', 'lastMonth'],
-  exportFailedKey: 'export',
+  exportFailedKey: 'exportFailed',
 };
 // A detail list's count (faults, early-morning days) sits under its first column after the vehicle.
 const countUnder = (key: string, column: string): EngineReportOptions => ({

@@ -49,7 +49,7 @@ export const DECLS = {
 const OPTIONS: EngineReportOptions = {
   ns: OPERATION_REPORTS_NS,
   quick: ['yesterday', 'last3Days', 'last7Days', 'thisMonth', 'lastMonth'],
-  exportFailedKey: 'export',
+  exportFailedKey: 'exportFailed',
 };
 // The count of a detail list (trips, stops) sits under its first time column.
 const countUnderStart = (key: string): EngineReportOptions => ({
