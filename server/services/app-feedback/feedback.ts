@@ -18,7 +18,7 @@ import { auth, narrowedScope, permits, type AuthContext } from '../../http/auth.
 import { badField, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import type { Message } from '../../http/messages.ts';
-import { Id, PageFields, Strict, Text, type App } from '../../http/route.ts';
+import { EpochMs, Id, PageFields, Strict, Text, type App } from '../../http/route.ts';
 import { ExportJobs } from '../export-jobs.ts';
 import { sendXlsx, xlsxBuffer, type SheetColumn } from '../reports/excel.ts';
 
@@ -127,8 +127,8 @@ const SearchFields = {
   /** 1: threads an administrator has replied to; 0: not yet (queryByReply). */
   replied: Type.Optional(Flag),
   keyword: Type.Optional(Text(50)),
-  from: Type.Optional(Type.Integer({ minimum: 0 })),
-  to: Type.Optional(Type.Integer({ minimum: 0 })),
+  from: Type.Optional(EpochMs),
+  to: Type.Optional(EpochMs),
 };
 type Search = { source: FeedbackSourceId; type?: number; status?: number; replied?: 0 | 1; keyword?: string; from?: number; to?: number };
 
