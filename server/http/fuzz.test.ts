@@ -25,6 +25,15 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
 const SKIPPED: Record<string, string> = {
   'POST /service-priv/logout': 'ends the fuzzer\'s own session: every later call would test the 401 path only',
   'POST /service-priv/user/revokeSessions': 'revokes the sessions of the user it names, the fuzzer\'s own among them',
+  // The drivers' app API (server/services/app-feedback/app-api.ts) checks its own X-App-Token: every valid
+  // request of the fuzzer's console session is 401, which this loop reads as a lost account. Its refusals
+  // and scoping are tested in app-feedback.test.ts.
+  'GET /service-app/api/notice/list': 'app token, not a console session',
+  'POST /service-app/api/notice/read': 'app token, not a console session',
+  'GET /service-app/api/feedback/list': 'app token, not a console session',
+  'GET /service-app/api/feedback/info': 'app token, not a console session',
+  'POST /service-app/api/feedback/add': 'app token, not a console session',
+  'POST /service-app/api/feedback/reply': 'app token, not a console session',
 };
 
 interface Sent {
