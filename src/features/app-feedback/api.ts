@@ -26,7 +26,7 @@ const P = '/service-priv/feedback';
 const C = '/service-command/appNotice';
 
 export const feedbackApi = {
-  page: (q: FeedbackSearch & { current: number; size: number }) => http.get<PageOf<Theme>>(`${P}/page`, q),
+  page: (q: FeedbackSearch & { current: number; size: number }) => http.get<PageOf<Theme>>(`${P}/page`, { ...q }),
   info: (id: number) => http.get<Theme & { posts: Post[] }>(`${P}/info`, { id }, { noCompanyId: true }),
   reply: (id: number, content: string) => http.post<Theme & { posts: Post[] }>(`${P}/addAdminTheme`, { id, content }, { silent: true, noCompanyId: true }),
   setStatus: (id: number, status: 0 | 1 | 2) => http.post<Theme>(`${P}/updateThemeType`, { id, status }, { noCompanyId: true }),

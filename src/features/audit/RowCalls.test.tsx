@@ -52,7 +52,7 @@ describe("a list row's drawer", () => {
     signIn('all');
     vi.spyOn(operatorLogApi, 'trail').mockResolvedValue({ records: [], total: 0 });
     const page = vi.spyOn(auditApi, 'page').mockResolvedValue({
-      records: [call({ id: 2, result: 'refused', buttonName: '司机管理 / 删除', realName: '', userName: 'intruder' }), call({})], total: 2, current: 1, size: 20,
+      records: [call({ id: 2, result: 'refused', buttonName: '司机管理 / 删除', realName: '', userName: 'intruder' }), call({})], total: 2,
     });
     openTrail('/information/driver');
     expect(await screen.findByText('司机管理 / 删除')).toBeTruthy();
