@@ -10,6 +10,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
+          // Vitest's default on 2 cores is one worker (cores − 1); two keep both cores busy in CI.
+          maxWorkers: 2,
           include: ['domain/**/*.test.ts', 'src/**/*.test.{ts,tsx}', 'workers/**/*.test.ts', 'proto/**/*.test.ts', 'tools/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
         },
@@ -18,6 +20,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'server',
+          // Two workers: most server tests wait on sockets and timers, so a second file overlaps that waiting
+          // (CI on 2 cores ran them one at a time for ~20 min). e2e stays one file at a time (software WebGL).
+          maxWorkers: 2,
           include: ['server/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
