@@ -27,11 +27,14 @@ import {
 } from '../report-engine/report-routes.ts';
 import { PassengerStore } from './store.ts';
 
+/** Spec §5: vehicle passenger flow supervision covers at most 1,000 vehicles (the other lists 500). */
+export const SUPERVISION_MAX_VEHICLES = 1000;
 export const PASSENGERFLOW_BASE = '/service-onlinegps/passengerflow';
 export const TEMPERATURE_BASE = '/service-onlinegps/temperature';
 
 export const PassengerReportMessages = {
   tooManyVehicles: pair(`最多选择${REPORT_MAX_VEHICLES}辆车，请缩小公司或勾选车辆`, `At most ${REPORT_MAX_VEHICLES} vehicles can be selected; narrow the company or check vehicles`),
+  supervisionTooMany: pair(`客流监管最多选择${SUPERVISION_MAX_VEHICLES}辆车，请缩小公司或勾选车辆`, `Passenger supervision covers at most ${SUPERVISION_MAX_VEHICLES} vehicles; narrow the company or check vehicles`),
   temperatureTooLong: pair(`温度报表查询时间段不能超过${TEMPERATURE_MAX_DAYS}天`, `The temperature report covers at most ${TEMPERATURE_MAX_DAYS} days`),
   ...ReportRouteMessages,
 };
@@ -149,6 +152,7 @@ function reports(store: () => PassengerStore) {
     } satisfies ReportDecl<CarRow>,
     supervision: {
       path: '/supervision', screen: '/report/PassengerAnalysis/passengerSupervision', file: ['客流监管', 'passenger-supervision'],
+      maxVehicles: { count: SUPERVISION_MAX_VEHICLES, message: PassengerReportMessages.supervisionTooMany },
       async build(_engine, vehicles, period) {
         const { days, lines } = dayRows(store(), vehicles, period);
         const rows: SupervisionRow[] = [];

@@ -163,6 +163,21 @@ describe('passenger flow reports (0x1005 through the gateway)', () => {
     expect(r.msg).toMatch(/start/i);
   });
 
+  it('supervision takes up to 1,000 vehicles (the spec’s cap for it), the other lists 500; beyond, a sentence naming the cap', async () => {
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+    const car600 = await server.call('POST', `${PASSENGERFLOW_BASE}/car`, { token: admin, body: period(today, today, { vehicleIds: ids(600) }) });
+    expect(car600.status).toBe(400);
+    expect(car600.msg).toBe('最多选择500辆车，请缩小公司或勾选车辆');
+    const sup1000 = await server.call<Page<Rec>>('POST', `${PASSENGERFLOW_BASE}/supervision`, { token: admin, body: period(today, today, { vehicleIds: ids(1000) }) });
+    expect(sup1000.code).toBe(200);
+    expect(sup1000.data.records.some((r) => r.vehicleId === bus.vehicleId)).toBe(true);
+    const sup1001 = await server.call('POST', `${PASSENGERFLOW_BASE}/supervision`, { token: admin, body: period(today, today, { vehicleIds: ids(1001) }) });
+    expect(sup1001.status).toBe(400);
+    expect(sup1001.msg).toBe('客流监管最多选择1000辆车，请缩小公司或勾选车辆');
+    const export1001 = await server.call('POST', `${PASSENGERFLOW_BASE}/supervision/excel`, { token: admin, body: { startDate: chinaDateOfDay(today), endDate: chinaDateOfDay(today), vehicleIds: ids(1001) } });
+    expect(export1001.status).toBe(400);
+  });
+
   // Last in this block: it changes the bus company's rated load, which the figures above were judged with.
   it('the rated load is the company parameter set on /system/param: lowered to 25, the next count with 27 on board is an overload', async () => {
     const tree = await server.call<unknown[]>('GET', '/service-priv/paramconfig/system/findAll', { token: admin });
