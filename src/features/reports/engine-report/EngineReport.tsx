@@ -84,6 +84,8 @@ export interface EngineReportOptions {
   ns: string;
   /** No vehicle checked means every vehicle of the selected company (fuel); otherwise 1–500 must be checked. */
   wholeCompany?: boolean;
+  /** This report's vehicle cap where the spec gives its own (passenger supervision: 1,000). @default MAX_VEHICLES */
+  maxVehicles?: number;
   quick: readonly QuickRange[];
   /** Key of the export error shown when the failure has no message. */
   exportFailedKey: string;
@@ -106,9 +108,10 @@ export function EngineReport({ decl, options: o }: { decl: EngineReportDecl; opt
   const [exportError, setExportError] = useState<string | null>(null);
   const picked = vehicleIdsOf(checked);
   const periodProblem = checkPeriod(draft);
+  const max = o.maxVehicles ?? MAX_VEHICLES;
   const problem = periodProblem !== null ? t(`period.${periodProblem}`, { days: REPORT_MAX_DAYS })
-    : !o.wholeCompany && picked.length === 0 ? t('filter.pickVehicles', { max: MAX_VEHICLES })
-      : picked.length > MAX_VEHICLES ? t('filter.tooMany', { max: MAX_VEHICLES, count: picked.length }) : null;
+    : !o.wholeCompany && picked.length === 0 ? t('filter.pickVehicles', { max })
+      : picked.length > max ? t('filter.tooMany', { max, count: picked.length }) : null;
 
   const q = applied?.q;
   const list = useAllPages<Row, { totals?: Totals }>(
@@ -132,7 +135,7 @@ export function EngineReport({ decl, options: o }: { decl: EngineReportDecl; opt
         <Group gap="xs" wrap="nowrap">
           <Text size="sm" c="dimmed" data-testid="vehicle-filter">
             {picked.length > 0 ? t('filter.vehiclesChecked', { count: picked.length })
-              : t(o.wholeCompany ? 'filter.vehiclesAll' : 'filter.pickVehicles', { max: MAX_VEHICLES })}
+              : t(o.wholeCompany ? 'filter.vehiclesAll' : 'filter.pickVehicles', { max })}
           </Text>
           {checked.size > 0 && (
             <Button size="compact-xs" variant="subtle" onClick={() => setChecked(new Set())}>

@@ -113,7 +113,8 @@ const BASE: EngineReportOptions = {
 
 export const LineAnalysisPage = () => <EngineReport decl={DECLS.lineAnalysis} options={{ ...BASE, playback: false }} />;
 export const CarAnalysisPage = () => <EngineReport decl={DECLS.carAnalysis} options={BASE} />;
-export const PassengerSupervisionPage = () => <EngineReport decl={DECLS.passengerSupervision} options={BASE} />;
+// spec §5: supervision covers up to 1,000 vehicles (server: SUPERVISION_MAX_VEHICLES)
+export const PassengerSupervisionPage = () => <EngineReport decl={DECLS.passengerSupervision} options={{ ...BASE, maxVehicles: 1000 }} />;
 export const BigDataAnalysisPage = () => <EngineReport decl={DECLS.bigDataAnalysis} options={{ ...BASE, above: (rows, t) => <HourlyAbove rows={rows} t={t} /> }} />;
 export const TemperatureReportPage = () => (
   <EngineReport
