@@ -19,7 +19,8 @@ import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { BODY_TEMPERATURE, PASSENGER_FLOW, type BodyTemperatureUpload, type PassengerFlowUpload } from '../../gateway/jt808/passenger.ts';
 import type { Jt808Gateway } from '../../gateway/server.ts';
 import { fail } from '../../http/envelope.ts';
-import type { App } from '../../http/route.ts';
+import { Type } from '@fastify/type-provider-typebox';
+import { Id, type App } from '../../http/route.ts';
 import { chinaDateTime } from '../reports/index.ts';
 import {
   col, pair, REPORT_MAX_VEHICLES, ReportRouteMessages, reportRoutes, sheet, VEHICLE_COLS, vehicleFields,
@@ -27,6 +28,8 @@ import {
 } from '../report-engine/report-routes.ts';
 import { PassengerStore } from './store.ts';
 
+/** Spec §5: line passenger flow covers at most 30 lines (chosen, or served by the chosen vehicles). */
+export const LINE_REPORT_MAX_LINES = 30;
 /** Spec §5: vehicle passenger flow supervision covers at most 1,000 vehicles (the other lists 500). */
 export const SUPERVISION_MAX_VEHICLES = 1000;
 export const PASSENGERFLOW_BASE = '/service-onlinegps/passengerflow';
@@ -34,6 +37,9 @@ export const TEMPERATURE_BASE = '/service-onlinegps/temperature';
 
 export const PassengerReportMessages = {
   tooManyVehicles: pair(`最多选择${REPORT_MAX_VEHICLES}辆车，请缩小公司或勾选车辆`, `At most ${REPORT_MAX_VEHICLES} vehicles can be selected; narrow the company or check vehicles`),
+  tooManyLines: pair(`线路客流最多选择${LINE_REPORT_MAX_LINES}条线路`, `Line passenger flow covers at most ${LINE_REPORT_MAX_LINES} lines`),
+  tooManyLinesServed: pair(`所选车辆行驶了超过${LINE_REPORT_MAX_LINES}条线路，请选择线路（最多${LINE_REPORT_MAX_LINES}条）`,
+    `The chosen vehicles served more than ${LINE_REPORT_MAX_LINES} lines; choose the lines (at most ${LINE_REPORT_MAX_LINES})`),
   supervisionTooMany: pair(`客流监管最多选择${SUPERVISION_MAX_VEHICLES}辆车，请缩小公司或勾选车辆`, `Passenger supervision covers at most ${SUPERVISION_MAX_VEHICLES} vehicles; narrow the company or check vehicles`),
   temperatureTooLong: pair(`温度报表查询时间段不能超过${TEMPERATURE_MAX_DAYS}天`, `The temperature report covers at most ${TEMPERATURE_MAX_DAYS} days`),
   ...ReportRouteMessages,
@@ -104,7 +110,13 @@ function reports(store: () => PassengerStore) {
   const passengers = {
     line: {
       path: '/line', screen: '/report/PassengerAnalysis/lineAnalysis', file: ['线路客流', 'passengers-per-line'],
-      async build(_engine, vehicles, period) {
+      // The schema's bound is looser than the rule so that 31 lines get the spec's sentence.
+      query: { lineIds: Type.Optional(Type.Array(Id, { minItems: 1, maxItems: 1000, uniqueItems: true })) },
+      check: (extra) => {
+        if (extra.lineIds !== undefined && (extra.lineIds as number[]).length > LINE_REPORT_MAX_LINES) throw fail.badRequest(PassengerReportMessages.tooManyLines);
+      },
+      async build(_engine, vehicles, period, extra) {
+        const chosen = extra.lineIds === undefined ? null : new Set(extra.lineIds as number[]);
         const { days, lines } = dayRows(store(), vehicles, period);
         // Per (line, direction, station): the counts of every vehicle that served it in the period.
         const cells = new Map<string, { lineId: number; direction: number; seq: number; boarding: number; alighting: number; vehicles: Set<number>; company: VehicleLabel }>();
@@ -113,6 +125,7 @@ function reports(store: () => PassengerStore) {
           for (const d of days.get(v.vehicleId) ?? []) {
             for (const [key, [b, a]] of Object.entries(d.row.stations)) {
               const [lineId, direction, seq] = key.split(':').map(Number) as [number, number, number];
+              if (chosen && !chosen.has(lineId)) continue;
               let c = cells.get(key);
               if (!c) cells.set(key, (c = { lineId, direction, seq, boarding: 0, alighting: 0, vehicles: new Set(), company: v }));
               c.boarding += b;
@@ -122,6 +135,7 @@ function reports(store: () => PassengerStore) {
             }
           }
         }
+        if (lineBoarding.size > LINE_REPORT_MAX_LINES) throw fail.badRequest(PassengerReportMessages.tooManyLinesServed);
         const rows: LineRow[] = [...cells.values()].map((c) => ({
           ...vehicleFields(c.company), lineId: c.lineId, lineName: lines.get(c.lineId)?.name ?? String(c.lineId), direction: c.direction, stationSeq: c.seq,
           stationName: lines.get(c.lineId)?.stations.get(`${c.direction}:${c.seq}`) ?? `#${c.seq}`,

@@ -178,6 +178,20 @@ describe('passenger flow reports (0x1005 through the gateway)', () => {
     expect(export1001.status).toBe(400);
   });
 
+  it('lineAnalysis takes chosen lines (at most 30, the spec’s cap) and lists only their stops', async () => {
+    const mine = await server.call<Page<Rec>>('POST', `${PASSENGERFLOW_BASE}/line`, { token: branch, body: period(today - 1, today, { lineIds: [lineId] }) });
+    expect(mine.code).toBe(200);
+    expect(new Set(mine.data.records.map((r) => r.lineId))).toEqual(new Set([lineId]));
+    const none = await server.call<Page<Rec>>('POST', `${PASSENGERFLOW_BASE}/line`, { token: branch, body: period(today - 1, today, { lineIds: [lineId + 1000] }) });
+    expect(none.data.records).toEqual([]);
+    const ids31 = Array.from({ length: 31 }, (_, i) => lineId + i);
+    const list31 = await server.call('POST', `${PASSENGERFLOW_BASE}/line`, { token: branch, body: period(today, today, { lineIds: ids31 }) });
+    expect(list31.status).toBe(400);
+    expect(list31.msg).toBe('线路客流最多选择30条线路');
+    const export31 = await server.call('POST', `${PASSENGERFLOW_BASE}/line/excel`, { token: admin, body: { startDate: chinaDateOfDay(today), endDate: chinaDateOfDay(today), lineIds: ids31 } });
+    expect(export31.status).toBe(400);
+  });
+
   // Last in this block: it changes the bus company's rated load, which the figures above were judged with.
   it('the rated load is the company parameter set on /system/param: lowered to 25, the next count with 27 on board is an overload', async () => {
     const tree = await server.call<unknown[]>('GET', '/service-priv/paramconfig/system/findAll', { token: admin });
@@ -200,6 +214,22 @@ describe('passenger flow reports (0x1005 through the gateway)', () => {
     await send(terminals[0]!, { msgId: 0x1005, start: at - 30_000, end: at, boarding: 2, alighting: 2, line: { door: 1, direction: 0, stationSeq: 2, onboard: 27 } });
     const after = (await server.call<Page<Rec>>('POST', `${PASSENGERFLOW_BASE}/supervision`, { token: branch, body: period(today - 1, today) })).data.records[0]!;
     expect(after).toMatchObject({ vehicleId: bus.vehicleId, uploads: Number(before.uploads) + 1, overloads: Number(before.overloads) + 1 });
+  });
+
+  it('lineAnalysis without chosen lines refuses in words when the vehicles served more than 30 lines', async () => {
+    // The bus is moved onto 31 more lines of its company, one count on each (the line is read when a count is folded).
+    const db = (server.app.storage as SqliteStorage).db;
+    const at = sec(server.clock.now()) - 1000;
+    for (let i = 0; i < 31; i++) {
+      const id = Number(db.prepare('INSERT INTO line (name, company_id, create_time) VALUES (?, ?, ?)').run(`加开${i + 1}路`, bus.companyId, Date.now()).lastInsertRowid);
+      db.prepare('UPDATE vehicle SET line_id = ? WHERE id = ?').run(id, bus.vehicleId);
+      await send(terminals[0]!, { msgId: 0x1005, start: at - 30_000 - i * 1000, end: at - i * 1000, boarding: 1, alighting: 0, line: { door: 1, direction: 0, stationSeq: 1, onboard: 1 } });
+    }
+    const all = await server.call('POST', `${PASSENGERFLOW_BASE}/line`, { token: branch, body: period(today, today) });
+    expect(all.status).toBe(400);
+    expect(all.msg).toBe('所选车辆行驶了超过30条线路，请选择线路（最多30条）');
+    const chosen = await server.call<Page<Rec>>('POST', `${PASSENGERFLOW_BASE}/line`, { token: branch, body: period(today, today, { lineIds: [lineId] }) });
+    expect(chosen.code).toBe(200);
   });
 });
 

@@ -8,7 +8,7 @@
  * company subtree (narrowed by companyId), by plate; a missing engine answers 503. What differs is an option:
  * `wholeCompany` (fuel) lets the vehicle list be left out, meaning every vehicle of the subtree, up to 500.
  */
-import { Type } from '@fastify/type-provider-typebox';
+import { Type, type TSchema } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Lang } from '../../../domain/errors/catalogue.ts';
 import type { DayModule } from '../../../domain/report-day/module.ts';
@@ -86,7 +86,12 @@ export interface ReportDecl<T> {
   readonly method?: 'GET' | 'POST';
   readonly screen: PermissionKey;
   readonly file: readonly [zh: string, en: string];
-  readonly build: (engine: ReportEngine, vehicles: VehicleLabel[], period: Period) => Promise<Report<T>>;
+  /** `extra`: the declaration's own query fields (`query`), as sent. */
+  readonly build: (engine: ReportEngine, vehicles: VehicleLabel[], period: Period, extra: Readonly<Record<string, unknown>>) => Promise<Report<T>>;
+  /** Query fields of this report beside the period and vehicles (line passenger flow: `lineIds`), list and export alike. */
+  readonly query?: Readonly<Record<string, TSchema>>;
+  /** Rules on those fields that need no data (throw the field's 400), checked before a list is built or an export starts. */
+  readonly check?: (extra: Readonly<Record<string, unknown>>) => void;
   readonly columns: (lang: Lang) => SheetColumn<T>[];
   /** A catalogue name of the export-start call beside `<path>/excel` (e.g. devstatus/errorlistExport), under the prefix. */
   readonly exportAlias?: string;
@@ -129,8 +134,6 @@ export function reportRoutes(app: App, deps: ReportRouteDeps, opts: ReportRouteO
   // With wholeCompany the schema's bound is looser than the rule so that 501 vehicles get the spec's sentence.
   const VehicleList = Type.Array(Id, { minItems: 1, maxItems: whole ? 10_000 : REPORT_MAX_VEHICLES, uniqueItems: true });
   const QueryFields = { startDate: DateText, endDate: DateText, vehicleIds: whole ? Type.Optional(VehicleList) : VehicleList };
-  const ListSchema = Strict({ ...QueryFields, ...PageFields });
-  const ExportSchema = Strict(QueryFields);
 
   function engineOf(): ReportEngine {
     const engine = deps.engine();
@@ -154,11 +157,21 @@ export function reportRoutes(app: App, deps: ReportRouteDeps, opts: ReportRouteO
     const period = periodOf(q, deps.clock());
     const vehicles = await vehiclesOf(request, q, decl as ReportDecl<unknown>);
     if (vehicles.length === 0 || period.lastDay < period.firstDay) return { rows: [], totals: {} };
-    return decl.build(engineOf(), vehicles, period);
+    const extra = extraOf(decl, q);
+    decl.check?.(extra);
+    return decl.build(engineOf(), vehicles, period, extra);
+  }
+
+  /** The declaration's own query fields out of a request (the schema has checked them). */
+  function extraOf<T>(decl: ReportDecl<T>, q: object): Record<string, unknown> {
+    const all = q as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(decl.query ?? {}).filter((k) => all[k] !== undefined).map((k) => [k, all[k]]));
   }
 
   function register<T>(decl: ReportDecl<T>): void {
     const base = `${opts.prefix}${decl.path}`;
+    const ListSchema = Strict({ ...QueryFields, ...decl.query, ...PageFields });
+    const ExportSchema = Strict({ ...QueryFields, ...decl.query });
     const permission = decl.screen;
     const answer = async (request: FastifyRequest, q: Query & { current: number; size: number }) => {
       const { rows, totals } = await run(decl, request, q);
@@ -181,6 +194,7 @@ export function reportRoutes(app: App, deps: ReportRouteDeps, opts: ReportRouteO
       const q = request.body;
       // Checked before the job starts, so a bad period (or selection) is the answer, not a failed job.
       periodOf(q, deps.clock());
+      decl.check?.(extraOf(decl, q));
       if (whole) await vehiclesOf(request, q, decl as ReportDecl<unknown>);
       engineOf();
       const job = await jobs.start({ userId: auth(request).user.id, fileName: decl.file, asciiName: decl.file[1], log: request.log }, async () => {

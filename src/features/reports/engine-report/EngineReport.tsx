@@ -54,7 +54,14 @@ export const DATE = text('date', (r) => r.date ?? '', 100, 120);
 export const time = (key: string): ColumnOf => text(key, (r) => formatChinaTime(r[key] as number), 150, 170);
 export const cols = (...c: ColumnOf[]) => (t: T) => c.map((f) => f(t));
 
-export interface ReportQuery extends ReportPeriod { vehicleIds?: number[] }
+export interface ReportQuery extends ReportPeriod { vehicleIds?: number[]; [field: string]: unknown }
+
+/** A page's own filter beside the period (line passenger flow: its lines): the control, what it sends, its problem. */
+export interface ExtraFilter {
+  node: ReactNode;
+  query: Record<string, unknown>;
+  problem: string | null;
+}
 
 function call<X>(d: EngineReportDecl, body: Record<string, unknown>, signal?: AbortSignal): Promise<X> {
   return d.method === 'GET' ? http.get<X>(d.path, body, { signal }) : http.post<X>(d.path, body, { signal });
@@ -100,7 +107,7 @@ export interface EngineReportOptions {
   playback?: boolean;
 }
 
-export function EngineReport({ decl, options: o }: { decl: EngineReportDecl; options: EngineReportOptions }) {
+export function EngineReport({ decl, options: o, extra }: { decl: EngineReportDecl; options: EngineReportOptions; extra?: ExtraFilter }) {
   const t = useT(o.ns) as unknown as T;
   const [draft, setDraft] = useState<ReportPeriod>(() => defaultPeriod(Date.now()));
   const [checked, setChecked] = useState<ReadonlySet<string>>(() => new Set());
@@ -111,7 +118,7 @@ export function EngineReport({ decl, options: o }: { decl: EngineReportDecl; opt
   const max = o.maxVehicles ?? MAX_VEHICLES;
   const problem = periodProblem !== null ? t(`period.${periodProblem}`, { days: REPORT_MAX_DAYS })
     : !o.wholeCompany && picked.length === 0 ? t('filter.pickVehicles', { max })
-      : picked.length > max ? t('filter.tooMany', { max, count: picked.length }) : null;
+      : picked.length > max ? t('filter.tooMany', { max, count: picked.length }) : extra?.problem ?? null;
 
   const q = applied?.q;
   const list = useAllPages<Row, { totals?: Totals }>(
@@ -146,18 +153,24 @@ export function EngineReport({ decl, options: o }: { decl: EngineReportDecl; opt
       }
       aside={<CompanyTreePanel checkable checkableTypes={['V']} checked={checked} onCheckedChange={setChecked} />}
       filters={
-        <PeriodPicker
-          mode="date"
-          value={{ start: draft.startDate, end: draft.endDate }}
-          onChange={(p) => setDraft((d) => ({ ...d, startDate: p.start, endDate: p.end }))}
-          quick={o.quick}
-          showProblem={false}
-          labels={{ start: t('filter.startDate'), end: t('filter.endDate') }}
-          testIds={{ start: 'start-date', end: 'end-date', quick: 'quick-range' }}
-        />
+        <>
+          <PeriodPicker
+            mode="date"
+            value={{ start: draft.startDate, end: draft.endDate }}
+            onChange={(p) => setDraft((d) => ({ ...d, startDate: p.start, endDate: p.end }))}
+            quick={o.quick}
+            showProblem={false}
+            labels={{ start: t('filter.startDate'), end: t('filter.endDate') }}
+            testIds={{ start: 'start-date', end: 'end-date', quick: 'quick-range' }}
+          />
+          {extra?.node}
+        </>
       }
       onSearch={() => {
-        if (problem === null) setApplied((a) => ({ q: { ...draft, ...(picked.length > 0 || !o.wholeCompany ? { vehicleIds: picked } : {}) }, search: (a?.search ?? 0) + 1 }));
+        if (problem === null) {
+          const vehicles = picked.length > 0 || !o.wholeCompany ? { vehicleIds: picked } : {};
+          setApplied((a) => ({ q: { ...draft, ...vehicles, ...extra?.query }, search: (a?.search ?? 0) + 1 }));
+        }
       }}
       searchDisabled={problem !== null}
       extra={

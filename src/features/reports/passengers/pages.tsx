@@ -4,11 +4,14 @@
  * every vehicle of the selected company (≤ 500). The big-data analysis draws the hourly profile of its rows
  * (uPlot) above the list; the line analysis lists stops, not vehicles, so it has no track playback.
  */
-import { useMemo } from 'react';
-import { Text } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { MultiSelect, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import {
-  cols, DATE, EngineReport, num, text, time, VEHICLE, type EngineReportDecl, type EngineReportOptions, type Row, type T,
+  cols, DATE, EngineReport, num, text, time, VEHICLE, type EngineReportDecl, type EngineReportOptions, type ExtraFilter, type Row, type T,
 } from '../engine-report/EngineReport.tsx';
+import { useT } from '../../../i18n/index.ts';
+import { lineApi } from '../../lines/api.ts';
 import { HourlyChart } from './HourlyChart.tsx';
 import { PASSENGER_REPORTS_NS } from './messages.ts';
 
@@ -111,7 +114,40 @@ const BASE: EngineReportOptions = {
   above: (rows, t) => cappedNote(rows, t),
 };
 
-export const LineAnalysisPage = () => <EngineReport decl={DECLS.lineAnalysis} options={{ ...BASE, playback: false }} />;
+/** Spec §5: line passenger flow covers at most 30 lines (server: LINE_REPORT_MAX_LINES). */
+const MAX_LINES = 30;
+
+/** The lines of the caller's companies, chosen beside the period (none chosen: every line the vehicles served). */
+function useLineFilter(): ExtraFilter {
+  const t = useT(PASSENGER_REPORTS_NS);
+  const [chosen, setChosen] = useState<string[]>([]);
+  const lines = useQuery({ queryKey: ['passenger-lines'], queryFn: () => lineApi.page({ current: 1, size: 500 }) });
+  const data = useMemo(() => (lines.data?.records ?? []).map((l) => ({ value: String(l.id), label: l.name })), [lines.data]);
+  return {
+    node: (
+      <MultiSelect
+        size="sm"
+        w={260}
+        label={t('lines.label')}
+        placeholder={chosen.length === 0 ? t('lines.all', { max: MAX_LINES }) : undefined}
+        data={data}
+        value={chosen}
+        onChange={setChosen}
+        searchable
+        clearable
+        maxValues={MAX_LINES}
+        data-testid="line-filter"
+      />
+    ),
+    query: chosen.length > 0 ? { lineIds: chosen.map(Number) } : {},
+    problem: chosen.length > MAX_LINES ? t('lines.tooMany', { max: MAX_LINES, count: chosen.length }) : null,
+  };
+}
+
+export function LineAnalysisPage() {
+  const lineFilter = useLineFilter();
+  return <EngineReport decl={DECLS.lineAnalysis} options={{ ...BASE, playback: false }} extra={lineFilter} />;
+}
 export const CarAnalysisPage = () => <EngineReport decl={DECLS.carAnalysis} options={BASE} />;
 // spec §5: supervision covers up to 1,000 vehicles (server: SUPERVISION_MAX_VEHICLES)
 export const PassengerSupervisionPage = () => <EngineReport decl={DECLS.passengerSupervision} options={{ ...BASE, maxVehicles: 1000 }} />;
