@@ -10,8 +10,10 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          // Vitest's default on 2 cores is one worker (cores − 1); two keep both cores busy in CI.
+          // Vitest's default on 2 cores is one worker (cores − 1); two keep both cores busy in CI. With two files
+          // sharing the cores a jsdom render or a whole-tree scan can pass 5 s: a timeout is not a speed check here.
           maxWorkers: 2,
+          testTimeout: 20_000,
           include: ['domain/**/*.test.ts', 'src/**/*.test.{ts,tsx}', 'workers/**/*.test.ts', 'proto/**/*.test.ts', 'tools/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
         },
