@@ -160,6 +160,9 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerHa
         SEED_VEHICLES: String(options.seedVehicles ?? 40),
         SEED_HISTORY_VEHICLES: String(options.history?.vehicles ?? 0),
         SEED_HISTORY_DAYS: String(options.history?.days ?? 0),
+        // The demo's duty operator handles 华东分公司's alarms every two minutes (issue 19 ops check): scenes that
+        // raise and handle their own alarms turn it off; one that wants it passes SIM_DUTY_OPERATOR: '1'.
+        SIM_DUTY_OPERATOR: '0',
         ...options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

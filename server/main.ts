@@ -85,7 +85,10 @@ async function main(): Promise<void> {
   }
   // Issue 19 (ops check): on a demo database the safety officer handles 华东分公司's alarms, and nobody
   // handles the other branches', so the ops check report shows one company meeting its targets and others missing them.
-  const east = config.seedEnabled && demo
+  // Only beside the simulated fleet, and SIM_DUTY_OPERATOR=0 turns it off (the e2e harness does: a test that
+  // raises an alarm and handles it itself must not find it handled by the duty operator first).
+  const dutyOn = terminals.length > 0 && process.env.SIM_DUTY_OPERATOR !== '0';
+  const east = config.seedEnabled && demo && dutyOn
     ? ((storage as SqliteStorage).db.prepare("SELECT id FROM company WHERE name = '华东分公司'").get() as { id: number } | undefined)
     : undefined;
   if (east) {
