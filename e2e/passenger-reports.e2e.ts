@@ -16,11 +16,13 @@ afterAll(async () => {
   await Promise.all(terminals.map((t) => t.close()));
 });
 
-// The China day, typed: 快捷 今天 is the browser's day, and this headless browser runs on UTC (China's yesterday 16–24 UTC).
+// 快捷 今天 counts China days (domain/period): this headless browser runs on UTC, whose day is China's yesterday
+// from 16:00 to 24:00 UTC, and the fields must still show China's today.
 const today = () => new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10);
-const pickToday = async (report: Locator, _page: Page) => {
-  await report.getByTestId('start-date').fill(today());
-  await report.getByTestId('end-date').fill(today());
+const pickToday = async (report: Locator, page: Page) => {
+  await report.getByTestId('quick-range').click();
+  await page.getByTestId('quick-range-today').click();
+  expect(await report.getByTestId('start-date').inputValue()).toBe(today());
   await report.getByTestId('search').click();
 };
 

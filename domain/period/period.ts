@@ -27,6 +27,10 @@ export function periodValue(d: Date, mode: PeriodMode): string {
  * of the last, so the same click gives the same period all day long.
  */
 export function quickRange(kind: QuickRange, now: Date, mode: PeriodMode): Period {
+  // Date mode names report days, and the server's report days are China days (domain/track/days.ts): the
+  // quick ranges count them on China's calendar, so 今天 is China's today in a browser on any zone. Datetime
+  // values are the operator's local clock, turned into instants by the browser.
+  if (mode === 'date') return chinaQuickRange(kind, now);
   const y = now.getFullYear();
   const m = now.getMonth();
   const d = now.getDate();
@@ -44,6 +48,29 @@ export function quickRange(kind: QuickRange, now: Date, mode: PeriodMode): Perio
     case 'lastMonth': from = dayStart(y, m - 1, 1); to = dayEnd(y, m, 0); break;
   }
   return { start: periodValue(from, mode), end: periodValue(to, mode) };
+}
+
+const CHINA_OFFSET_MS = 8 * 3_600_000;
+
+/** The quick range of report days on China's calendar (UTC+8 all year), as `YYYY-MM-DD` values. */
+function chinaQuickRange(kind: QuickRange, now: Date): Period {
+  const cn = new Date(now.getTime() + CHINA_OFFSET_MS);
+  const y = cn.getUTCFullYear();
+  const m = cn.getUTCMonth();
+  const d = cn.getUTCDate();
+  // Date.UTC normalises day 0 and negative days the way the local branch's Date constructor does.
+  const day = (yy: number, mm: number, dd: number) => {
+    const t = new Date(Date.UTC(yy, mm, dd));
+    return `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`;
+  };
+  switch (kind) {
+    case 'today': return { start: day(y, m, d), end: day(y, m, d) };
+    case 'yesterday': return { start: day(y, m, d - 1), end: day(y, m, d - 1) };
+    case 'last3Days': return { start: day(y, m, d - 2), end: day(y, m, d) };
+    case 'last7Days': return { start: day(y, m, d - 6), end: day(y, m, d) };
+    case 'thisMonth': return { start: day(y, m, 1), end: day(y, m + 1, 0) };
+    case 'lastMonth': return { start: day(y, m - 1, 1), end: day(y, m, 0) };
+  }
 }
 
 const TYPED = /^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?\s*$/;
