@@ -155,10 +155,11 @@ export function reportRoutes(app: App, deps: ReportRouteDeps, opts: ReportRouteO
 
   async function run<T>(decl: ReportDecl<T>, request: FastifyRequest, q: Query): Promise<Report<T>> {
     const period = periodOf(q, deps.clock());
-    const vehicles = await vehiclesOf(request, q, decl as ReportDecl<unknown>);
-    if (vehicles.length === 0 || period.lastDay < period.firstDay) return { rows: [], totals: {} };
+    // Before the vehicles, as the export does: a rule on the report's own fields holds with no vehicle found too.
     const extra = extraOf(decl, q);
     decl.check?.(extra);
+    const vehicles = await vehiclesOf(request, q, decl as ReportDecl<unknown>);
+    if (vehicles.length === 0 || period.lastDay < period.firstDay) return { rows: [], totals: {} };
     return decl.build(engineOf(), vehicles, period, extra);
   }
 
