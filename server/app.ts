@@ -160,7 +160,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   opsCheckRoutes(api, { storage, config, live }); // issue 19: ops check KPIs per company and month, analysis and insurer reports (HTML)
   appFeedbackRoutes(api, { storage }); // issue 19: feedback threads (app and platform), the drivers'-app API, app push with delivery state
   cabSupervisionRoutes(api, { storage, live, suggestThreshold: () => systemConfig.number('safety.cabSuggestAlarms', 3) }); // issue 19: cab supervision, 0x8300 sends as command tasks, suggestions from driver-state alarms
-  customerPortraitRoutes(api, { storage, clock: live.store.clock }); // issue 19: a company's month in figures
+  customerPortraitRoutes(api, { storage, clock: live.store.clock, config }); // issue 19: a company's month in figures
   await installConsole(app, config.consoleDir);
   return app;
 }

@@ -19,17 +19,23 @@ import { auth, narrowedScope } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import { Strict, type App } from '../../http/route.ts';
+import { retentionCutoffs } from '../../../domain/retention/policy.ts';
+import type { Config } from '../../config.ts';
+import { retentionPolicy } from '../../retention/index.ts';
 import { ReportEngine } from '../reports/rollup.ts';
 import { SqliteReportStore } from '../reports/store.ts';
 import { effectiveSettings, monthFigures, monthPeriod, scoreRow, targetCompany, vehiclesIn } from '../safe/appraisal-core.ts';
 
 export const PORTRAIT_PAGE = '/safeManagement/customerPortrait';
 
-export function customerPortraitRoutes(app: App, deps: { storage: Storage; clock: () => number }): void {
+export function customerPortraitRoutes(app: App, deps: { storage: Storage; clock: () => number; config: Config }): void {
   const { storage, clock } = deps;
   const db = (storage as SqliteStorage).db;
   // The positioning rollup (report_vehicle_day) the appraisal reads: km and online days, the same figures.
-  const engine = new ReportEngine(storage, new SqliteReportStore(db), clock);
+  // keptFrom: a day whose positions retention removed keeps its stored rollup. Without it the six-month trend
+  // reaching past POSITION_RETENTION_DAYS recomputed such days from no rows and overwrote them with zeros.
+  const keptFrom = () => retentionCutoffs(clock(), retentionPolicy(deps.config)).positionDay ?? -Infinity;
+  const engine = new ReportEngine(storage, new SqliteReportStore(db), clock, keptFrom);
 
   app.get('/service-safe/customerPortrait/company', {
     config: { permission: PORTRAIT_PAGE },

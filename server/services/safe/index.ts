@@ -15,6 +15,8 @@ import { analysisRoutes } from './analysis.ts';
 import { appraisalRoutes } from './appraisal.ts';
 import { boardRoutes } from './board.ts';
 import { settingsRoutes } from './settings.ts';
+import { retentionCutoffs } from '../../../domain/retention/policy.ts';
+import { retentionPolicy } from '../../retention/index.ts';
 import { ReportEngine } from '../reports/rollup.ts';
 import { SqliteReportStore } from '../reports/store.ts';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
@@ -53,7 +55,9 @@ export async function safeRoutes(app: App, deps: ServiceDeps & { readonly live: 
   aggregateRoutes(app, { storage, clock: live.store.clock });
   driverSignIn(live.gateway, storage, live.store.clock); // 0x0702: the driver the statistics attribute alarms to
   // Vehicle appraisal and analysis reports: km and running days from the positioning rollup (report_vehicle_day).
-  const reportEngine = new ReportEngine(storage, new SqliteReportStore((storage as SqliteStorage).db), live.store.clock);
+  // keptFrom: days past position retention keep their stored rollups (see reports/index.ts), not recomputed to zero.
+  const keptFrom = () => retentionCutoffs(live.store.clock(), retentionPolicy(deps.config)).positionDay ?? -Infinity;
+  const reportEngine = new ReportEngine(storage, new SqliteReportStore((storage as SqliteStorage).db), live.store.clock, keptFrom);
   appraisalRoutes(app, { storage, engine: reportEngine });
   analysisRoutes(app, { storage, engine: reportEngine });
   boardRoutes(app, { storage, clock: live.store.clock, push: app.push });
