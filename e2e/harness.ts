@@ -163,6 +163,9 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerHa
         // The demo's duty operator handles 华东分公司's alarms every two minutes (issue 19 ops check): scenes that
         // raise and handle their own alarms turn it off; one that wants it passes SIM_DUTY_OPERATOR: '1'.
         SIM_DUTY_OPERATOR: '0',
+        // Likewise the demo's accident officer (files a collision alarm as an accident); the app users stay on
+        // (the app push e2e needs them; they touch only their own feedback and pushes).
+        SIM_ACCIDENT_OFFICER: '0',
         ...options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

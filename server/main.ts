@@ -11,7 +11,7 @@ import { parseTiers } from './sim/history.ts';
 import { readProvisionedTerminals, startSimulator, type RunningSimulator, type TerminalSpec } from './sim/index.ts';
 import { startAppUsers, type RunningAppUsers } from './sim/app-users.ts';
 import { DEMO_APP_PASSWORD } from './seed/app-users.ts';
-import { startAccidentOfficer } from './sim/accident-officer.ts';
+import { startAccidentOfficer, type RunningOfficer } from './sim/accident-officer.ts';
 import { startDutyOperator, type RunningDutyOperator } from './sim/duty-operator.ts';
 import type { SqliteStorage } from './db/sqlite/storage.ts';
 
@@ -38,12 +38,14 @@ async function main(): Promise<void> {
   let simulator: RunningSimulator | undefined;
   let appUsers: RunningAppUsers | undefined;
   let dutyOperator: RunningDutyOperator | undefined;
+  let accidentOfficer: RunningOfficer | undefined;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
     try {
       dutyOperator?.stop();
+      accidentOfficer?.stop();
       appUsers?.stop();
       await simulator?.stop();
       await app.close();
@@ -65,7 +67,8 @@ async function main(): Promise<void> {
     simulated = terminals.length;
     simulator = startSimulator({ host: config.gatewayHost, port: gatewayPort, terminals });
     // Issue 19: the seeded drivers'-app accounts act through the app API (feedback, push delivery and read).
-    if (config.seedEnabled) {
+    // Demo databases only (their seeded app accounts share DEMO_APP_PASSWORD); SIM_APP_USERS=0 turns them off.
+    if (config.seedEnabled && demo && process.env.SIM_APP_USERS !== '0') {
       const accounts = ((storage as SqliteStorage).db.prepare('SELECT username FROM app_user WHERE status = 1 ORDER BY id LIMIT 20').all() as { username: string }[])
         .map((a) => ({ username: a.username, password: DEMO_APP_PASSWORD }));
       // SIM_APP_POLL_MS / SIM_APP_FEEDBACK_CHANCE / SIM_APP_READ_DELAY_MS: faster app users for the e2e.
@@ -78,9 +81,9 @@ async function main(): Promise<void> {
       }
     }
     // The demo's safety officer files a collision alarm of the simulated fleet as an accident through the API.
-    if (config.seedEnabled && demo) {
+    if (config.seedEnabled && demo && process.env.SIM_ACCIDENT_OFFICER !== '0') {
       const apiHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-      startAccidentOfficer({ apiUrl: `http://${apiHost.includes(':') ? `[${apiHost}]` : apiHost}:${port}`, username: 'safety', password: 'safety123', log: (line) => app.log.info(line) });
+      accidentOfficer = startAccidentOfficer({ apiUrl: `http://${apiHost.includes(':') ? `[${apiHost}]` : apiHost}:${port}`, username: 'safety', password: 'safety123', log: (line) => app.log.info(line) });
     }
   }
   // Issue 19 (ops check): on a demo database the safety officer handles 华东分公司's alarms, and nobody
