@@ -158,7 +158,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   noticeRoutes(api, { storage, push: () => (app.hasDecorator('push') ? app.push : undefined) }); // issue 19: notices (unread count pushed per user), message log, user menu favourites
   accidentRoutes(api, { storage, dataDir: config.dataDir }); // issue 19: accidents filed with linked alarms, media and track; publicity cases with evidence files
   opsCheckRoutes(api, { storage, config, live }); // issue 19: ops check KPIs per company and month, analysis and insurer reports (HTML)
-  appFeedbackRoutes(api, { storage }); // issue 19: feedback threads (app and platform), the drivers'-app API, app push with delivery state
+  appFeedbackRoutes(api, { storage, config }); // issue 19: feedback threads (app and platform), the drivers'-app API, app push with delivery state
   cabSupervisionRoutes(api, { storage, live, suggestThreshold: () => systemConfig.number('safety.cabSuggestAlarms', 3) }); // issue 19: cab supervision, 0x8300 sends as command tasks, suggestions from driver-state alarms
   customerPortraitRoutes(api, { storage, clock: live.store.clock, config }); // issue 19: a company's month in figures
   await installConsole(app, config.consoleDir);

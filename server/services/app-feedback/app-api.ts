@@ -9,6 +9,10 @@
  * is 401. Every query is keyed by the token's app user, so one app user cannot reach another's thread
  * (404, as for a missing one).
  */
+import { ErrorCode } from '../../../domain/errors/catalogue.ts';
+import { normaliseIp } from '../../auth/ip.ts';
+import { loginThrottle } from '../../auth/login-throttle.ts';
+import type { Config } from '../../config.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { Type, type TProperties } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
@@ -25,7 +29,6 @@ import { addPost, createTheme, FeedbackContent, FeedbackMessages, FeedbackTitle,
 export const APP_TOKEN_HEADER = 'x-app-token';
 const pair = (zh: string, en: string): Message => (lang) => (lang === 'zh' ? zh : en);
 export const AppApiMessages = {
-  badLogin: pair('用户名或密码错误', 'Wrong user name or password'),
   noticeNotFound: pair('消息不存在', 'No such message'),
 } as const;
 
@@ -34,8 +37,10 @@ const sha = (token: string) => createHash('sha256').update(token).digest('hex');
 
 interface AppUser { id: number; company_id: number; username: string; real_name: string }
 
-export function appApiRoutes(app: App, deps: { storage: Storage }): void {
+export function appApiRoutes(app: App, deps: { storage: Storage; config: Config }): void {
   const db = (deps.storage as SqliteStorage).db;
+  // The console's sign-in throttle (per account and per address); app accounts are logged as `app:<name>`.
+  const throttle = loginThrottle(deps.storage, deps.config);
 
   /** The signed-in app user of a request, or 401. */
   function appUser(request: FastifyRequest): AppUser {
@@ -53,11 +58,20 @@ export function appApiRoutes(app: App, deps: { storage: Storage }): void {
     schema: { body: Obj({ username: Type.String({ minLength: 1, maxLength: 50 }), password: Type.String({ minLength: 1, maxLength: 100 }) }) },
   }, async (request) => {
     const b = request.body;
+    const ip = normaliseIp(request.ip);
+    const account = `app:${b.username}`;
+    const now0 = Date.now();
+    await throttle.check(account, ip, now0);
     const found = db.prepare('SELECT id, password_hash, status, real_name, company_id FROM app_user WHERE username = ?').get(b.username) as
       { id: number; password_hash: string; status: number; real_name: string; company_id: number } | undefined;
     // The same work whether the name exists or not, so timing does not tell which names exist.
     const passwordOk = await verifyPassword(b.password, found?.password_hash ?? (await dummyPasswordHash()));
-    if (!found || !passwordOk || found.status !== 1) throw fail.badRequest(AppApiMessages.badLogin);
+    if (!found || !passwordOk || found.status !== 1) {
+      await throttle.failed(account, ip, now0);
+      // The console's answer to a wrong password (business code 1001, HTTP 200): not a malformed request.
+      throw fail.business(ErrorCode.BadCredentials);
+    }
+    await throttle.succeeded(account, ip);
     const token = randomBytes(32).toString('base64url');
     const now = Date.now();
     db.transaction(() => {

@@ -246,3 +246,19 @@ describe('app push', () => {
     expect(users.data.records.map((u) => u.username)).not.toContain('fb_app_west');
   });
 });
+
+// Last in the file: the failures below also count against this client's address.
+describe('the app sign-in is throttled like the console’s', () => {
+  it('password guessing on an app account: after the free failures even the right password waits (1005 with retryAfterSeconds)', async () => {
+    await appUser('fb_app_guessed', eastId);
+    for (let i = 0; i < 5; i++) {
+      expect((await app('POST', '/service-app/api/login', undefined, { username: 'fb_app_guessed', password: `guess-${i}` })).msg).toContain('用户名或密码错误');
+    }
+    const right = await app<{ retryAfterSeconds: number }>('POST', '/service-app/api/login', undefined, { username: 'fb_app_guessed', password: 'app-pass-1' });
+    expect(right.code).toBe(1005);
+    expect(right.data.retryAfterSeconds).toBeGreaterThan(0);
+    // A console account of the same name is another account: its failures are logged apart (`app:` prefix).
+    const failures = db.prepare("SELECT COUNT(*) AS n FROM login_failure WHERE username = 'app:fb_app_guessed'").get() as { n: number } | undefined;
+    expect(failures?.n ?? 0).toBeGreaterThan(0);
+  });
+});

@@ -3,13 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { ErrorCode } from '../../../domain/errors/catalogue.ts';
-import { remainingWait, throttledMessage, waitSeconds, type BackoffRule } from '../../../domain/session/backoff.ts';
 import { dummyPasswordHash, verifyPassword } from '../../auth/passwords.ts';
 import { ipAllowed, normaliseIp } from '../../auth/ip.ts';
+import { loginThrottle } from '../../auth/login-throttle.ts';
 import { hashTicket, newTicket } from '../../auth/tickets.ts';
 import type { User } from '../../db/types.ts';
 import { accountBlocked, auth, loadAuthContext } from '../../http/auth.ts';
-import { AppError, fail, ok } from '../../http/envelope.ts';
+import { fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import { Messages } from '../../http/messages.ts';
 import { Id, Strict, Text, type App } from '../../http/route.ts';
@@ -19,8 +19,7 @@ import { sessionUser } from './views.ts';
 
 export function sessionRoutes(app: App, deps: ServiceDeps): void {
   const { storage, tokens, config } = deps;
-  const accountBackoff: BackoffRule = { windowMs: config.throttleWindowMs, freeFailures: config.throttleMaxFailures, baseMs: config.throttleBaseMs, maxMs: config.throttleMaxMs };
-  const addressBackoff: BackoffRule = { ...accountBackoff, freeFailures: config.throttleAddressMaxFailures };
+  const throttle = loginThrottle(storage, config);
 
   /** Account state checks shared by both sign-in paths, in the order of API.md. */
   function checkAccount(user: User, ip: string): void {
@@ -44,27 +43,18 @@ export function sessionRoutes(app: App, deps: ServiceDeps): void {
     const { username, password, loginType } = request.body;
     const ip = normaliseIp(request.ip);
     const now = Date.now();
-    // Checked before the password, so a waiting caller cannot learn whether a guess was right; such an
-    // attempt is not a failure either (the wait is not prolonged by asking how long it is).
-    const since = now - config.throttleWindowMs;
-    const wait = Math.max(
-      remainingWait(await storage.loginGuard.accountFailures(username, since), now, accountBackoff),
-      remainingWait(await storage.loginGuard.addressFailures(ip, since), now, addressBackoff),
-    );
-    if (wait > 0) {
-      const retryAfterSeconds = waitSeconds(wait);
-      throw new AppError(ErrorCode.LoginThrottled, (lang) => throttledMessage(retryAfterSeconds, lang), { retryAfterSeconds });
-    }
+    // Checked before the password; a refused attempt while waiting is not a failure (asking does not prolong it).
+    await throttle.check(username, ip, now);
 
     const found = await storage.users.findByUsername(username);
     const passwordOk = await verifyPassword(password, found?.passwordHash ?? (await dummyPasswordHash()));
     if (!found || !passwordOk) {
-      await storage.loginGuard.recordFailure(username, ip, now, now - config.throttleWindowMs);
+      await throttle.failed(username, ip, now);
       throw fail.business(ErrorCode.BadCredentials);
     }
     const { passwordHash: _secret, ...user } = found;
     checkAccount(user, ip);
-    await storage.loginGuard.clearFailures(username, ip);
+    await throttle.succeeded(username, ip);
     return startSession(request, user, loginType ?? 'login');
   });
 
