@@ -8,6 +8,11 @@
  * check the app token themselves in `appUser()`: a missing, unknown, expired token or a disabled app user
  * is 401. Every query is keyed by the token's app user, so one app user cannot reach another's thread
  * (404, as for a missing one).
+ *
+ * The GETs that change state (the notice list marks what it returns delivered, a thread's info marks its
+ * replies read) declare `exposeHeadRoute: false`: Fastify would otherwise answer HEAD with the same handler,
+ * and a HEAD (a link checker, a proxy's probe) must change nothing. HEAD on them is 404, like any method a
+ * route does not have.
  */
 import { ErrorCode } from '../../../domain/errors/catalogue.ts';
 import { normaliseIp } from '../../auth/ip.ts';
@@ -37,19 +42,38 @@ const sha = (token: string) => createHash('sha256').update(token).digest('hex');
 
 interface AppUser { id: number; company_id: number; username: string; real_name: string }
 
+/**
+ * `last_seen_time` is written at most once a minute per app user (as a display credential's `last_seen`,
+ * server/auth/display.ts): the app polls every few seconds, and a write per poll would be a write per request.
+ */
+export const APP_SEEN_WRITE_MS = 60_000;
+/** How many users' last writes are remembered; past it the map starts over (a user then writes once more). */
+const SEEN_REMEMBERED_MAX = 50_000;
+
 export function appApiRoutes(app: App, deps: { storage: Storage; config: Config }): void {
   const db = (deps.storage as SqliteStorage).db;
   // The console's sign-in throttle (per account and per address); app accounts are logged as `app:<name>`.
   const throttle = loginThrottle(deps.storage, deps.config);
+  const findToken = db.prepare(`SELECT a.id, a.company_id, a.username, a.real_name FROM app_token t JOIN app_user a ON a.id = t.app_user_id
+      WHERE t.token_hash = ? AND t.expire_time > ? AND a.status = 1`);
+  const markDelivered = db.prepare(`UPDATE app_notice_recipient SET delivered_time = ? WHERE app_user_id = ? AND delivered_time IS NULL
+    AND notice_id IN (SELECT value FROM json_each(?))`);
+  const writeSeen = db.prepare('UPDATE app_user SET last_seen_time = ? WHERE id = ?');
+  /** app user id → when its last_seen_time was last written. */
+  const seenWritten = new Map<number, number>();
 
   /** The signed-in app user of a request, or 401. */
   function appUser(request: FastifyRequest): AppUser {
     const token = request.headers[APP_TOKEN_HEADER];
     if (typeof token !== 'string' || token.length < 20 || token.length > 200) throw fail.unauthorized();
-    const row = db.prepare(`SELECT a.id, a.company_id, a.username, a.real_name FROM app_token t JOIN app_user a ON a.id = t.app_user_id
-      WHERE t.token_hash = ? AND t.expire_time > ? AND a.status = 1`).get(sha(token), Date.now()) as AppUser | undefined;
+    const now = Date.now();
+    const row = findToken.get(sha(token), now) as AppUser | undefined;
     if (!row) throw fail.unauthorized();
-    db.prepare('UPDATE app_user SET last_seen_time = ? WHERE id = ?').run(Date.now(), row.id);
+    if (now - (seenWritten.get(row.id) ?? -Infinity) >= APP_SEEN_WRITE_MS) {
+      if (seenWritten.size >= SEEN_REMEMBERED_MAX) seenWritten.clear();
+      seenWritten.set(row.id, now);
+      writeSeen.run(now, row.id);
+    }
     return row;
   }
 
@@ -88,6 +112,7 @@ export function appApiRoutes(app: App, deps: { storage: Storage; config: Config 
   /** My pushes, newest first; what this call returns counts as delivered. */
   app.get('/service-app/api/notice/list', {
     config: { permission: 'public' },
+    exposeHeadRoute: false,
     schema: { querystring: Obj({ ...PageFields, unread: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])) }) },
   }, async (request) => {
     const me = appUser(request);
@@ -97,8 +122,12 @@ export function appApiRoutes(app: App, deps: { storage: Storage; config: Config 
     const records = db.prepare(`SELECT n.id, n.title, n.content, n.created_by_name AS senderName, r.send_time AS sendTime, r.delivered_time AS deliveredTime, r.read_time AS readTime
       ${where} ORDER BY r.send_time DESC, n.id DESC LIMIT ? OFFSET ?`).all(me.id, q.size, (q.current - 1) * q.size) as { id: number; deliveredTime: number | null }[];
     const now = Date.now();
-    const mark = db.prepare('UPDATE app_notice_recipient SET delivered_time = ? WHERE notice_id = ? AND app_user_id = ? AND delivered_time IS NULL');
-    for (const r of records) if (r.deliveredTime === null) { mark.run(now, r.id, me.id); r.deliveredTime = now; }
+    const fresh = records.filter((r) => r.deliveredTime === null);
+    if (fresh.length > 0) {
+      // One statement for the page (at most PageFields' size ids), not one UPDATE per push.
+      markDelivered.run(now, me.id, JSON.stringify(fresh.map((r) => r.id)));
+      for (const r of fresh) r.deliveredTime = now;
+    }
     return ok({ records, total, current: q.current, size: q.size }, requestLang(request));
   });
 
@@ -132,7 +161,7 @@ export function appApiRoutes(app: App, deps: { storage: Storage; config: Config 
   });
 
   /** One of my threads with its posts; the administrators' replies become read. */
-  app.get('/service-app/api/feedback/info', { config: { permission: 'public' }, schema: { querystring: Obj({ id: Id }) } }, async (request) => {
+  app.get('/service-app/api/feedback/info', { config: { permission: 'public' }, exposeHeadRoute: false, schema: { querystring: Obj({ id: Id }) } }, async (request) => {
     const me = appUser(request);
     const row = mine(me, request.query.id);
     markRead(db, row.id, 'author');

@@ -5,6 +5,7 @@
  * user's token cannot reach another's thread; a push goes queued → delivered (the app fetched it) → read
  * (the app acknowledged it); refused and malformed calls write nothing.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSION_REGISTRY } from '../../../domain/permissions/registry.ts';
@@ -244,6 +245,105 @@ describe('app push', () => {
     const users = await call<Page<{ username: string }>>('GET', `/service-app/api/user/page${qs({ current: 1, size: 100 })}`, eastAdmin);
     expect(users.data.records.map((u) => u.username)).toContain('fb_app_east');
     expect(users.data.records.map((u) => u.username)).not.toContain('fb_app_west');
+  });
+});
+
+describe('the app token boundary (review findings)', () => {
+  const sha = (t: string) => createHash('sha256').update(t).digest('hex');
+  const raise = { type: 1, title: '边界测试', content: '不应写入' };
+  const seen = (id: number) => (db.prepare('SELECT last_seen_time AS t FROM app_user WHERE id = ?').get(id) as { t: number | null }).t;
+
+  /** Every refused call: 401 in the caller's language, no thread written, the user's last_seen untouched. */
+  async function refused(token: string | undefined, headers: Record<string, string> = {}, userId?: number) {
+    const threads = server.count('feedback_theme');
+    const before = userId === undefined ? undefined : seen(userId);
+    const zh = await server.call('POST', '/service-app/api/feedback/add', { body: raise, headers: { ...headers, ...(token === undefined ? {} : { 'x-app-token': token }) } });
+    expect(zh.status).toBe(401);
+    expect(zh.msg).toBe('未授权，请登录');
+    const en = await server.call('GET', `/service-app/api/notice/list${qs({ current: 1, size: 5 })}`, { lang: 'en', headers: { ...headers, ...(token === undefined ? {} : { 'x-app-token': token }) } });
+    expect(en.status).toBe(401);
+    expect(en.msg).toBe('Unauthorized, please log in');
+    expect(server.count('feedback_theme')).toBe(threads);
+    if (userId !== undefined) expect(seen(userId)).toBe(before);
+  }
+
+  it('attack: no token, a forged token of the right shape, an altered one and an expired one are 401 and write nothing', async () => {
+    const u = await appUser('fb_app_bound1', eastId);
+    await refused(undefined, {}, u.id);
+    await refused(randomBytes(32).toString('base64url'), {}, u.id);
+    await refused(`${u.token.slice(0, -1)}${u.token.endsWith('A') ? 'B' : 'A'}`, {}, u.id);
+    db.prepare('UPDATE app_token SET expire_time = ? WHERE token_hash = ?').run(Date.now() - 1, sha(u.token));
+    await refused(u.token, {}, u.id);
+  });
+
+  it('attack: the token of a disabled or a deleted app account is 401 and writes nothing', async () => {
+    const disabled = await appUser('fb_app_bound2', eastId);
+    expect((await app('GET', `/service-app/api/feedback/list${qs({ current: 1, size: 5 })}`, disabled.token)).code).toBe(200);
+    db.prepare('UPDATE app_user SET status = 0 WHERE id = ?').run(disabled.id);
+    await refused(disabled.token, {}, disabled.id);
+    const deleted = await appUser('fb_app_bound3', eastId);
+    db.prepare('DELETE FROM app_user WHERE id = ?').run(deleted.id);
+    await refused(deleted.token);
+  });
+
+  it('attack: a console session is no app token, and an app token opens no console route', async () => {
+    // The console's own token, in its own header and in the app's.
+    await refused(undefined, { 'x-jwt': eastAdmin });
+    await refused(eastAdmin);
+    const u = await appUser('fb_app_bound4', eastId);
+    const notices = server.count('app_notice');
+    for (const headers of [{ 'x-jwt': u.token }, { 'x-app-token': u.token }] as Record<string, string>[]) {
+      const users = await server.call('GET', `/service-app/api/user/page${qs({ current: 1, size: 5 })}`, { headers });
+      expect(users.status).toBe(401);
+      expect(users.msg).toBe('未授权，请登录');
+      expect((await server.call('GET', `/service-priv/feedback/page${qs({ current: 1, size: 5 })}`, { headers })).status).toBe(401);
+      const add = await server.call('POST', '/service-command/appNotice/add', { headers, body: { title: '冒充', content: '应用令牌不是控制台会话' } });
+      expect(add.status).toBe(401);
+    }
+    expect(server.count('app_notice')).toBe(notices);
+  });
+
+  it('HEAD on the GETs that mark pushes delivered or replies read changes nothing', async () => {
+    const u = await appUser('fb_app_head', eastId);
+    const draft = (await call<{ id: number }>('POST', '/service-command/appNotice/add', eastAdmin, { title: 'HEAD 测试', content: '不应被标为已送达' })).data;
+    expect((await call('POST', '/service-command/appNotice/publishMsg', eastAdmin, { id: draft.id, appUserIds: [u.id] })).code).toBe(200);
+    const head = await fetch(`${server.url}/service-app/api/notice/list${qs({ current: 1, size: 10 })}`, { method: 'HEAD', headers: { 'x-app-token': u.token } });
+    expect(head.status).toBe(404);
+    const delivered = () => (db.prepare('SELECT delivered_time AS t FROM app_notice_recipient WHERE notice_id = ? AND app_user_id = ?').get(draft.id, u.id) as { t: number | null }).t;
+    expect(delivered()).toBeNull();
+    // A thread with an administrator's reply: HEAD on either side's info leaves the reply unread.
+    const t = (await app<Theme>('POST', '/service-app/api/feedback/add', u.token, { type: 1, title: 'HEAD', content: '线程' })).data;
+    expect((await call('POST', '/service-priv/feedback/addAdminTheme', eastAdmin, { id: t.id, content: '已收到' })).code).toBe(200);
+    const unread = () => (db.prepare('SELECT count(*) AS n FROM feedback_message WHERE theme_id = ? AND read_time IS NULL').get(t.id) as { n: number }).n;
+    const before = unread();
+    expect(before).toBeGreaterThan(0);
+    expect((await fetch(`${server.url}/service-app/api/feedback/info${qs({ id: t.id })}`, { method: 'HEAD', headers: { 'x-app-token': u.token } })).status).toBe(404);
+    expect((await fetch(`${server.url}/service-priv/feedback/info${qs({ id: t.id })}`, { method: 'HEAD', headers: { 'x-jwt': eastAdmin } })).status).toBe(404);
+    expect(unread()).toBe(before);
+    // The GET still does it.
+    expect((await app<Page<{ id: number }>>('GET', `/service-app/api/notice/list${qs({ current: 1, size: 10 })}`, u.token)).data.records.map((r) => r.id)).toContain(draft.id);
+    expect(delivered()).not.toBeNull();
+  });
+
+  it('one fetch marks exactly the pushes it returned delivered; last_seen is written at most once a minute', async () => {
+    const u = await appUser('fb_app_batch', eastId);
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const d = (await call<{ id: number }>('POST', '/service-command/appNotice/add', eastAdmin, { title: `批量${i}`, content: '内容' })).data;
+      expect((await call('POST', '/service-command/appNotice/publishMsg', eastAdmin, { id: d.id, appUserIds: [u.id] })).code).toBe(200);
+      ids.push(d.id);
+    }
+    const page = await app<Page<{ id: number; deliveredTime: number | null }>>('GET', `/service-app/api/notice/list${qs({ current: 1, size: 2 })}`, u.token);
+    expect(page.data.records).toHaveLength(2);
+    expect(page.data.records.every((r) => r.deliveredTime !== null)).toBe(true);
+    const states = db.prepare(`SELECT notice_id AS id, delivered_time AS t FROM app_notice_recipient WHERE app_user_id = ? AND notice_id IN (${ids.join(',')})`).all(u.id) as { id: number; t: number | null }[];
+    const returned = new Set(page.data.records.map((r) => r.id));
+    for (const s of states) expect(s.t !== null).toBe(returned.has(s.id));
+    // The first call wrote last_seen; within the minute the next ones do not (a marker value stays).
+    expect(seen(u.id)).not.toBeNull();
+    db.prepare('UPDATE app_user SET last_seen_time = 1 WHERE id = ?').run(u.id);
+    for (let i = 0; i < 3; i++) expect((await app('GET', `/service-app/api/feedback/list${qs({ current: 1, size: 5 })}`, u.token)).code).toBe(200);
+    expect(seen(u.id)).toBe(1);
   });
 });
 

@@ -209,7 +209,8 @@ export function feedbackRoutes(app: App, deps: { storage: Storage }): void {
   }, async (request) => ok(await page(auth(request), request.body), requestLang(request)));
 
   /** One thread with its posts; an administrator opening it reads the author's posts. */
-  app.get('/service-priv/feedback/info', { config: { permission: [...BOTH_PAGES] }, schema: { querystring: Strict({ id: Id }) } }, async (request) => {
+  // No HEAD: opening marks the replies read, and a HEAD must change nothing (app-api.ts says why).
+  app.get('/service-priv/feedback/info', { config: { permission: [...BOTH_PAGES] }, exposeHeadRoute: false, schema: { querystring: Strict({ id: Id }) } }, async (request) => {
     const ctx = auth(request);
     const row = themeIn(ctx.scope, request.query.id);
     needPage(ctx, row.source);
