@@ -41,12 +41,10 @@ const PUBLIC_ROUTES: Record<string, string> = {
   // handler checks the app's own token (X-App-Token) and answers 401 without one (app-feedback.test.ts).
   'POST /service-app/api/login': 'an app user signs in',
   'GET /service-app/api/notice/list': 'app token checked by the handler',
-  'HEAD /service-app/api/notice/list': 'the same, headers only',
   'POST /service-app/api/notice/read': 'app token checked by the handler',
   'GET /service-app/api/feedback/list': 'app token checked by the handler',
   'HEAD /service-app/api/feedback/list': 'the same, headers only',
   'GET /service-app/api/feedback/info': 'app token checked by the handler',
-  'HEAD /service-app/api/feedback/info': 'the same, headers only',
   'POST /service-app/api/feedback/add': 'app token checked by the handler',
   'POST /service-app/api/feedback/reply': 'app token checked by the handler',
 };
