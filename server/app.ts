@@ -59,6 +59,7 @@ import { routePlanRoutes } from './services/routes/index.ts';
 import { tileRoutes } from './services/tiles/index.ts';
 import { fleetAssetRoutes } from './services/fleet-assets/index.ts';
 import { createFleetSync } from './live/fleet-sync.ts';
+import { installOps } from './ops/routes.ts';
 import { boxStatusRoutes } from './services/box-status/index.ts';
 
 declare module 'fastify' {
@@ -117,9 +118,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // 1 MiB per websocket message (ws's default is 100 MiB): the largest a console sends is a 1,600-byte
   // intercom frame; a larger message closes that socket (1009) and nothing else.
   await app.register(fastifyWebsocket, { options: { maxPayload: 1 << 20 } });
-  installAuth(app, { storage, tokens });
+  installAuth(app, { storage, tokens, metricsToken: config.metricsToken });
   // Issue 19: every state-changing call of every route below is recorded once, by this hook (services/audit).
   installAudit(app, { config, storage });
+  installOps(app, { config, storage, live }); // issue 20: /health/live, /health/ready, /metrics (Prometheus) and the HTTP timing hook
 
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   privRoutes(api, { config, storage, tokens });

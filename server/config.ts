@@ -123,6 +123,11 @@ export interface Config {
   readonly ftpPassivePerLogin: number;
   /** Passive data ports one remote address may hold at once (FTP_PASV_PER_ADDRESS). */
   readonly ftpPassivePerAddress: number;
+  /**
+   * Bearer token a Prometheus scraper sends to GET /metrics (METRICS_TOKEN, 16–256 characters). Unset:
+   * only a loopback peer without forwarding headers may scrape (server/ops/access.ts).
+   */
+  readonly metricsToken?: string | undefined;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -244,6 +249,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     weatherUrl: env.WEATHER_URL || undefined,
     ftpPassivePerLogin: int(env, 'FTP_PASV_PER_LOGIN', 2, 1, 1000),
     ftpPassivePerAddress: int(env, 'FTP_PASV_PER_ADDRESS', 10, 1, 1000),
+    metricsToken: text(env, 'METRICS_TOKEN', 16, 256),
   };
   return { ...config, ...overrides };
 }

@@ -183,6 +183,11 @@ export class Jt808Gateway {
     });
   }
 
+  /** Terminals authenticated on an open connection (read at scrape time by server/ops/metrics.ts). */
+  get terminalsConnected(): number {
+    return this.connected.size;
+  }
+
   get port(): number | undefined {
     const address = this.server.address();
     return typeof address === 'object' && address ? address.port : undefined;

@@ -18,6 +18,7 @@ import type { User } from '../db/types.ts';
 import { fail } from './envelope.ts';
 import { policyKeys } from './route.ts';
 import { Messages } from './messages.ts';
+import { checkMetricsAccess } from '../ops/access.ts';
 
 export interface AuthContext {
   readonly user: User;
@@ -86,7 +87,7 @@ function tokenOf(request: FastifyRequest): string | undefined {
   return typeof query === 'string' && query.length > 0 ? query : undefined;
 }
 
-export function installAuth(app: FastifyInstance, deps: { storage: Storage; tokens: TokenService }): void {
+export function installAuth(app: FastifyInstance, deps: { storage: Storage; tokens: TokenService; metricsToken?: string | undefined }): void {
   const { storage, tokens } = deps;
   app.addHook('onRequest', async (request, reply) => {
     // The console reads the refreshed token from this header, also across origins.
@@ -98,6 +99,8 @@ export function installAuth(app: FastifyInstance, deps: { storage: Storage; toke
     // An upgrade to a plain HTTP route would be accepted and then closed: refuse it outright.
     if (request.ws && !config.websocket) throw fail.notFound();
     if (permission === 'public') return;
+    // A scraper has no user session: its own bearer token, else loopback only (server/ops/access.ts).
+    if (permission === 'metrics') return checkMetricsAccess(request, deps.metricsToken);
     // installRoutePolicies refuses such a route at start-up; should one slip through, deny.
     if (permission === undefined) {
       request.log.error({ route: config.url }, 'route without an access policy refused');

@@ -20,8 +20,10 @@ export type PermissionKey = `/${string}`;
  * What a route needs: 'public', 'session', one registry key, or a non-empty list of keys of which the
  * caller must hold ANY (a screen that shares another screen's calls, e.g. the ADAS parameters page on
  * the terminal-parameter routes, lists its own bit beside the other's instead of borrowing it).
+ * 'metrics': a Prometheus scraper, no user session (`Authorization: Bearer <METRICS_TOKEN>`, else a
+ * loopback peer only; server/ops/access.ts).
  */
-export type RoutePermission = 'public' | 'session' | PermissionKey | readonly [PermissionKey, ...PermissionKey[]];
+export type RoutePermission = 'public' | 'session' | 'metrics' | PermissionKey | readonly [PermissionKey, ...PermissionKey[]];
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -56,12 +58,12 @@ const isKey = (key: unknown): key is PermissionKey => typeof key === 'string' &&
 /** A known policy: an empty list or one unknown key in a list is refused like an unknown single key (fail closed). */
 function isPolicy(permission: unknown): permission is RoutePermission {
   if (Array.isArray(permission)) return permission.length > 0 && permission.every(isKey);
-  return permission === 'public' || permission === 'session' || isKey(permission);
+  return permission === 'public' || permission === 'session' || permission === 'metrics' || isKey(permission);
 }
 
 /** The keys a policy accepts (empty for 'public' and 'session'). */
 export function policyKeys(permission: RoutePermission): readonly PermissionKey[] {
-  if (permission === 'public' || permission === 'session') return [];
+  if (permission === 'public' || permission === 'session' || permission === 'metrics') return [];
   return typeof permission === 'string' ? [permission] : permission;
 }
 

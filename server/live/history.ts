@@ -48,6 +48,8 @@ export interface BatchedHistoryOptions {
 export class BatchedHistoryWriter implements HistorySink {
   readonly stats: HistoryStats = { rowsWritten: 0, flushes: 0, failedFlushes: 0, lastFlushMs: 0 };
   onCommitted: ((rows: readonly PositionRow[]) => void) | undefined;
+  /** Called with each committed batch's row count and duration in ms (the flush histogram of server/ops/metrics.ts). */
+  onFlushed: ((rows: number, ms: number) => void) | undefined;
   private queue: PositionRow[] = [];
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
@@ -84,6 +86,7 @@ export class BatchedHistoryWriter implements HistorySink {
         this.stats.rowsWritten += batch.length;
         this.stats.flushes++;
         this.stats.lastFlushMs = performance.now() - started;
+        this.onFlushed?.(batch.length, this.stats.lastFlushMs);
         try {
           this.onCommitted?.(batch);
         } catch (err) {

@@ -225,6 +225,8 @@ export class PushHub {
   private readonly unsubscribe: () => void;
   /** Called after each tick with the slots sent (the fan-out benchmark measures latency from it). */
   onTick: ((now: number, sent: number) => void) | undefined;
+  /** Called once per published alarm, before the fan-out (the alarm counter of server/ops/metrics.ts). */
+  onAlarm: ((alarm: AlarmMessage) => void) | undefined;
 
   constructor(
     private readonly store: PushStore,
@@ -252,6 +254,11 @@ export class PushHub {
       this.stop();
       this.start();
     }
+  }
+
+  /** Whether ticks run (readiness, server/ops/health.ts). */
+  get running(): boolean {
+    return this.timer !== undefined;
   }
 
   start(): void {
@@ -346,6 +353,7 @@ export class PushHub {
    * console gets one catch-up from the store (`withhold`, `catchUp`). Never silently dropped.
    */
   publishAlarm(companyPath: string, alarm: AlarmMessage): void {
+    this.onAlarm?.(alarm);
     let binary: Uint8Array | undefined;
     let text: string | undefined;
     const id = alarmIdOf(alarm);

@@ -1,0 +1,57 @@
+/**
+ * Readiness (issue 20): is this instance able to do its work? Three parts, each only up or down, so
+ * a public probe learns nothing else (no versions, paths, counts or error texts; the cause goes to
+ * the server's log):
+ * - database: a trivial query answers on the connection the handlers use;
+ * - gateway: the JT/T 808 TCP server is listening (main.ts binds it after the HTTP port, and shutdown
+ *   closes it first, so a balancer stops sending consoles before terminals are dropped);
+ * - push: the push hub's tick runs (started on ready, stopped on close).
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Storage } from '../db/repositories.ts';
+import type { SqliteStorage } from '../db/sqlite/storage.ts';
+import type { LiveRuntime } from '../live/runtime.ts';
+import type { PushHub } from '../push/hub.ts';
+
+export type PartState = 'up' | 'down';
+export interface Readiness {
+  readonly status: 'ok' | 'unavailable';
+  readonly checks: { readonly database: PartState; readonly gateway: PartState; readonly push: PartState };
+}
+
+export interface HealthSources {
+  readonly storage: Storage;
+  readonly live: LiveRuntime;
+  readonly push: () => PushHub | undefined;
+  readonly log: FastifyBaseLogger;
+}
+
+export class HealthCheck {
+  private ping: (() => unknown) | undefined;
+
+  constructor(private readonly sources: HealthSources) {}
+
+  readiness(): Readiness {
+    const database = this.database();
+    const gateway: PartState = this.sources.live.gateway.port !== undefined ? 'up' : 'down';
+    const push: PartState = this.sources.push()?.running ? 'up' : 'down';
+    const ok = database === 'up' && gateway === 'up' && push === 'up';
+    return { status: ok ? 'ok' : 'unavailable', checks: { database, gateway, push } };
+  }
+
+  private database(): PartState {
+    try {
+      const db = (this.sources.storage as Partial<SqliteStorage>).db;
+      // Another storage (no SQLite handle) has no cheap ping yet: counted as down rather than assumed up.
+      if (!db) return 'down';
+      // Prepared once: a closed connection makes the statement throw ("The database connection is not open").
+      this.ping ??= ((stmt) => () => stmt.get())(db.prepare('SELECT 1'));
+      this.ping();
+      return 'up';
+    } catch (err) {
+      this.sources.log.warn({ err }, 'readiness: the database did not answer');
+      this.ping = undefined;
+      return 'down';
+    }
+  }
+}
