@@ -27,7 +27,10 @@ export function installAudit(app: FastifyInstance, deps: { config: Config; stora
   const db = (deps.storage as Partial<SqliteStorage>).db;
   if (!db) throw new Error('the audit trail needs the SQLite storage');
   const clock = deps.clock ?? Date.now;
-  const writer = new AuditWriter(db, { onError: (err) => app.log.error({ err }, 'audit batch not written; retried') });
+  const writer = new AuditWriter(db, {
+    onError: (err) => app.log.error({ err }, 'audit batch not written; retried'),
+    onDrop: (dropped, droppedTotal) => app.log.error({ dropped, droppedTotal }, 'audit rows dropped: the store keeps failing and the queue is full'),
+  });
   app.decorate('audit', writer);
   // preClose runs before storage closes (onClose): the last batch is written.
   app.addHook('preClose', async () => writer.close());

@@ -47,25 +47,40 @@ export interface PageViewRow {
 export interface AuditWriterOptions {
   readonly flushMs?: number;
   readonly maxRows?: number;
+  /**
+   * Rows (audit and page views together) kept while the store refuses them. Past it the oldest are dropped
+   * in chunks of a tenth, counted in `stats.dropped` and reported to `onDrop`: a failing database must not
+   * grow the server's memory without bound. @default 50_000 (≈ a few tens of MB of rows).
+   */
+  readonly maxQueued?: number;
   readonly onError?: (err: unknown) => void;
+  /** Rows dropped just now and in all since start (the server logs it). */
+  readonly onDrop?: (dropped: number, droppedTotal: number) => void;
 }
+
+/** Longest wait between retries of a failing batch (doubling from flushMs). */
+const RETRY_MAX_MS = 10_000;
 
 export class AuditWriter {
   private audits: AuditRow[] = [];
   private views: PageViewRow[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
-  readonly stats = { rowsWritten: 0, flushes: 0, failedFlushes: 0 };
+  readonly stats = { rowsWritten: 0, flushes: 0, failedFlushes: 0, dropped: 0 };
   private readonly insertAudit;
   private readonly targetStatements: Array<{ run(...args: unknown[]): unknown } | undefined> = [];
   private readonly insertView;
   private readonly writeBatch;
   private readonly flushMs: number;
   private readonly maxRows: number;
+  private readonly maxQueued: number;
+  /** Delay before the next try after a failed flush; 0 while the store is answering. */
+  private retryMs = 0;
 
   constructor(private readonly db: SqliteDb, private readonly options: AuditWriterOptions = {}) {
     this.flushMs = options.flushMs ?? 250;
     this.maxRows = options.maxRows ?? 500;
+    this.maxQueued = Math.max(1, options.maxQueued ?? 50_000);
     // Positional parameters: named ones cost an object spread and a name lookup per column per row, which
     // the profile (node --cpu-prof on bench/audit.bench.ts) showed as a good part of the flush.
     this.insertAudit = db.prepare(`INSERT INTO audit_log (time, user_id, user_name, company_id, company_path, session_id, ip, method, route, permission, page, button, result, status, code, targets)
@@ -114,13 +129,30 @@ export class AuditWriter {
   add(row: AuditRow): void {
     if (this.closed) return;
     this.audits.push(row);
+    if (this.pending > this.maxQueued) this.trim();
     this.schedule();
   }
 
   addView(row: PageViewRow): void {
     if (this.closed) return;
     this.views.push(row);
+    if (this.pending > this.maxQueued) this.trim();
     this.schedule();
+  }
+
+  /**
+   * Drops the oldest rows down to nine tenths of the cap (a chunk, so that a queue at its cap does not shift
+   * an array per call). Page views go first: they are the usage figures, audit rows the trail.
+   */
+  private trim(): void {
+    let excess = this.pending - Math.floor(this.maxQueued * 0.9);
+    if (excess <= 0) return;
+    const dropped = excess;
+    const views = Math.min(excess, this.views.length);
+    if (views > 0) { this.views.splice(0, views); excess -= views; }
+    if (excess > 0) this.audits.splice(0, excess);
+    this.stats.dropped += dropped;
+    this.options.onDrop?.(dropped, this.stats.dropped);
   }
 
   /** Writes what is queued now (tests call it before reading; close calls it at shutdown). */
@@ -137,11 +169,14 @@ export class AuditWriter {
       this.writeBatch(audits, views);
       this.stats.rowsWritten += audits.length + views.length;
       this.stats.flushes++;
+      this.retryMs = 0;
     } catch (err) {
-      // Keep the rows for the next flush rather than lose them.
+      // Keep the rows for the next flush rather than lose them, up to the cap.
       this.audits = audits.concat(this.audits);
       this.views = views.concat(this.views);
       this.stats.failedFlushes++;
+      this.retryMs = Math.min(RETRY_MAX_MS, Math.max(this.flushMs, this.retryMs * 2));
+      if (this.pending > this.maxQueued) this.trim();
       throw err;
     }
   }
@@ -153,7 +188,8 @@ export class AuditWriter {
 
   private schedule(): void {
     if (this.timer) {
-      if (this.pending < this.maxRows) return;
+      // While the store fails, a full queue waits for the retry instead of trying again at once (no busy loop).
+      if (this.pending < this.maxRows || this.retryMs > 0) return;
       clearTimeout(this.timer);
     }
     this.timer = setTimeout(() => {
@@ -162,7 +198,7 @@ export class AuditWriter {
         this.options.onError?.(err);
         this.schedule();
       });
-    }, this.pending >= this.maxRows ? 0 : this.flushMs);
+    }, this.retryMs > 0 ? this.retryMs : this.pending >= this.maxRows ? 0 : this.flushMs);
     this.timer.unref();
   }
 }
