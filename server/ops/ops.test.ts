@@ -2,6 +2,7 @@
  * Health and metrics over a real server (HTTP + JT/T 808 gateway on free ports): a TCP terminal
  * registers and reports, and /metrics shows it; readiness follows the parts it names.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SqliteStorage } from '../db/sqlite/storage.ts';
 import { location, TestTerminal } from '../gateway/terminal-client.ts';
@@ -129,6 +130,24 @@ describe('health and metrics of a running server', () => {
     // Unmatched paths share one series, whatever a scanner tries.
     expect(text).toMatch(/fleet_http_request_duration_seconds_count\{method="GET",route="unmatched",status="404"\} [1-9]/);
     expect(text).not.toContain('xxxxxxxxxxxxxxxxxxxx');
+  });
+
+  it('serves every metric the Grafana dashboard queries (deploy/grafana/fleet-console.json)', async () => {
+    const dashboard = JSON.parse(readFileSync(new URL('../../deploy/grafana/fleet-console.json', import.meta.url), 'utf8')) as {
+      panels: { type: string; targets?: { expr: string }[] }[];
+    };
+    const exprs = dashboard.panels.flatMap((p) => p.targets ?? []).map((t) => t.expr);
+    expect(exprs.length).toBeGreaterThan(15);
+    const text = await scrape();
+    const types = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!));
+    const missing = new Set<string>();
+    for (const expr of exprs) {
+      for (const [name] of expr.matchAll(/\b(?:fleet|process|nodejs)_[a-z0-9_]+/g)) {
+        const base = name.replace(/_(bucket|count|sum)$/, '');
+        if (!types.has(name) && !types.has(base)) missing.add(name);
+      }
+    }
+    expect([...missing]).toEqual([]);
   });
 
   it('turns not ready (503, naming the gateway) once the gateway stops, and stays live', async () => {
