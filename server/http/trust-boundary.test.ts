@@ -37,6 +37,11 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'HEAD /tiles/archives': 'the same, headers only',
   'GET /tiles/:name': 'a street-map archive, read by range',
   'HEAD /tiles/:name': 'a street-map archive\'s size',
+  // Issue 20 (server/ops): load balancers probe these without credentials; they answer up/down only.
+  'GET /health/live': 'liveness probe (status only)',
+  'HEAD /health/live': 'the same, headers only',
+  'GET /health/ready': 'readiness probe (up/down per part, nothing else)',
+  'HEAD /health/ready': 'the same, headers only',
   // The drivers' app (issue 19, server/services/app-feedback/app-api.ts): no console session; each
   // handler checks the app's own token (X-App-Token) and answers 401 without one (app-feedback.test.ts).
   'POST /service-app/api/login': 'an app user signs in',
@@ -100,7 +105,8 @@ describe('the trust boundary, every route under every spelling', () => {
     consoleDir = mkdtempSync(path.join(tmpdir(), 'fleet-boundary-console-'));
     mkdirSync(path.join(consoleDir, 'assets'));
     writeFileSync(path.join(consoleDir, 'index.html'), '<!doctype html><title>console shell</title>');
-    server = await startServer({ seedVehicles: 3, consoleDir });
+    // With a METRICS_TOKEN, /metrics needs its bearer token; without one this test's loopback peer could scrape (server/ops/access.ts).
+    server = await startServer({ seedVehicles: 3, consoleDir, metricsToken: 'trust-boundary-metrics-token' });
     port = Number(new URL(server.url).port);
     adminToken = await server.login('admin', 'admin123');
     const operatorToken = await server.login('operator', 'operator123');
