@@ -37,6 +37,7 @@ import { POSITION_FUEL_MIGRATION, REPORT_ENGINE_MIGRATION } from './migration-re
 import { PASSENGERS_MIGRATION } from './migration-passengers.ts';
 import { NOTICES_MIGRATION } from '../services/notices/migration.ts';
 import { ACCIDENTS_MIGRATION } from '../services/accidents/migration.ts';
+import { CAB_SUPERVISION_VEHICLE_INDEX_MIGRATION } from '../services/cab-supervision/migration.ts';
 import { OPS_CHECK_MIGRATION } from '../services/ops-check/migration.ts';
 import { APP_FEEDBACK_MIGRATION } from '../services/app-feedback/migration.ts';
 import { AUDIT_MIGRATION } from '../services/audit/migration.ts';
@@ -320,6 +321,8 @@ const MIGRATIONS: readonly Migration[] = [
   CAB_SUPERVISION_MIGRATION,
   // Issue 19 (accidents, linked alarms, publicity cases, evidence files; server/services/accidents): version 50.
   ACCIDENTS_MIGRATION,
+  // Issue 19 review (cab supervision: supervised vehicles by vehicle, for suggest): version 52.
+  CAB_SUPERVISION_VEHICLE_INDEX_MIGRATION,
 ];
 
 /** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */
