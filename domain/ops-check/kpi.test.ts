@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { checkTargets, DEFAULT_TARGETS, measure, monthDays, monthOfDay, percentile, scorecard, type KpiCode } from './kpi.ts';
+import { sumMetrics, type DayMetrics } from '../track/daily-metrics.ts';
+import { chinaDayStartMs } from '../track/days.ts';
+import { checkTargets, DEFAULT_TARGETS, freezesAt, isFinal, measure, monthDays, monthOfDay, percentile, scorecard, type KpiCode } from './kpi.ts';
 
 const MIN = 60_000;
-const day = (online: boolean, totalGps: number, pass: number) => ({ online, totalGps, pass });
+const ZERO: Omit<DayMetrics, 'date' | 'online' | 'totalGps' | 'pass'> = {
+  undetermined: 0, error: 0, drift: 0, lossTimes: 0, lossHours: 0, lossKm: 0, continuousKm: 0, mileageKm: 0, earlyMorningKm: 0, operation: false,
+} as never;
+const day = (online: boolean, totalGps: number, pass: number) => ({ ...ZERO, date: '2026-10-01', online, totalGps, pass }) as DayMetrics;
+const NONE = sumMetrics([]);
 
 describe('ops check KPI arithmetic on crafted days', () => {
   it('online rate counts vehicle-days with a report; data quality is pass over all reports', () => {
     // Two vehicles over three days: one day offline (no reports), one day with drift (8 of 10 pass).
     const days = [day(true, 10, 10), day(true, 10, 8), day(false, 0, 0), day(true, 20, 20), day(true, 20, 20), day(true, 20, 20)];
-    const m = measure(days, [], 0);
+    const m = measure(sumMetrics(days), [], 0);
     expect(m.onlineRate).toBe(83.33);
     expect(m.dataQuality).toBe(97.5);
     expect(m.alarmHandlingRate).toBeNull();
@@ -19,14 +25,14 @@ describe('ops check KPI arithmetic on crafted days', () => {
     const t0 = 1_000_000_000;
     const handledFast = Array.from({ length: 9 }, (_, i) => ({ startTime: t0 + i * MIN, dealTime: t0 + i * MIN + 5 * MIN }));
     const end = t0 + 600 * MIN;
-    const allHandled = measure([], [...handledFast, { startTime: t0, dealTime: t0 + 8 * MIN }], end);
+    const allHandled = measure(NONE, [...handledFast, { startTime: t0, dealTime: t0 + 8 * MIN }], end);
     expect(allHandled.alarmHandlingMinutes).toBe(5);
     expect(allHandled.alarmHandlingRate).toBe(100);
-    const oneLeft = measure([], [...handledFast, { startTime: t0, dealTime: null }], end);
+    const oneLeft = measure(NONE, [...handledFast, { startTime: t0, dealTime: null }], end);
     expect(oneLeft.alarmHandlingRate).toBe(90);
     // 10 waits, nearest rank p90 = the 9th smallest: still 5 min; with two left the p90 is the wait to the end.
     expect(oneLeft.alarmHandlingMinutes).toBe(5);
-    const twoLeft = measure([], [...handledFast.slice(1), { startTime: t0, dealTime: null }, { startTime: t0 + MIN, dealTime: null }], end);
+    const twoLeft = measure(NONE, [...handledFast.slice(1), { startTime: t0, dealTime: null }, { startTime: t0 + MIN, dealTime: null }], end);
     expect(twoLeft.alarmHandlingMinutes).toBe(599);
   });
 
@@ -68,8 +74,8 @@ describe('ops check KPI arithmetic on crafted days', () => {
     expect(checkTargets(heavy)?.message('zh')).toBe('各项权重之和必须为 100（当前 110）');
     const badTarget = DEFAULT_TARGETS.map((t, i) => (i === 0 ? { ...t, target: 120 } : t));
     expect(checkTargets(badTarget)).toMatchObject({ index: 0, field: 'target' });
-    expect(checkTargets(badTarget)?.message('zh')).toBe('车辆上线率的目标值须在 0–100 之间');
-    expect(checkTargets(DEFAULT_TARGETS.slice(1))?.message('zh')).toBe('缺少车辆上线率的设置');
+    expect(checkTargets(badTarget)?.message('zh')).toBe('车辆上线率(车辆天)的目标值须在 0–100 之间');
+    expect(checkTargets(DEFAULT_TARGETS.slice(1))?.message('zh')).toBe('缺少车辆上线率(车辆天)的设置');
     expect(checkTargets([...DEFAULT_TARGETS, DEFAULT_TARGETS[0]!])?.field).toBe('code');
     const fractional = DEFAULT_TARGETS.map((t, i) => (i === 1 ? { ...t, weight: 19.5 } : t));
     expect(checkTargets(fractional)?.field).toBe('weight');
@@ -81,5 +87,14 @@ describe('ops check KPI arithmetic on crafted days', () => {
     expect(monthOfDay(m.firstDay)).toBe('2026-02');
     expect(monthOfDay(m.lastDay + 1)).toBe('2026-03');
     expect(monthDays('2026-13')).toBeUndefined();
+  });
+
+  it('a closed month is final only when computed after its end plus the two-day grace for blind-area resends', () => {
+    const oct = monthDays('2026-10')!;
+    const end = chinaDayStartMs(oct.lastDay + 1);
+    expect(freezesAt('2026-10')).toBe(end + 2 * 86_400_000);
+    expect(isFinal('2026-10', end + 3_600_000)).toBe(false);
+    expect(isFinal('2026-10', end + 2 * 86_400_000 - 1)).toBe(false);
+    expect(isFinal('2026-10', end + 2 * 86_400_000)).toBe(true);
   });
 });

@@ -5,19 +5,24 @@
  * them with the company's targets and weighs them. No DOM, no Node.
  *
  * KPIs (design, the spec shows no fields):
- * - onlineRate (%): vehicle-days with at least one valid report / vehicle-days of the period. Higher is better.
+ * - onlineRate (%): vehicle-days with at least one valid report / vehicle-days of the period
+ *   (`vehicleDayOnlineRate`, domain/track/online-rate.ts; not the portrait's share of vehicles online). Higher is better.
  * - dataQuality (%): reports judged `pass` (not drift, not illegal, not at a discontinuity) / all reports.
  * - alarmHandlingMinutes: the p90 of minutes from an alarm's start to its handling, over the alarms that
  *   need an operator (auto-handled ones are the platform's rule, not the operator's work). An alarm still
  *   unhandled counts with the time it has waited until the period's end (or now): ignoring it would reward
  *   leaving the hard ones alone. Lower is better.
- * - alarmHandlingRate (%): handled (manually, or judged invalid) / alarms that need an operator.
+ * - alarmHandlingRate (%): handled / alarms that need an operator (domain/alarms/handling.ts: handled = left
+ *   "unprocessed"; population `needsOperator` = all but the auto-processed, so handled here = by a person or invalid).
  *
  * Score: each judged KPI contributes its weight when it passes, else weight × achievement (value/target,
  * or target/value for a lower-is-better KPI), so a near miss scores more than a wide one. A KPI with no
  * data (no vehicles, no alarms) is not judged; the others' weights are scaled to 100.
  */
 import type { Lang } from '../errors/catalogue.ts';
+import type { PeriodMetrics } from '../track/daily-metrics.ts';
+import { vehicleDayOnlineRate } from '../track/online-rate.ts';
+import { chinaDayStartMs } from '../track/days.ts';
 
 export const KPI_CODES = ['onlineRate', 'dataQuality', 'alarmHandlingMinutes', 'alarmHandlingRate'] as const;
 export type KpiCode = (typeof KPI_CODES)[number];
@@ -37,7 +42,7 @@ export interface KpiDef {
 }
 
 export const KPI_DEFS: Readonly<Record<KpiCode, KpiDef>> = {
-  onlineRate: { code: 'onlineRate', zh: '车辆上线率', en: 'Online rate', unit: '%', higherIsBetter: true, min: 0, max: 100, defaultTarget: 90, defaultWeight: 30 },
+  onlineRate: { code: 'onlineRate', zh: '车辆上线率(车辆天)', en: 'Online rate (vehicle-days)', unit: '%', higherIsBetter: true, min: 0, max: 100, defaultTarget: 90, defaultWeight: 30 },
   dataQuality: { code: 'dataQuality', zh: '定位数据合格率', en: 'Positioning data quality', unit: '%', higherIsBetter: true, min: 0, max: 100, defaultTarget: 95, defaultWeight: 20 },
   alarmHandlingMinutes: {
     code: 'alarmHandlingMinutes', zh: '报警处理时长(P90)', en: 'Alarm handling time (p90)', unit: 'min', higherIsBetter: false, min: 1, max: 1440, defaultTarget: 30, defaultWeight: 20,
@@ -99,12 +104,11 @@ export function valueMax(code: KpiCode): number {
 
 // ------------------------------------------------------------------ measuring
 
-/** One vehicle-day as the positioning rollup stores it (report_vehicle_day). */
-export interface VehicleDayInput {
-  readonly online: boolean;
-  readonly totalGps: number;
-  readonly pass: number;
-}
+/**
+ * The period's positioning sums: `sumMetrics` of domain/track/daily-metrics.ts over the vehicle-days (the same
+ * sums /report/onlineControl shows), not a second adder.
+ */
+export type PeriodInput = Pick<PeriodMetrics, 'days' | 'onlineDays' | 'totalGps' | 'pass'>;
 
 /** One alarm that needed an operator: start, and handling time (null while unhandled). */
 export interface AlarmInput {
@@ -123,15 +127,7 @@ export function percentile(values: readonly number[], p: number): number | undef
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** The measured value of every KPI (null: no data to judge) from a company's period. */
-export function measure(days: readonly VehicleDayInput[], alarms: readonly AlarmInput[], periodEnd: number): Record<KpiCode, number | null> {
-  let online = 0;
-  let total = 0;
-  let pass = 0;
-  for (const d of days) {
-    if (d.online) online++;
-    total += d.totalGps;
-    pass += d.pass;
-  }
+export function measure(period: PeriodInput, alarms: readonly AlarmInput[], periodEnd: number): Record<KpiCode, number | null> {
   const waits: number[] = [];
   let handled = 0;
   for (const a of alarms) {
@@ -140,9 +136,10 @@ export function measure(days: readonly VehicleDayInput[], alarms: readonly Alarm
     waits.push(Math.max(0, end - a.startTime) / 60_000);
   }
   const p90 = percentile(waits, 90);
+  const online = vehicleDayOnlineRate(period.onlineDays, period.days);
   return {
-    onlineRate: days.length === 0 ? null : round2((online / days.length) * 100),
-    dataQuality: total === 0 ? null : round2((pass / total) * 100),
+    onlineRate: online === null ? null : round2(online),
+    dataQuality: period.totalGps === 0 ? null : round2((period.pass / period.totalGps) * 100),
     alarmHandlingMinutes: p90 === undefined ? null : round2(p90),
     alarmHandlingRate: alarms.length === 0 ? null : round2((handled / alarms.length) * 100),
   };
@@ -225,4 +222,28 @@ export function monthDays(month: string): { firstDay: number; lastDay: number } 
 /** `YYYY-MM` of a China day index. */
 export function monthOfDay(day: number): string {
   return new Date(day * 86_400_000).toISOString().slice(0, 7);
+}
+
+// ------------------------------------------------------------------ freezing a closed month
+
+/**
+ * Days after a month's last day during which its figures may still change: terminals resend the positions of
+ * a blind area (JT/T 808 0x0704) when they reconnect, and alarms are still handled after midnight. Two days
+ * cover a vehicle parked out of coverage over a weekend; a month is frozen only after them.
+ */
+export const FREEZE_GRACE_DAYS = 2;
+
+/** Epoch ms from which a month's KPIs may be frozen: its end plus FREEZE_GRACE_DAYS (China days). */
+export function freezesAt(month: string): number {
+  const days = monthDays(month);
+  if (!days) throw new Error(`not a month: ${month}`);
+  return chinaDayStartMs(days.lastDay + 1 + FREEZE_GRACE_DAYS);
+}
+
+/**
+ * Whether stored KPI rows of a month, computed at `computedTime`, are final: only rows computed after the
+ * grace. Rows frozen earlier (partial data, or by a version without the grace) are recomputed.
+ */
+export function isFinal(month: string, computedTime: number): boolean {
+  return computedTime >= freezesAt(month);
 }

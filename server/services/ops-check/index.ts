@@ -5,17 +5,20 @@
  * its handling times), auditors' corrections, the monthly analysis report and the insurer's per-vehicle
  * report as self-contained HTML files. The arithmetic is domain/ops-check/kpi.ts.
  *
- * The current month is recomputed on demand (kept OPS_MEMO_MS per company); a closed month is computed
- * once and frozen in `ops_kpi`. Writes carry their target as `id` so the audit hook names it.
+ * An open month (the current one, and a closed one within FREEZE_GRACE_DAYS of its end, while blind-area
+ * resends may still land in it) is recomputed on demand (kept OPS_MEMO_MS per company); after the grace a
+ * month is computed once more and frozen in `ops_kpi`. Writes carry their target as `id` so the audit hook names it.
  */
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Lang } from '../../../domain/errors/catalogue.ts';
 import {
-  checkTargets, DEFAULT_TARGETS, KPI_CODES, KPI_DEFS, measure, monthDays, monthOfDay, scorecard, valueMax,
-  type AlarmInput, type KpiCode, type KpiTarget, type VehicleDayInput,
+  checkTargets, DEFAULT_TARGETS, freezesAt, isFinal, KPI_CODES, KPI_DEFS, measure, monthDays, monthOfDay, scorecard, valueMax,
+  type AlarmInput, type KpiCode, type KpiTarget,
 } from '../../../domain/ops-check/kpi.ts';
-import type { DayMetrics } from '../../../domain/track/daily-metrics.ts';
+import { handledSql, populationSql } from '../../../domain/alarms/handling.ts';
+import { sumMetrics, type DayMetrics } from '../../../domain/track/daily-metrics.ts';
+import { vehicleDayOnlineRate } from '../../../domain/track/online-rate.ts';
 import { chinaDayIndex, chinaDayStartMs } from '../../../domain/track/days.ts';
 import { retentionCutoffs } from '../../../domain/retention/policy.ts';
 import type { Config } from '../../config.ts';
@@ -29,8 +32,7 @@ import type { Message } from '../../http/messages.ts';
 import { Id, Name, PageFields, Strict, type App } from '../../http/route.ts';
 import type { LiveRuntime } from '../../live/runtime.ts';
 import { retentionPolicy } from '../../retention/index.ts';
-import { ReportEngine } from '../reports/rollup.ts';
-import { SqliteReportStore } from '../reports/store.ts';
+import { sharedReportEngine } from '../reports/shared-engine.ts';
 import { analyseHtml, insureHtml, type InsureRow } from './html.ts';
 
 export const REPORT_PAGE = '/operation/operationManagement/opsCheckReport';
@@ -76,17 +78,22 @@ export function opsCheckRoutes(app: App, deps: OpsCheckDeps): void {
   const db = (storage as SqliteStorage).db;
   const clock = deps.live.store.clock;
   const keptFrom = () => retentionCutoffs(clock(), retentionPolicy(deps.config)).positionDay ?? -Infinity;
-  const engine = new ReportEngine(storage, new SqliteReportStore(db), clock, keptFrom);
-  const memo = new Map<string, { at: number; value: unknown }>();
+  // The app's one engine (../reports/shared-engine.ts): the vehicle-days another screen computed are not redone here.
+  const engine = sharedReportEngine(storage, clock, keptFrom);
+  /** key → the measurement (its promise while it runs, so concurrent lists of one company compute once). */
+  const memo = new Map<string, { at: number; value: Promise<unknown> }>();
 
-  async function remembered<T>(key: string, closed: boolean, make: () => Promise<T>): Promise<T> {
-    const hit = memo.get(key);
+  /** `hit`: the value was already there (computed or running) and younger than OPS_MEMO_MS. */
+  async function remembered<T>(key: string, make: () => Promise<T>): Promise<{ value: T; hit: boolean }> {
+    const had = memo.get(key);
     const now = clock();
-    if (hit && (closed || now - hit.at < OPS_MEMO_MS)) return hit.value as T;
-    const value = await make();
+    if (had && now - had.at < OPS_MEMO_MS) return { value: (await had.value) as T, hit: true };
+    const value = make();
     memo.set(key, { at: now, value });
+    // A failed measurement is not remembered: the next call tries again.
+    value.catch(() => { if (memo.get(key)?.value === value) memo.delete(key); });
     if (memo.size > 256) memo.delete(memo.keys().next().value!);
-    return value;
+    return { value: await value, hit: false };
   }
 
   function companiesIn(scope: Scope): CompanyRow[] {
@@ -113,7 +120,7 @@ export function opsCheckRoutes(app: App, deps: OpsCheckDeps): void {
     return { items, fromCompanyId: rows.company_id, updateUser: rows.update_user, updateTime: rows.update_time };
   }
 
-  function monthOf(month: string | undefined): { month: string; firstDay: number; lastDay: number; closed: boolean; periodEnd: number } {
+  function monthOf(month: string | undefined): { month: string; firstDay: number; lastDay: number; closed: boolean; frozen: boolean; periodEnd: number } {
     const today = chinaDayIndex(clock());
     const m = month ?? monthOfDay(today);
     const days = monthDays(m);
@@ -122,12 +129,14 @@ export function opsCheckRoutes(app: App, deps: OpsCheckDeps): void {
     // The day rollups are kept REPORT_RETENTION_DAYS (about 36 months): an older month has nothing true to show.
     if (days.lastDay < today - MONTHS_BACK * 31) throw badField('month', OpsMessages.tooOld);
     const closed = days.lastDay < today;
-    return { month: m, ...days, closed, periodEnd: closed ? chinaDayStartMs(days.lastDay + 1) : clock() };
+    // Frozen: past its end plus the grace for late uploads (domain/ops-check/kpi.ts FREEZE_GRACE_DAYS).
+    const frozen = clock() >= freezesAt(m);
+    return { month: m, ...days, closed, frozen, periodEnd: closed ? chinaDayStartMs(days.lastDay + 1) : clock() };
   }
 
   type Period = ReturnType<typeof monthOf>;
 
-  /** vehicle:month → its day rollups and when they were read (the current month's expire after OPS_MEMO_MS). */
+  /** vehicle:month → its day rollups and when they were read (an open month's expire after OPS_MEMO_MS). */
   const vehicleMemo = new Map<string, { at: number; days: DayMetrics[] }>();
   const VEHICLE_MEMO_MAX = 50_000;
 
@@ -141,7 +150,7 @@ export function opsCheckRoutes(app: App, deps: OpsCheckDeps): void {
     const now = clock();
     const fresh = (id: number) => {
       const m = vehicleMemo.get(`${id}:${p.month}`);
-      return m !== undefined && (p.closed || now - m.at < OPS_MEMO_MS);
+      return m !== undefined && (p.frozen || now - m.at < OPS_MEMO_MS);
     };
     const missing = ids.filter((id) => !fresh(id));
     if (missing.length > 0) {
@@ -155,31 +164,38 @@ export function opsCheckRoutes(app: App, deps: OpsCheckDeps): void {
 
   function alarmsOf(company: CompanyRow, p: Period): AlarmInput[] {
     const [lo, hi] = pathRange(company.path);
-    // Auto-handled alarms (deal_status 1) are the platform's rule, not an operator's work: not counted.
-    const rows = db.prepare(`SELECT a.start_time, a.deal_status, a.deal_time FROM alarm a JOIN company c ON c.id = a.company_id
-      WHERE c.path >= ? AND c.path < ? AND a.start_time >= ? AND a.start_time < ? AND a.deal_status <> 1`)
-      .all(lo, hi, chinaDayStartMs(p.firstDay), chinaDayStartMs(p.lastDay + 1)) as { start_time: number; deal_status: number; deal_time: number | null }[];
-    return rows.map((r) => ({ startTime: r.start_time, dealTime: r.deal_status === 2 || r.deal_status === 3 ? r.deal_time ?? r.start_time : null }));
+    // Population `needsOperator` (domain/alarms/handling.ts): auto-processed alarms are the platform's rule, not counted.
+    const rows = db.prepare(`SELECT a.start_time, ${handledSql('a')} AS handled, a.deal_time FROM alarm a JOIN company c ON c.id = a.company_id
+      WHERE c.path >= ? AND c.path < ? AND a.start_time >= ? AND a.start_time < ? AND ${populationSql('needsOperator', 'a')}`)
+      .all(lo, hi, chinaDayStartMs(p.firstDay), chinaDayStartMs(p.lastDay + 1)) as { start_time: number; handled: number; deal_time: number | null }[];
+    return rows.map((r) => ({ startTime: r.start_time, dealTime: r.handled ? r.deal_time ?? r.start_time : null }));
   }
 
-  /** The month's KPI rows of a company: frozen ones read back, else measured now and written. */
+  /**
+   * The month's KPI rows of a company: final ones read back (frozen and computed after the grace: rows frozen
+   * before it held partial data and are recomputed), else measured now and written — unless the measurement
+   * came from the memo and the stored rows already hold it with the targets in force (no write on a hit).
+   */
   async function kpiRows(company: CompanyRow, p: Period): Promise<KpiRow[]> {
     const read = () => db.prepare('SELECT * FROM ops_kpi WHERE company_id = ? AND month = ? ORDER BY id').all(company.id, p.month) as KpiRow[];
     const existing = read();
-    if (existing.length === KPI_CODES.length && existing.every((r) => r.frozen === 1)) return existing;
-    const measured = await remembered(`m:${company.id}:${p.month}`, false, async () => {
+    if (existing.length === KPI_CODES.length && existing.every((r) => r.frozen === 1 && isFinal(p.month, r.computed_time))) return existing;
+    const { value: measured, hit } = await remembered(`m:${company.id}:${p.month}:${p.frozen ? 'final' : 'open'}`, async () => {
       const vehicles = await vehicleMonths(company, p);
-      const days: VehicleDayInput[] = [];
-      for (const v of vehicles) for (const d of v.days) days.push({ online: d.online, totalGps: d.totalGps, pass: d.pass });
-      return measure(days, alarmsOf(company, p), p.periodEnd);
+      return measure(sumMetrics(vehicles.flatMap((v) => v.days)), alarmsOf(company, p), p.periodEnd);
     });
     const targets = targetsOf(company).items;
+    if (hit && !p.frozen && existing.length === KPI_CODES.length && targets.every((t) => {
+      const r = existing.find((e) => e.code === t.code);
+      return r !== undefined && r.measured === measured[t.code] && r.target === t.target && r.weight === t.weight;
+    })) return existing;
     const now = clock();
+    // A frozen row is rewritten only when it is not final (frozen before the grace ended, with partial data).
     const upsert = db.prepare(`INSERT INTO ops_kpi (company_id, month, code, measured, target, weight, frozen, computed_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (company_id, month, code) DO UPDATE SET measured = excluded.measured, target = excluded.target, weight = excluded.weight,
-        frozen = excluded.frozen, computed_time = excluded.computed_time WHERE frozen = 0`);
+        frozen = excluded.frozen, computed_time = excluded.computed_time WHERE frozen = 0 OR computed_time < ?`);
     db.transaction(() => {
-      for (const t of targets) upsert.run(company.id, p.month, t.code, measured[t.code], t.target, t.weight, p.closed ? 1 : 0, now);
+      for (const t of targets) upsert.run(company.id, p.month, t.code, measured[t.code], t.target, t.weight, p.frozen ? 1 : 0, now, freezesAt(p.month));
     })();
     return read();
   }
@@ -255,7 +271,8 @@ export function opsCheckRoutes(app: App, deps: OpsCheckDeps): void {
     db.prepare(`INSERT INTO ops_kpi_setting (company_id, items, update_user, update_time) VALUES (?, ?, ?, ?)
       ON CONFLICT (company_id) DO UPDATE SET items = excluded.items, update_user = excluded.update_user, update_time = excluded.update_time`)
       .run(company.id, JSON.stringify(items), ctx.user.realName || ctx.user.username, clock());
-    // The current month follows the new targets at once: its rows take the targets in force on every read.
+    // Open months (the current one, a closed one in its grace) follow the new targets on their next read; a frozen
+    // month keeps the targets it was judged by (its rows are final and never rewritten).
     return ok({ companyId: company.id, items }, requestLang(request));
   });
 
@@ -332,7 +349,10 @@ export function opsCheckRoutes(app: App, deps: OpsCheckDeps): void {
       if (d.online) e.online++;
       byDate.set(d.date, e);
     }
-    return [...byDate.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, e]) => ({ date, rate: e.all === 0 ? null : Math.round((e.online / e.all) * 1000) / 10 }));
+    return [...byDate.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, e]) => {
+      const rate = vehicleDayOnlineRate(e.online, e.all);
+      return { date, rate: rate === null ? null : Math.round(rate * 10) / 10 };
+    });
   }
 
   // ------------------------------------------------------------------ insurer's report
@@ -341,7 +361,8 @@ export function opsCheckRoutes(app: App, deps: OpsCheckDeps): void {
     const vehicles = await vehicleMonths(company, p);
     if (vehicles.length === 0) return [];
     const [lo, hi] = pathRange(company.path);
-    const alarms = new Map((db.prepare(`SELECT a.vehicle_id AS id, count(*) AS n, sum(a.risk_level = 'high') AS high, sum(a.deal_status IN (1, 2, 3)) AS handled
+    // Population `all`, handled as defined once in domain/alarms/handling.ts (auto-processed ones count as handled here).
+    const alarms = new Map((db.prepare(`SELECT a.vehicle_id AS id, count(*) AS n, sum(a.risk_level = 'high') AS high, sum(${handledSql('a')}) AS handled
       FROM alarm a JOIN company c ON c.id = a.company_id WHERE c.path >= ? AND c.path < ? AND a.start_time >= ? AND a.start_time < ? GROUP BY a.vehicle_id`)
       .all(lo, hi, chinaDayStartMs(p.firstDay), chinaDayStartMs(p.lastDay + 1)) as { id: number; n: number; high: number; handled: number }[]).map((r) => [r.id, r]));
     const labels = await storage.terminals.labels({ all: true }, vehicles.map((v) => v.vehicleId));

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chinaDayIndex } from '../../../domain/track/days.ts';
-import { monthDays, monthOfDay } from '../../../domain/ops-check/kpi.ts';
+import { freezesAt, monthDays, monthOfDay } from '../../../domain/ops-check/kpi.ts';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { startServer, type TestServer } from '../../test/harness.ts';
 import { createUserWithRole, permissionId } from '../../test/users.ts';
@@ -83,7 +83,7 @@ describe('ops check', () => {
     expect(r2.status).toBe(400);
     expect(r2.msg).toContain('报警处理率的目标值须在 0–100 之间');
     const r3 = await call('POST', '/service-ops/kpiSetting/addOrUpdate', eastAuditor, { items: defaults().slice(1) });
-    expect(r3.msg).toContain('缺少车辆上线率的设置');
+    expect(r3.msg).toContain('缺少车辆上线率(车辆天)的设置');
     const refused = await call('POST', '/service-ops/kpiSetting/addOrUpdate', noBits, { items: defaults() });
     expect(refused.status).toBe(403);
     expect(server.count('ops_kpi_setting')).toBe(0);
@@ -170,6 +170,19 @@ describe('ops check', () => {
     expect(insure).not.toMatch(/https?:|src=|href=|url\(/i);
     const refused = await fetch(`${server.url}/service-ops/analyseReport/downloadHTML?companyId=${eastId}`, { headers: { 'x-jwt': noBits } });
     expect(refused.status).toBe(403);
+  });
+
+  it('a closed month frozen before its grace ended (partial data) is not trusted: it is recomputed and frozen again', async () => {
+    const previous = monthOfDay(monthDays(month())!.firstDay - 1);
+    const early = freezesAt(previous) - 36 * 3_600_000; // the day after the month ended, before late uploads could land
+    const put = db.prepare(`INSERT INTO ops_kpi (company_id, month, code, measured, target, weight, frozen, computed_time) VALUES (?, ?, ?, ?, ?, ?, 1, ?)`);
+    for (const d of defaults()) put.run(westId, previous, d.code, d.code === 'onlineRate' ? 12.34 : null, d.target, d.weight, early);
+    const r = await call<KpiPage>('GET', `/service-ops/kpi/list?companyId=${westId}&month=${previous}&current=1&size=5`, admin);
+    const west = r.data.records.find((c) => c.companyId === westId)!;
+    expect(item(west, 'onlineRate').measured).not.toBe(12.34);
+    expect(west.frozen).toBe(true);
+    const stored = db.prepare(`SELECT min(computed_time) AS t FROM ops_kpi WHERE company_id = ? AND month = ?`).get(westId, previous) as { t: number };
+    expect(stored.t).toBeGreaterThanOrEqual(freezesAt(previous));
   });
 
   it('a closed month is frozen once computed: a later target change does not rewrite it; a future month is refused', async () => {

@@ -26,7 +26,7 @@ registerMessages(OPS_CHECK_NS, {
     insureFor: '{{company}} · {{month}} · {{vehicles}} 辆车，里程 {{km}} km，报警 {{alarms}} 次（高风险 {{high}}）',
     pickCompany: '点击上表中的公司查看其每车报警与里程',
     insureCol: { vehiidno: '车牌号', company: '所属公司', km: '里程(km)', online: '上线天数', alarms: '报警数', high: '高风险', handled: '已处理', per100: '百公里报警' },
-    note: '上线率 = 有有效定位的车辆天数 / 车辆天数；数据合格率 = 合格定位点 / 全部定位点（不含漂移、非法、不连续）；报警处理时长取需人工处理报警从发生到处理的 P90 分钟数，未处理的计到月末（或当前）；自动处理的报警不计。',
+    note: '车辆上线率(车辆天) = 有有效定位的车辆天数 / 车辆天数；数据合格率 = 合格定位点 / 全部定位点（不含漂移、非法、不连续）；报警处理时长取需人工处理报警从发生到处理的 P90 分钟数，未处理的计到月末（或当前）；自动处理的报警不计。',
     setting: {
       company: '公司：{{name}}', own: '本公司设置', inherited: '继承上级公司的设置', defaults: '系统默认设置',
       updater: '{{name}} 于 {{time}} 修改',
@@ -57,7 +57,7 @@ registerMessages(OPS_CHECK_NS, {
     insureFor: '{{company}} · {{month}} · {{vehicles}} vehicles, {{km}} km, {{alarms}} alarms ({{high}} high-risk)',
     pickCompany: 'Click a company above to see its alarms and mileage per vehicle',
     insureCol: { vehiidno: 'Plate', company: 'Company', km: 'Mileage (km)', online: 'Online days', alarms: 'Alarms', high: 'High-risk', handled: 'Handled', per100: 'Per 100 km' },
-    note: 'Online rate = vehicle-days with a valid report / vehicle-days; data quality = pass reports / all reports (no drift, illegal or discontinuous); handling time = p90 minutes from alarm to handling over alarms needing an operator, unhandled ones counted to month end (or now); auto-handled alarms are not counted.',
+    note: 'Online rate (vehicle-days) = vehicle-days with a valid report / vehicle-days; data quality = pass reports / all reports (no drift, illegal or discontinuous); handling time = p90 minutes from alarm to handling over alarms needing an operator, unhandled ones counted to month end (or now); auto-handled alarms are not counted.',
     setting: {
       company: 'Company: {{name}}', own: 'This company\'s setting', inherited: 'Inherited from a parent company', defaults: 'System defaults',
       updater: 'Changed by {{name}} at {{time}}',
