@@ -2,15 +2,19 @@
  * The customer portrait (客户画像, /safeManagement/customerPortrait): a company's month in figures, from
  * rows the server reads (report days, alarms, appraisal scores). Pure, so a hand-computed fixture checks
  * every figure (portrait.test.ts). Definitions (also in server/API.md "Customer portrait"):
- * - online rate (上线率) = vehicles online on at least one day of the month ÷ vehicles, percent, one decimal;
+ * - online rate (上线率) = vehicles online on at least one day of the month ÷ vehicles, percent, one decimal
+ *   (`vehicleOnlineRate`, domain/track/online-rate.ts: a share of vehicles, not the ops check's vehicle-days);
  * - mileage = Σ the vehicles' day mileage (km, two decimals);
  * - alarms exclude those marked invalid (a false alarm is not risk); per 100 km = alarms ÷ km × 100;
- * - handling rate = alarms handled (automatically or by a person) ÷ alarms, percent, one decimal;
+ * - handling rate = alarms handled (automatically or by a person) ÷ alarms, percent, one decimal (domain/alarms/handling.ts:
+ *   handled = left "unprocessed", among the population `risk`, which leaves out the invalid ones);
  * - safety score = mean of the vehicles' appraisal totals (domain/appraisal) among those scored (one decimal);
  *   vehicles too little driven to score do not pull it down;
  * - risky vehicles: most alarms per 100 km first (vehicles without km but with alarms after them, by count);
  *   risky drivers: most alarms first, then most high-risk ones.
  */
+
+import { vehicleOnlineRate } from '../track/online-rate.ts';
 
 export const TOP_N = 5;
 export const TREND_MONTHS = 6;
@@ -39,6 +43,7 @@ export interface PortraitMonthInput {
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 export const percent = (part: number, whole: number): number | null => (whole > 0 ? round1((part / whole) * 100) : null);
+const rate1 = (x: number | null): number | null => (x === null ? null : round1(x));
 export const per100 = (n: number, km: number): number | null => (km > 0 ? round2((n / km) * 100) : null);
 const kmOf = (days: readonly PortraitVehicleDay[]) => days.reduce((s, d) => s + d.mileageKm, 0);
 
@@ -59,7 +64,7 @@ export function monthFigures(m: PortraitMonthInput): MonthFigures {
   const onlineVehicles = m.vehicleDays.filter((v) => v.days.some((d) => d.online)).length;
   const km = m.vehicleDays.reduce((s, v) => s + kmOf(v.days), 0);
   return {
-    month: m.month, vehicles, onlineVehicles, onlineRate: percent(onlineVehicles, vehicles), mileageKm: round2(km),
+    month: m.month, vehicles, onlineVehicles, onlineRate: rate1(vehicleOnlineRate(onlineVehicles, vehicles)), mileageKm: round2(km),
     alarms: m.alarms, alarmsPer100Km: per100(m.alarms, km), handled: m.handled, handlingRate: percent(m.handled, m.alarms),
   };
 }

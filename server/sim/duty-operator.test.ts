@@ -2,6 +2,7 @@
  * The simulated duty operator handles its own company's unprocessed alarms through the alarm calls
  * and leaves every other company's alone (what makes one branch pass and the others miss the ops check).
  */
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { SqliteStorage } from '../db/sqlite/storage.ts';
 import { startServer, type TestServer } from '../test/harness.ts';
@@ -35,3 +36,22 @@ it('handles the unprocessed alarms of its company only', async () => {
     op.stop();
   }
 }, 60_000);
+
+it('a call the server never answers is abandoned after its timeout, so the next round runs', async () => {
+  // Accepts the request and never answers (a hung upstream).
+  const hung = createServer(() => undefined);
+  await new Promise<void>((r) => hung.listen(0, '127.0.0.1', () => r()));
+  const port = (hung.address() as { port: number }).port;
+  const logs: string[] = [];
+  const op = startDutyOperator({ baseUrl: `http://127.0.0.1:${port}`, username: 'safety', password: 'safety123', companyId: 1, everyMs: 100, timeoutMs: 300, log: (m) => logs.push(m) });
+  try {
+    for (let i = 0; i < 50 && logs.length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    // Two abandoned rounds: the first did not hold the operator busy for ever.
+    expect(logs.length).toBeGreaterThanOrEqual(2);
+    expect(logs[0]).toMatch(/duty operator: .*(timeout|aborted)/i);
+  } finally {
+    op.stop();
+    hung.closeAllConnections();
+    hung.close();
+  }
+}, 30_000);

@@ -16,6 +16,8 @@ export interface DutyOperatorOptions {
   /** The company whose alarms this operator handles (its subtree). */
   readonly companyId: number;
   readonly everyMs?: number;
+  /** A call unanswered this long is abandoned (the round ends, the next one tries again). @default 10000 */
+  readonly timeoutMs?: number;
   readonly log?: (message: string) => void;
 }
 
@@ -37,7 +39,8 @@ export function startDutyOperator(o: DutyOperatorOptions): RunningDutyOperator {
   async function call<T>(method: string, path: string, body: unknown): Promise<Envelope<T>> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (token) headers['x-jwt'] = token;
-    const res = await fetch(o.baseUrl + path, { method, headers, body: JSON.stringify(body) });
+    // Bounded: a server that accepts and never answers would otherwise hold `busy` forever and stop every later round.
+    const res = await fetch(o.baseUrl + path, { method, headers, body: JSON.stringify(body), signal: AbortSignal.timeout(o.timeoutMs ?? 10_000) });
     // A token past half its life comes back renewed in the `jwt` header.
     const renewed = res.headers.get('jwt');
     if (renewed) token = renewed;

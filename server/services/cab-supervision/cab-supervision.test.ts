@@ -22,6 +22,7 @@ let fleet: SimFleet;
 let admin: string;
 let viewer: string;
 let outsider: string;
+let otherCompany: number;
 let db: SqliteStorage['db'];
 let late: RunningSimulator | undefined;
 
@@ -38,6 +39,7 @@ beforeAll(async () => {
   viewer = await createUserWithRole(fleet.server, 'cab_viewer', 1, [106, 133]);
   // Every bit, in a sibling company that holds none of the simulated vehicles.
   const other = (await fleet.server.app.storage.companies.create(1, { name: '别家车队', contact: '', phone: '', address: '', remark: '' })).id;
+  otherCompany = other;
   outsider = await createUserWithRole(fleet.server, 'cab_outsider', other, [106, 133, 590, 591, 592]);
 }, 60_000);
 afterAll(async () => {
@@ -124,6 +126,31 @@ describe('suggestions and the portrait', () => {
     db.prepare("UPDATE sys_param SET value = '4' WHERE param_key = 'safety.cabSuggestAlarms'").run();
     fleet.server.app.systemConfig.reload();
     expect((await suggested()).records.find((r) => r.vehicleId === v)).toBeUndefined();
+    db.prepare("UPDATE sys_param SET value = '3' WHERE param_key = 'safety.cabSuggestAlarms'").run();
+    fleet.server.app.systemConfig.reload();
+  });
+
+  it("a suggestion's last supervision is the caller's own: one opened by another company (before the vehicle moved here) is not shown", async () => {
+    const v = fleet.online[1]!.vehicleId;
+    const vc = (db.prepare('SELECT company_id AS c, device_no AS d FROM vehicle WHERE id = ?').get(v) as { c: number; d: string });
+    const fleetUser = await createUserWithRole(fleet.server, 'cab_fleet_user', vc.c, [106, 133]);
+    const put = db.prepare(`INSERT INTO alarm (vehicle_id, device_no, company_id, alarm_type, source, start_time, last_time, lng, lat, speed, risk_level, create_time)
+      VALUES (?, ?, ?, 10001, 'dms', ?, ?, 118.8, 32.0, 40, 'high', ?)`);
+    const now = Date.now();
+    for (const ago of [1, 2, 3, 4]) put.run(v, vc.d, vc.c, now - ago * 3600_000, now - ago * 3600_000, now);
+    const mine = Number(db.prepare("INSERT INTO cab_supervision (company_id, target, reason, message, created_by_name, create_time) VALUES (?, 'vehicles', 'fatigue', '请注意休息', '测试', ?)")
+      .run(vc.c, now - 86_400_000).lastInsertRowid);
+    const theirs = Number(db.prepare("INSERT INTO cab_supervision (company_id, target, reason, message, created_by_name, create_time) VALUES (?, 'vehicles', 'fatigue', '别家的监管', '别家', ?)")
+      .run(otherCompany, now - 60_000).lastInsertRowid);
+    const link = db.prepare('INSERT INTO cab_supervision_vehicle (supervision_id, vehicle_id, vehiidno) VALUES (?, ?, ?)');
+    link.run(mine, v, 'x');
+    link.run(theirs, v, 'x');
+    const r = await call<{ records: { vehicleId: number; lastSupervisedTime: number | null }[] }>('suggest', fleetUser);
+    expect(r.data.records.find((x) => x.vehicleId === v)?.lastSupervisedTime).toBe(now - 86_400_000);
+    // The lookup is answered by the index, not a table scan.
+    const plan = (db.prepare('EXPLAIN QUERY PLAN SELECT max(supervision_id) FROM cab_supervision_vehicle WHERE vehicle_id = ?').all(v) as { detail: string }[]).map((p) => p.detail).join(' ');
+    expect(plan).toContain('cab_supervision_vehicle_vehicle');
+    db.prepare('DELETE FROM cab_supervision WHERE id IN (?, ?)').run(mine, theirs);
   });
 
   it("the portrait's alarm total equals the company's stored risk alarms of the month; 403 without the page", async () => {

@@ -73,6 +73,8 @@ const like = (kw: string) => `%${kw.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 export function cabSupervisionRoutes(app: App, deps: CabSupervisionDeps): void {
   const { storage, live } = deps;
   const db = (storage as SqliteStorage).db;
+  // The server's injectable clock (the live store's), never Date.now(): tests pin it, and times agree with the gateway's.
+  const clock = live.store.clock;
   const userOf = (ctx: AuthContext): CommandUser => ({ id: ctx.user.id, name: ctx.user.realName || ctx.user.username });
 
   const tasks = createCommandTasks<CabSendPayload>({ db, storage, gateway: live.gateway }, {
@@ -142,7 +144,7 @@ export function cabSupervisionRoutes(app: App, deps: CabSupervisionDeps): void {
     const sql = `FROM cab_supervision s JOIN company c ON c.id = s.company_id WHERE ${where.join(' AND ')}`;
     const total = (db.prepare(`SELECT count(*) AS n ${sql}`).get(...params) as { n: number }).n;
     const rows = db.prepare(`SELECT s.*, c.name AS company_name ${sql} ORDER BY s.id DESC LIMIT ? OFFSET ?`).all(...params, b.size, (b.current - 1) * b.size) as SupRow[];
-    const now = Date.now();
+    const now = clock();
     return ok({ records: rows.map((r) => supView(r, lang, now)), total, current: b.current, size: b.size }, lang);
   });
 
@@ -182,13 +184,13 @@ export function cabSupervisionRoutes(app: App, deps: CabSupervisionDeps): void {
     const user = userOf(ctx);
     const id = db.transaction(() => {
       const sid = Number(db.prepare('INSERT INTO cab_supervision (company_id, target, target_company_id, reason, message, created_by, created_by_name, create_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(companyId, b.targetCompanyId !== undefined ? 'company' : 'vehicles', b.targetCompanyId ?? null, b.reason, message, user.id, user.name, Date.now()).lastInsertRowid);
+        .run(companyId, b.targetCompanyId !== undefined ? 'company' : 'vehicles', b.targetCompanyId ?? null, b.reason, message, user.id, user.name, clock()).lastInsertRowid);
       const put = db.prepare('INSERT INTO cab_supervision_vehicle (supervision_id, vehicle_id, vehiidno) VALUES (?, ?, ?)');
       for (const v of vehicles) put.run(sid, v.vehicleId, v.vehiidno);
       return sid;
     })();
     const lang = requestLang(request);
-    return ok(supView(supIn(ctx.scope, id), lang, Date.now()), lang);
+    return ok(supView(supIn(ctx.scope, id), lang, clock()), lang);
   });
 
   app.post(`${BASE}/recAdd`, {
@@ -202,7 +204,7 @@ export function cabSupervisionRoutes(app: App, deps: CabSupervisionDeps): void {
     if (content === '') throw badField('content', CabMessages.noteRequired, 'required');
     if ([...content].length > NOTE_MAX) throw badField('content', CabMessages.noteLength, 'maxLength');
     const rid = Number(db.prepare("INSERT INTO cab_supervision_record (supervision_id, kind, content, created_by_name, create_time) VALUES (?, 'note', ?, ?, ?)")
-      .run(s.id, content, userOf(ctx).name, Date.now()).lastInsertRowid);
+      .run(s.id, content, userOf(ctx).name, clock()).lastInsertRowid);
     return ok({ id: rid, supervisionId: s.id }, requestLang(request));
   });
 
@@ -227,8 +229,8 @@ export function cabSupervisionRoutes(app: App, deps: CabSupervisionDeps): void {
     const payload: CabSendPayload = { supervisionId: s.id, text: s.message, types: b.types, flags: b.types.reduce((f, t) => f | TEXT_FLAGS[t], 0) };
     const taskId = tasks.create(s.company_id, payload, vehicles, user, b.validMinutes * 60_000);
     const rid = Number(db.prepare("INSERT INTO cab_supervision_record (supervision_id, kind, content, send_task_id, created_by_name, create_time) VALUES (?, 'send', ?, ?, ?, ?)")
-      .run(s.id, s.message, taskId, user.name, Date.now()).lastInsertRowid);
-    return ok({ id: rid, supervisionId: s.id, taskId, receipts: receiptCounts(taskId, Date.now()) }, requestLang(request));
+      .run(s.id, s.message, taskId, user.name, clock()).lastInsertRowid);
+    return ok({ id: rid, supervisionId: s.id, taskId, receipts: receiptCounts(taskId, clock()) }, requestLang(request));
   });
 
   app.post(`${BASE}/recQuery`, {
@@ -238,7 +240,7 @@ export function cabSupervisionRoutes(app: App, deps: CabSupervisionDeps): void {
     const ctx = auth(request);
     const lang = requestLang(request);
     const s = supIn(ctx.scope, request.body.id);
-    const now = Date.now();
+    const now = clock();
     const rows = db.prepare('SELECT r.id, r.kind, r.content, r.send_task_id AS taskId, r.created_by_name AS createdByName, r.create_time AS createTime, t.expire_time AS expireTime, t.message AS payload FROM cab_supervision_record r LEFT JOIN cab_send_task t ON t.id = r.send_task_id WHERE r.supervision_id = ? ORDER BY r.id DESC')
       .all(s.id) as { id: number; kind: 'note' | 'send'; content: string; taskId: number | null; createdByName: string; createTime: number; expireTime: number | null; payload: string | null }[];
     const receiptsOf = db.prepare(`SELECT tv.vehicle_id AS vehicleId, tv.vehiidno, ${SHOWN_STATE} AS state, tv.result, tv.update_time AS updateTime
@@ -263,7 +265,7 @@ export function cabSupervisionRoutes(app: App, deps: CabSupervisionDeps): void {
     const scope = await narrowedScope(storage, ctx, request.body.companyId);
     const cond = scopeCondition(scope, 'c');
     const threshold = deps.suggestThreshold();
-    const now = Date.now();
+    const now = clock();
     const since = now - SUGGEST_DAYS * 86_400_000;
     const codes = Object.keys(SUGGEST_CODES).map(Number);
     const rows = db.prepare(`SELECT a.vehicle_id AS vehicleId, a.alarm_type AS alarmType, count(*) AS n FROM alarm a JOIN company c ON c.id = a.company_id
@@ -271,13 +273,19 @@ export function cabSupervisionRoutes(app: App, deps: CabSupervisionDeps): void {
       .all(since, ...codes, ...cond.params) as { vehicleId: number; alarmType: number; n: number }[];
     const suggestions = suggestVehicles(rows, threshold);
     const labels = await storage.terminals.labels(scope, suggestions.map((s) => s.vehicleId));
-    const lastSup = db.prepare('SELECT max(s.create_time) AS t FROM cab_supervision_vehicle sv JOIN cab_supervision s ON s.id = sv.supervision_id WHERE sv.vehicle_id = ?');
-    const records = suggestions.filter((s) => labels.has(s.vehicleId)).map((s) => {
+    // One query for every suggested vehicle (index cab_supervision_vehicle_vehicle, migration 52), scoped like the
+    // rest: a supervision another company opened (before the vehicle moved here) is not the caller's to see.
+    const shown = suggestions.filter((s) => labels.has(s.vehicleId));
+    const lastSup = new Map((db.prepare(`SELECT sv.vehicle_id AS id, max(s.create_time) AS t FROM cab_supervision_vehicle sv
+      JOIN cab_supervision s ON s.id = sv.supervision_id JOIN company c ON c.id = s.company_id
+      WHERE sv.vehicle_id IN (SELECT value FROM json_each(?)) AND ${cond.sql} GROUP BY sv.vehicle_id`)
+      .all(JSON.stringify(shown.map((s) => s.vehicleId)), ...cond.params) as { id: number; t: number }[]).map((r) => [r.id, r.t]));
+    const records = shown.map((s) => {
       const v = labels.get(s.vehicleId)!;
       return {
         vehicleId: s.vehicleId, vehiidno: v.vehiidno, companyId: v.companyId, companyName: v.companyName, hasDevice: v.deviceNo !== null,
         total: s.total, byReason: s.byReason, reason: s.reason, reasonName: reasonName(s.reason, lang),
-        lastSupervisedTime: (lastSup.get(s.vehicleId) as { t: number | null }).t,
+        lastSupervisedTime: lastSup.get(s.vehicleId) ?? null,
       };
     });
     return ok({ threshold, days: SUGGEST_DAYS, records }, lang);

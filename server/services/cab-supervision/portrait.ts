@@ -1,7 +1,8 @@
 /**
  * The customer portrait (客户画像, /safeManagement/customerPortrait): one company's (fleet's) month from stored
  * rows: the report engine's vehicle days (online, km), the alarms (not invalid, counted only when an
- * appraisal category counts them: capture events and business-state types are not risk), the appraisal
+ * appraisal category counts them: capture events and business-state types are not risk; population `risk` and
+ * "handled" of domain/alarms/handling.ts), the appraisal
  * score (domain/appraisal via ../safe/appraisal-core) and the drivers the alarms recorded. The math is
  * domain/customer-portrait/portrait.ts; the definitions are in server/API.md "Customer portrait".
  */
@@ -22,8 +23,8 @@ import { Strict, type App } from '../../http/route.ts';
 import { retentionCutoffs } from '../../../domain/retention/policy.ts';
 import type { Config } from '../../config.ts';
 import { retentionPolicy } from '../../retention/index.ts';
-import { ReportEngine } from '../reports/rollup.ts';
-import { SqliteReportStore } from '../reports/store.ts';
+import { sharedReportEngine } from '../reports/shared-engine.ts';
+import { handledSql, populationSql } from '../../../domain/alarms/handling.ts';
 import { effectiveSettings, monthFigures, monthPeriod, scoreRow, targetCompany, vehiclesIn } from '../safe/appraisal-core.ts';
 
 export const PORTRAIT_PAGE = '/safeManagement/customerPortrait';
@@ -35,7 +36,8 @@ export function customerPortraitRoutes(app: App, deps: { storage: Storage; clock
   // keptFrom: a day whose positions retention removed keeps its stored rollup. Without it the six-month trend
   // reaching past POSITION_RETENTION_DAYS recomputed such days from no rows and overwrote them with zeros.
   const keptFrom = () => retentionCutoffs(clock(), retentionPolicy(deps.config)).positionDay ?? -Infinity;
-  const engine = new ReportEngine(storage, new SqliteReportStore(db), clock, keptFrom);
+  // The app's one engine, shared with the ops check and the reports (../reports/shared-engine.ts).
+  const engine = sharedReportEngine(storage, clock, keptFrom);
 
   app.get('/service-safe/customerPortrait/company', {
     config: { permission: PORTRAIT_PAGE },
@@ -59,8 +61,8 @@ export function customerPortraitRoutes(app: App, deps: { storage: Storage; clock
     const settings = (await effectiveSettings(storage, company)).settings;
     const months = await monthFigures(storage, engine, fleet, vehicles, period);
     const alarmRows = db.prepare(`SELECT a.vehicle_id AS vehicleId, a.alarm_type AS alarmType, a.driver_cert AS cert, a.driver_name AS name,
-        a.risk_level = 'high' AS high, a.deal_status IN (1, 2) AS handled, count(*) AS n
-      FROM alarm a JOIN company c ON c.id = a.company_id WHERE a.start_time >= ? AND a.start_time < ? AND a.deal_status <> 3 AND ${cond.sql}
+        a.risk_level = 'high' AS high, ${handledSql('a')} AS handled, count(*) AS n
+      FROM alarm a JOIN company c ON c.id = a.company_id WHERE a.start_time >= ? AND a.start_time < ? AND ${populationSql('risk', 'a')} AND ${cond.sql}
       GROUP BY 1, 2, 3, 4, 5, 6`).all(from, to, ...cond.params) as { vehicleId: number; alarmType: number; cert: string; name: string; high: number; handled: number; n: number }[];
     const risk = alarmRows.filter((r) => categoryOf(r.alarmType) !== undefined);
     const perVehicle = new Map<number, { alarms: number; high: number }>();
@@ -95,8 +97,8 @@ export function customerPortraitRoutes(app: App, deps: { storage: Storage; clock
     const firstDay = monthDays(earlier[0]!)!.firstDay;
     const beforeLast = period.firstDay - 1;
     const dayRows = ids.length === 0 ? new Map() : await engine.days(ids, firstDay, beforeLast);
-    const alarmMonths = db.prepare(`SELECT a.alarm_type AS alarmType, a.deal_status IN (1, 2) AS handled, strftime('%Y-%m', (a.start_time + 28800000) / 1000, 'unixepoch') AS month, count(*) AS n
-      FROM alarm a JOIN company c ON c.id = a.company_id WHERE a.start_time >= ? AND a.start_time < ? AND a.deal_status <> 3 AND ${cond.sql} GROUP BY 1, 2, 3`)
+    const alarmMonths = db.prepare(`SELECT a.alarm_type AS alarmType, ${handledSql('a')} AS handled, strftime('%Y-%m', (a.start_time + 28800000) / 1000, 'unixepoch') AS month, count(*) AS n
+      FROM alarm a JOIN company c ON c.id = a.company_id WHERE a.start_time >= ? AND a.start_time < ? AND ${populationSql('risk', 'a')} AND ${cond.sql} GROUP BY 1, 2, 3`)
       .all(chinaDayStartMs(firstDay), from, ...cond.params) as { alarmType: number; handled: number; month: string; n: number }[];
     const trend = earlier.map((month) => {
       const vehicleDays = ids.map((id) => ({ days: ((dayRows.get(id) ?? []) as { date: string; online: boolean; mileageKm: number }[]).filter((d) => d.date.startsWith(month)) }));

@@ -17,7 +17,7 @@ registerMessages(CAB_NS, {
     suggestTitle: '建议监管车辆（近 {{days}} 天疲劳/分神等报警 ≥ {{n}} 次）', suggestNone: '暂无达到阈值的车辆', alarmsN: '{{n}} 次', supervise: '监管', lastSupervised: '上次监管 {{time}}', noDevice: '未安装终端',
     defaultMessage: { fatigue: '您近期疲劳驾驶报警频繁，请就近停车休息，注意行车安全。', distraction: '您近期分神驾驶报警频繁，请专心驾驶。', phone: '行车中请勿接打手持电话。', smoking: '行车中请勿抽烟。', speeding: '您近期超速频繁，请按限速行驶。', other: '' },
     // Customer portrait
-    portraitTitle: '客户画像', month: '月份', vehiclesN: '车辆数', onlineRate: '上线率', mileage: '本月里程', alarms: '报警数', per100: '百公里报警', handlingRate: '处理率', safetyScore: '安全评分',
+    portraitTitle: '客户画像', month: '月份', vehiclesN: '车辆数', onlineRate: '上线车辆占比', mileage: '本月里程', alarms: '报警数', per100: '百公里报警', handlingRate: '处理率', safetyScore: '安全评分',
     scoredN: '{{n}} 辆参与评分', km: '公里', byType: '报警类型分布', type: '报警类型', count: '次数', riskyVehicles: '高风险车辆 TOP5', riskyDrivers: '高风险驾驶员 TOP5', driver: '驾驶员', cert: '从业资格证号',
     highRisk: '高风险报警', score: '评分', trend: '近 6 个月趋势', noData: '暂无数据', none: '—',
   },
@@ -33,7 +33,7 @@ registerMessages(CAB_NS, {
     states: { queued: 'Waiting (offline)', sent: 'Sent', ok: 'Acknowledged', failed: 'Refused by terminal', timeout: 'No answer', expired: 'Expired' },
     suggestTitle: 'Suggested (≥ {{n}} fatigue/distraction alarms in {{days}} days)', suggestNone: 'No vehicle reaches the threshold', alarmsN: '{{n}} alarms', supervise: 'Supervise', lastSupervised: 'Last supervised {{time}}', noDevice: 'No terminal',
     defaultMessage: { fatigue: 'Frequent fatigue alarms: please stop and rest.', distraction: 'Frequent distraction alarms: please keep your attention on the road.', phone: 'Do not use a handheld phone while driving.', smoking: 'Do not smoke while driving.', speeding: 'Frequent speeding: keep to the limit.', other: '' },
-    portraitTitle: 'Customer profile', month: 'Month', vehiclesN: 'Vehicles', onlineRate: 'Online rate', mileage: 'Mileage (month)', alarms: 'Alarms', per100: 'Alarms per 100 km', handlingRate: 'Handled', safetyScore: 'Safety score',
+    portraitTitle: 'Customer profile', month: 'Month', vehiclesN: 'Vehicles', onlineRate: 'Vehicles online (share)', mileage: 'Mileage (month)', alarms: 'Alarms', per100: 'Alarms per 100 km', handlingRate: 'Handled', safetyScore: 'Safety score',
     scoredN: '{{n}} vehicles scored', km: 'km', byType: 'Alarms by type', type: 'Alarm type', count: 'Count', riskyVehicles: 'Riskiest vehicles (top 5)', riskyDrivers: 'Riskiest drivers (top 5)', driver: 'Driver', cert: 'Certificate no.',
     highRisk: 'High-risk alarms', score: 'Score', trend: 'Last 6 months', noData: 'No data', none: '—',
   },
