@@ -108,12 +108,21 @@ describe('health and metrics of a running server', () => {
     expect(sample(closed, 'fleet_push_consumers')).toBe(0);
   });
 
-  it('counts each new alarm by type and risk level', async () => {
-    // Published as the alarm service publishes a new alarm (after its commit): every new alarm passes here once.
-    server.app.push.publishAlarm('/1/', { id: 999_001, alarmType: 10001, riskLevel: 'high' });
-    server.app.push.publishAlarm('/1/', { id: 999_002, alarmType: 10001, riskLevel: 'high' });
-    const text = await scrape();
-    expect(sample(text, 'fleet_alarms_raised_total{type="10001",level="high"}')).toBe(2);
+  it('counts each new alarm by type and risk level, from a terminal\'s report to the alarm service', async () => {
+    const vehicles = await server.app.storage.terminals.allVehicles();
+    const terminal = await TestTerminal.connect(server.gatewayPort, vehicles[1]!.deviceNo);
+    try {
+      await terminal.login();
+      // Alarm bit 0 (the SOS switch) is the emergency alarm 17001, risk level high (domain/alarms/sources.ts).
+      const ack = await terminal.report(location({ lng: 121.5, lat: 31.2, time: Math.floor(server.clock.now() / 1000) * 1000, alarm: 1, speed: 20 }));
+      expect(ack.result).toBe(0);
+      const series = 'fleet_alarms_raised_total{type="17001",level="high"}';
+      const text = await until(scrape, (t) => sample(t, series) !== undefined);
+      expect(sample(text, series)).toBe(1);
+      expect(server.app.alarms.stats.raised).toBe(1);
+    } finally {
+      await terminal.close();
+    }
   });
 
   it('labels HTTP timings by the route pattern, never by the raw URL with its ids', async () => {
