@@ -199,6 +199,25 @@ describe('reads sent as POST are not in the trail', () => {
   });
 });
 
+describe('HEAD on a GET that changes state (review finding)', () => {
+  it('attack: HEAD on a GET that deletes (audit: true) answers 405 and deletes nothing; the GET itself still deletes and is recorded', async () => {
+    const id = Number(db().prepare("INSERT INTO sys_param (param_key, param_name, kind) VALUES ('audit_head_probe', 'HEAD 探测', 'text')").run().lastInsertRowid);
+    const exists = () => db().prepare('SELECT 1 FROM sys_param WHERE id = ?').get(id) !== undefined;
+    const from = maxId();
+    const head = await fetch(`${server.url}/service-priv/paramconfig/system/remove?ids=${id}`, { method: 'HEAD', headers: { 'x-jwt': admin } });
+    expect(head.status).toBe(405);
+    expect(head.headers.get('allow')).toBe('GET');
+    expect(exists()).toBe(true);
+    await server.app.audit.flush();
+    expect(lastRows(from)).toEqual([]);
+    const removed = await server.call('GET', `/service-priv/paramconfig/system/remove?ids=${id}`, { token: admin });
+    expect(removed.code).toBe(200);
+    expect(exists()).toBe(false);
+    await server.app.audit.flush();
+    expect(lastRows(from).map((r) => `${r.method} ${r.route}`)).toEqual(['GET /service-priv/paramconfig/system/remove']);
+  });
+});
+
 describe('page visits and online duration', () => {
   it('records visits of registry pages, lists them company-scoped, and sums sessions per user and day', async () => {
     const viewer = await createUserWithRole(server, 'audit_viewer', 2, ['/system', '/system/user_action', '/system/user_action/detail', '/system/user_action/online_duration'].map(permissionId));

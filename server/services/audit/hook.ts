@@ -17,9 +17,12 @@
  * - `config.audit: false` leaves a POST out that changes nothing: the page/list/query/search reads sent
  *   as POST (the spec's call shapes) and `pageview/add` (a visit is its own record). audit.test.ts calls
  *   every such route as an administrator and fails when one writes or is named as a write.
- * - cost: the route's page/button and policy text are worked out once per route (onRoute → `auditPlan`);
- *   per call the hook reads the envelope's code with a regex (no JSON parse) and queues a row; the
- *   writer batches the inserts (writer.ts).
+ * - cost: the route's page/button and policy text are worked out once per route (onRoute → `auditPlan`),
+ *   and the hooks are attached in onRoute to the recorded routes only (route-level onSend/onResponse), so
+ *   an unrecorded call runs none of this; per recorded call the hook reads the envelope's code with a
+ *   regex (no JSON parse) and queues a row; the writer batches the inserts (writer.ts).
+ * - HEAD: Fastify answers HEAD on every GET with the GET's handler; on a GET that changes state
+ *   (`audit: true`) the HEAD answers 405 and runs nothing.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OK } from '../../../domain/errors/catalogue.ts';
@@ -174,7 +177,25 @@ const NO_PAGE = { key: '', page: '', button: '' } as const;
 const CODE_HEAD = /^\{"code":(\d+)/;
 const NEW_ID = /"data":\{"id":(\d+)[,}]/;
 
-/** Installs the audit hooks; call right after installRoutePolicies and before the routes (order of hooks is registration order). */
+type OnSendHook = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => void;
+type OnResponseHook = (request: FastifyRequest, reply: FastifyReply, done: () => void) => void;
+
+/** A route's hooks of one kind as a list (Fastify takes one function or a list). */
+const hookList = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
+
+/**
+ * The answer of a HEAD on a GET that changes state (`config.audit: true`): Fastify exposes HEAD for every GET
+ * and runs the GET's handler for it, so a HEAD would delete or download like the GET. It changes nothing here.
+ */
+function headRefused(_request: FastifyRequest, reply: FastifyReply): void {
+  void reply.code(405).header('allow', 'GET').send();
+}
+
+/**
+ * Installs the audit hooks; call right after installRoutePolicies and before the routes. The hooks are the
+ * route's own (added in onRoute to the routes whose calls are recorded), so a call that is not recorded —
+ * every GET list and read, the page/list reads sent as POST with `audit: false` — runs no audit code at all.
+ */
 export function installAuditHook(app: FastifyInstance, writer: AuditWriter, clock: () => number = Date.now): void {
   const table: AuditTableRow[] = [];
   app.decorate('auditTable', table);
@@ -185,48 +206,53 @@ export function installAuditHook(app: FastifyInstance, writer: AuditWriter, cloc
     const plan = planOf(route.url, config.permission);
     // A fresh object, as installRoutePolicies does: Fastify's automatic HEAD route shares the GET route's config.
     route.config = { ...config, auditPlan: plan };
-    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
-      table.push({ method, url: route.url, audited: isAudited(method, config), declared: config.audit });
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.length === 1 && methods[0] === 'HEAD' && config.audit === true) {
+      route.handler = headRefused;
+      table.push({ method: 'HEAD', url: route.url, audited: false, declared: config.audit });
+      return;
     }
-  });
-
-  // Callback-style hooks: no promise per call on the hot path.
-  app.addHook('onSend', (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-    if (!request.is404 && typeof payload === 'string') {
-      const config = request.routeOptions.config;
-      if (isAudited(request.method, config)) {
-        request.auditPlan = config.auditPlan ?? planOf(config.url, config.permission);
-        // The envelope starts with its code (envelope.ts builds `{code, msg, data}` in that order): no JSON parse on the hot path.
-        const head = CODE_HEAD.exec(payload);
-        if (head) request.auditCode = Number(head[1]);
-        if (request.method === 'POST') {
-          const id = NEW_ID.exec(payload.length > 600 ? payload.slice(0, 600) : payload);
-          if (id) request.auditNewId = Number(id[1]);
+    const audited = methods.filter((m) => isAudited(m, config));
+    for (const method of methods) table.push({ method, url: route.url, audited: audited.includes(method), declared: config.audit });
+    if (audited.length === 0) return;
+    // A route of several methods of which some are not recorded: the hooks check the method.
+    const only = audited.length === methods.length ? undefined : new Set(audited);
+    const onSend: OnSendHook = (request, _reply, payload, done) => {
+      if (!only || only.has(request.method)) see(request, plan, payload);
+      done(null, payload);
+    };
+    const onResponse: OnResponseHook = (request, reply, done) => {
+      if (!only || only.has(request.method)) {
+        try {
+          record(request, reply, plan);
+        } catch (err) {
+          // The answer is gone already; a row that cannot be built is logged, never turned into another answer.
+          request.log.error({ err }, 'audit row not recorded');
         }
       }
-    }
-    done(null, payload);
+      done();
+    };
+    // Callback-style hooks: no promise per call on the hot path. Route hooks run after the global ones.
+    route.onSend = [...hookList(route.onSend as OnSendHook | OnSendHook[] | undefined), onSend] as typeof route.onSend;
+    route.onResponse = [...hookList(route.onResponse as OnResponseHook | OnResponseHook[] | undefined), onResponse] as typeof route.onResponse;
   });
 
-  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    try {
-      record(request, reply);
-    } catch (err) {
-      // The answer is gone already; a row that cannot be built is logged, never turned into another answer.
-      request.log.error({ err }, 'audit row not recorded');
+  /** Reads what the row needs of the answer (its envelope code, a create's new id) before it is sent. */
+  function see(request: FastifyRequest, plan: AuditPlan, payload: unknown): void {
+    if (request.is404 || typeof payload !== 'string') return;
+    request.auditPlan = plan;
+    // The envelope starts with its code (envelope.ts builds `{code, msg, data}` in that order): no JSON parse on the hot path.
+    const head = CODE_HEAD.exec(payload);
+    if (head) request.auditCode = Number(head[1]);
+    if (request.method === 'POST') {
+      const id = NEW_ID.exec(payload.length > 600 ? payload.slice(0, 600) : payload);
+      if (id) request.auditNewId = Number(id[1]);
     }
-    done();
-  });
+  }
 
-  function record(request: FastifyRequest, reply: FastifyReply): void {
-    let plan = request.auditPlan;
-    if (!plan) {
-      // onSend saw no string answer (a stream, an empty reply): decide here.
-      if (request.is404) return;
-      const config = request.routeOptions.config;
-      if (!isAudited(request.method, config)) return;
-      plan = config.auditPlan ?? planOf(config.url, config.permission);
-    }
+  function record(request: FastifyRequest, reply: FastifyReply, plan: AuditPlan): void {
+    // onSend saw no string answer (a stream, an empty reply) when it set no plan: the route's own plan stands.
+    if (request.is404) return;
     const ctx = request.authContext;
     let chosen: { page: string; button: string } = NO_PAGE;
     if (plan.keys.length === 1) chosen = plan.keys[0]!;
