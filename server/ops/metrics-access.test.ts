@@ -95,7 +95,8 @@ describe('/metrics without METRICS_TOKEN: loopback only', () => {
 
   it('refuses a loopback request that came through a proxy (forwarding headers), whatever the header claims', async () => {
     const port = Number(new URL(server.url).port);
-    for (const headers of [{ 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=127.0.0.1' }, { 'x-real-ip': '127.0.0.1' }]) {
+    const proxied: Record<string, string>[] = [{ 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=127.0.0.1' }, { 'x-real-ip': '127.0.0.1' }];
+    for (const headers of proxied) {
       const res = await rawRequest(port, { method: 'GET', target: '/metrics', headers });
       expect(res.status, JSON.stringify(headers)).toBe(403);
     }
