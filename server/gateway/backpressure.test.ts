@@ -12,6 +12,7 @@ class CountingSink implements HistorySink {
   readonly stats = { rowsWritten: 0, flushes: 0, failedFlushes: 0, lastFlushMs: 0 };
   readonly pending = 0;
   enqueue(_row: PositionRow): void { this.rows++; }
+  afterCommit(callback: () => void): void { callback(); } // nothing is written, so everything counts as committed
   async flush(): Promise<void> {}
   async close(): Promise<void> {}
 }

@@ -1,5 +1,6 @@
 /**
- * Applying an authenticated terminal's positions: queued in history first (the ack promises them),
+ * Applying an authenticated terminal's positions: queued in history first (the ack, sent once they
+ * are committed — `afterCommit` — promises them),
  * then the live store unless the report is history only (older than the vehicle's latest, or dated
  * ahead of its arrival), then `onReport` listeners (alarm generation). Callers hold the vehicle id of
  * a terminal authenticated on the connection the report came from (session.ts decides that).
@@ -26,6 +27,11 @@ export class LiveApplier {
     private readonly stats: GatewayStats,
     private readonly log: GatewayLog | undefined,
   ) {}
+
+  /** Runs `callback` once every position queued so far is committed (the gateway's acks wait here). */
+  afterCommit(callback: () => void): void {
+    this.history.afterCommit(callback);
+  }
 
   /** One 0x0200. */
   location(vehicleId: number, loc: LocationReport, edition: ProtocolEdition): void {

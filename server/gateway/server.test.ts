@@ -267,11 +267,17 @@ describe('clean shutdown', () => {
           ackedBy.add(i);
         }
       }, () => undefined)));
-    // Every terminal has an acknowledged report (the restart below expects all of them offline, not never online).
-    while (acks < 100 || ackedBy.size < terminals.length) await new Promise((r) => setImmediate(r));
+    // Every terminal has a report applied (the restart below expects all of them offline, not never online).
+    const store = server.app.live.store;
+    const applied = () => devices.every((d, i) => Math.abs(store.columns.lng[store.slotOf(d.vehicleId)]! - (110 + i / 100)) < 1e-6);
+    while (server.app.live.history.pending < 100 || !applied()) await new Promise((r) => setImmediate(r));
     expect(server.app.live.history.stats.rowsWritten).toBe(0);
+    // Group commit (issue 20): nothing is acknowledged before the transaction holding it committed.
+    expect(acks).toBe(0);
+    // The shutdown flushes, the acks waiting for that commit go out, then the connections end.
     await server.close(true);
     await Promise.all(pending);
+    expect(ackedBy.size).toBe(terminals.length);
     const db = new Database(path.join(dataDir, 'fleet.sqlite'), { readonly: true });
     const rows = (db.prepare('SELECT count(*) n FROM positions').get() as { n: number }).n;
     db.close();

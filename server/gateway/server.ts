@@ -207,15 +207,18 @@ export class Jt808Gateway {
   }
 
   /**
-   * Stops accepting connections and processing input, then ends every connection after its
-   * queued replies. The caller flushes history afterwards (every acknowledged position is queued).
+   * Stops accepting connections and processing input, flushes history so the acks waiting for that
+   * commit go out, then ends every connection after its queued replies. The caller closes history
+   * afterwards.
    */
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.ticker) clearInterval(this.ticker);
     const closed = this.listening ? new Promise<void>((r) => this.server.close(() => r())) : Promise.resolve();
+    for (const s of this.sessions) s.socket.pause();
+    // A failed flush keeps its rows queued (the caller's close retries) and their acks unsent.
+    await this.deps.history.flush().catch((err: unknown) => this.deps.log?.warn({ err }, 'gateway: history flush at stop failed'));
     for (const s of this.sessions) {
-      s.socket.pause();
       s.socket.end();
       // A peer that never closes its side must not hold the shutdown.
       setTimeout(() => s.socket.destroy(), 1000).unref();

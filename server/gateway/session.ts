@@ -15,7 +15,9 @@
  * with the directory, so once an operator installs it on a vehicle the next report goes there.
  *
  * Other rules (server/API.md "JT/T 808 gateway"):
- * - A report is acknowledged only after its positions are queued in the history sink.
+ * - A report is acknowledged only after the history transaction holding its positions committed
+ *   (group commit, issue 20): the replies of a step that queued positions wait for that commit, and
+ *   every later reply of the connection waits behind them, so replies keep their order.
  * - Bad frames are counted and dropped; one with a verified header gets result 2.
  * - Frames are handled in order: an asynchronous step (register, a cache miss, a handler's promise)
  *   holds the later frames of this connection.
@@ -130,6 +132,10 @@ export class TerminalSession {
   /** Unescaped 0x8001 frame for the connection's terminal; serial, body and checksum are patched per reply. */
   private ackTemplate: Uint8Array | null = null;
   private ackKey = '';
+  /** Set when the current step queued history rows: its replies wait for their commit. */
+  private uncommitted = false;
+  /** Reply writes waiting for a history commit; while any is, later replies queue behind it. */
+  private held = 0;
   /** Platform messages waiting for their 0x0001, by `vehicleId:serial` (sent on this connection only). */
   private readonly awaiting = new Map<string, (result: number) => void>();
   /** Requests waiting for their answer message, by `vehicleId:serial` (sent on this connection only). */
@@ -381,10 +387,12 @@ export class TerminalSession {
     switch (message.msgId) {
       case MSG.LOCATION:
         live.location(vehicleId, message, header.version);
+        this.uncommitted = true;
         this.reply(header, RESULT.OK);
         return undefined;
       case MSG.BATCH_LOCATION:
         live.batch(vehicleId, message, header.version);
+        this.uncommitted = true;
         this.reply(header, RESULT.OK);
         return undefined;
       case MSG.TERMINAL_RESPONSE: {
@@ -601,12 +609,18 @@ export class TerminalSession {
     void this.pump(long).catch((err: unknown) => this.host.log?.warn({ err }, 'gateway: long send failed'));
   }
 
-  /** Writes a long send's sub-packages in order, waiting for the socket to drain past the high-water mark. */
+  /**
+   * Writes a long send's sub-packages in order, waiting for the socket to drain past the high-water
+   * mark. Written at once, never held behind acks waiting for a commit: held bytes are not in
+   * `writableLength`, so holding them would read the whole package into memory.
+   */
   private async pump(long: LongSend): Promise<void> {
     for (let k = 1; k <= long.total; k++) {
       if (this.socket.destroyed) return;
-      this.send(this.packageFrame(long, k));
-      if (this.out === null && this.socket.writableLength > LONG_SEND_HIGH_WATER) await this.drained();
+      const frame = this.packageFrame(long, k);
+      this.host.frameLog?.record(1, frame);
+      this.socket.write(frame);
+      if (this.socket.writableLength > LONG_SEND_HIGH_WATER) await this.drained();
     }
   }
 
@@ -633,14 +647,34 @@ export class TerminalSession {
     if (this.socket.destroyed) return;
     this.host.frameLog?.record(1, bytes);
     if (this.out) this.out.push(bytes);
-    else this.socket.write(bytes);
+    else this.emit(bytes);
   }
 
   private flushOut(): void {
     const out = this.out;
     this.out = null;
     if (!out || out.length === 0 || this.socket.destroyed) return;
-    this.socket.write(out.length === 1 ? out[0]! : Buffer.concat(out));
+    this.emit(out.length === 1 ? out[0]! : Buffer.concat(out));
+  }
+
+  /**
+   * Writes replies, or holds them until the history commit when this step queued positions (or
+   * earlier replies are still held: order is kept). One held write per chunk, so the acks of a
+   * chunk still go out in one write, now once per flush.
+   */
+  private emit(bytes: Uint8Array): void {
+    if (!this.uncommitted && this.held === 0) {
+      this.socket.write(bytes);
+      return;
+    }
+    this.uncommitted = false;
+    this.held++;
+    this.host.live.afterCommit(() => {
+      this.held--;
+      if (this.socket.destroyed || this.socket.writableEnded) return;
+      this.socket.write(bytes);
+      this.checkBackpressure();
+    });
   }
 
   /** 0x8001 general response. The hot path: a cached frame with serial, body and checksum patched. */

@@ -57,6 +57,25 @@ describe('the batched history writer', () => {
     await writer.close();
   });
 
+  it('group commit: afterCommit runs only once the rows queued before it are committed, in order, and a failed flush holds it', async () => {
+    const repo = new RecordingRepo();
+    const writer = new BatchedHistoryWriter(repo, { flushMs: 10_000, maxRows: 1000 });
+    const acked: string[] = [];
+    writer.afterCommit(() => acked.push('nothing queued'));
+    expect(acked).toEqual(['nothing queued']);
+    writer.enqueue(row(1));
+    writer.afterCommit(() => acked.push(`ack 1 (${repo.rows} rows written)`));
+    writer.afterCommit(() => acked.push('heartbeat after 1'));
+    repo.failNext = 1;
+    await expect(writer.flush()).rejects.toThrow('disk full');
+    expect(acked).toEqual(['nothing queued']); // not written, not acknowledged: the terminal sends it again
+    writer.enqueue(row(2));
+    writer.afterCommit(() => acked.push(`ack 2 (${repo.rows} rows written)`));
+    await writer.flush();
+    expect(acked).toEqual(['nothing queued', 'ack 1 (2 rows written)', 'heartbeat after 1', 'ack 2 (2 rows written)']);
+    await writer.close();
+  });
+
   it('waits while the connection is inside another transaction, and refuses rows after close', async () => {
     const repo = new RecordingRepo();
     let busy = true;

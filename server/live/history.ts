@@ -1,9 +1,10 @@
 /**
- * Position history writing. The gateway acknowledges a report only after `enqueue` took it, and a
- * clean shutdown calls `close()` (stop, flush), so nothing acknowledged is lost. Rows are written in
- * batches — one transaction per `flushMs` or per `maxRows` rows — so 100k positions/s cost a few
- * transactions per second, not 100k. The gateway sees only `HistorySink`: a per-vehicle-day block
- * store can replace the SQLite table behind it later.
+ * Position history writing. Rows are written in batches — one transaction per `flushMs` or per
+ * `maxRows` rows — so 100k positions/s cost a few transactions per second, not 100k. Group commit
+ * (issue 20): the gateway acknowledges a report only once the transaction holding its row committed
+ * (`afterCommit`), so a process killed at any moment has lost nothing it acknowledged; what was
+ * queued and not yet committed was not acknowledged either, and terminals send it again. The
+ * gateway sees only `HistorySink`: a per-vehicle-day block store can replace the SQLite table later.
  */
 import type { PositionRepository, PositionRow } from '../db/repositories.ts';
 
@@ -14,6 +15,12 @@ export interface HistorySink {
   flush(): Promise<void>;
   /** Flushes and stops; later enqueues throw. */
   close(): Promise<void>;
+  /**
+   * Runs `callback` once every row enqueued before this call is committed (at once when all are).
+   * Callbacks run in the order they were given; a failed flush holds them until a retry commits.
+   * The gateway sends its 0x8001 acknowledgements here.
+   */
+  afterCommit(callback: () => void): void;
   /** Rows queued and not yet committed. */
   readonly pending: number;
   readonly stats: HistoryStats;
@@ -55,6 +62,12 @@ export class BatchedHistoryWriter implements HistorySink {
   private immediate: NodeJS.Immediate | null = null;
   private running: Promise<void> | null = null;
   private closed = false;
+  /** Rows ever enqueued / committed (in queue order: a batch is the queue's head). */
+  private enqueuedSeq = 0;
+  private committedSeq = 0;
+  /** afterCommit callbacks, each with the enqueued count it waits for (non-decreasing). */
+  private waiters: { seq: number; callback: () => void }[] = [];
+  private waiterHead = 0;
 
   constructor(
     private readonly repo: PositionRepository,
@@ -68,8 +81,17 @@ export class BatchedHistoryWriter implements HistorySink {
   enqueue(row: PositionRow): void {
     if (this.closed) throw new Error('the history writer is closed');
     this.queue.push(row);
+    this.enqueuedSeq++;
     if (this.queue.length >= this.options.maxRows) this.schedule(0);
     else if (this.timer === null) this.schedule(this.options.flushMs);
+  }
+
+  afterCommit(callback: () => void): void {
+    if (this.waiterHead === this.waiters.length && this.committedSeq >= this.enqueuedSeq) {
+      this.run(callback);
+      return;
+    }
+    this.waiters.push({ seq: this.enqueuedSeq, callback });
   }
 
   async flush(): Promise<void> {
@@ -87,6 +109,8 @@ export class BatchedHistoryWriter implements HistorySink {
         this.stats.flushes++;
         this.stats.lastFlushMs = performance.now() - started;
         this.onFlushed?.(batch.length, this.stats.lastFlushMs);
+        this.committedSeq += batch.length;
+        this.release();
         try {
           this.onCommitted?.(batch);
         } catch (err) {
@@ -110,6 +134,31 @@ export class BatchedHistoryWriter implements HistorySink {
   async close(): Promise<void> {
     this.closed = true;
     await this.flush();
+  }
+
+  /** Runs the callbacks whose rows are all committed now, oldest first. */
+  private release(): void {
+    const w = this.waiters;
+    let i = this.waiterHead;
+    while (i < w.length && w[i]!.seq <= this.committedSeq) this.run(w[i++]!.callback);
+    if (i === w.length) {
+      this.waiters = [];
+      this.waiterHead = 0;
+    } else if (i > 1024 && i * 2 > w.length) {
+      // Under steady load the list never empties: drop the released head now and then.
+      this.waiters = w.slice(i);
+      this.waiterHead = 0;
+    } else {
+      this.waiterHead = i;
+    }
+  }
+
+  private run(callback: () => void): void {
+    try {
+      callback();
+    } catch (err) {
+      this.options.onError?.(err);
+    }
   }
 
   private schedule(ms: number): void {
