@@ -41,7 +41,7 @@ export interface OpenedStorage {
 export async function openStorage(config: Config): Promise<OpenedStorage> {
   mkdirSync(config.dataDir, { recursive: true });
   const file = path.join(config.dataDir, 'fleet.sqlite');
-  const db = openSqlite(file);
+  const db = openSqlite(file, { synchronous: config.sqliteSynchronous });
   const storage = new SqliteStorage(db);
   let created = false;
   try {

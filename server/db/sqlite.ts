@@ -2,12 +2,17 @@ import Database from 'better-sqlite3';
 
 export type SqliteDb = Database.Database;
 
-/** Opens the database file with the settings every connection needs. */
-export function openSqlite(file: string): SqliteDb {
+/**
+ * Opens the database file with the settings every connection needs. `synchronous` (config
+ * SQLITE_SYNCHRONOUS): with WAL, a committed transaction survives the process being killed either
+ * way; NORMAL may lose the commits since the last checkpoint on an OS crash or power loss (no
+ * corruption), FULL syncs the WAL at every commit and loses none.
+ */
+export function openSqlite(file: string, options: { synchronous?: 'normal' | 'full' } = {}): SqliteDb {
   const db = new Database(file);
-  // WAL lets readers run while a write commits; NORMAL sync is safe with WAL (no corruption, may lose the last commit on power loss).
+  // WAL lets readers run while a write commits.
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   // History reads (playback, reports) touch millions of rows: reading pages through a memory map
