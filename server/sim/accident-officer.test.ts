@@ -34,4 +34,25 @@ describe('demo accident officer', () => {
       officer.stop();
     }
   });
+
+  it('after a restart (a new officer, no memory) it does not file an alarm already filed again', async () => {
+    const before = (db.prepare('SELECT count(*) AS n FROM accident').get() as { n: number }).n;
+    expect(before).toBeGreaterThan(0);
+    // Every collision alarm of the last hour is linked to an accident already (the previous test's, and the one inside its gap).
+    const unfiled = db.prepare('SELECT count(*) AS n FROM alarm WHERE alarm_type IN (10006, 10009, 18005) AND id NOT IN (SELECT alarm_id FROM accident_alarm)').get() as { n: number };
+    if (unfiled.n > 0) {
+      const restarted = startAccidentOfficer({ apiUrl: server.url, username: 'safety', password: 'safety123', intervalMs: 3_600_000 });
+      try { expect(await restarted.tick()).not.toBeNull(); } finally { restarted.stop(); }
+    }
+    const count = (db.prepare('SELECT count(*) AS n FROM accident').get() as { n: number }).n;
+    const again = startAccidentOfficer({ apiUrl: server.url, username: 'safety', password: 'safety123', intervalMs: 3_600_000 });
+    try {
+      expect(await again.tick()).toBeNull();
+      expect((db.prepare('SELECT count(*) AS n FROM accident').get() as { n: number }).n).toBe(count);
+      // Each alarm is linked to one accident at most.
+      expect(db.prepare('SELECT alarm_id, count(*) AS n FROM accident_alarm GROUP BY alarm_id HAVING n > 1').all()).toEqual([]);
+    } finally {
+      again.stop();
+    }
+  });
 });

@@ -5,6 +5,8 @@
  * files one as an accident through `POST /service-crm/accident/save` with that alarm linked — at most one
  * per `gapMs` (a real fleet has few accidents; the pages need a true one, not a flood). Nothing is written
  * to the database directly: the rows are what the running system made, audited like any officer's.
+ * Filing is idempotent per alarm: before filing, the officer asks the accident list for one linking that alarm
+ * (`alarmId`), so after a restart (its memory of what it filed gone) it never files the same alarm twice.
  */
 export interface AccidentOfficerOptions {
   /** The console API origin, e.g. `http://127.0.0.1:8080/bcmp-web` up to the service paths. */
@@ -36,6 +38,8 @@ export function startAccidentOfficer(o: AccidentOfficerOptions): RunningOfficer 
 
   async function call<T>(method: string, path: string, body?: unknown): Promise<Envelope<T>> {
     const res = await fetch(`${o.apiUrl}${path}`, {
+      // Bounded: an unanswered call would hold `busy` and stop every later look.
+      signal: AbortSignal.timeout(10_000),
       method, headers: { 'content-type': 'application/json', 'x-lang': 'zh', ...(token ? { 'x-jwt': token } : {}) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
@@ -62,8 +66,13 @@ export function startAccidentOfficer(o: AccidentOfficerOptions): RunningOfficer 
       if (list.code === 401) { token = ''; return null; }
       if (list.code !== 200) return null;
       since = now - 60_000;
-      // The hardest hit first: the fastest vehicle at its alarm.
-      const alarm = [...list.data.records].sort((a, b) => b.speed - a.speed)[0];
+      // The hardest hit first: the fastest vehicle at its alarm, among those no accident links yet.
+      let alarm: AlarmRow | undefined;
+      for (const candidate of [...list.data.records].sort((a, b) => b.speed - a.speed)) {
+        const filed = await call<{ total: number }>('POST', '/service-crm/accident/page', { current: 1, size: 1, alarmId: candidate.id });
+        if (filed.code !== 200) return null;
+        if (filed.data.total === 0) { alarm = candidate; break; }
+      }
       if (!alarm) return null;
       const saved = await call<{ id: number }>('POST', '/service-crm/accident/save', {
         vehicleId: alarm.vehicleId, time: alarm.startTime, lng: alarm.lng, lat: alarm.lat,

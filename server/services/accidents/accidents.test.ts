@@ -5,7 +5,11 @@
  * by its bytes (a text file named .jpg is refused), and a closed case published to a company reaches
  * that company's users until it is unpublished.
  */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVIDENCE_FILES_MAX } from '../../../domain/accidents/evidence.ts';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { startServer, type Answer, type TestServer } from '../../test/harness.ts';
 import { createUserWithRole, permissionId } from '../../test/users.ts';
@@ -183,6 +187,8 @@ describe('accident publicity', () => {
     const file = await server.app.inject({ method: 'GET', url: `/service-crm/accident/file?id=${jpeg.data.id}`, headers: { 'x-jwt': siblingReader } });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('image/jpeg');
+    // Evidence may be sensitive (injuries, plates): no cache keeps it after the session or the publication ends.
+    expect(file.headers['cache-control']).toBe('no-store');
     expect((await server.app.inject({ method: 'GET', url: `/service-crm/accident/file?id=${jpeg.data.id}`, headers: { 'x-jwt': westReader } })).statusCode).toBe(404);
     // A reader of the case may not unpublish it.
     expect((await call('POST', '/service-crm/accident/unpublish', siblingReader, { id: a.id })).status).toBe(403);
@@ -190,5 +196,43 @@ describe('accident publicity', () => {
     expect((await call<Accident>('POST', '/service-crm/accident/unpublish', officer, { id: a.id })).data.published).toBe(false);
     expect((await call('GET', `/service-crm/accident/detail?id=${a.id}`, siblingReader)).status).toBe(404);
     expect((await call<{ records: unknown[] }>('POST', '/service-crm/accident/publicity/page', siblingReader, { current: 1, size: 50 })).data.records).toEqual([]);
+  });
+
+  const jpegOf = (n: number) => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, n & 0xff, (n >> 8) & 0xff, 7]);
+  const stored = (bytes: Uint8Array) => path.join(server.config.dataDir, 'accident-files', createHash('sha256').update(bytes).digest('hex'));
+
+  it('two uploads at once with room for one: exactly one is kept, the other refused in words', async () => {
+    const a = (await call<Accident>('POST', '/service-crm/accident/save', officer, body())).data;
+    const put = db.prepare("INSERT INTO accident_file (accident_id, file_name, kind, size, sha256, uploaded_by_name, upload_time) VALUES (?, 'old.jpg', 'jpeg', 1, ?, '测试', ?)");
+    for (let i = 0; i < EVIDENCE_FILES_MAX - 1; i++) put.run(a.id, `seed-${i}`, NOW);
+    const answers = await Promise.all([upload(officer, a.id, jpegOf(9001), 'a.jpg'), upload(officer, a.id, jpegOf(9002), 'b.jpg')]);
+    expect(answers.map((r) => r.code).sort()).toEqual([200, 400]);
+    expect(answers.find((r) => r.code === 400)!.msg).toContain(`一个事故最多上传 ${EVIDENCE_FILES_MAX} 个证据文件`);
+    expect((db.prepare('SELECT count(*) AS n FROM accident_file WHERE accident_id = ?').get(a.id) as { n: number }).n).toBe(EVIDENCE_FILES_MAX);
+    // The refused upload's bytes are not left on disk.
+    expect([fs.existsSync(stored(jpegOf(9001))), fs.existsSync(stored(jpegOf(9002)))].sort()).toEqual([false, true]);
+  });
+
+  it('evidence files leave the disk with their accident, and with a deleted company whose accidents cascade away', async () => {
+    const admin = await server.login('admin', 'admin123');
+    const a = (await call<Accident>('POST', '/service-crm/accident/save', officer, body())).data;
+    const bytes = jpegOf(9100);
+    expect((await upload(officer, a.id, bytes, 'x.jpg')).code).toBe(200);
+    expect(fs.existsSync(stored(bytes))).toBe(true);
+    expect((await call('DELETE', '/service-crm/accident/delete', officer, { ids: [a.id] })).code).toBe(200);
+    expect(fs.existsSync(stored(bytes))).toBe(false);
+
+    // An accident of a company that no longer has vehicles (its vehicle moved away since): deleting the company
+    // cascades to the accident and its file rows; the file goes too.
+    const gone = (await server.app.storage.companies.create(1, { name: '已撤销车队', contact: '', phone: '', address: '', remark: '' })).id;
+    const b = (await call<Accident>('POST', '/service-crm/accident/save', officer, body())).data;
+    db.prepare('UPDATE accident SET company_id = ? WHERE id = ?').run(gone, b.id);
+    const other = jpegOf(9200);
+    expect((await upload(admin, b.id, other, 'y.jpg')).code).toBe(200);
+    expect(fs.existsSync(stored(other))).toBe(true);
+    const del = await call('DELETE', `/service-priv/company?ids=${gone}`, admin);
+    expect(del.code).toBe(200);
+    expect(db.prepare('SELECT id FROM accident WHERE id = ?').get(b.id)).toBeUndefined();
+    expect(fs.existsSync(stored(other))).toBe(false);
   });
 });

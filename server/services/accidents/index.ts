@@ -21,7 +21,7 @@ import { EVIDENCE_FILES_MAX, EVIDENCE_MAX_BYTES, EVIDENCE_MIME, EVIDENCE_SNIFF_B
 import { alarmName } from '../../../domain/alarms/catalogue.ts';
 import { LIST_LIMITS } from '../../../domain/management/limits.ts';
 import type { Storage } from '../../db/repositories.ts';
-import { scopeCondition, type Scope } from '../../db/scope.ts';
+import { pathRange, scopeCondition, type Scope } from '../../db/scope.ts';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
 import { AppError, badField, fail, ok } from '../../http/envelope.ts';
@@ -113,6 +113,13 @@ const view = (r: AccidentRow) => ({
   createdByName: r.created_by_name, createTime: r.create_time, updatedByName: r.updated_by_name, updateTime: r.update_time,
 });
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Evidence files no accident names any more, removed (answers how many). */
+    accidentFiles: { sweep(): number };
+  }
+}
+
 export interface AccidentDeps {
   readonly storage: Storage;
   readonly dataDir: string;
@@ -138,20 +145,22 @@ export function accidentRoutes(app: App, deps: AccidentDeps): void {
   /** Whether a published case reaches the caller: a chosen company holds the caller's, or lies in the caller's subtree. */
   const sharedCond = (scope: Scope): { sql: string; params: string[] } => {
     if (scope.all) return { sql: 'EXISTS (SELECT 1 FROM accident_publicity p WHERE p.accident_id = a.id)', params: [] };
+    // The caller's subtree range from the shared helper (db/scope.ts), never a hand-built one.
+    const [lo, hi] = pathRange(scope.rootPath);
     return {
       sql: `EXISTS (SELECT 1 FROM accident_publicity_company pc JOIN company pcc ON pcc.id = pc.company_id WHERE pc.accident_id = a.id
         AND (substr(?, 1, length(pcc.path)) = pcc.path OR (pcc.path >= ? AND pcc.path < ?)))`,
-      params: [scope.rootPath, scope.rootPath, `${scope.rootPath}~`],
+      params: [scope.rootPath, lo, hi],
     };
   };
   /** An accident the caller reads: its own, or a case published to it. */
   function visible(scope: Scope, id: number): { row: AccidentRow; own: boolean } {
     const cond = scopeCondition(scope, 'c');
     const shared = sharedCond(scope);
-    const row = db.prepare(`${SELECT} WHERE a.id = ? AND (${cond.sql} OR ${shared.sql})`).get(id, ...cond.params, ...shared.params) as AccidentRow | undefined;
+    const row = db.prepare(`SELECT x.*, (${cond.sql}) AS own_row FROM (${SELECT} WHERE a.id = ? AND (${cond.sql} OR ${shared.sql})) x JOIN company c ON c.id = x.company_id`)
+      .get(...cond.params, id, ...cond.params, ...shared.params) as (AccidentRow & { own_row: number }) | undefined;
     if (!row) throw fail.notFound(AccidentMessages.notFound);
-    const mine = (db.prepare(`SELECT 1 FROM company c WHERE c.id = ? AND ${cond.sql}`).get(row.company_id, ...cond.params)) !== undefined;
-    return { row, own: mine };
+    return { row, own: row.own_row === 1 };
   }
 
   function vehicleIn(scope: Scope, vehicleId: number) {
@@ -224,12 +233,14 @@ export function accidentRoutes(app: App, deps: AccidentDeps): void {
       level: Type.Optional(union(ACCIDENT_LEVELS)),
       state: Type.Optional(union(ACCIDENT_STATES)),
       vehicleId: Type.Optional(Id),
+      /** Accidents that link this alarm (the demo officer asks before filing one, so a restart never refiles it). */
+      alarmId: Type.Optional(Id),
       startTime: Type.Optional(EpochMs),
       endTime: Type.Optional(EpochMs),
     }) },
   }, async (request) => {
     const ctx = auth(request);
-    const b = request.body as { current: number; size: number; keyword?: string; type?: string; level?: string; state?: string; vehicleId?: number; startTime?: number; endTime?: number; companyId?: number };
+    const b = request.body as { current: number; size: number; keyword?: string; type?: string; level?: string; state?: string; vehicleId?: number; alarmId?: number; startTime?: number; endTime?: number; companyId?: number };
     const scope = await narrowedScope(storage, ctx, b.companyId);
     const cond = scopeCondition(scope, 'c');
     const where = [cond.sql];
@@ -239,6 +250,7 @@ export function accidentRoutes(app: App, deps: AccidentDeps): void {
     for (const [col, v] of [['a.type', b.type], ['a.level', b.level], ['a.state', b.state], ['a.vehicle_id', b.vehicleId]] as const) {
       if (v !== undefined) { where.push(`${col} = ?`); params.push(v); }
     }
+    if (b.alarmId !== undefined) { where.push('EXISTS (SELECT 1 FROM accident_alarm aa WHERE aa.accident_id = a.id AND aa.alarm_id = ?)'); params.push(b.alarmId); }
     if (b.startTime !== undefined) { where.push('a.time >= ?'); params.push(b.startTime); }
     if (b.endTime !== undefined) { where.push('a.time <= ?'); params.push(b.endTime); }
     const sql = `${SELECT} WHERE ${where.join(' AND ')}`;
@@ -363,14 +375,15 @@ export function accidentRoutes(app: App, deps: AccidentDeps): void {
     if (kw) { where.push("(a.plate LIKE ? ESCAPE '\\' OR a.place LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM accident_publicity p WHERE p.accident_id = a.id AND p.title LIKE ? ESCAPE '\\'))"); params.push(like(kw), like(kw), like(kw)); }
     if (b.published !== undefined) where.push(`${b.published ? '' : 'NOT '}EXISTS (SELECT 1 FROM accident_publicity p WHERE p.accident_id = a.id)`);
     const total = (db.prepare(`SELECT count(*) AS n FROM accident a JOIN company c ON c.id = a.company_id WHERE ${where.join(' AND ')}`).get(...params) as { n: number }).n;
-    const rows = db.prepare(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY a.time DESC, a.id DESC LIMIT ? OFFSET ?`).all(...params, b.size, (b.current - 1) * b.size) as AccidentRow[];
-    const pubOf = db.prepare('SELECT title, summary, published_by_name, publish_time FROM accident_publicity WHERE accident_id = ?');
+    // One query for the page: the case's publicity and whether the caller owns it come with each row.
     const ownCond = scopeCondition(ctx.scope, 'c');
-    const isOwn = db.prepare(`SELECT 1 FROM company c WHERE c.id = ? AND ${ownCond.sql}`);
-    const records = rows.map((r) => {
-      const p = pubOf.get(r.id) as { title: string; summary: string; published_by_name: string; publish_time: number } | undefined;
-      return { ...view(r), own: isOwn.get(r.company_id, ...ownCond.params) !== undefined, title: p?.title ?? '', summary: p?.summary ?? '', publishedByName: p?.published_by_name ?? '', publishTime: p?.publish_time ?? null };
-    });
+    const rows = db.prepare(`SELECT x.*, pub.title AS pub_title, pub.summary AS pub_summary, pub.published_by_name AS pub_by, pub.publish_time AS pub_time, (${ownCond.sql}) AS own_row
+      FROM (${SELECT} WHERE ${where.join(' AND ')} ORDER BY a.time DESC, a.id DESC LIMIT ? OFFSET ?) x
+      JOIN company c ON c.id = x.company_id LEFT JOIN accident_publicity pub ON pub.accident_id = x.id ORDER BY x.time DESC, x.id DESC`)
+      .all(...ownCond.params, ...params, b.size, (b.current - 1) * b.size) as (AccidentRow & { pub_title: string | null; pub_summary: string | null; pub_by: string | null; pub_time: number | null; own_row: number })[];
+    const records = rows.map((r) => ({
+      ...view(r), own: r.own_row === 1, title: r.pub_title ?? '', summary: r.pub_summary ?? '', publishedByName: r.pub_by ?? '', publishTime: r.pub_time,
+    }));
     return ok({ records, total, current: b.current, size: b.size }, requestLang(request));
   });
 
@@ -418,6 +431,32 @@ export function accidentRoutes(app: App, deps: AccidentDeps): void {
     }
   }
 
+  /**
+   * Removes stored evidence no row names any more. Rows also go without this module (a deleted company cascades
+   * to its accidents and their files), so the sweep runs after a company is deleted, at start and hourly. Only
+   * finished files (64 hex digits) are looked at: `.upload-*` files are uploads in progress.
+   */
+  function sweepFiles(): number {
+    let names: string[];
+    try { names = fs.readdirSync(dir); } catch { return 0; }
+    const used = db.prepare('SELECT 1 FROM accident_file WHERE sha256 = ? LIMIT 1');
+    let removed = 0;
+    for (const name of names) {
+      if (!/^[0-9a-f]{64}$/.test(name) || used.get(name)) continue;
+      fs.rmSync(fileOf(name), { force: true });
+      removed++;
+    }
+    return removed;
+  }
+  app.decorate('accidentFiles', { sweep: sweepFiles });
+  app.addHook('onReady', async () => { sweepFiles(); });
+  const sweepTimer = setInterval(sweepFiles, 3_600_000);
+  sweepTimer.unref();
+  app.addHook('onClose', async () => { clearInterval(sweepTimer); });
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method === 'DELETE' && request.routeOptions.url === '/service-priv/company' && reply.statusCode === 200) sweepFiles();
+  });
+
   app.register(async (scope) => {
     await scope.register(multipart, { limits: MULTIPART_LIMITS });
     // One evidence file per call (spec §5), the accident named in the query (`?id=`, the audit trail's target).
@@ -441,8 +480,18 @@ export function accidentRoutes(app: App, deps: AccidentDeps): void {
         const target = fileOf(up.sha256);
         if (fs.existsSync(target)) fs.rmSync(up.tmp, { force: true });
         else fs.renameSync(up.tmp, target);
-        const id = Number(db.prepare('INSERT INTO accident_file (accident_id, file_name, kind, size, sha256, uploaded_by_name, upload_time) VALUES (?, ?, ?, ?, ?, ?, ?)')
-          .run(row.id, up.fileName.slice(0, 200), kind, up.size, up.sha256, who(ctx), clock()).lastInsertRowid);
+        // Counted again in the insert's transaction: two uploads at once both passed the count above while their
+        // bodies streamed in, and the limit must hold for the second to commit.
+        const id = db.transaction(() => {
+          const n = (db.prepare('SELECT count(*) AS n FROM accident_file WHERE accident_id = ?').get(row.id) as { n: number }).n;
+          if (n >= EVIDENCE_FILES_MAX) return undefined;
+          return Number(db.prepare('INSERT INTO accident_file (accident_id, file_name, kind, size, sha256, uploaded_by_name, upload_time) VALUES (?, ?, ?, ?, ?, ?, ?)')
+            .run(row.id, up.fileName.slice(0, 200), kind, up.size, up.sha256, who(ctx), clock()).lastInsertRowid);
+        }).immediate();
+        if (id === undefined) {
+          removeUnusedFiles([up.sha256]);
+          throw badField('file', AccidentMessages.tooManyFiles, 'tooMany');
+        }
         return ok({ id, accidentId: row.id, fileName: up.fileName.slice(0, 200), kind, size: up.size, url: `/service-crm/accident/file?id=${id}` }, requestLang(request));
       },
     });
@@ -465,7 +514,7 @@ export function accidentRoutes(app: App, deps: AccidentDeps): void {
     if (!fs.existsSync(file)) throw fail.notFound(AccidentMessages.noFile);
     return reply.header('content-type', EVIDENCE_MIME[f.kind]).header('content-length', fs.statSync(file).size)
       .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(f.file_name)}`)
-      .header('cache-control', 'private, max-age=86400').send(fs.createReadStream(file));
+      .header('cache-control', 'no-store').send(fs.createReadStream(file));
   });
 
   app.delete('/service-crm/accident/file/delete', {
