@@ -31,7 +31,7 @@ const TARGET = 50_000;
 const here = fileURLToPath(import.meta.url);
 
 interface ChildStart { type: 'start'; port: number; devices: string[]; window: number }
-type ChildMessage = { type: 'ready'; loginMs: number; failed: number } | { type: 'stopped'; acks: number };
+type ChildMessage = { type: 'ready'; loginMs: number; failed: number } | { type: 'stopped'; acks: number; delays: number[] };
 
 export async function run({ quick }: BenchArgs): Promise<BenchRecord[]> {
   const records: BenchRecord[] = [];
@@ -81,10 +81,14 @@ async function loopback(terminals: number, measureMs: number, children: number):
     const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     const stopped = procs.map((c) => waitFor(c, 'stopped'));
     for (const child of procs) child.send({ type: 'stop' });
-    await Promise.all(stopped);
+    // Ack delay: from writing a window of reports to its last 0x8001 (a sample per window, every child).
+    const delays = (await Promise.all(stopped)).flatMap((s) => s.delays).sort((a, b) => a - b);
+    const pct = (q: number) => delays.length === 0 ? NaN : delays[Math.min(delays.length - 1, Math.floor(q * delays.length))]!;
     const name = `gateway TCP loopback, ${terminals - failed} terminals`;
     const perCpu = positions / cpuSeconds;
     return [
+      { name, metric: 'ack delay p50 (window sent → last ack)', value: pct(0.5), unit: 'ms' },
+      { name, metric: 'ack delay p99 (window sent → last ack)', value: pct(0.99), unit: 'ms' },
       { name, metric: 'register+auth all terminals', value: loginMs / 1000, unit: 's' },
       { name, metric: 'location reports/s (wall)', value: positions / seconds, unit: 'reports/s' },
       { name, metric: 'reports per gateway CPU-second', value: perCpu, unit: 'reports/s', baseline: TARGET, ratio: perCpu / TARGET },
@@ -124,6 +128,9 @@ async function loadChild(): Promise<void> {
   const start = await new Promise<ChildStart>((resolve) => process.once('message', (m: ChildStart) => resolve(m)));
   let running = false;
   let acks = 0;
+  // Window round trips (ms), a bounded sample: every 16th window of the run.
+  const delays: number[] = [];
+  let windows = 0;
   const t0 = performance.now();
   let failed = 0;
   const sockets: { socket: net.Socket; burst: Buffer }[] = [];
@@ -138,6 +145,7 @@ async function loadChild(): Promise<void> {
   running = true;
   for (const s of sockets) {
     let flags = 0;
+    let sentAt = performance.now();
     s.socket.removeAllListeners('data');
     s.socket.on('data', (chunk: Buffer) => {
       for (let i = 0; i < chunk.length; i++) if (chunk[i] === 0x7e) flags++;
@@ -145,6 +153,8 @@ async function loadChild(): Promise<void> {
       while (flags >= start.window * 2) {
         flags -= start.window * 2;
         acks += start.window;
+        if (running && (windows++ & 15) === 0 && delays.length < 200_000) delays.push(performance.now() - sentAt);
+        sentAt = performance.now();
         if (running) s.socket.write(s.burst);
       }
     });
@@ -152,7 +162,7 @@ async function loadChild(): Promise<void> {
   }
   await new Promise<void>((resolve) => process.once('message', () => resolve()));
   running = false;
-  process.send!({ type: 'stopped', acks });
+  process.send!({ type: 'stopped', acks, delays });
   for (const s of sockets) s.socket.destroy();
   setTimeout(() => process.exit(0), 100).unref();
 
