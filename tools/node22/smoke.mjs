@@ -46,6 +46,13 @@ const child = spawn('npm', ['start'], {
 });
 let exited;
 child.once('exit', (code, signal) => (exited = signal ?? `code ${code}`));
+// Interrupted (CI's time-out, Ctrl-C): the server's group goes too, it is not left listening.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    stop();
+    process.exit(1);
+  });
+}
 for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => output.push(chunk.toString('utf8')));
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -78,13 +85,14 @@ function serverPid(pid) {
   const queue = [pid];
   while (queue.length > 0) {
     const p = queue.shift();
-    let cmdline = '';
+    let cmdline;
     try {
       cmdline = readFileSync(`/proc/${p}/cmdline`, 'utf8');
     } catch {
       continue;
     }
-    if (p !== pid && cmdline.includes('server/main.ts')) return p;
+    // an argument of its own: `sh -c "npm run build && node … server/main.ts"` has it inside one string
+    if (p !== pid && cmdline.split('\0').includes('server/main.ts')) return p;
     try {
       for (const task of readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/)) {
         if (task) queue.push(Number(task));
