@@ -5,6 +5,7 @@
  * caller who made it (its path at the time); an anonymous row (a refused call without a token) only to
  * an administrator's view. Read-only over the audit tables: no call updates or deletes them.
  */
+import { AUDIT_RANGE_MAX_MS } from '../../../domain/audit/limits.ts';
 import { Type } from '@fastify/type-provider-typebox';
 import { chinaDate, chinaDayIndex, chinaDayStartMs, DAY_MS } from '../../../domain/track/days.ts';
 import { changeResourceOfRoute } from '../../../domain/fleet/change-fields.ts';
@@ -26,8 +27,8 @@ export const OPERATE_BY_BUTTON = '/system/user_operate/operateByButton';
 export const OPERATE_BY_PAGE = '/system/user_operate/operateByPage';
 export const ONLINE_DURATION = '/system/user_action/online_duration';
 export const ACTION_DETAIL = '/system/user_action/detail';
-/** One query covers at most this much time. */
-export const AUDIT_RANGE_MAX_MS = 93 * DAY_MS;
+/** One query covers at most this much time (domain/audit/limits.ts, shared with the console). */
+export { AUDIT_RANGE_MAX_MS };
 /** Online duration: one query covers at most this many days (rows are users × days). */
 export const ONLINE_RANGE_MAX_DAYS = 31;
 

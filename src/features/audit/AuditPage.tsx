@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Select, Text } from '@mantine/core';
+import { Select, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useT } from '../../i18n/index.ts';
 import { ListPage } from '../../kit/ListPage.tsx';
@@ -10,6 +10,7 @@ import { logTime } from '../operator-log/time.ts';
 import { auditApi, type AuditResult, type AuditRow, type AuditSearch } from './api.ts';
 import { AUDIT_NS } from './messages.ts';
 import { AUDIT_LIMITS, auditBounds } from './period.ts';
+import { ResultBadge } from './ResultBadge.tsx';
 
 export type AuditMode = 'page' | 'button' | 'device';
 
@@ -18,12 +19,6 @@ const ROUTES: Record<AuditMode, string> = {
   button: '/system/user_operate/operateByButton',
   device: '/system/user_operate/operateByDevice',
 };
-const RESULT_COLORS: Record<AuditResult, string> = { ok: 'green', refused: 'red', invalid: 'orange', error: 'gray' };
-
-export function ResultBadge({ result }: { result: AuditResult }) {
-  const t = useT(AUDIT_NS);
-  return <Badge size="sm" variant="light" color={RESULT_COLORS[result]} data-result={result}>{t(`result_${result}`)}</Badge>;
-}
 
 /**
  * /system/user_operate/operateByPage, operateByButton and operateByDevice: the audit trail (every

@@ -76,3 +76,25 @@ describe("a list row's drawer", () => {
     expect(page).not.toHaveBeenCalled();
   });
 });
+
+describe("a list row's calls, page after page", () => {
+  it('"load more" asks for the same period as the first page, even when time has passed (rows would shift between pages otherwise)', { timeout: 30_000 }, async () => {
+    signIn('all');
+    vi.spyOn(operatorLogApi, 'trail').mockResolvedValue({ records: [], total: 0 });
+    const now = vi.spyOn(Date, 'now').mockReturnValue(Date.UTC(2026, 10, 28, 8, 0, 0));
+    const page = vi.spyOn(auditApi, 'page').mockImplementation(async (q) => ({
+      records: Array.from({ length: 20 }, (_, i) => call({ id: (q.current - 1) * 20 + i + 1 })), total: 45,
+    }));
+    openTrail('/information/driver');
+    expect(await screen.findByText('共 45 条，已显示 20 条')).toBeTruthy();
+    // A minute later the user asks for more.
+    now.mockReturnValue(Date.UTC(2026, 10, 28, 8, 1, 0));
+    fireEvent.click(screen.getByText('加载更多'));
+    expect(await screen.findByText('共 45 条，已显示 40 条')).toBeTruthy();
+    const [first, second] = page.mock.calls.map(([q]) => q);
+    expect(second).toMatchObject({ current: 2, from: first!.from, to: first!.to });
+    expect(first!.to).toBe(Date.UTC(2026, 10, 28, 8, 0, 0));
+    expect(first!.to! - first!.from!).toBe(93 * 86_400_000);
+    expect(screen.getByText('调用记录（近 93 天）')).toBeTruthy();
+  });
+});

@@ -1,7 +1,9 @@
 /** The period the audit screens send: inclusive epoch-ms bounds, at most 92 days (the server allows 93). */
+import { AUDIT_RANGE_DAYS } from '../../../domain/audit/limits.ts';
 import { periodProblem, valueTime, type Period } from '../../../domain/period/period.ts';
 
-export const AUDIT_LIMITS = { maxSpanDays: 92 } as const;
+/** A day under the server's cap: the picker's inclusive minute-end bounds would otherwise cross it. */
+export const AUDIT_LIMITS = { maxSpanDays: AUDIT_RANGE_DAYS - 1 } as const;
 export const ONLINE_LIMITS = { maxSpanDays: 30 } as const;
 
 /** Bounds of a valid period, undefined while it is not valid (the list keeps the last valid one). */
