@@ -27,11 +27,10 @@ import {
   type Period, type ReportDecl, type ReportRouteDeps,
 } from '../report-engine/report-routes.ts';
 import { PassengerStore } from './store.ts';
+import { LINE_REPORT_MAX_LINES, SUPERVISION_MAX_VEHICLES } from '../../../domain/passengers/limits.ts';
 
-/** Spec §5: line passenger flow covers at most 30 lines (chosen, or served by the chosen vehicles). */
-export const LINE_REPORT_MAX_LINES = 30;
-/** Spec §5: vehicle passenger flow supervision covers at most 1,000 vehicles (the other lists 500). */
-export const SUPERVISION_MAX_VEHICLES = 1000;
+// Spec §5's caps of these reports, shared with the report pages (domain/passengers/limits.ts).
+export { LINE_REPORT_MAX_LINES, SUPERVISION_MAX_VEHICLES };
 export const PASSENGERFLOW_BASE = '/service-onlinegps/passengerflow';
 export const TEMPERATURE_BASE = '/service-onlinegps/temperature';
 

@@ -4,6 +4,7 @@
  * every vehicle of the selected company (≤ 500). The big-data analysis draws the hourly profile of its rows
  * (uPlot) above the list; the line analysis lists stops, not vehicles, so it has no track playback.
  */
+import { LINE_REPORT_MAX_LINES, SUPERVISION_MAX_VEHICLES } from '../../../../domain/passengers/limits.ts';
 import { useMemo, useState } from 'react';
 import { MultiSelect, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -114,8 +115,8 @@ const BASE: EngineReportOptions = {
   above: (rows, t) => cappedNote(rows, t),
 };
 
-/** Spec §5: line passenger flow covers at most 30 lines (server: LINE_REPORT_MAX_LINES). */
-const MAX_LINES = 30;
+/** Spec §5: line passenger flow covers at most 30 lines (the server refuses past the same constant). */
+const MAX_LINES = LINE_REPORT_MAX_LINES;
 
 /** The lines of the caller's companies, chosen beside the period (none chosen: every line the vehicles served). */
 function useLineFilter(): ExtraFilter {
@@ -149,8 +150,8 @@ export function LineAnalysisPage() {
   return <EngineReport decl={DECLS.lineAnalysis} options={{ ...BASE, playback: false }} extra={lineFilter} />;
 }
 export const CarAnalysisPage = () => <EngineReport decl={DECLS.carAnalysis} options={BASE} />;
-// spec §5: supervision covers up to 1,000 vehicles (server: SUPERVISION_MAX_VEHICLES)
-export const PassengerSupervisionPage = () => <EngineReport decl={DECLS.passengerSupervision} options={{ ...BASE, maxVehicles: 1000 }} />;
+// spec §5: supervision covers up to 1,000 vehicles (the server refuses past the same constant)
+export const PassengerSupervisionPage = () => <EngineReport decl={DECLS.passengerSupervision} options={{ ...BASE, maxVehicles: SUPERVISION_MAX_VEHICLES }} />;
 export const BigDataAnalysisPage = () => <EngineReport decl={DECLS.bigDataAnalysis} options={{ ...BASE, above: (rows, t) => <HourlyAbove rows={rows} t={t} /> }} />;
 export const TemperatureReportPage = () => (
   <EngineReport
