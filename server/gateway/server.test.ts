@@ -27,7 +27,7 @@ describe('the JT/T 808 gateway with 200 terminals over TCP', () => {
   let devices0: { vehicleId: number; deviceNo: string };
 
   beforeAll(async () => {
-    server = await startLiveServer({ seedVehicles: 230 });
+    server = await startLiveServer({ seedVehicles: 230, historyFlushMs: 100 }); // the production default: the batching test below counts flushes
     admin = await server.login('admin', 'admin123');
     const devices = (await deviceNumbers(server)).slice(0, 200);
     devices0 = devices[0]!;
