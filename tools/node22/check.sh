@@ -12,7 +12,7 @@
 #      in a temp dir, so the checkout's own node_modules (built for the machine's Node) is never touched
 #   3. `npm ci` there under Node 22; better-sqlite3 compiles against Node 22's headers (ABI 127), then is loaded
 #   4. `npm run typecheck`
-#   5. the unit project (`vitest run --project unit`), all of it
+#   5. the unit project (`vitest run --project unit`), all of it, or the paths in $NODE22_UNIT_TESTS
 #   6. a server subset ($NODE22_SERVER_TESTS): the database, HTTP trust boundary and fuzz, live fan-out,
 #      gateway sessions and registration, alarm push, the monitor service
 #   7. start smoke (tools/node22/smoke.mjs): `npm start` builds the console and starts the server; the page
@@ -21,7 +21,8 @@
 # the server they drive is the one step 7 starts). `npm test` runs all of them on the machine's Node.
 #
 # Environment: NODE22_VERSION (default below), NODE22_CACHE, NODE22_KEEP=1 keeps the copy,
-# NODE22_SERVER_TESTS (space-separated paths; overrides the subset), NODE22_SKIP (space-separated step names
+# NODE22_UNIT_TESTS (space-separated paths; unset: all), NODE22_SERVER_TESTS (space-separated paths; overrides
+# the subset), NODE22_SKIP (space-separated step names
 # among typecheck unit server smoke: .ci/run skips typecheck, whose result does not depend on the Node that
 # runs tsc, to stay within its time budget).
 set -euo pipefail
@@ -117,8 +118,9 @@ fi
 
 # ---- 5. unit -------------------------------------------------------------------------------------------------------
 if ! skipped unit; then
-  step "unit tests (vitest --project unit)"
-  npx vitest run --project unit
+  step "unit tests (vitest --project unit) ${NODE22_UNIT_TESTS:-all}"
+  # shellcheck disable=SC2086 # a list of paths
+  npx vitest run --project unit ${NODE22_UNIT_TESTS:-}
   done_step
 fi
 
