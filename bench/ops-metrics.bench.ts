@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../server/config.ts';
 import { openStorage } from '../server/db/open.ts';
-import { BatchedHistoryWriter } from '../server/live/history.ts';
+import type { BatchedHistoryWriter } from '../server/live/history.ts';
 import { createLiveRuntime } from '../server/live/runtime.ts';
 import { OpsMetrics } from '../server/ops/metrics.ts';
 import type { BenchArgs, BenchRecord } from './types.ts';
