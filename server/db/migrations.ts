@@ -38,6 +38,7 @@ import { PASSENGERS_MIGRATION } from './migration-passengers.ts';
 import { NOTICES_MIGRATION } from '../services/notices/migration.ts';
 import { ACCIDENTS_MIGRATION } from '../services/accidents/migration.ts';
 import { CAB_SUPERVISION_VEHICLE_INDEX_MIGRATION } from '../services/cab-supervision/migration.ts';
+import { BOX_PERMITS_MIGRATION } from './migration-box-permits.ts';
 import { OPS_CHECK_MIGRATION } from '../services/ops-check/migration.ts';
 import { APP_FEEDBACK_MIGRATION } from '../services/app-feedback/migration.ts';
 import { AUDIT_MIGRATION } from '../services/audit/migration.ts';
@@ -323,6 +324,8 @@ const MIGRATIONS: readonly Migration[] = [
   ACCIDENTS_MIGRATION,
   // Issue 19 review (cab supervision: supervised vehicles by vehicle, for suggest): version 52.
   CAB_SUPERVISION_VEHICLE_INDEX_MIGRATION,
+  // Issue 17 leftovers (slag-truck transport permits, 70006; server/services/box-status): version 55.
+  BOX_PERMITS_MIGRATION,
 ];
 
 /** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */
