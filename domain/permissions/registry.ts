@@ -490,4 +490,11 @@ export const PERMISSION_REGISTRY: readonly RegistryEntry[] = [
   { id: 584, pid: 41, type: 2, key: '/safeManagement/accidentAnalysis/accidentPublicity:unpublish', zh: '取消公示', en: 'Unpublish' },
   { id: 585, pid: 41, type: 2, key: '/safeManagement/accidentAnalysis/accidentPublicity:upload', zh: '上传', en: 'Upload' },
   { id: 586, pid: 41, type: 2, key: '/safeManagement/accidentAnalysis/accidentPublicity:deleteFile', zh: '删除证据', en: 'Delete evidence' },
+  // Issue 17 leftovers (the slag-truck controller and usual parameter screens' own bits, not the base
+  // screen's; server/services/terminal-params/api.md): ids 486–489. 设置 sets one vehicle; sending to many
+  // stays with the base screen's 设置.
+  { id: 486, pid: 58, type: 2, key: '/information/params/hjwsParam:query', zh: '查询', en: 'Query' },
+  { id: 487, pid: 58, type: 2, key: '/information/params/hjwsParam:set', zh: '设置', en: 'Set' },
+  { id: 488, pid: 62, type: 2, key: '/information/params/usualParam:query', zh: '查询', en: 'Query' },
+  { id: 489, pid: 62, type: 2, key: '/information/params/usualParam:set', zh: '设置', en: 'Set' },
 ];
