@@ -43,6 +43,21 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        extends: true,
+        test: {
+          name: 'server-pg',
+          // The server against PostgreSQL (issue 20): one throwaway cluster per run (server/db/pg/global-setup.ts),
+          // a database per file. `*.pgtest.ts` keeps these files out of the SQLite `server` project.
+          maxWorkers: 2,
+          include: ['server/**/*.pgtest.ts'],
+          environment: 'node',
+          globalSetup: ['server/db/pg/global-setup.ts'],
+          setupFiles: ['server/db/pg/setup-file.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

@@ -1,0 +1,66 @@
+/**
+ * The worker behind `PgSyncDb`: owns one PostgreSQL connection and answers one request at a time.
+ * The main thread posts a request and blocks in `Atomics.wait`; the answer goes on the port first, then
+ * the flag is raised and notified, so the main thread finds it with `receiveMessageOnPort`.
+ */
+import { workerData, type MessagePort } from 'node:worker_threads';
+import pg from 'pg';
+import type { PgReply, PgRequest } from './sync-db.ts';
+
+const { url, port, flag } = workerData as { url: string; port: MessagePort; flag: SharedArrayBuffer };
+const signal = new Int32Array(flag);
+
+// Counts (int8) and sums (numeric) would arrive as strings; the code written for SQLite reads numbers.
+// Every id and epoch-ms value is far below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+// SQLite has no boolean: `x IS NULL AS gone`, EXISTS(…) answer 0/1 there, and the code compares with 1.
+pg.types.setTypeParser(16, (v) => (v === 't' ? 1 : 0));
+
+const client = new pg.Client({ connectionString: url });
+/** Transaction status of the last ReadyForQuery: 'I' idle, 'T' in a transaction, 'E' failed one. */
+let status = 'I';
+(client as unknown as { connection: { on(e: string, f: (m: { status: string }) => void): void } }).connection
+  .on('readyForQuery', (m) => { status = m.status; });
+const ready = client.connect();
+// A failed connect is answered to the first request; this keeps it from being an unhandled rejection.
+ready.catch(() => undefined);
+
+function answer(reply: PgReply): void {
+  port.postMessage(reply);
+  Atomics.store(signal, 0, 1);
+  Atomics.notify(signal, 0);
+}
+
+/** Structured clone turns a Buffer into a plain Uint8Array; pg binds only Buffers as bytea. */
+function param(v: unknown): unknown {
+  if (v instanceof Uint8Array && !Buffer.isBuffer(v)) return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return v;
+}
+
+port.on('message', (req: PgRequest) => {
+  void (async () => {
+    try {
+      await ready;
+      if (req.op === 'close') {
+        await client.end();
+        answer({ ok: true, rows: [], rowCount: 0, status: 'I' });
+        return;
+      }
+      if (req.op === 'exec') {
+        // Simple query protocol: several statements in one round trip, no parameters.
+        await client.query(req.sql);
+        answer({ ok: true, rows: [], rowCount: 0, status });
+        return;
+      }
+      const query = { text: req.sql, values: req.params.map(param) };
+      const res = req.raw ? await client.query({ ...query, rowMode: 'array' }) : await client.query(query);
+      answer({ ok: true, rows: res.rows as unknown[], rowCount: res.rowCount ?? 0, status });
+    } catch (err) {
+      const e = err as { message?: string; code?: string; detail?: string };
+      answer({ ok: false, message: e.message ?? String(err), code: e.code, detail: e.detail, status });
+    }
+  })();
+});
