@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { blockDefaults, blockLength } from '../terminal-params/active-safety.ts';
 import { HJWS_PARAMS } from '../terminal-params/hjws.ts';
-import { boxLimitsOf, controllerState, DEFAULT_BOX_LIMITS, liftAllowed } from './controller.ts';
+import { boxLimitsOf, controllerState, DEFAULT_BOX_LIMITS, liftAllowed, truckLimitsOf } from './controller.ts';
+import { boxExtraViolations, BOX_EXTRA_ALARM } from './rules.ts';
 import { BOX_ALARM, boxViolations } from './status.ts';
 
 const factory = blockDefaults(HJWS_PARAMS);
@@ -34,5 +35,17 @@ describe('slag-truck controller parameters (0xF3A0)', () => {
     const open = { ...loaded, sealed: false };
     expect([...boxViolations(open, 8, true)]).toEqual([BOX_ALARM.unsealed]);
     expect([...boxViolations(open, 8, true, boxLimitsOf({ ...factory, unsealedSpeed: 10 }))]).toEqual([]);
+  });
+
+  it("a truck's limits: its acknowledged block's speeds and rated load, else the platform defaults (31 t)", () => {
+    expect(truckLimitsOf(undefined, 31)).toEqual({ movingKmh: 5, liftSpeedKmh: 5, loadedLimitKmh: 60, ratedLoadT: 31 });
+    const set = truckLimitsOf({ ...factory, ratedLoad: 20, loadedSpeedLimit: 45, unsealedSpeed: 8 }, 31);
+    expect(set).toEqual({ movingKmh: 8, liftSpeedKmh: 5, loadedLimitKmh: 45, ratedLoadT: 20 });
+    // 70009 at 20 t × 1.05 = 21 t: 22 t is over, 21 t is not; the default truck (32.55 t) takes 25 t.
+    const report = { time: Date.UTC(2026, 10, 28, 4), speedKmh: 0, atSite: true, sensorFitted: true };
+    const load = (t: number) => ({ lifted: false, sealed: true, loaded: true, loadT: t });
+    expect([...boxExtraViolations(load(20), load(22), report, set.ratedLoadT)]).toEqual([BOX_EXTRA_ALARM.overload]);
+    expect([...boxExtraViolations(load(20), load(21), report, set.ratedLoadT)]).toEqual([]);
+    expect([...boxExtraViolations(load(20), load(25), report, truckLimitsOf(undefined, 31).ratedLoadT)]).toEqual([]);
   });
 });

@@ -52,3 +52,18 @@ export function controllerState(s: BoxSensors, block: ActiveSafetyBlock): BoxSta
 export function liftAllowed(speedKmh: number, block: ActiveSafetyBlock): boolean {
   return num(block, 'liftLock') === 0 || speedKmh <= num(block, 'liftSpeedLimit');
 }
+
+/** The limits the platform's group 70 rules apply to one truck: its controller's speeds and rated load. */
+export interface TruckLimits extends BoxLimits {
+  /** Rated load (t, 核定载质量) for 70009. */
+  readonly ratedLoadT: number;
+}
+
+/**
+ * A truck's limits from the 0xF3A0 block it last acknowledged, or the platform's defaults (the fleet's
+ * rated load RATED_LOAD_T, the speeds of status.ts) for a truck the platform never set or read.
+ */
+export function truckLimitsOf(block: ActiveSafetyBlock | undefined, defaultRatedLoadT: number): TruckLimits {
+  if (!block) return { ...DEFAULT_BOX_LIMITS, ratedLoadT: defaultRatedLoadT };
+  return { ...boxLimitsOf(block), ratedLoadT: num(block, 'ratedLoad') };
+}
