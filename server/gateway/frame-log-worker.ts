@@ -1,59 +1,187 @@
 /**
- * The frame log's writer thread (frame-log.ts): owns the write connections of the day files and
- * writes each batch the gateway's thread posts in one transaction per day, so SQLite's CPU and disk
- * waits never stop the gateway's event loop. Also drops whole day files (retention).
+ * The frame log's writer thread (frame-log.ts): unescapes the outbound frames, gathers the frames of each
+ * terminal into an open block per minute (frame-log-block.ts) and writes sealed blocks, one row per
+ * terminal-minute, in one transaction per day file; owns the write connections of the day files, so
+ * SQLite's CPU and the disk's waits never stop the gateway's event loop. Also drops whole day files
+ * (retention).
+ *
+ * Open blocks live here until their minute is over (the next request after it seals them) or a search
+ * asks for them (`seal`): a crash loses at most about a minute of frames, the price of writing one row
+ * per terminal-minute instead of one per frame (the log is a diagnostic aid).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { FRAME_SCHEMA, type WorkerReply, type WorkerRequest } from './frame-log-protocol.ts';
+import { packBlock } from './frame-log-block.ts';
+import { BLOCK_MAX_BYTES, dayKey, FRAME_SCHEMA_V2, MINUTE_MS, RARE_MSG_IDS, type Seal, type WorkerReply, type WorkerRequest } from './frame-log-protocol.ts';
+import { unescapeFrame } from './jt808/framing.ts';
+import { readHeader } from './jt808/header.ts';
 
 const { dir } = workerData as { dir: string };
-const files = new Map<string, { db: Database.Database; insert: Database.Statement }>();
+const RARE = new Set(RARE_MSG_IDS);
 
-function file(key: string) {
+interface DayFile {
+  readonly db: Database.Database;
+  readonly insertBlock: Database.Statement;
+  readonly insertRare: Database.Statement;
+}
+const files = new Map<string, DayFile>();
+
+function file(key: string): DayFile {
   let f = files.get(key);
   if (f) return f;
   const db = new Database(path.join(dir, `frames-${key}.db`));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.exec(FRAME_SCHEMA);
-  f = { db, insert: db.prepare('INSERT INTO frame (t, dir, msg_id, serial, phone, vehicle_id, raw) VALUES (?, ?, ?, ?, ?, ?, ?)') };
+  // A day file of format 1 (written before the upgrade, today) gets the format 2 tables beside its rows.
+  db.exec(FRAME_SCHEMA_V2);
+  f = {
+    db,
+    insertBlock: db.prepare('INSERT INTO block (minute, phone, vehicle_id, t_min, t_max, n, frames) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+    insertRare: db.prepare('INSERT INTO rare (t, dir, msg_id, serial, phone, vehicle_id, raw) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+  };
   files.set(key, f);
   return f;
 }
 
+/** The frames of one terminal on one vehicle within one minute, not yet written. */
+interface OpenBlock {
+  readonly day: string;
+  readonly minute: number;
+  readonly phone: string | null;
+  readonly vehicle: number | null;
+  readonly times: number[];
+  readonly dirs: number[];
+  readonly raws: Uint8Array[];
+  bytes: number;
+}
+
+interface RareRow {
+  readonly t: number;
+  readonly dir: number;
+  readonly msgId: number;
+  readonly serial: number | null;
+  readonly phone: string | null;
+  readonly vehicle: number | null;
+  readonly raw: Uint8Array;
+}
+
+/** Open blocks by phone ('' for frames whose header cannot be read). */
+const open = new Map<string, OpenBlock>();
+
+function write(sealed: OpenBlock[], rare: RareRow[]): void {
+  const byDay = new Map<string, { blocks: OpenBlock[]; rare: RareRow[] }>();
+  const of = (day: string) => {
+    let g = byDay.get(day);
+    if (!g) byDay.set(day, (g = { blocks: [], rare: [] }));
+    return g;
+  };
+  for (const b of sealed) of(b.day).blocks.push(b);
+  for (const r of rare) of(dayKey(r.t)).rare.push(r);
+  for (const [day, g] of byDay) {
+    const f = file(day);
+    f.db.transaction(() => {
+      for (const b of g.blocks) {
+        let lo = Infinity, hi = -Infinity;
+        for (const t of b.times) {
+          if (t < lo) lo = t;
+          if (t > hi) hi = t;
+        }
+        f.insertBlock.run(b.minute, b.phone, b.vehicle, Math.round(lo), Math.round(hi), b.times.length, packBlock(b.times, b.dirs, b.raws));
+      }
+      for (const r of g.rare) f.insertRare.run(Math.round(r.t), r.dir, r.msgId, r.serial, r.phone, r.vehicle, r.raw);
+    })();
+  }
+}
+
+/** Open blocks of minutes before this one are sealed already (the scan of every open block runs once a minute, not per request). */
+let sealedBefore = -Infinity;
+
+function sealWhere(seal: Seal | undefined, nowMinute: number, sealed: OpenBlock[]): void {
+  if (seal === undefined && nowMinute <= sealedBefore) return;
+  sealedBefore = Math.max(sealedBefore, nowMinute);
+  const phones = seal === undefined || seal === 'all' ? undefined : new Set(seal.phones);
+  const vehicles = seal === undefined || seal === 'all' ? undefined : new Set(seal.vehicles);
+  for (const [k, b] of open) {
+    const hit = seal === 'all' || b.minute < nowMinute || (b.phone !== null && phones?.has(b.phone) === true) || (b.vehicle !== null && vehicles?.has(b.vehicle) === true);
+    if (hit) {
+      sealed.push(b);
+      open.delete(k);
+    }
+  }
+}
+
+function accept(m: Extract<WorkerRequest, { type: 'write' }>): number {
+  const { times, meta, offsets, phones } = m;
+  const bytes = m.bytes;
+  const n = times.length;
+  const sealed: OpenBlock[] = [];
+  const rare: RareRow[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = times[i]!;
+    const direction = meta[i * 3]!;
+    let raw = bytes.subarray(offsets[i]!, offsets[i + 1]!);
+    if (direction === 1) {
+      // Outbound: the wire frame; kept unescaped like the inbound ones (most frames hold no escape: no copy then).
+      const inner = raw[0] === 0x7e && raw[raw.length - 1] === 0x7e && raw.length >= 2 ? raw.subarray(1, raw.length - 1) : raw;
+      if (inner.indexOf(0x7d) < 0) {
+        raw = inner;
+      } else {
+        const u = unescapeFrame(inner);
+        raw = u instanceof Uint8Array ? u : inner;
+      }
+    }
+    const p = meta[i * 3 + 2]!;
+    const phone = p < 0 ? null : phones[p]!;
+    const v = meta[i * 3 + 1]!;
+    const vehicle = phone === null || v < 0 ? null : v;
+    const msgId = raw.length >= 2 ? (raw[0]! << 8) | raw[1]! : 0;
+    if (RARE.has(msgId)) {
+      const h = readHeader(raw);
+      rare.push({ t, dir: direction, msgId, serial: h instanceof Error ? null : h.header.serial, phone, vehicle, raw });
+    }
+    const minute = Math.floor(t / MINUTE_MS);
+    const k = phone ?? '';
+    let b = open.get(k);
+    if (b && (b.minute !== minute || b.vehicle !== vehicle || b.bytes >= BLOCK_MAX_BYTES)) {
+      sealed.push(b);
+      b = undefined;
+    }
+    if (!b) {
+      b = { day: dayKey(minute * MINUTE_MS), minute, phone, vehicle, times: [], dirs: [], raws: [], bytes: 0 };
+      open.set(k, b);
+    }
+    b.times.push(t);
+    b.dirs.push(direction);
+    b.raws.push(raw);
+    b.bytes += raw.length;
+  }
+  sealWhere(m.seal, Math.floor(m.now / MINUTE_MS), sealed);
+  if (sealed.length > 0 || rare.length > 0) write(sealed, rare);
+  return n;
+}
+
 function handle(m: WorkerRequest): WorkerReply {
   switch (m.type) {
-    case 'write': {
-      const { keys, times, meta, offsets, phones } = m;
-      const bytes = Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength);
-      let i = 0;
-      const n = times.length;
-      while (i < n) {
-        const key = keys[i]!;
-        const f = file(key);
-        f.db.transaction(() => {
-          for (; i < n && keys[i] === key; i++) {
-            const serial = meta[i * 4 + 2]!, vehicle = meta[i * 4 + 3]!;
-            f.insert.run(times[i]!, meta[i * 4]!, meta[i * 4 + 1]!, serial < 0 ? null : serial, phones[i] || null, vehicle < 0 ? null : vehicle, bytes.subarray(offsets[i]!, offsets[i + 1]!));
-          }
-        })();
-      }
-      return { id: m.id, written: n };
-    }
+    case 'write':
+      return { id: m.id, written: accept(m) };
     case 'drop':
       for (const key of m.keys) {
+        for (const [k, b] of open) if (b.day === key) open.delete(k);
         files.get(key)?.db.close();
         files.delete(key);
         for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(dir, `frames-${key}.db${suffix}`), { force: true });
       }
       return { id: m.id, written: 0 };
-    case 'close':
+    case 'close': {
+      const sealed: OpenBlock[] = [];
+      sealWhere('all', Infinity, sealed);
+      if (sealed.length > 0) write(sealed, []);
       for (const f of files.values()) f.db.close();
       files.clear();
       return { id: m.id, written: 0 };
+    }
   }
 }
 

@@ -1,13 +1,19 @@
 /**
  * The frame log on its own (issue 17): frames recorded both ways are written in a batch to the day's
- * file, found newest first by device and time, and whole days are dropped past the retention.
+ * file, found newest first by device and time, and whole days are dropped past the retention; the
+ * block format (one row per terminal-minute) packs and unpacks exactly, and day files of the earlier
+ * one-row-per-frame format stay readable.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { encodeFrameBody, encodePacket, MSG } from './jt808/index.ts';
-import { dayKey, DOWN, FrameLog, UP } from './frame-log.ts';
+import { encodeFrame, encodeFrameBody, encodePacket, MSG } from './jt808/index.ts';
+import { packBlock, unpackBlock } from './frame-log-block.ts';
+import { FRAME_SCHEMA_V1 } from './frame-log-protocol.ts';
+import { dayKey, DOWN, FrameLog, peekPhone, UP } from './frame-log.ts';
+import { readHeader } from './jt808/header.ts';
 
 const DAY = 86_400_000;
 const dirs: string[] = [];
@@ -89,5 +95,162 @@ describe('FrameLog', () => {
     for (let i = 1; i <= 5; i++) log.record(UP, heartbeat(i));
     expect(log.pending).toBe(2);
     expect(log.dropped).toBe(3);
+  });
+});
+
+describe('frame blocks (format 2)', () => {
+  it('pack then unpack gives back every frame: time, direction and bytes, in record order', () => {
+    const raws = [heartbeat(1), new Uint8Array(0), new Uint8Array(300).map((_, i) => (i * 7) & 0xff), ack(2).subarray(1, -1)];
+    const times = [1_764_300_000_000, 1_764_300_000_000, 1_764_300_059_999, 1_764_300_000_500];
+    const dirs = [UP, DOWN, UP, DOWN];
+    const frames = unpackBlock(packBlock(times, dirs, raws));
+    expect(frames.map((f) => f.time)).toEqual(times);
+    expect(frames.map((f) => f.direction)).toEqual(dirs);
+    expect(frames.map((f) => [...f.raw])).toEqual(raws.map((r) => [...r]));
+  });
+
+  it('a damaged blob is refused, not misread', () => {
+    const blob = packBlock([1000, 2000], [UP, DOWN], [heartbeat(1), heartbeat(2)]);
+    expect(() => unpackBlock(blob.subarray(0, blob.length - 1))).toThrow(/cut inside a frame/);
+    const other = blob.slice();
+    other[0] = 9;
+    expect(() => unpackBlock(other)).toThrow(/format 9/);
+    expect(() => packBlock([], [], [])).toThrow();
+  });
+});
+
+describe('FrameLog blocks', () => {
+  const other = '13800002222';
+  const hbOf = (p: string, serial: number) => encodeFrameBody({ msgId: MSG.HEARTBEAT, phone: p, serial }, new Uint8Array(0));
+
+  it('writes one row per terminal-minute; a range cutting blocks across a minute boundary finds exactly its frames, both ways, newest first and paged', async () => {
+    const minute = Date.UTC(2026, 10, 28, 3, 0, 0);
+    let now = minute - 1500; // 10:59:58.5 China time
+    const { log, dir } = open(7, () => now);
+    log.resolveVehicle = (p) => (p === phone ? 42 : p === other ? 43 : null);
+    // Serials 1..6 every 500 ms: three frames in the minute before, three after; the other terminal in between.
+    for (let i = 1; i <= 6; i++) {
+      log.record(UP, heartbeat(i));
+      log.record(DOWN, ack(i));
+      log.record(UP, hbOf(other, 100 + i));
+      now += 500;
+    }
+    await log.flush();
+    const file = new Database(path.join(dir, `frames-${dayKey(minute)}.db`), { readonly: true });
+    const blocks = file.prepare('SELECT phone, vehicle_id AS v, minute, n FROM block ORDER BY phone, minute').all();
+    file.close();
+    expect(blocks).toEqual([
+      { phone, v: 42, minute: minute / 60_000 - 1, n: 6 },
+      { phone, v: 42, minute: minute / 60_000, n: 6 },
+      { phone: other, v: 43, minute: minute / 60_000 - 1, n: 3 },
+      { phone: other, v: 43, minute: minute / 60_000, n: 3 },
+    ]);
+    // From serial 2 (minute - 1000) to serial 5 (minute + 500): cuts both blocks.
+    const range = { from: minute - 1000, to: minute + 500, vehicleId: 42 };
+    const page1 = await log.search({ ...range, offset: 0, limit: 5 });
+    expect(page1.total).toBe(8);
+    expect(page1.rows.map((r) => [r.direction, r.serial, r.time - minute])).toEqual([
+      [DOWN, 5, 500], [UP, 5, 500], [DOWN, 4, 0], [UP, 4, 0], [DOWN, 3, -500],
+    ]);
+    const page2 = await log.search({ ...range, offset: 5, limit: 5 });
+    expect(page2.rows.map((r) => [r.direction, r.serial])).toEqual([[UP, 3], [DOWN, 2], [UP, 2]]);
+    expect(page2.rows[2]!.raw).toEqual(heartbeat(2));
+    expect(page2.rows[1]!.msgId).toBe(MSG.PLATFORM_RESPONSE);
+    expect(new Set([...page1.rows, ...page2.rows].map((r) => r.id)).size).toBe(8);
+    expect((await log.search({ ...range, direction: DOWN, offset: 0, limit: 10 })).rows.map((r) => r.serial)).toEqual([5, 4, 3, 2]);
+    expect((await log.search({ ...range, msgIds: [MSG.HEARTBEAT], offset: 1, limit: 2 })).rows.map((r) => r.serial)).toEqual([4, 3]);
+    expect((await log.search({ from: minute - 1000, to: minute + 500, phone: other, offset: 0, limit: 10 })).rows.map((r) => r.serial)).toEqual([105, 104, 103, 102]);
+  });
+
+  it('a search finds frames still in an open block (sealed on demand), and the next ones go to a new row of the same minute', async () => {
+    let now = Date.UTC(2026, 10, 28, 3, 0, 10);
+    const { log } = open(7, () => now);
+    log.record(UP, heartbeat(1));
+    log.record(UP, hbOf(other, 9));
+    expect((await log.search({ from: now - 1000, to: now + 60_000, phone, offset: 0, limit: 10 })).rows.map((r) => r.serial)).toEqual([1]);
+    now += 1000;
+    log.record(UP, heartbeat(2));
+    const both = await log.search({ from: now - 5000, to: now + 60_000, phone, offset: 0, limit: 10 });
+    expect(both.rows.map((r) => r.serial)).toEqual([2, 1]);
+    expect((await log.search({ from: now - 5000, to: now + 60_000, phone: other, offset: 0, limit: 10 })).rows.map((r) => r.serial)).toEqual([9]);
+  });
+
+  it('an outbound frame whose header holds an escape still gets its vehicle', async () => {
+    const now = Date.UTC(2026, 10, 28, 3, 0, 0);
+    const { log } = open(7, () => now);
+    log.resolveVehicle = (p) => (p === phone ? 42 : null);
+    // Body of 0x7e bytes: the length byte of the header is escaped on the wire (0x7d 0x02).
+    const wire = encodeFrame({ msgId: 0x8103, phone, serial: 7 }, new Uint8Array(0x7e).fill(1));
+    expect([...wire.subarray(1, 5)]).toEqual([0x81, 0x03, 0x00, 0x7d]);
+    log.record(DOWN, wire);
+    const { rows } = await log.search({ from: now - 1000, to: now + 1000, vehicleId: 42, offset: 0, limit: 10 });
+    expect(rows.map((r) => [r.msgId, r.serial, r.vehicleId, r.raw.length])).toEqual([[0x8103, 7, 42, 12 + 0x7e + 1]]);
+  });
+
+  it('device messages are found across vehicles without a device (the message screen), and by vehicle', async () => {
+    const now = Date.UTC(2026, 10, 28, 3, 0, 0);
+    const { log } = open(7, () => now);
+    log.resolveVehicle = (p) => (p === phone ? 42 : p === other ? 43 : null);
+    const transparent = (p: string, serial: number) => encodeFrameBody({ msgId: 0x0900, phone: p, serial }, Uint8Array.of(0xf1, 1, 2));
+    log.record(UP, transparent(phone, 1));
+    log.record(UP, heartbeat(2));
+    log.record(UP, transparent(other, 3));
+    const scope = await log.search({ from: now - 1000, to: now + 1000, vehicleIds: [42, 43, 44], direction: UP, msgIds: [0x0900], offset: 0, limit: 10 });
+    expect(scope.rows.map((r) => [r.vehicleId, r.serial])).toEqual([[43, 3], [42, 1]]);
+    expect((await log.search({ from: now - 1000, to: now + 1000, vehicleIds: [43], msgIds: [0x0900], offset: 0, limit: 10 })).total).toBe(1);
+    expect((await log.search({ from: now - 1000, to: now + 1000, vehicleId: 42, phone, msgIds: [0x0900], offset: 0, limit: 10 })).rows.map((r) => r.serial)).toEqual([1]);
+  });
+
+  it('a day file of the earlier format (one row per frame) stays readable, also when today continues in blocks', async () => {
+    const now = Date.UTC(2026, 10, 28, 3, 0, 0);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'framelog-'));
+    dirs.push(dir);
+    const old = new Database(path.join(dir, `frames-${dayKey(now)}.db`));
+    old.exec(FRAME_SCHEMA_V1);
+    const insert = old.prepare('INSERT INTO frame (t, dir, msg_id, serial, phone, vehicle_id, raw) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    insert.run(now - 2000, UP, MSG.HEARTBEAT, 1, phone, 42, heartbeat(1));
+    insert.run(now - 1000, UP, 0x0900, 2, phone, 42, encodeFrameBody({ msgId: 0x0900, phone, serial: 2 }, Uint8Array.of(0xf1)));
+    old.close();
+    const log = new FrameLog({ dir, retentionDays: 7, clock: () => now, flushMs: 60_000 });
+    logs.push(log);
+    log.resolveVehicle = () => 42;
+    log.record(UP, heartbeat(3));
+    const all = await log.search({ from: now - 5000, to: now, vehicleId: 42, offset: 0, limit: 10 });
+    expect(all.total).toBe(3);
+    expect(all.rows.map((r) => [r.serial, r.id.startsWith(`${dayKey(now)}:`)])).toEqual([[3, true], [2, true], [1, true]]);
+    expect(all.rows[2]!.raw).toEqual(heartbeat(1));
+    expect((await log.search({ from: now - 5000, to: now, vehicleId: 42, offset: 1, limit: 1 })).rows.map((r) => r.serial)).toEqual([2]);
+    expect((await log.search({ from: now - 5000, to: now, vehicleIds: [42], msgIds: [0x0900], offset: 0, limit: 10 })).rows.map((r) => r.serial)).toEqual([2]);
+  });
+});
+
+describe('peekPhone', () => {
+  it('reads the phone exactly when readHeader does, also from an escaped wire frame', () => {
+    const v2019 = encodeFrameBody({ msgId: MSG.HEARTBEAT, phone: '12345678901234567890', serial: 1, version: 2019 }, new Uint8Array(0));
+    const sub = encodeFrameBody({ msgId: 0x0801, phone, serial: 1, packageTotal: 3, packageIndex: 2 }, Uint8Array.of(1, 2, 3));
+    const reserved = heartbeat(1).slice();
+    reserved[2]! |= 0x80;
+    const badBcd = heartbeat(1).slice();
+    badBcd[6] = 0xab;
+    const badPackage = sub.slice();
+    badPackage[15] = 4; // index 4 of 3
+    for (const frame of [heartbeat(1), v2019, sub, reserved, badBcd, badPackage, heartbeat(1).subarray(0, 11), Uint8Array.of(1, 2)]) {
+      const h = readHeader(frame);
+      expect(peekPhone(frame, false)).toBe(h instanceof Error ? undefined : h.header.phone);
+    }
+    expect(peekPhone(heartbeat(1), false)).toBe(phone);
+    expect(peekPhone(badBcd, false)).toBeUndefined();
+    expect(peekPhone(encodeFrame({ msgId: 0x8103, phone, serial: 7 }, new Uint8Array(0x7e)), true)).toBe(phone);
+  });
+
+  it('a frame whose header cannot be read is kept with no phone nor vehicle', async () => {
+    const now = Date.UTC(2026, 10, 28, 3, 0, 0);
+    const { log } = open(7, () => now);
+    log.resolveVehicle = () => 42;
+    const reserved = heartbeat(1).slice();
+    reserved[2]! |= 0x80;
+    log.record(UP, reserved);
+    const { rows } = await log.search({ from: now - 1000, to: now + 1000, offset: 0, limit: 10 });
+    expect(rows.map((r) => [r.msgId, r.phone, r.vehicleId, r.serial])).toEqual([[MSG.HEARTBEAT, null, null, null]]);
   });
 });

@@ -2,17 +2,22 @@
  * The gateway's communication log (issue 17): every JT/T 808 frame of every terminal, both directions,
  * kept for a number of days (FRAME_LOG_DAYS, default 7) and searchable by device or vehicle and time.
  *
- * Cost on the gateway's hot path (100,000 terminals): `record` only appends the frame to an in-memory
+ * Cost on the gateway's thread (100,000 terminals): `record` only appends the frame to an in-memory
  * batch (inbound frames are the splitter's fresh copies, outbound ones the fresh buffers handed to the
- * socket, so nothing is copied). Every ~1 s the batch's headers are read and its vehicles resolved here
- * (cheap), packed into a few transferable buffers and posted to a writer thread (frame-log-worker.ts)
- * that writes it in ONE transaction per day to an append-only SQLite file of its own per China day
- * (`DATA_DIR/frames/frames-YYYYMMDD.db`, WAL, synchronous=NORMAL), never the main database: SQLite's CPU
- * and the disk's waits stay off the gateway's event loop (bench/gateway-framelog.bench.ts measured the
- * log written on the gateway's thread at a quarter of the throughput). When the writer falls behind,
- * at most `maxPending` frames wait; later ones are counted in `dropped` and not kept (the log is a
- * diagnostic aid; it must not grow memory without bound nor slow the terminals). Searches read the day
- * files through read-only connections on the caller's thread (WAL: readers never wait for the writer).
+ * socket, so nothing is copied). Every ~1 s each frame's phone is peeked and its vehicle resolved here
+ * (the directory lives on this thread), and the batch is packed into four transferable buffers (no
+ * strings: nothing for structured clone to copy) posted to a writer thread (frame-log-worker.ts). That
+ * thread reads the headers, gathers each terminal's frames of a minute into one block and writes one
+ * row per terminal-minute (frame-log-block.ts; format 2) into an append-only SQLite file of its own per
+ * China day (`DATA_DIR/frames/frames-YYYYMMDD.db`, WAL, synchronous=NORMAL), never the main database.
+ * Format 1 wrote one row per frame with three indexes: that writer's inserts were most of the log's
+ * cost (bench/gateway-framelog.bench.ts: 0.37x the reports per CPU-second with the log on). The
+ * device-message ids (RARE_MSG_IDS) are also kept one row each, for the cross-vehicle message search.
+ * When the writer falls behind, at most `maxPending` frames wait; later ones are counted in `dropped`
+ * and not kept (the log is a diagnostic aid; it must not grow memory without bound nor slow the
+ * terminals). Searches seal the blocks they need, then read the day files through read-only
+ * connections on the caller's thread (WAL: readers never wait for the writer) and unpack the blocks
+ * covering the range. Day files of format 1 (before the upgrade) are still read.
  *
  * Retention drops whole days: a day file older than the retention is deleted (no row deletes).
  *
@@ -24,9 +29,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { WorkerReply, WorkerRequest } from './frame-log-protocol.ts';
+import { unpackBlock } from './frame-log-block.ts';
+import { DAY_MS, dayKey, dayStart, MINUTE_MS, RARE_MSG_IDS, type Seal, type WorkerReply, type WorkerRequest } from './frame-log-protocol.ts';
+import { decodeBcdPhone } from './jt808/bytes.ts';
 import { unescapeFrame } from './jt808/framing.ts';
 import { readHeader } from './jt808/header.ts';
+
+export { dayKey, dayStart } from './frame-log-protocol.ts';
 
 /** 0 terminal → platform, 1 platform → terminal. */
 export type FrameDirection = 0 | 1;
@@ -55,7 +64,7 @@ export interface FrameLogOptions {
 }
 
 export interface FrameRow {
-  /** `YYYYMMDD:rowid`, unique. */
+  /** Unique: `YYYYMMDD:<block rowid>.<index in block>` (format 2), `YYYYMMDD:r<rowid>` (a device-message row, format 2), `YYYYMMDD:<rowid>` (format 1). */
   readonly id: string;
   readonly time: number;
   readonly direction: FrameDirection;
@@ -81,19 +90,7 @@ export interface FrameQuery {
   readonly limit: number;
 }
 
-/** A China day (GMT+8): the log's unit of storage and retention. */
-const DAY_MS = 86_400_000;
-const CHINA_OFFSET_MS = 8 * 3_600_000;
 const FILE_RE = /^frames-(\d{8})\.db$/;
-
-export function dayKey(time: number): string {
-  return new Date(time + CHINA_OFFSET_MS).toISOString().slice(0, 10).replace(/-/g, '');
-}
-
-/** Start (epoch ms) of the China day `YYYYMMDD`. */
-export function dayStart(key: string): number {
-  return Date.UTC(Number(key.slice(0, 4)), Number(key.slice(4, 6)) - 1, Number(key.slice(6, 8))) - CHINA_OFFSET_MS;
-}
 
 interface Waiting {
   resolve(written: number): void;
@@ -104,7 +101,7 @@ export class FrameLog implements FrameLogSink {
   resolveVehicle: (phone: string) => number | null = () => null;
   /** Frames not kept because the batch was full. */
   dropped = 0;
-  /** Frames written (acknowledged by the writer thread). */
+  /** Frames handed to the writer thread (acknowledged; held in its open blocks or written). */
   written = 0;
   private times: number[] = [];
   private dirs: FrameDirection[] = [];
@@ -120,6 +117,8 @@ export class FrameLog implements FrameLogSink {
   /** The last request posted: awaiting it means everything posted before is done (the writer works in order). */
   private last: Promise<number> = Promise.resolve(0);
   private closed = false;
+  /** The minute of the last request posted: the timer posts once a minute even with nothing waiting, so quiet terminals' blocks are sealed. */
+  private postedMinute = -1;
 
   constructor(private readonly options: FrameLogOptions) {
     fs.mkdirSync(options.dir, { recursive: true });
@@ -150,7 +149,11 @@ export class FrameLog implements FrameLogSink {
       this.waiting.clear();
     });
     this.timer = setInterval(() => {
-      this.flush().catch(() => undefined); // reported through onError
+      try {
+        this.handOver();
+      } catch (err) {
+        options.onError?.(err);
+      }
     }, options.flushMs ?? 1000);
     this.timer.unref();
   }
@@ -177,66 +180,63 @@ export class FrameLog implements FrameLogSink {
     return p;
   }
 
+  /** Milliseconds the writer thread has been busy since it started (its event loop's active time). */
+  writerBusyMs(): number {
+    return this.worker.performance.eventLoopUtilization().active;
+  }
+
   /**
-   * Hands the waiting frames to the writer thread (header, vehicle and day found here: cheap) and
-   * resolves once everything handed over so far is written.
+   * Hands the waiting frames to the writer thread (each frame's vehicle resolved here: the directory
+   * lives on this thread) and asks it to seal `seal`'s open blocks besides those of past minutes.
    */
-  async flush(): Promise<void> {
+  private handOver(seal?: Seal): void {
     const n = this.frames.length;
-    if (n > 0 && !this.closed) {
-      const times = this.times, dirs = this.dirs, frames = this.frames;
-      this.times = [];
-      this.dirs = [];
-      this.frames = [];
-      const raws: Uint8Array[] = new Array(n);
-      let total = 0;
-      const meta = new Int32Array(n * 4);
-      const phones: string[] = new Array(n);
-      const keys: string[] = new Array(n);
-      let dayEnd = -Infinity, key = '';
-      for (let i = 0; i < n; i++) {
-        const t = times[i]!;
-        if (t >= dayEnd || t < dayEnd - DAY_MS) {
-          key = dayKey(t);
-          dayEnd = dayStart(key) + DAY_MS;
-        }
-        keys[i] = key;
-        const dir = dirs[i]!;
-        let raw = frames[i]!;
-        if (dir === DOWN) {
-          // Outbound: the wire frame; kept unescaped like the inbound ones.
-          const inner = raw[0] === 0x7e && raw[raw.length - 1] === 0x7e ? raw.subarray(1, raw.length - 1) : raw;
-          const u = unescapeFrame(inner);
-          raw = u instanceof Uint8Array ? u : inner;
-        }
-        raws[i] = raw;
-        total += raw.length;
-        const h = readHeader(raw);
-        meta[i * 4] = dir;
-        if (h instanceof Error) {
-          meta[i * 4 + 1] = raw.length >= 2 ? (raw[0]! << 8) | raw[1]! : 0;
-          meta[i * 4 + 2] = -1;
-          meta[i * 4 + 3] = -1;
-          phones[i] = '';
-        } else {
-          meta[i * 4 + 1] = h.header.msgId;
-          meta[i * 4 + 2] = h.header.serial;
-          meta[i * 4 + 3] = this.resolveVehicle(h.header.phone) ?? -1;
-          phones[i] = h.header.phone;
-        }
+    if (this.closed) return;
+    const now = this.clock();
+    const minute = Math.floor(now / MINUTE_MS);
+    if (n === 0 && seal === undefined && minute === this.postedMinute) return;
+    this.postedMinute = minute;
+    const times = Float64Array.from(this.times);
+    const dirs = this.dirs, frames = this.frames;
+    this.times = [];
+    this.dirs = [];
+    this.frames = [];
+    const meta = new Int32Array(n * 3);
+    const offsets = new Int32Array(n + 1);
+    // The batch's distinct phones: the writer gets each once (a string per frame would be cloned per frame).
+    const phones: string[] = [];
+    const phoneIndex = new Map<string, number>();
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      const dir = dirs[i]!;
+      const bytes = frames[i]!;
+      offsets[i] = total;
+      total += bytes.length;
+      meta[i * 3] = dir;
+      const phone = peekPhone(bytes, dir === DOWN);
+      if (phone === undefined) {
+        meta[i * 3 + 1] = -1;
+        meta[i * 3 + 2] = -1;
+        continue;
       }
-      const bytes = new Uint8Array(total);
-      const offsets = new Int32Array(n + 1);
-      let o = 0;
-      for (let i = 0; i < n; i++) {
-        offsets[i] = o;
-        bytes.set(raws[i]!, o);
-        o += raws[i]!.length;
+      meta[i * 3 + 1] = this.resolveVehicle(phone) ?? -1;
+      let p = phoneIndex.get(phone);
+      if (p === undefined) {
+        p = phones.length;
+        phones.push(phone);
+        phoneIndex.set(phone, p);
       }
-      offsets[n] = o;
-      const timesArr = Float64Array.from(times);
-      void this.post({ type: 'write', id: this.nextId++, keys, times: timesArr, meta, offsets, phones, bytes }, [timesArr.buffer, meta.buffer, offsets.buffer, bytes.buffer]).catch(() => undefined);
+      meta[i * 3 + 2] = p;
     }
+    offsets[n] = total;
+    const packed = new Uint8Array(total);
+    for (let i = 0; i < n; i++) packed.set(frames[i]!, offsets[i]!);
+    void this.post({ type: 'write', id: this.nextId++, now, seal, times, meta, phones, offsets, bytes: packed }, [times.buffer, meta.buffer, offsets.buffer, packed.buffer]).catch(() => undefined);
+  }
+
+  /** Hands everything recorded so far to the writer thread and resolves once all of it is written (every open block sealed). */
+  async flush(): Promise<void> {
+    this.handOver('all');
     await this.last;
   }
 
@@ -249,66 +249,48 @@ export class FrameLog implements FrameLogSink {
     return db;
   }
 
-/** Day files present, oldest first. */
+  /** Day files present, oldest first. */
   dayFiles(): string[] {
     return fs.readdirSync(this.options.dir).map((n) => FILE_RE.exec(n)?.[1]).filter((k): k is string => k !== undefined).sort();
   }
 
   /**
-   * Frames matching `q`, newest first, paged across the day files the range touches; the waiting batch
-   * is written first, so a frame sent a moment ago is found.
+   * Frames matching `q`, newest first, paged across the day files the range touches; the frames in
+   * hand and the open blocks the query needs are written first, so a frame sent a moment ago is found.
    */
   async search(q: FrameQuery): Promise<{ total: number; rows: FrameRow[] }> {
-    await this.flush();
+    const rareOnly = q.msgIds !== undefined && q.msgIds.length > 0 && q.msgIds.every((id) => RARE_MSG_IDS.includes(id));
+    // Device messages are written as they arrive (no block to seal); a device's or vehicle's search seals only its blocks.
+    const targeted = q.vehicleId !== undefined || q.phone !== undefined;
+    this.handOver(rareOnly ? undefined : targeted ? { phones: q.phone === undefined ? [] : [q.phone], vehicles: q.vehicleId === undefined ? [] : [q.vehicleId] } : 'all');
+    await this.last;
     const present = new Set(this.dayFiles());
     const keys: string[] = [];
     for (let d = dayStart(dayKey(q.to)); d >= dayStart(dayKey(q.from)); d -= DAY_MS) {
       const k = dayKey(d);
       if (present.has(k)) keys.push(k);
     }
-    const where: string[] = ['t >= ?', 't <= ?'];
-    const args: (number | string)[] = [q.from, q.to];
-    if (q.vehicleId !== undefined) {
-      if (q.phone !== undefined) {
-        where.push('(vehicle_id = ? OR (vehicle_id IS NULL AND phone = ?))');
-        args.push(q.vehicleId, q.phone);
-      } else {
-        where.push('vehicle_id = ?');
-        args.push(q.vehicleId);
-      }
-    } else if (q.phone !== undefined) {
-      where.push('phone = ?');
-      args.push(q.phone);
-    } else if (q.vehicleIds !== undefined) {
-      where.push(`vehicle_id IN (SELECT value FROM json_each(?))`);
-      args.push(JSON.stringify(q.vehicleIds));
-    }
-    if (q.direction !== undefined) {
-      where.push('dir = ?');
-      args.push(q.direction);
-    }
-    if (q.msgIds !== undefined && q.msgIds.length > 0) {
-      where.push(`msg_id IN (${q.msgIds.map(() => '?').join(',')})`);
-      args.push(...q.msgIds);
-    }
-    const cond = where.join(' AND ');
+    const target = targetCondition(q);
     let total = 0;
     let skip = q.offset;
     const rows: FrameRow[] = [];
     for (const k of keys) {
       const db = this.reader(k);
-      const count = (db.prepare(`SELECT count(*) AS n FROM frame WHERE ${cond}`).get(...args) as { n: number }).n;
-      total += count;
-      if (rows.length >= q.limit) continue;
-      if (skip >= count) {
-        skip -= count;
-        continue;
-      }
-      const got = db.prepare(`SELECT rowid AS id, t, dir, msg_id, serial, phone, vehicle_id, raw FROM frame WHERE ${cond} ORDER BY t DESC, rowid DESC LIMIT ? OFFSET ?`)
-        .all(...args, q.limit - rows.length, skip) as { id: number; t: number; dir: FrameDirection; msg_id: number; serial: number | null; phone: string | null; vehicle_id: number | null; raw: Buffer }[];
-      skip = 0;
-      for (const r of got) {
-        rows.push({ id: `${k}:${r.id}`, time: r.t, direction: r.dir, msgId: r.msg_id, serial: r.serial, phone: r.phone, vehicleId: r.vehicle_id, raw: new Uint8Array(r.raw) });
+      const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
+      // Newest first within the day: format 2 rows were all written after the format 1 ones.
+      const sources: Source[] = [];
+      if (tables.has('block')) sources.push(rareOnly ? rowSource(db, k, 'rare', q, target) : blockSource(db, k, q, target));
+      if (tables.has('frame')) sources.push(rowSource(db, k, 'frame', q, target));
+      for (const src of sources) {
+        const count = src.count();
+        total += count;
+        if (rows.length >= q.limit) continue;
+        if (skip >= count) {
+          skip -= count;
+          continue;
+        }
+        rows.push(...src.rows(skip, q.limit - rows.length));
+        skip = 0;
       }
     }
     return { total, rows };
@@ -343,4 +325,133 @@ export class FrameLog implements FrameLogSink {
       await this.worker.terminate();
     }
   }
+}
+
+/** 2013 phones by their 6 BCD bytes read as one number: a terminal's phone text is built once, not per frame. */
+const phones2013 = new Map<number, string>();
+
+/**
+ * The terminal phone in a frame's header, undefined when readHeader (jt808/header.ts) would refuse the
+ * header (same checks), read without unescaping the whole frame nor building a header object.
+ */
+export function peekPhone(bytes: Uint8Array, wire: boolean): string | undefined {
+  let f = bytes;
+  if (wire) {
+    const inner = f.length >= 2 && f[0] === 0x7e && f[f.length - 1] === 0x7e ? f.subarray(1, f.length - 1) : f;
+    // A header is at most 21 bytes, 42 escaped; an escape inside it is rare (a length byte of 0x7d/0x7e).
+    const head = inner.subarray(0, 42);
+    if (head.includes(0x7d)) {
+      const u = unescapeFrame(head[head.length - 1] === 0x7d ? head.subarray(0, head.length - 1) : head);
+      if (u instanceof Error) return undefined;
+      f = u;
+    } else {
+      f = head;
+    }
+  }
+  const n = f.length;
+  if (n < 4) return undefined;
+  const props = (f[2]! << 8) | f[3]!;
+  if (props & 0x8000) return undefined; // reserved bit
+  const v2019 = (props & 0x4000) !== 0, sub = (props & 0x2000) !== 0;
+  const length = (v2019 ? 17 : 12) + (sub ? 4 : 0);
+  if (n < length) return undefined;
+  if (sub) {
+    const total = (f[length - 4]! << 8) | f[length - 3]!, index = (f[length - 2]! << 8) | f[length - 1]!;
+    if (total === 0 || index === 0 || index > total) return undefined;
+  }
+  if (v2019) return f[4] === 0 ? undefined : decodeBcdPhone(f, 5, 10);
+  const key = ((f[4]! * 256 + f[5]!) * 65536 + ((f[6]! << 8) | f[7]!)) * 65536 + ((f[8]! << 8) | f[9]!);
+  let phone = phones2013.get(key);
+  if (phone === undefined) {
+    phone = decodeBcdPhone(f, 4, 6);
+    if (phone === undefined) return undefined;
+    if (phones2013.size >= 1_000_000) phones2013.clear();
+    phones2013.set(key, phone);
+  }
+  return phone;
+}
+
+/** Which terminal's or vehicles' frames: a WHERE fragment over the columns `phone` and `vehicle_id` (both formats' tables have them). */
+function targetCondition(q: FrameQuery): { sql: string; args: (number | string)[] } {
+  if (q.vehicleId !== undefined) {
+    if (q.phone !== undefined) return { sql: '(vehicle_id = ? OR (vehicle_id IS NULL AND phone = ?))', args: [q.vehicleId, q.phone] };
+    return { sql: 'vehicle_id = ?', args: [q.vehicleId] };
+  }
+  if (q.phone !== undefined) return { sql: 'phone = ?', args: [q.phone] };
+  if (q.vehicleIds !== undefined) return { sql: 'vehicle_id IN (SELECT value FROM json_each(?))', args: [JSON.stringify(q.vehicleIds)] };
+  return { sql: '1', args: [] };
+}
+
+/** One day file's matching frames of one table, newest first: counted, then a page read. */
+interface Source {
+  count(): number;
+  rows(offset: number, limit: number): FrameRow[];
+}
+
+/** A table of one row per frame: format 1's `frame` or format 2's `rare`. */
+function rowSource(db: Database.Database, key: string, table: 'frame' | 'rare', q: FrameQuery, target: { sql: string; args: (number | string)[] }): Source {
+  const where: string[] = ['t >= ?', 't <= ?', target.sql];
+  const args: (number | string)[] = [q.from, q.to, ...target.args];
+  if (q.direction !== undefined) {
+    where.push('dir = ?');
+    args.push(q.direction);
+  }
+  if (q.msgIds !== undefined && q.msgIds.length > 0) {
+    where.push(`msg_id IN (${q.msgIds.map(() => '?').join(',')})`);
+    args.push(...q.msgIds);
+  }
+  const cond = where.join(' AND ');
+  const prefix = table === 'rare' ? 'r' : '';
+  return {
+    count: () => (db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${cond}`).get(...args) as { n: number }).n,
+    rows: (offset, limit) => {
+      const got = db.prepare(`SELECT rowid AS id, t, dir, msg_id, serial, phone, vehicle_id, raw FROM ${table} WHERE ${cond} ORDER BY t DESC, rowid DESC LIMIT ? OFFSET ?`)
+        .all(...args, limit, offset) as { id: number; t: number; dir: FrameDirection; msg_id: number; serial: number | null; phone: string | null; vehicle_id: number | null; raw: Buffer }[];
+      return got.map((r) => ({ id: `${key}:${prefix}${r.id}`, time: r.t, direction: r.dir, msgId: r.msg_id, serial: r.serial, phone: r.phone, vehicleId: r.vehicle_id, raw: new Uint8Array(r.raw) }));
+    },
+  };
+}
+
+/**
+ * Format 2's blocks covering the range: every block of the target whose minutes and times meet the
+ * range is unpacked and its frames filtered (a range cuts the first and last blocks), then ordered
+ * newest first (same time: the later block, the later frame in it first). A frame search covers at most a
+ * day of one terminal (~3,000 frames at one report per 30 s), so this is a few hundred small blobs.
+ */
+function blockSource(db: Database.Database, key: string, q: FrameQuery, target: { sql: string; args: (number | string)[] }): Source {
+  let all: { t: number; block: number; index: number; direction: FrameDirection; phone: string | null; vehicleId: number | null; raw: Uint8Array }[] | undefined;
+  const load = () => {
+    if (all) return all;
+    const blocks = db.prepare(`SELECT rowid AS id, phone, vehicle_id, frames FROM block WHERE minute >= ? AND minute <= ? AND t_max >= ? AND t_min <= ? AND ${target.sql}`)
+      .all(Math.floor(q.from / MINUTE_MS), Math.floor(q.to / MINUTE_MS), q.from, q.to, ...target.args) as { id: number; phone: string | null; vehicle_id: number | null; frames: Buffer }[];
+    const msgIds = q.msgIds !== undefined && q.msgIds.length > 0 ? new Set(q.msgIds) : undefined;
+    all = [];
+    for (const b of blocks) {
+      const frames = unpackBlock(b.frames);
+      for (let i = 0; i < frames.length; i++) {
+        const f = frames[i]!;
+        if (f.time < q.from || f.time > q.to) continue;
+        if (q.direction !== undefined && f.direction !== q.direction) continue;
+        if (msgIds && !msgIds.has(msgIdOf(f.raw))) continue;
+        all.push({ t: f.time, block: b.id, index: i, direction: f.direction, phone: b.phone, vehicleId: b.vehicle_id, raw: f.raw });
+      }
+    }
+    all.sort((a, b) => b.t - a.t || b.block - a.block || b.index - a.index);
+    return all;
+  };
+  return {
+    count: () => load().length,
+    rows: (offset, limit) => load().slice(offset, offset + limit).map((f) => {
+      const h = readHeader(f.raw);
+      return {
+        id: `${key}:${f.block}.${f.index}`, time: f.t, direction: f.direction, msgId: msgIdOf(f.raw), serial: h instanceof Error ? null : h.header.serial,
+        phone: f.phone, vehicleId: f.vehicleId, raw: new Uint8Array(f.raw),
+      };
+    }),
+  };
+}
+
+/** The message id as format 1 stored it: the first two bytes (also when the header cannot be read). */
+function msgIdOf(raw: Uint8Array): number {
+  return raw.length >= 2 ? (raw[0]! << 8) | raw[1]! : 0;
 }
