@@ -25,13 +25,18 @@ export function readProvisionedTerminals(dataDir: string, limit = Number.MAX_SAF
     // Buses (vehicles on a line) count passengers at their line's stops (sim/passengers.ts).
     const rows = db.prepare(`SELECT v.device_no AS deviceNo, v.vehiidno AS plate, NULLIF(t.auth_code, '') AS authCode,
                                     v.vehicle_type = 'muck' AS slag, v.line_id AS lineId,
+                                    (SELECT c.path FROM company c WHERE c.id = v.company_id) AS path,
                                     (SELECT COUNT(*) FROM line_station s WHERE s.line_id = v.line_id AND s.direction = 0) AS stops
                              FROM vehicle v LEFT JOIN terminal t ON t.device_no = v.device_no
                              WHERE v.device_no IS NOT NULL ORDER BY v.id LIMIT ? OFFSET ?`)
-      .all(limit, offset) as { deviceNo: string; plate: string; authCode: string | null; slag: number; lineId: number | null; stops: number }[];
+      .all(limit, offset) as { deviceNo: string; plate: string; authCode: string | null; slag: number; lineId: number | null; stops: number; path: string }[];
     for (const r of rows) if (r.lineId !== null) registerBus(r.deviceNo, r.stops);
-    // Slag trucks (type muck) carry the cargo box item (sim/box.ts).
-    return rows.map((r) => ({ deviceNo: r.deviceNo, plate: r.plate, authCode: r.authCode, ...(r.slag === 1 ? { slagTruck: true } : {}) }));
+    // Slag trucks (type muck) carry the cargo box item (sim/box.ts) and drive loads to the disposal
+    // sites of their company or the companies above it (as the platform checks them).
+    const sites = db.prepare(`SELECT s.lng, s.lat, s.radius_m AS radiusM, c.path FROM box_site s JOIN company c ON c.id = s.company_id ORDER BY s.id`)
+      .all() as { lng: number; lat: number; radiusM: number; path: string }[];
+    const sitesOf = (path: string) => sites.filter((s) => path.startsWith(s.path)).map(({ lng, lat, radiusM }) => ({ lng, lat, radiusM }));
+    return rows.map((r) => ({ deviceNo: r.deviceNo, plate: r.plate, authCode: r.authCode, ...(r.slag === 1 ? { slagTruck: true, slagSites: sitesOf(r.path) } : {}) }));
   } finally {
     db.close();
   }

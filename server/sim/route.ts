@@ -171,10 +171,10 @@ function addUrbanLegs(b: RouteBuilder, rng: Rng, city: City, from: [number, numb
   b.point(to[0], to[1], city.elevation, SEGMENT_URBAN, rng.range(20, 35));
 }
 
-/** A trip inside `city` from `from` to a point 3–15 km away. */
-export function planUrbanTrip(rng: Rng, city: City, from: [number, number]): Route {
-  let to = pointInCity(rng, city);
-  for (let i = 0; i < 8 && haversineKm(from[0], from[1], to[0], to[1]) < 3; i++) to = pointInCity(rng, city);
+/** A trip inside `city` from `from` to a point 3–15 km away, or to `target` (a slag truck's disposal site, sim/box.ts). */
+export function planUrbanTrip(rng: Rng, city: City, from: [number, number], target?: [number, number]): Route {
+  let to = target ?? pointInCity(rng, city);
+  for (let i = 0; !target && i < 8 && haversineKm(from[0], from[1], to[0], to[1]) < 3; i++) to = pointInCity(rng, city);
   const b = new RouteBuilder();
   addUrbanLegs(b, rng, city, from, to);
   return b.build(city);

@@ -3,6 +3,7 @@
  * (default every 100 ms) pops the terminals whose wake time has come from a binary heap, so
  * thousands of vehicles cost one timer, not one setInterval each.
  */
+import type { DisposalSite } from '../../domain/box/status.ts';
 import { SimBox } from './box.ts';
 import { Terminal, emptyStats, type SimRegistration, type SimStats, type SimTerminalEvent, type TerminalContext } from './terminal.ts';
 import { VehicleProgram, type SimRates } from './vehicle.ts';
@@ -23,6 +24,8 @@ export interface TerminalSpec {
   readonly registration?: SimRegistration;
   /** A slag truck (vehicle type muck): its reports carry the cargo box item 0xE1 (sim/box.ts). */
   readonly slagTruck?: boolean;
+  /** A slag truck's disposal sites (its company's and above; fleet-source.ts): its loaded trips end there. */
+  readonly slagSites?: readonly DisposalSite[];
 }
 
 export interface SimulatorOptions {
@@ -193,7 +196,10 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
       // Time to connect and authenticate, so first reports go live rather than as re-uploads.
       firstReportAfterMs: 5000,
     });
-    const t = new Terminal(program, ctx, s.authCode ?? null, s.registration, s.slagTruck ? new SimBox(program.deviceNo) : null);
+    const box = s.slagTruck ? new SimBox(program.deviceNo, 'box', s.slagSites ?? []) : null;
+    // A slag truck's trips follow its load: loaded to a disposal site (sim/box.ts).
+    if (box) program.tripTarget = (lng, lat, time) => box.tripTarget(lng, lat, time);
+    const t = new Terminal(program, ctx, s.authCode ?? null, s.registration, box);
     if (program.link === 'never') stats.neverOnline++;
     heap.push(t);
     return t;

@@ -148,6 +148,11 @@ export class VehicleProgram {
   readonly shiftHours: 0 | 12;
   /** Next report time (Infinity for a terminal that never comes online). */
   nextAt: number;
+  /**
+   * A slag truck's trips (sim/box.ts `tripTarget`): set, every trip stays in town and goes to the point
+   * it answers (a disposal site while loaded), or somewhere of its own choosing on null.
+   */
+  tripTarget: ((lng: number, lat: number, time: number) => [number, number] | null) | undefined;
   link: Link;
 
   private readonly move: Rng;
@@ -476,6 +481,7 @@ export class VehicleProgram {
 
   private planTrip(): Route {
     const from: [number, number] = [this.lng, this.lat];
+    if (this.tripTarget) return planUrbanTrip(this.move, this.city, from, this.tripTarget(this.lng, this.lat, this.simMs) ?? undefined);
     const hour = this.workHour(this.simMs);
     if (this.move.chance(0.45)) {
       const candidates = CITIES.filter((c) => {
