@@ -80,7 +80,8 @@ const RESTORE_HELD_MS = 7 * 86_400_000;
 
 export class AlarmService {
   readonly engine: AlarmEngine;
-  readonly stats = { raised: 0, merged: 0, ended: 0, failed: 0, spoken: 0 };
+  /** `batches`: stored batches (one transaction each); alarms per batch is what a storm's commits amortise over (bench/alarm-storm). */
+  readonly stats = { raised: 0, merged: 0, ended: 0, failed: 0, spoken: 0, batches: 0 };
   /** companyId → alarmType → setting. */
   private settings = new Map<number, Map<number, CompanyAlarmSetting>>();
   private levelSwitches = new Map<number, boolean>();
@@ -377,6 +378,7 @@ export class AlarmService {
 
   /** Stores one batch in one transaction, then publishes its new alarms. */
   private async drainBatch(batch: readonly AlarmEvent[]): Promise<void> {
+    this.stats.batches++;
     const starts = new Set<number>();
     for (const e of batch) if (e.kind === 'start') starts.add(e.vehicleId);
     let labels = new Map<number, VehicleLabel>();

@@ -4,6 +4,7 @@ import {
 } from '../repositories.ts';
 import { scopeCondition, type Scope } from '../scope.ts';
 import type { SqliteDb } from '../sqlite.ts';
+import type { Statement } from 'better-sqlite3';
 import { placeholders } from './rows.ts';
 
 interface LiveVehicleRowDb { id: number; company_id: number; path: string; device_no: string; auth_code: string | null }
@@ -147,16 +148,26 @@ export class SqliteTerminalRepository implements TerminalRepository {
     return row?.id;
   }
 
+  /**
+   * The labels statement by scope SQL (two shapes: all companies, or a path range). The ids travel as
+   * one JSON array (json_each), so every call reuses one prepared statement: the alarm service reads
+   * labels once per stored batch, and preparing a statement per IN-list length cost more than the
+   * read itself in an alarm storm (issue 16).
+   */
+  private readonly labelStatements = new Map<string, Statement>();
+
   async labels(scope: Scope, vehicleIds: readonly number[]): Promise<Map<number, VehicleLabel>> {
     const out = new Map<number, VehicleLabel>();
+    if (vehicleIds.length === 0) return out;
     const s = scopeCondition(scope, 'c');
-    for (let i = 0; i < vehicleIds.length; i += CHUNK) {
-      const ids = vehicleIds.slice(i, i + CHUNK);
-      const rows = this.db.prepare(`SELECT v.id, v.vehiidno, v.device_no, v.company_id, c.name FROM vehicle v JOIN company c ON c.id = v.company_id
-                                    WHERE v.id IN (${placeholders(ids.length)}) AND ${s.sql}`)
-        .all(...ids, ...s.params) as { id: number; vehiidno: string; device_no: string | null; company_id: number; name: string }[];
-      for (const r of rows) out.set(r.id, { vehicleId: r.id, vehiidno: r.vehiidno, deviceNo: r.device_no, companyId: r.company_id, companyName: r.name });
+    let st = this.labelStatements.get(s.sql);
+    if (st === undefined) {
+      st = this.db.prepare(`SELECT v.id, v.vehiidno, v.device_no, v.company_id, c.name FROM vehicle v JOIN company c ON c.id = v.company_id
+                            WHERE v.id IN (SELECT value FROM json_each(?)) AND ${s.sql}`);
+      this.labelStatements.set(s.sql, st);
     }
+    const rows = st.all(JSON.stringify(vehicleIds), ...s.params) as { id: number; vehiidno: string; device_no: string | null; company_id: number; name: string }[];
+    for (const r of rows) out.set(r.id, { vehicleId: r.id, vehiidno: r.vehiidno, deviceNo: r.device_no, companyId: r.company_id, companyName: r.name });
     return out;
   }
 }
