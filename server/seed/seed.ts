@@ -19,6 +19,7 @@ import { seedFaceWarehouse } from './face-warehouse.ts';
 import { seedFaceDevices } from './face-recognition.ts';
 import { seedFences } from './fences.ts';
 import { seedBoxSites } from './box-sites.ts';
+import { seedBoxPermits } from './box-permits.ts';
 import { seedNotices } from './notices.ts';
 import { seedAppUsers } from './app-users.ts';
 import { seedTextTemplates } from './voice.ts';
@@ -146,6 +147,7 @@ export async function seedDemoData(storage: Storage, opts: SeedOptions): Promise
     seedFaceDevices(tx, Date.now()); // issue 19: the simulated face cameras hold their drivers' faces (sim/face.ts)
     await seedFences(tx, Date.now()); // issue 17: demo fences where the fleets drive, bound to their vehicles
     await seedBoxSites(tx, Date.now()); // issue 17: demo disposal sites of the branches (box rules 70003/70004)
+    seedBoxPermits(tx, Date.now()); // issue 17: transport permits of the slag trucks, one in twelve expired (70006)
     seedNotices(tx, Date.now()); // issue 19: notices from the platform administrator (header bell, message log)
     await seedAppUsers(tx, Date.now()); // issue 19: drivers'-app accounts the app simulator signs in with (server/sim/app-users.ts)
     seedTextTemplates(tx, Date.now()); // issue 19: text templates for 文本资源 and the 语音下发 picker

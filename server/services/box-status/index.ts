@@ -13,7 +13,10 @@ import { chinaDayIndex, chinaDayStartMs, isOffline } from '../../../domain/track
 import {
   BOX_ALARM_CODES, BOX_FILTERS, boxStateOf, boxViolations, insideSite, matchesFilter, type BoxFilter, type BoxState, type DisposalSite,
 } from '../../../domain/box/status.ts';
-import { BOX_EXTRA_ALARM_CODES, boxExtraViolations, loadDropped } from '../../../domain/box/rules.ts';
+import { BOX_EXTRA_ALARM_CODES, boxExtraViolations, loadDropped, RATED_LOAD_T } from '../../../domain/box/rules.ts';
+import { truckLimitsOf, type TruckLimits } from '../../../domain/box/controller.ts';
+import { PERMIT_ALARM, transportWithoutPermit, type PermitPeriod } from '../../../domain/box/permit.ts';
+import { ControllerParams } from './controller-params.ts';
 import { PLATFORM_RULES } from '../../../domain/alarms/sources.ts';
 import type { Storage } from '../../db/repositories.ts';
 import { pathInScope, scopeCondition } from '../../db/scope.ts';
@@ -21,10 +24,10 @@ import type { SqliteDb } from '../../db/sqlite.ts';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import type { LocationReport } from '../../gateway/jt808/index.ts';
 import { auth, narrowedScope } from '../../http/auth.ts';
-import { fail, ok } from '../../http/envelope.ts';
+import { badField, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import type { Message } from '../../http/messages.ts';
-import { Id, Name, PageFields, Strict, Text, type App } from '../../http/route.ts';
+import { EpochMs, Id, Name, PageFields, Strict, Text, type App } from '../../http/route.ts';
 import type { LiveRuntime } from '../../live/runtime.ts';
 import type { RetentionTask } from '../../retention/scheduler.ts';
 import { timeSweep } from '../../retention/time-sweep.ts';
@@ -33,12 +36,19 @@ export const BOX_PAGE = '/monitor/boxStatus';
 /** Unsaved state changes are written this often (and at shutdown). */
 export const BOX_FLUSH_MS = 2000;
 const DAY_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
+/** The rules' codes beyond the posture ones, started or ended on every report with the item. */
+const EXTRA_CODES: readonly number[] = [...BOX_EXTRA_ALARM_CODES, PERMIT_ALARM];
+const DEFAULT_TRUCK_LIMITS: TruckLimits = truckLimitsOf(undefined, RATED_LOAD_T);
 
 const pair = (zh: string, en: string): Message => (lang) => (lang === 'zh' ? zh : en);
 export const BoxMessages = {
   vehicleNotFound: pair('车辆不存在或不在您的管辖范围内', 'No such vehicle in your scope'),
   siteNotFound: pair('消纳场不存在', 'No such disposal site'),
   badDay: pair('day：日期无效（YYYY-MM-DD）', 'day: not a valid date (YYYY-MM-DD)'),
+  permitNotFound: pair('准运证不存在', 'No such transport permit'),
+  permitPeriod: pair('validTo：有效期止须晚于有效期起', 'validTo: the end of validity must be after its start'),
+  permitNoTaken: pair('permitNo：本单位已有同号准运证', 'permitNo: your company already has a permit of this number'),
+  permitSite: pair('siteId：该消纳场不适用于此车辆', 'siteId: this disposal site does not apply to the vehicle'),
 } as const;
 
 export interface BoxNow extends BoxState {
@@ -70,6 +80,11 @@ export class BoxStatusService {
   private readonly odometer = new Map<number, number>();
   private pending: ChangeRow[] = [];
   private sites: SiteRow[] = [];
+  /** Transport permits by vehicle (70006), and the company paths that keep any (the register is in use there). */
+  private permits = new Map<number, PermitPeriod[]>();
+  private permitPaths = new Set<string>();
+  /** The 0xF3A0 block each truck last acknowledged (its limits for 70001/70002/70004/70005/70009). */
+  private controller: ControllerParams | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private flushing: Promise<void> = Promise.resolve();
   readonly stats = { reports: 0, changes: 0 };
@@ -91,7 +106,13 @@ export class BoxStatusService {
       if (s.loadT !== null) this.sensorSeen.add(r.vehicle_id!);
     }
     this.reloadSites();
-    this.timer ??= setInterval(() => void this.flush(), BOX_FLUSH_MS);
+    this.reloadPermits();
+    this.controller = new ControllerParams(this.db);
+    this.refreshControllerParams();
+    this.timer ??= setInterval(() => {
+      this.refreshControllerParams();
+      void this.flush();
+    }, BOX_FLUSH_MS);
     this.timer.unref();
   }
 
@@ -104,6 +125,35 @@ export class BoxStatusService {
   reloadSites(): void {
     this.sites = (this.db.prepare(`SELECT s.id, s.company_id AS companyId, c.path AS companyPath, s.name, s.lng, s.lat, s.radius_m AS radiusM
       FROM box_site s JOIN company c ON c.id = s.company_id`).all() as SiteRow[]);
+  }
+
+  reloadPermits(): void {
+    const rows = this.db.prepare(`SELECT p.vehicle_id AS vehicleId, p.valid_from AS validFrom, p.valid_to AS validTo, c.path
+      FROM box_permit p JOIN company c ON c.id = p.company_id`).all() as (PermitPeriod & { vehicleId: number; path: string })[];
+    const permits = new Map<number, PermitPeriod[]>();
+    for (const r of rows) {
+      const list = permits.get(r.vehicleId) ?? [];
+      list.push({ validFrom: r.validFrom, validTo: r.validTo });
+      permits.set(r.vehicleId, list);
+    }
+    this.permits = permits;
+    this.permitPaths = new Set(rows.map((r) => r.path));
+  }
+
+  /** Reads the controller blocks acknowledged since the last call (the flush timer calls it; tests may too). */
+  refreshControllerParams(): void {
+    try {
+      this.controller?.refresh();
+    } catch (err) {
+      this.log?.warn({ err }, 'controller parameters not read');
+    }
+  }
+
+  /** The limits the rules apply to a truck: its last acknowledged 0xF3A0 block, else the defaults. */
+  limitsOf(vehicleId: number): TruckLimits {
+    // Per report: most trucks were never set, and share one object.
+    const block = this.controller?.of(vehicleId);
+    return block ? truckLimitsOf(block, RATED_LOAD_T) : DEFAULT_TRUCK_LIMITS;
   }
 
   allSites(): readonly SiteRow[] {
@@ -153,7 +203,8 @@ export class BoxStatusService {
     // Without any approved site for the vehicle there is nothing to unload outside of: 70004 needs sites.
     const sites = state.lifted && state.loaded ? this.sitesFor(vehicleId) : [];
     const atSite = sites.length === 0 || insideSite(sites, loc.lng, loc.lat);
-    const holds = boxViolations(state, loc.speed, atSite);
+    const limits = this.limitsOf(vehicleId);
+    const holds = boxViolations(state, loc.speed, atSite, limits);
     // 70003 needs the sites only on the report where the load fell (rare): the hot path stays a few compares.
     const fitted = this.sensorSeen.has(vehicleId);
     const dropSites = loadDropped(before, state, fitted) ? this.sitesFor(vehicleId) : [];
@@ -162,13 +213,19 @@ export class BoxStatusService {
       time: loc.time, speedKmh: loc.speed, atSite: dropSites.length === 0 || insideSite(dropSites, loc.lng, loc.lat), sensorFitted: fitted,
       // The alarm service handled this report first (the listener is chained), so 13010 is as of now.
       offRoute: state.loaded && alarms.engine.isActive(vehicleId, PLATFORM_RULES.routeDeviation),
-    });
+    }, limits.ratedLoadT);
+    // 70006 only where the company keeps its permits in the register (like the sites: with none
+    // registered there is nothing to be without); the path is looked up only for a loaded moving truck
+    // without a valid permit.
+    if (transportWithoutPermit(state, loc.speed, loc.time, this.permits.get(vehicleId), limits.movingKmh) && this.permitPaths.has(this.pathOf(vehicleId))) {
+      extra.add(PERMIT_ALARM);
+    }
     const place = { time: loc.time, lng: loc.lng, lat: loc.lat, speed: loc.speed };
     for (const code of BOX_ALARM_CODES) {
       if (holds.has(code)) alarms.platformStart(vehicleId, code, place);
       else alarms.platformEnd(vehicleId, code, loc.time);
     }
-    for (const code of BOX_EXTRA_ALARM_CODES) {
+    for (const code of EXTRA_CODES) {
       if (extra.has(code)) alarms.platformStart(vehicleId, code, place);
       else alarms.platformEnd(vehicleId, code, loc.time);
     }
@@ -326,6 +383,106 @@ export function boxStatusRoutes(app: App, deps: { storage: Storage; live: LiveRu
     const n = db.prepare(`DELETE FROM box_site WHERE id = ? AND company_id IN (SELECT c.id FROM company c WHERE ${cond.sql})`).run(request.body.id, ...cond.params).changes;
     if (n === 0) throw fail.notFound(BoxMessages.siteNotFound);
     service.reloadSites();
+    return ok(null, requestLang(request));
+  });
+
+  // ------------------------------------------------------------------ transport permits (准运证, 70006)
+
+  const permitSelect = `SELECT p.id, p.company_id AS companyId, c.name AS companyName, p.vehicle_id AS vehicleId, v.vehiidno, p.permit_no AS permitNo,
+    p.valid_from AS validFrom, p.valid_to AS validTo, p.site_id AS siteId, s.name AS siteName, p.route, p.update_time AS updateTime
+    FROM box_permit p JOIN vehicle v ON v.id = p.vehicle_id JOIN company c ON c.id = p.company_id LEFT JOIN box_site s ON s.id = p.site_id`;
+
+  app.get('/service-monitor/box/permit/page', {
+    config: { permission: BOX_PAGE },
+    schema: {
+      querystring: Strict({
+        ...PageFields,
+        vehicleId: Type.Optional(Id),
+        keyword: Type.Optional(Text(30)),
+        valid: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])),
+      }),
+    },
+  }, async (request) => {
+    const ctx = auth(request);
+    const q = request.query;
+    const scope = await narrowedScope(storage, ctx, q.companyId);
+    const cond = scopeCondition(scope, 'c');
+    const now = store.clock();
+    const where = [cond.sql];
+    const params: (string | number)[] = [...cond.params];
+    if (q.vehicleId !== undefined) { where.push('p.vehicle_id = ?'); params.push(q.vehicleId); }
+    const keyword = q.keyword?.trim() ?? '';
+    if (keyword) {
+      where.push("(v.vehiidno LIKE ? ESCAPE '\\' OR p.permit_no LIKE ? ESCAPE '\\')");
+      const like = `%${keyword.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+      params.push(like, like);
+    }
+    if (q.valid !== undefined) {
+      where.push(q.valid === 1 ? '(p.valid_from <= ? AND p.valid_to > ?)' : '(p.valid_from > ? OR p.valid_to <= ?)');
+      params.push(now, now);
+    }
+    const sql = `${permitSelect} WHERE ${where.join(' AND ')}`;
+    const total = (db.prepare(`SELECT count(*) AS n FROM (${sql})`).get(...params) as { n: number }).n;
+    const rows = db.prepare(`${sql} ORDER BY v.vehiidno, p.valid_from DESC, p.id LIMIT ? OFFSET ?`).all(...params, q.size, (q.current - 1) * q.size) as { validFrom: number; validTo: number }[];
+    const records = rows.map((r) => ({ ...r, valid: r.validFrom <= now && now < r.validTo }));
+    return ok({ total, current: q.current, size: q.size, records }, requestLang(request));
+  });
+
+  app.post('/service-monitor/box/permit/save', {
+    config: { permission: `${BOX_PAGE}:site` },
+    schema: {
+      body: Strict({
+        id: Type.Optional(Id),
+        vehicleId: Id,
+        permitNo: Name(30),
+        validFrom: EpochMs,
+        validTo: EpochMs,
+        siteId: Type.Optional(Type.Union([Id, Type.Null()])),
+        route: Type.Optional(Text(200)),
+      }),
+    },
+  }, async (request) => {
+    const ctx = auth(request);
+    const b = request.body;
+    const scope = await narrowedScope(storage, ctx, b.companyId);
+    // Every check before the write: a refused request writes nothing.
+    const vehicle = await storage.fleet.getVehicle(scope, b.vehicleId);
+    if (!vehicle) throw badField('vehicleId', BoxMessages.vehicleNotFound, 'outOfScope');
+    if (b.validTo <= b.validFrom) throw badField('validTo', BoxMessages.permitPeriod, 'range');
+    const siteId = b.siteId ?? null;
+    // The site a permit names must be one the truck may unload at: its company's or above.
+    if (siteId !== null && !service.allSites().some((s) => s.id === siteId && vehicle.path.startsWith(s.companyPath))) throw badField('siteId', BoxMessages.permitSite, 'outOfScope');
+    const permitNo = b.permitNo.trim();
+    const cond = scopeCondition(scope, 'c');
+    if (b.id !== undefined && !db.prepare(`SELECT 1 FROM box_permit p JOIN company c ON c.id = p.company_id WHERE p.id = ? AND ${cond.sql}`).get(b.id, ...cond.params)) {
+      throw fail.notFound(BoxMessages.permitNotFound);
+    }
+    if (db.prepare('SELECT 1 FROM box_permit WHERE company_id = ? AND permit_no = ? AND id IS NOT ?').get(vehicle.companyId, permitNo, b.id ?? null)) {
+      throw badField('permitNo', BoxMessages.permitNoTaken, 'duplicate');
+    }
+    const now = Date.now();
+    let id = b.id;
+    if (id !== undefined) {
+      db.prepare('UPDATE box_permit SET company_id = ?, vehicle_id = ?, permit_no = ?, valid_from = ?, valid_to = ?, site_id = ?, route = ?, update_time = ? WHERE id = ?')
+        .run(vehicle.companyId, vehicle.id, permitNo, b.validFrom, b.validTo, siteId, (b.route ?? '').trim(), now, id);
+    } else {
+      id = Number(db.prepare('INSERT INTO box_permit (company_id, vehicle_id, permit_no, valid_from, valid_to, site_id, route, create_time, update_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(vehicle.companyId, vehicle.id, permitNo, b.validFrom, b.validTo, siteId, (b.route ?? '').trim(), now, now).lastInsertRowid);
+    }
+    service.reloadPermits();
+    return ok({ id }, requestLang(request));
+  });
+
+  app.post('/service-monitor/box/permit/delete', {
+    config: { permission: `${BOX_PAGE}:site` },
+    schema: { body: Strict({ id: Id }) },
+  }, async (request) => {
+    const ctx = auth(request);
+    const scope = await narrowedScope(storage, ctx, request.body.companyId);
+    const cond = scopeCondition(scope, 'c');
+    const n = db.prepare(`DELETE FROM box_permit WHERE id = ? AND company_id IN (SELECT c.id FROM company c WHERE ${cond.sql})`).run(request.body.id, ...cond.params).changes;
+    if (n === 0) throw fail.notFound(BoxMessages.permitNotFound);
+    service.reloadPermits();
     return ok(null, requestLang(request));
   });
 
