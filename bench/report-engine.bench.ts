@@ -13,19 +13,34 @@
  *   - a month: 2,000 vehicles × 31 closed days (quick: 40 vehicles × 31 days);
  *   - a day: 100,000 vehicles × 1 day (quick: 2,000 vehicles).
  * Each vehicle-day is 8 h of driving at one point every 30 s (960 points; quick: 240, every 2 min).
- * Modules registered: mileage only (the others of issue 18 land separately); both paths run the same set.
+ * Modules registered: SHIPPED_DAY_MODULES (server/services/report-engine/modules.ts, the list installReportEngine
+ * registers: mileage, operation, fuel, device); both paths run that same set, the baseline in one pass over
+ * each vehicle-day's positions, the engine reading every module's rows.
  * Reads: all the fleet's vehicles over the whole range, twice: first after a restart (connection closed
  * and reopened, a new engine started: SQLite's page cache is cold, the OS file cache is not) and warm.
  * Ingest: rows per CPU-second of the process (user + system) for the day fleet with the engine vs the
  * same rows without it (the writer alone); generating the rows is inside both figures. The engine's
  * saves run every DEFAULT_PERSIST_MS of the reports' simulated time (at most once per 5,000-row batch),
  * so a save writes each vehicle about as often as it would live.
+ * Disk: `fill disk bytes per position` is the data dir's size over its rows (positions with their indexes and
+ * the engine's rows), the figure the full run's disk is planned from.
+ *
+ * The full run (no --quick) — NOT run yet; planned from the quick run of 2026-11-28 (round 1, machine shared by
+ * ~6 engineers, wall ≈ 10× CPU): quick day fleet 480,000 rows at 16,449 rows/CPU-s with the engine (all four
+ * modules) vs 82,458 without (0.20×); disk 117 B/position (month, 240 points/day) and 162 B/position (day fleet:
+ * 2,000 vehicles' rows interleaved). Full sizes are 200× the quick rows: month 2,000 × 31 × 960 = 59.5 M rows,
+ * day 100,000 × 960 = 96 M rows (and the same 96 M again without the engine for the ingest baseline).
+ *   - Duration, one round on a quiet 2-core machine: month fill ≈ 60 min (59.5 M / 16.4 k rows per CPU-s),
+ *     day fill ≈ 100 min with the engine + ≈ 20 min without, reads: the engine's a few seconds, the baseline's
+ *     (every position read and reduced, first and warm) ≈ 30 min for the month and ≈ 50 min for the day.
+ *     ≈ 4.5 h per round: run `npm run bench -- report-engine --rounds 1` at a session's start, nothing else running.
+ *   - Disk (os.tmpdir(); set TMPDIR to a disk with room): month ≈ 7 GB (deleted before the day fleet starts),
+ *     day ≈ 16 GB with the engine + ≈ 11 GB without it at the same time: ≈ 30 GB free needed at the peak.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { mileageModule } from '../domain/report-day/mileage.ts';
-import type { DayEvent, DayModule } from '../domain/report-day/module.ts';
+import type { DayEvent } from '../domain/report-day/module.ts';
 import { isValidDayPoint } from '../domain/report-day/valid.ts';
 import { chinaDayIndex, chinaDayStartMs, DAY_MS } from '../domain/track/days.ts';
 import { loadConfig } from '../server/config.ts';
@@ -34,11 +49,18 @@ import type { PositionRow } from '../server/db/repositories.ts';
 import type { SqliteStorage } from '../server/db/sqlite/storage.ts';
 import { BatchedHistoryWriter } from '../server/live/history.ts';
 import { dayPoint, DEFAULT_PERSIST_MS, SqliteReportEngine } from '../server/services/report-engine/engine.ts';
+import { SHIPPED_DAY_MODULES } from '../server/services/report-engine/modules.ts';
 import { ReportEngineStore } from '../server/services/report-engine/store.ts';
 import type { BenchArgs, BenchRecord } from './types.ts';
 
 const BATCH = 5000;
-const MODULES = [mileageModule as DayModule<unknown, unknown>];
+/** Exactly the modules the server's engine runs (installReportEngine registers this list). */
+const MODULES = SHIPPED_DAY_MODULES;
+
+/** Bytes of the files of a data dir (the SQLite database, its WAL and shm). */
+function diskBytes(dir: string): number {
+  return readdirSync(dir).reduce((n, f) => n + statSync(path.join(dir, f)).size, 0);
+}
 
 interface Fleet {
   readonly label: string;
@@ -158,7 +180,9 @@ async function measure(fleet: Fleet, compareIngest: boolean): Promise<BenchRecor
     clock.now = chinaDayStartMs(today) + 3_600_000;
     engine.flushNow();
     await engine.close();
+    const bytes = diskBytes(dataDir);
     records.push(
+      { name: name('fill'), metric: 'disk bytes per position (positions, indexes, engine rows)', value: bytes / withEngine.rows, unit: 'B' },
       { name: name('fill'), metric: 'positions', value: withEngine.rows, unit: 'rows' },
       { name: name('fill'), metric: 'vehicle-days', value: fleet.vehicles * fleet.days, unit: 'days' },
     );
@@ -184,15 +208,26 @@ async function measure(fleet: Fleet, compareIngest: boolean): Promise<BenchRecor
     await engine.start();
     await engine.idle();
     const startMs = performance.now() - s0;
+    // Every shipped module's rows (what all the reports together read), as the baseline reduces all of them.
+    const readAll = async () => {
+      const counts: number[] = [];
+      for (const m of MODULES) {
+        let n = 0;
+        for (const list of (await engine.days(m.key, ids, firstDay, lastDay)).values()) n += list.length;
+        counts.push(n);
+      }
+      return counts;
+    };
     const t1 = performance.now();
-    const first = await engine.days('mileage', ids, firstDay, lastDay);
+    const firstCounts = await readAll();
     const firstMs = performance.now() - t1;
     const t2 = performance.now();
-    await engine.days('mileage', ids, firstDay, lastDay);
+    await readAll();
     const warmMs = performance.now() - t2;
-    let got = 0;
-    for (const list of first.values()) got += list.length;
-    if (got !== fleet.vehicles * fleet.days) throw new Error(`engine answered ${got} of ${fleet.vehicles * fleet.days} vehicle-days`);
+    firstCounts.forEach((n, m) => {
+      if (n !== fleet.vehicles * fleet.days) throw new Error(`engine answered ${n} of ${fleet.vehicles * fleet.days} vehicle-days of '${MODULES[m]!.key}'`);
+    });
+    const got = fleet.vehicles * fleet.days;
     await engine.close();
 
     // The baseline on a fresh connection too, then warm.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceModule, isContact, type DeviceCarry } from './device.ts';
+import { deviceModule, isContact, withSeen, type DeviceCarry, type DeviceRow } from './device.ts';
 import type { DayContext, DayEvent, DayPoint } from './module.ts';
 import { reduceDay } from './operation.ts';
 import { chinaDayStartMs, DAY_MS } from '../track/days.ts';
@@ -107,5 +107,49 @@ describe('device module against a recompute from raw points', () => {
     expect(row.offlineMinutes).toBeCloseTo(raw.gapMinutes, 9);
     expect(row.onlineMinutes).toBeCloseTo(raw.onlineMinutes, 9);
     expect(row.points).toBe(points.length);
+  });
+});
+
+describe('withSeen: heartbeat contact laid over the position sessions', () => {
+  const ZERO: DeviceRow = {
+    points: 0, online: 0, contacts: 0, sessions: 0, onlineMinutes: 0, offlines: 0, offlineMinutes: 0, longestOfflineMinutes: 0, firstContact: null, lastContact: null,
+  };
+  const sessionsOf = (events: DayEvent[]) => events.filter((e) => e.kind === 'online');
+
+  it('a day of heartbeats only: online, one session of their span, no offline, no point', () => {
+    const row = withSeen(ZERO, [], [{ start: at(2, 0), end: at(2, 4) }], D0, D0 + DAY_MS);
+    expect(row).toMatchObject({ points: 0, online: 1, sessions: 1, onlineMinutes: 4, offlines: 0, firstContact: at(2, 0), lastContact: at(2, 4) });
+  });
+
+  it('heartbeats filling the gap between two position sessions join them: no offline left', () => {
+    // Positions 08:00–08:59 and 09:30–09:59 (offline 31 min); heartbeats 08:59:30–09:29 bridge it (gaps ≤ 3 min).
+    const { row, events } = reduceDay(deviceModule, ctx(), [...every(at(8, 0), at(9, 0)), ...every(at(9, 30), at(10, 0))]);
+    const merged = withSeen(row, sessionsOf(events), [{ start: at(8, 59, 30), end: at(9, 29) }], D0, D0 + DAY_MS);
+    expect(merged).toMatchObject({ points: 90, contacts: 90, online: 1, sessions: 1, offlines: 0, offlineMinutes: 0, firstContact: at(8, 0), lastContact: at(9, 59) });
+    expect(merged.onlineMinutes).toBe(119);
+  });
+
+  it('heartbeats inside the gap but not reaching either side: three sessions, two offlines of the hand-computed minutes', () => {
+    // Offline 08:59 → 09:30 becomes 08:59 → 09:10 (11 min) and 09:15 → 09:30 (15 min); online 59 + 5 + 29.
+    const { row, events } = reduceDay(deviceModule, ctx(), [...every(at(8, 0), at(9, 0)), ...every(at(9, 30), at(10, 0))]);
+    const merged = withSeen(row, sessionsOf(events), [{ start: at(9, 10), end: at(9, 15) }], D0, D0 + DAY_MS);
+    expect(merged).toMatchObject({ sessions: 3, offlines: 2, offlineMinutes: 26, longestOfflineMinutes: 15, onlineMinutes: 93 });
+  });
+
+  it('an offline begun yesterday ends at the first heartbeat when that comes before the first position', () => {
+    // Last contact yesterday 23:00: today's first position at 01:00 ends an offline counted from 00:00 (60 min).
+    const previous = pt(D0 - 60 * MIN);
+    const { row, events } = reduceDay(deviceModule, ctx(previous), every(at(1, 0), at(2, 0)));
+    expect(row).toMatchObject({ offlines: 1, offlineMinutes: 60 });
+    const merged = withSeen(row, sessionsOf(events), [{ start: at(0, 40), end: at(0, 59) }], D0, D0 + DAY_MS);
+    // Heartbeats from 00:40 to 00:59 join the 01:00 session: offline 00:00 → 00:40.
+    expect(merged).toMatchObject({ sessions: 1, offlines: 1, offlineMinutes: 40, firstContact: at(0, 40) });
+    expect(merged.onlineMinutes).toBe(79);
+  });
+
+  it('spans of other days are clipped away; without any the row is the same object', () => {
+    const { row, events } = reduceDay(deviceModule, ctx(), every(at(8, 0), at(9, 0)));
+    expect(withSeen(row, sessionsOf(events), [{ start: D0 - 10 * MIN, end: D0 - MIN }], D0, D0 + DAY_MS)).toBe(row);
+    expect(withSeen(row, sessionsOf(events), [], D0, D0 + DAY_MS)).toBe(row);
   });
 });

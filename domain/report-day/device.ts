@@ -13,8 +13,10 @@
  *   its last contact point; the day's first session starts at 00:00 when the vehicle's last point before the day
  *   (`context.previous`) was a contact within 3 minutes of it (the session ran across midnight).
  * - An offline that began the day before is counted today with its minutes from 00:00.
- * - Heartbeats (0x0002) are not stored, so a terminal that only heartbeats (no positions for over 3 minutes)
- *   reads as offline here; the simulator and common terminals report positions at least every minute parked.
+ * - Heartbeats (0x0002) are no positions: the module never sees them. The gateway keeps, per terminal, spans of
+ *   heartbeat contact (server/services/report-engine/seen.ts: a span extended by each heartbeat within 3 minutes,
+ *   written at most every 30 s); the reports lay them over the day's position sessions with `withSeen` below, so
+ *   a terminal that only heartbeats is online, for the day and for its minutes.
  */
 import type { DayContext, DayEvent, DayModule, DayPoint } from './module.ts';
 import { OFFLINE_AFTER_MS, isOnlineDay } from '../track/days.ts';
@@ -143,3 +145,63 @@ export const deviceModule: DayModule<DeviceCarry, DeviceRow> = {
     };
   },
 };
+
+/** A span of heartbeat contact (ms): every heartbeat in it came within OFFLINE_AFTER_MS of the one before. */
+export interface SeenSpan { readonly start: number; readonly end: number }
+
+/**
+ * The day's row with the terminal's heartbeat contact laid over its position sessions (the `online` events of
+ * this module): a heartbeat span is contact like a position received on time. The sessions are the union of
+ * both, joined where the gap is at most the offline threshold; online minutes are their length; an offline is a
+ * gap over it between two of them. The offline that ended the day's first position session (it began before the
+ * first contact, maybe yesterday) is kept, shortened to end where the first contact of either kind is; the day
+ * of a terminal that only heartbeats counts no such offline (its contact before the day is not known here).
+ * Points and contacts stay the positions' own. No spans: the row as it is.
+ */
+export function withSeen(row: DeviceRow, sessions: readonly SeenSpan[], seen: readonly SeenSpan[], dayStart: number, dayEnd: number): DeviceRow {
+  const spans = seen
+    .map((s) => ({ start: Math.max(s.start, dayStart), end: Math.min(s.end, dayEnd) }))
+    .filter((s) => s.end >= s.start && s.start < dayEnd && s.end >= dayStart);
+  if (spans.length === 0) return row;
+  const own = [...sessions].sort((a, b) => a.start - b.start);
+  const all = [...own, ...spans].sort((a, b) => a.start - b.start || a.end - b.end);
+  const merged: { start: number; end: number }[] = [];
+  for (const s of all) {
+    const last = merged[merged.length - 1];
+    if (last && s.start - last.end <= OFFLINE_AFTER_MS) last.end = Math.max(last.end, s.end);
+    else merged.push({ start: s.start, end: s.end });
+  }
+  let offlines = 0, offlineMs = 0, longestMs = 0;
+  const gap = (ms: number) => {
+    offlines++;
+    offlineMs += ms;
+    if (ms > longestMs) longestMs = ms;
+  };
+  // The leading offline of the positions: what their offlines hold beyond the gaps between their own sessions.
+  if (own.length > 0) {
+    let between = 0;
+    for (let i = 1; i < own.length; i++) between += own[i]!.start - own[i - 1]!.end;
+    const leadingMs = row.offlineMinutes * 60_000 - between;
+    if (row.offlines - (own.length - 1) >= 1 && leadingMs > 0) {
+      const from = own[0]!.start - leadingMs;
+      const ms = merged[0]!.start - from;
+      if (ms > 0) gap(ms);
+    }
+  }
+  for (let i = 1; i < merged.length; i++) gap(merged[i]!.start - merged[i - 1]!.end);
+  let onlineMs = 0;
+  for (const m of merged) onlineMs += m.end - m.start;
+  const firstSeen = spans.reduce((m, s) => Math.min(m, s.start), Infinity);
+  const lastSeen = spans.reduce((m, s) => Math.max(m, s.end), -Infinity);
+  return {
+    ...row,
+    online: 1,
+    sessions: merged.length,
+    onlineMinutes: minutes(onlineMs),
+    offlines,
+    offlineMinutes: minutes(offlineMs),
+    longestOfflineMinutes: minutes(longestMs),
+    firstContact: row.firstContact === null ? firstSeen : Math.min(row.firstContact, firstSeen),
+    lastContact: row.lastContact === null ? lastSeen : Math.max(row.lastContact, lastSeen),
+  };
+}

@@ -6,7 +6,8 @@
  *
  * Where each figure comes from (nothing here reads raw positions):
  * - online sessions, offlines, online minutes: the report engine's `device` module (domain/report-day/device.ts,
- *   registered here);
+ *   registered here), with the terminals' heartbeat contact laid over it (report-engine/seen.ts, `withSeen`): a
+ *   terminal that only heartbeats is online that day and for those minutes;
  * - online day (≥ 1 point) and early-morning driving 02:00–05:00: the `operation` module's rows; operation day
  *   (≥ 1 km): the `mileage` module's track km (both registered by their own reports);
  * - storage and hardware faults: the stored hardware-failure alarms (group 15): the 808 fault bits and the 1078
@@ -16,7 +17,7 @@
  */
 import type { Lang } from '../../../domain/errors/catalogue.ts';
 import { alarmName } from '../../../domain/alarms/catalogue.ts';
-import { DEVICE_MODULE_KEY, deviceModule, type DeviceRow } from '../../../domain/report-day/device.ts';
+import { DEVICE_MODULE_KEY, DeviceEventKind, deviceModule, withSeen, type DeviceRow, type SeenSpan } from '../../../domain/report-day/device.ts';
 import { mileageModule, type MileageRow } from '../../../domain/report-day/mileage.ts';
 import type { DayModule } from '../../../domain/report-day/module.ts';
 import { OPERATION_MODULE_KEY, operationDay, type OperationRow } from '../../../domain/report-day/operation.ts';
@@ -124,7 +125,8 @@ type FaultStatRow = ReturnType<typeof faultStatRow>;
 function onlineAnalysisRow(v: VehicleLabel, day: number, op: OperationRow | undefined, dev: DeviceRow | undefined, km: MileageRow | undefined) {
   const trackKm = km?.trackKm ?? 0;
   return {
-    ...vehicleFields(v), date: chinaDateOfDay(day), online: (op?.online ?? dev?.online ?? 0) === 1, points: op?.points ?? dev?.points ?? 0,
+    // Online day: a position that day, or heartbeat contact (the device row with the heartbeats laid over it).
+    ...vehicleFields(v), date: chinaDateOfDay(day), online: op?.online === 1 || dev?.online === 1, points: op?.points ?? dev?.points ?? 0,
     onlineMinutes: r1(dev?.onlineMinutes ?? 0), trackKm: r2(trackKm), operation: operationDay(trackKm), firstTime: op?.firstTime ?? null, lastTime: op?.lastTime ?? null,
   };
 }
@@ -155,7 +157,29 @@ type MorningStatRow = ReturnType<typeof morningStatRow>;
 
 // --- reads ---
 
-const deviceDays = (e: ReportEngine, vs: VehicleLabel[], p: Period) => e.days<DeviceRow>(DEVICE_MODULE_KEY, ids(vs), p.firstDay, p.lastDay);
+/**
+ * The `device` module's day rows with the terminals' heartbeat contact laid over them (domain/report-day/device.ts
+ * `withSeen`): a day a terminal only heartbeated is online, with its minutes. Only vehicle-days with heartbeat
+ * spans read their online sessions (events) to merge; the others are the rows as stored.
+ */
+async function deviceDays(e: ReportEngine, vs: VehicleLabel[], p: Period): Promise<Map<number, { day: number; row: DeviceRow }[]>> {
+  const days = await e.days<DeviceRow>(DEVICE_MODULE_KEY, ids(vs), p.firstDay, p.lastDay);
+  const seen = (await e.seenSpans?.(ids(vs), p.firstDay, p.lastDay)) ?? new Map<number, SeenSpan[]>();
+  if (seen.size === 0) return days;
+  const sessions = groupBy(await e.events(DEVICE_MODULE_KEY, [...seen.keys()], p.firstDay, p.lastDay, DeviceEventKind.online), (x) => x.vehicleId);
+  for (const [vehicleId, spans] of seen) {
+    const rows = byDay(days.get(vehicleId));
+    const own = sessions.get(vehicleId) ?? [];
+    const out: { day: number; row: DeviceRow }[] = [];
+    eachDay(p, (day) => {
+      const from = chinaDayStartMs(day);
+      const merged = withSeen(rows.get(day) ?? ZERO_DEVICE, own.filter((x) => x.day === day).map((x) => x.event), spans, from, from + DAY_MS);
+      if (merged !== ZERO_DEVICE) out.push({ day, row: merged });
+    });
+    days.set(vehicleId, out);
+  }
+  return days;
+}
 const operationDays = (e: ReportEngine, vs: VehicleLabel[], p: Period) => e.days<OperationRow>(OPERATION_MODULE_KEY, ids(vs), p.firstDay, p.lastDay);
 const mileageDays = (e: ReportEngine, vs: VehicleLabel[], p: Period) => e.days<MileageRow>(mileageModule.key, ids(vs), p.firstDay, p.lastDay);
 

@@ -8,6 +8,7 @@
  * modules that want it take `ReportEngineDeps` (ServiceDeps plus the engine) like other services take
  * their extra deps.
  */
+import type { SeenSpan } from '../../../domain/report-day/device.ts';
 import type { DayEvent, DayModule } from '../../../domain/report-day/module.ts';
 import type { ServiceDeps } from '../deps.ts';
 
@@ -20,6 +21,11 @@ export interface ReportEngine {
   /** Settings the modules read (DayContext.settings), per company; changing one recomputes nothing retroactively unless `recompute` is called. */
   settings(companyId: number): Promise<Record<string, number>>;
   recompute(vehicleId: number, day: number): Promise<void>;
+  /**
+   * Spans of heartbeat contact (seen.ts) of the vehicles meeting China days [fromDay, toDay]; vehicles without one left
+   * out. Optional: an engine without the gateway's heartbeats (tests' raw engine) has none.
+   */
+  seenSpans?(vehicleIds: readonly number[], fromDay: number, toDay: number): Promise<Map<number, SeenSpan[]>>;
 }
 
 /** What a report route module takes when it reads the engine. */

@@ -19,7 +19,9 @@ import type { DayContext, DayEvent, DayModule, DayPoint } from '../../../domain/
 import { isValidDayPoint } from '../../../domain/report-day/valid.ts';
 import type { PositionRow } from '../../db/repositories.ts';
 import type { SqliteDb } from '../../db/sqlite.ts';
+import type { SeenSpan } from '../../../domain/report-day/device.ts';
 import type { ReportEngine } from './api.ts';
+import type { HeartbeatSeen } from './seen.ts';
 import { ReportEngineStore, type PositionDbRow } from './store.ts';
 
 type AnyModule = DayModule<unknown, unknown>;
@@ -111,10 +113,19 @@ export class SqliteReportEngine implements ReportEngine {
   }
 
   register(module: AnyModule): void {
+    // The shipped list (modules.ts) and the report routes both name a module: the same object twice is one.
+    if (this.modules[this.index.get(module.key) ?? -1] === module) return;
     if (this.started) throw new Error(`report engine: module '${module.key}' registered after the engine started`);
     if (this.index.has(module.key)) throw new Error(`report engine: module '${module.key}' registered twice`);
     this.index.set(module.key, this.modules.length);
     this.modules.push(module);
+  }
+
+  /** Heartbeat contact (seen.ts), when the app wired it (installReportEngine): the online reports lay it over the `device` rows. */
+  seen: HeartbeatSeen | undefined;
+
+  async seenSpans(vehicleIds: readonly number[], fromDay: number, toDay: number): Promise<Map<number, SeenSpan[]>> {
+    return this.seen?.spans(vehicleIds, chinaDayStartMs(fromDay), chinaDayStartMs(toDay + 1)) ?? new Map();
   }
 
   get moduleKeys(): string[] {

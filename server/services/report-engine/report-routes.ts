@@ -86,8 +86,8 @@ export interface ReportDecl<T> {
   readonly method?: 'GET' | 'POST';
   readonly screen: PermissionKey;
   readonly file: readonly [zh: string, en: string];
-  /** `extra`: the declaration's own query fields (`query`), as sent. */
-  readonly build: (engine: ReportEngine, vehicles: VehicleLabel[], period: Period, extra: Readonly<Record<string, unknown>>) => Promise<Report<T>>;
+  /** `extra`: the declaration's own query fields (`query`), as sent; `lang`: the caller's, for words in rows (a stop's place). */
+  readonly build: (engine: ReportEngine, vehicles: VehicleLabel[], period: Period, extra: Readonly<Record<string, unknown>>, lang: Lang) => Promise<Report<T>>;
   /** Query fields of this report beside the period and vehicles (line passenger flow: `lineIds`), list and export alike. */
   readonly query?: Readonly<Record<string, TSchema>>;
   /** Rules on those fields that need no data (throw the field's 400), checked before a list is built or an export starts. */
@@ -160,7 +160,7 @@ export function reportRoutes(app: App, deps: ReportRouteDeps, opts: ReportRouteO
     decl.check?.(extra);
     const vehicles = await vehiclesOf(request, q, decl as ReportDecl<unknown>);
     if (vehicles.length === 0 || period.lastDay < period.firstDay) return { rows: [], totals: {} };
-    return decl.build(engineOf(), vehicles, period, extra);
+    return decl.build(engineOf(), vehicles, period, extra, requestLang(request));
   }
 
   /** The declaration's own query fields out of a request (the schema has checked them). */
