@@ -34,6 +34,7 @@ import { PHOTOWALL_MIGRATION } from './migration-photowall.ts';
 import { BOX_OBD_MIGRATION } from './migration-box-obd.ts';
 import { TERMINAL_UPGRADE_MIGRATION } from './migration-terminal-upgrade.ts';
 import { POSITION_FUEL_MIGRATION, REPORT_ENGINE_MIGRATION } from './migration-report-engine.ts';
+import { TERMINAL_SEEN_MIGRATION } from '../services/report-engine/migration-seen.ts';
 import { PASSENGERS_MIGRATION } from './migration-passengers.ts';
 import { NOTICES_MIGRATION } from '../services/notices/migration.ts';
 import { ACCIDENTS_MIGRATION } from '../services/accidents/migration.ts';
@@ -44,6 +45,7 @@ import { APP_FEEDBACK_MIGRATION } from '../services/app-feedback/migration.ts';
 import { AUDIT_MIGRATION } from '../services/audit/migration.ts';
 import { VOICE_MIGRATION } from './migration-voice.ts';
 import { CAB_SUPERVISION_MIGRATION } from './migration-cab-supervision.ts';
+import { POSITION_DEDUPE_MIGRATION } from './migration-position-dedupe.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -324,8 +326,12 @@ const MIGRATIONS: readonly Migration[] = [
   ACCIDENTS_MIGRATION,
   // Issue 19 review (cab supervision: supervised vehicles by vehicle, for suggest): version 52.
   CAB_SUPERVISION_VEHICLE_INDEX_MIGRATION,
+  // Issue 18 leftovers (spans of heartbeat contact per vehicle; server/services/report-engine/seen.ts): version 54.
+  TERMINAL_SEEN_MIGRATION,
   // Issue 17 leftovers (slag-truck transport permits, 70006; server/services/box-status): version 55.
   BOX_PERMITS_MIGRATION,
+  // Issue 20 part B (positions unique per vehicle and GPS time: a resend after a lost ack is stored once): version 53.
+  POSITION_DEDUPE_MIGRATION,
 ];
 
 /** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */
