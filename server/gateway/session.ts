@@ -413,8 +413,8 @@ export class TerminalSession {
       }
       case MSG.HEARTBEAT:
         store.touch(vehicleId);
-        this.reply(header, RESULT.OK);
-        return undefined;
+        // A registered heartbeat handler (the report engine's contact spans) learns of it; acknowledged OK either way.
+        return this.extension(header, vehicleId, message);
       case MSG.TERMINAL_RESEND_REQUEST: {
         store.touch(vehicleId);
         // Exactly the listed sub-packages of a long send to this terminal on this connection; one we no longer hold (or never sent) is result 1.
