@@ -26,6 +26,11 @@
  * animation frame (not once per alarm). Both render the same view. Order ABBA as above.
  * Why every alarm is distinct (no 30-minute merge): load/alarm-storm-load.ts.
  * Full: 5,000 alarms/s for 60 s per server phase, console phases 20 s; `--quick`: 1,000/s, 5 s and 4 s.
+ * `--storm-seconds=N` (one token; e.g. `npm run bench -- alarm-storm --rounds 1 --storm-seconds=15`): ONE server
+ * phase, ours as shipped, at 5,000/s for N s, no baseline and no console phase: a short look at whether the
+ * server keeps up at full rate (no backlog: p99 stays flat) without the hour the full run takes. Indicative only.
+ * CPU time per alarm is counted from the first report to the end of the drain: start-up (buildApp, schema
+ * compilation, seeding, terminal logins) is outside that window.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -116,6 +121,8 @@ export interface PhaseFigures {
   load: number;
   /** The server process's CPU time over the phase (user + system), ms. */
   cpuMs: number;
+  /** The alarm service's stored batches (one transaction each) over the phase. */
+  batches: number;
   /** Console phases only: the page's main-thread busy time and what reached it. */
   page?: { busyMsPerSecond: number; alarmsSeen: number; renders: number };
 }
@@ -173,6 +180,7 @@ export async function measurePhase(rate: number, seconds: number, what: PhaseKin
     }
     await ask(consumer, { cmd: 'take' }, 'taken');
     const failed0 = app.alarms.stats.failed;
+    const batches0 = app.alarms.stats.batches;
     const load = loadavg()[0]!;
     const cpu0 = process.cpuUsage();
     const wall0 = performance.now();
@@ -204,7 +212,7 @@ export async function measurePhase(rate: number, seconds: number, what: PhaseKin
     const stored = (await app.storage.alarms.query(ALL_COMPANIES, { startTime: gpsBase + 1, endTime: gpsBase + HOUR / 2 }, 0, 0)).total;
     return {
       rate, seconds, vehicles: devices.length - ready.failed, result, stored,
-      serverCpuPercent: ((cpu.user + cpu.system) / 1000 / wallMs) * 100, cpuMs: (cpu.user + cpu.system) / 1000, storeFailures: app.alarms.stats.failed - failed0, load, page,
+      serverCpuPercent: ((cpu.user + cpu.system) / 1000 / wallMs) * 100, cpuMs: (cpu.user + cpu.system) / 1000, batches: app.alarms.stats.batches - batches0, storeFailures: app.alarms.stats.failed - failed0, load, page,
     };
   } finally {
     for (const c of children) c.kill();
@@ -245,7 +253,37 @@ const sum = (phases: readonly PhaseFigures[], f: (p: PhaseFigures) => number) =>
 const cpuPerAlarm = (phases: readonly PhaseFigures[]) => (sum(phases, (p) => p.cpuMs) * 1000) / Math.max(1, sum(phases, (p) => p.result.sent));
 const mean = (phases: readonly PhaseFigures[], f: (p: PhaseFigures) => number) => sum(phases, f) / Math.max(1, phases.length);
 
+/** `--storm-seconds=N` (see the header), else undefined. */
+function stormSeconds(): number | undefined {
+  const arg = process.argv.find((a) => a.startsWith('--storm-seconds='));
+  if (arg === undefined) return undefined;
+  const n = Number(arg.slice('--storm-seconds='.length));
+  if (!Number.isInteger(n) || n < 1 || n > 600) throw new Error('--storm-seconds= takes a whole number of seconds from 1 to 600');
+  return n;
+}
+
+/** One full-rate server phase, ours as shipped (`--storm-seconds=N`). */
+async function runShort(seconds: number): Promise<BenchRecord[]> {
+  const p = await measurePhase(5000, seconds, { kind: 'server', cork: DEFAULT_PUSH_OPTIONS.corkAlarms });
+  const lat = sorted([...p.result.latencies]);
+  const name = `alarm storm 5,000/s × ${seconds} s via gateway (one short phase, ours only), ${p.vehicles.toLocaleString('en-US')} terminals`;
+  return [
+    { name, metric: 'alarms sent', value: p.result.sent, unit: 'alarms' },
+    { name, metric: 'send rate achieved', value: p.result.sent / p.result.sendSeconds, unit: 'alarms/s' },
+    { name, metric: 'lost (sent − stored)', value: p.result.sent - p.stored, unit: 'alarms' },
+    { name, metric: 'lost (sent − delivered)', value: p.result.sent - p.result.delivered, unit: 'alarms' },
+    { name, metric: 'frame → decoded push p50', value: percentile(lat, 50), unit: 'ms' },
+    { name, metric: 'frame → decoded push p99 (goal ≤ 250)', value: percentile(lat, 99), unit: 'ms' },
+    { name, metric: 'server CPU time per alarm', value: (p.cpuMs * 1000) / Math.max(1, p.result.sent), unit: 'µs' },
+    { name, metric: 'alarms per stored batch', value: p.result.sent / Math.max(1, p.batches), unit: 'alarms' },
+    { name, metric: 'server CPU', value: p.serverCpuPercent, unit: '% of a core' },
+    { name, metric: 'machine load average at phase start', value: p.load, unit: '(2 cores)' },
+  ];
+}
+
 export async function run({ quick }: BenchArgs): Promise<BenchRecord[]> {
+  const short = stormSeconds();
+  if (short !== undefined) return runShort(short);
   const { ours, baseline, consoles } = quick ? await measureStorm(1000, 5, 4) : await measureStorm(5000, 60, 20);
   const first = ours[0]!;
   const lat = pooled(ours, (p) => p.result.latencies);
@@ -266,6 +304,7 @@ export async function run({ quick }: BenchArgs): Promise<BenchRecord[]> {
     // Withheld under pressure and not carried by the catch-up: stored, in the alarm list, shown as "N more" on the console.
     { name, metric: 'of those, counted as missed by a catch-up', value: sum(ours, (p) => p.result.missed), unit: 'alarms' },
     { name, metric: 'server CPU time per alarm', ...vs(cpuPerAlarm(ours), cpuPerAlarm(baseline)), unit: 'µs' },
+    { name, metric: 'alarms per stored batch', value: sent / Math.max(1, sum(ours, (p) => p.batches)), unit: 'alarms' },
     { name, metric: 'duplicates / strays', value: sum(ours, (p) => p.result.duplicates + p.result.unexpected), unit: 'messages' },
     { name, metric: 'consumers closed by server', value: ours.filter((p) => p.result.closedWith !== null).length, unit: 'phases' },
     { name, metric: 'frame → decoded push p50', ...vs(percentile(lat, 50), percentile(baseLat, 50)), unit: 'ms' },
