@@ -15,6 +15,8 @@ import type { Storage, VehicleLabel } from '../../db/repositories.ts';
 import { scopeCondition, type Scope } from '../../db/scope.ts';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { activeSafetyLayout, ADAS_PARAMS, blockFields, checkBlock, DSM_PARAMS } from '../../../domain/terminal-params/active-safety.ts';
+import { HJWS_PARAMS } from '../../../domain/terminal-params/hjws.ts';
+import { USUAL_IDS } from '../../../domain/terminal-params/usual.ts';
 import { encodeGbk } from '../../gateway/jt808/bytes.ts';
 import { PARAM, PARAM_MSG, parameterSpec, type ParameterSpec, type TerminalParameter } from '../../gateway/jt808/parameters.ts';
 import type { Jt808MessageInput } from '../../gateway/jt808/messages.ts';
@@ -29,17 +31,23 @@ import { ANSWER_TIMEOUT_MS, commandRecords, createCommandTasks, TASK_QUEUE_MS, T
 export const PARAMS_PAGE = '/information/params/baseParam';
 export const ADAS_PAGE = '/information/params/adasParam';
 export const DSM_PAGE = '/information/params/dsmParam';
+export const HJWS_PAGE = '/information/params/hjwsParam';
+export const USUAL_PAGE = '/information/params/usualParam';
 /**
- * The active-safety screens: each edits one block (0xF364 / 0xF365) and has its own query / set / send
- * bits (450–455). A caller holding the base screen's bit may touch every parameter; one holding only a
- * block screen's bit may touch that block and nothing else (checked per item, see `blockRights`).
+ * The screens that edit a part of the parameters with bits of their own: the active-safety blocks
+ * (0xF364 / 0xF365, query / set / send 450–455), the slag-truck controller block (0xF3A0) and the usual
+ * parameters (query / set 486–489; no send bit: sending to many stays the base screen's). A caller
+ * holding the base screen's bit may touch every parameter; one holding only a screen's bit may touch
+ * that screen's ids and nothing else (checked per item, see `blockRights`).
  */
-const BLOCK_SCREENS: readonly { page: PermissionKey; id: number; zh: string; en: string }[] = [
-  { page: ADAS_PAGE, id: ADAS_PARAMS.id, zh: ADAS_PARAMS.zh, en: ADAS_PARAMS.en },
-  { page: DSM_PAGE, id: DSM_PARAMS.id, zh: DSM_PARAMS.zh, en: DSM_PARAMS.en },
+const BLOCK_SCREENS: readonly { page: PermissionKey; ids: readonly number[]; send: boolean; zh: string; en: string }[] = [
+  { page: ADAS_PAGE, ids: [ADAS_PARAMS.id], send: true, zh: ADAS_PARAMS.zh, en: ADAS_PARAMS.en },
+  { page: DSM_PAGE, ids: [DSM_PARAMS.id], send: true, zh: DSM_PARAMS.zh, en: DSM_PARAMS.en },
+  { page: HJWS_PAGE, ids: [HJWS_PARAMS.id], send: false, zh: HJWS_PARAMS.zh, en: HJWS_PARAMS.en },
+  { page: USUAL_PAGE, ids: USUAL_IDS, send: false, zh: '常用参数', en: 'usual parameters' },
 ];
-/** Screens whose pages read tasks, records and templates (the base screen and both block screens). */
-const READ_SCREENS = [PARAMS_PAGE, ADAS_PAGE, DSM_PAGE] as const;
+/** Screens whose pages read tasks, records and templates (the base screen and every screen above). */
+const READ_SCREENS = [PARAMS_PAGE, ADAS_PAGE, DSM_PAGE, HJWS_PAGE, USUAL_PAGE] as const;
 const keys = (button: string) => [`${PARAMS_PAGE}:${button}`, ...BLOCK_SCREENS.map((b) => `${b.page}:${button}`)] as [PermissionKey, ...PermissionKey[]];
 // The task machinery and its limits are shared with the other device-facing services (fences).
 export { ANSWER_TIMEOUT_MS, TASK_QUEUE_MS, TASK_VEHICLES_MAX };
@@ -59,7 +67,7 @@ export const ParamMessages = {
   templateTaken: pair('同名参数模板已存在', 'A template of this name exists already'),
   badBlockField: (id: string, zh: string, en: string, min: number, max: number): Message => pair(`参数 ${id}：${zh}需为 ${min} 到 ${max} 的整数`, `Parameter ${id}: ${en} must be a whole number from ${min} to ${max}`),
   unknownBlockField: (id: string, key: string): Message => pair(`参数 ${id}：未知字段 ${key}`, `Parameter ${id}: unknown field ${key}`),
-  queryAllForbidden: pair('无权查询全部参数（仅可查询 ADAS / DSM 参数块）', 'You may not query all parameters (only the ADAS / DSM blocks)'),
+  queryAllForbidden: pair('无权查询全部参数（仅可查询本页的参数）', 'You may not query all parameters (only those of your parameter screens)'),
   paramForbidden: (id: string, zh: string, en: string): Message => pair(`无权${zh}参数 ${id}`, `You may not ${en} parameter ${id}`),
   batchForbidden: (zh: string, en: string): Message => pair(`无权批量下发${zh}（仅可设置一辆车）`, `You may not send ${en} to several vehicles (set one vehicle only)`),
 } as const;
@@ -128,14 +136,15 @@ function itemsView(params: readonly TerminalParameter[]) {
 export function blockRights(ctx: AuthContext, action: 'query' | 'set', ids: readonly number[] | undefined, vehicles = 1): void {
   if (permits(ctx, `${PARAMS_PAGE}:${action}`)) return;
   if (ids === undefined) throw fail.forbidden(ParamMessages.queryAllForbidden);
+  const verb = action === 'query' ? { zh: '查询', en: 'query' } : { zh: '设置', en: 'set' };
   for (const id of ids) {
-    const screen = BLOCK_SCREENS.find((b) => b.id === id);
-    const verb = action === 'query' ? { zh: '查询', en: 'query' } : { zh: '设置', en: 'set' };
-    if (!screen) throw fail.forbidden(ParamMessages.paramForbidden(hexId(id), verb.zh, verb.en));
+    const screens = BLOCK_SCREENS.filter((b) => b.ids.includes(id));
+    const refused = () => fail.forbidden(ParamMessages.paramForbidden(hexId(id), verb.zh, verb.en));
     if (action === 'query') {
-      if (!permits(ctx, `${screen.page}:query`)) throw fail.forbidden(ParamMessages.paramForbidden(hexId(id), verb.zh, verb.en));
-    } else if (!permits(ctx, `${screen.page}:send`)) {
-      if (!permits(ctx, `${screen.page}:set`)) throw fail.forbidden(ParamMessages.paramForbidden(hexId(id), verb.zh, verb.en));
+      if (!screens.some((s) => permits(ctx, `${s.page}:query`))) throw refused();
+    } else if (!screens.some((s) => s.send && permits(ctx, `${s.page}:send`))) {
+      const screen = screens.find((s) => permits(ctx, `${s.page}:set`));
+      if (!screen) throw refused();
       if (vehicles > 1) throw fail.forbidden(ParamMessages.batchForbidden(screen.zh, screen.en));
     }
   }
@@ -195,7 +204,7 @@ export function terminalParamsRoutes(app: App, deps: TerminalParamsDeps): void {
 
   // ------------------------------------------------------------------ routes
 
-  app.get('/service-command/params/table', { config: { permission: PARAMS_PAGE }, schema: { querystring: Strict({}) } }, async (request) => ok(parameterTable(), requestLang(request)));
+  app.get('/service-command/params/table', { config: { permission: [PARAMS_PAGE, USUAL_PAGE] }, schema: { querystring: Strict({}) } }, async (request) => ok(parameterTable(), requestLang(request)));
 
   app.post('/service-command/params/query', {
     config: { permission: keys('query') },
@@ -244,7 +253,7 @@ export function terminalParamsRoutes(app: App, deps: TerminalParamsDeps): void {
   });
 
   app.post('/service-command/params/task', {
-    config: { permission: [...keys('set'), ...BLOCK_SCREENS.map((b) => `${b.page}:send` as const)] },
+    config: { permission: [...keys('set'), ...BLOCK_SCREENS.filter((b) => b.send).map((b) => `${b.page}:send` as const)] },
     schema: { body: Strict({ vehicleIds: Type.Array(Id, { minItems: 1, maxItems: TASK_VEHICLES_MAX, uniqueItems: true }), params: ParamList }) },
   }, async (request) => {
     const ctx = auth(request);

@@ -249,4 +249,38 @@ describe('terminal parameters', () => {
     expect((await call('POST', '/service-command/params/task', dsmOnly, { vehicleIds: [a], params: [{ id: 0xf365, value: dsm }] })).status).toBe(200);
     expect(count('param_task')).toBe(tasks + 2);
   });
+
+  it('hjwsParam / usualParam bits (486–489): a role with only the controller screen reaches the 0xF3A0 block and gets 403 on base ids; the usual screen reaches the usual ids only', async () => {
+    const [a, b] = fleet.online.map((o) => o.vehicleId);
+    // The slag-truck controller screen (58) with its query and set bits, nothing of the base screen.
+    const hjwsOnly = await createUserWithRole(fleet.server, 'tp_hjws', 1, [43, 55, 58, 486, 487]);
+    const usualOnly = await createUserWithRole(fleet.server, 'tp_usual', 1, [43, 55, 62, 488, 489]);
+    const read = await call<{ answer: { params: { id: number; value: Record<string, number> }[] } }>('POST', '/service-command/params/query', hjwsOnly, { vehicleId: a, ids: [0xf3a0] });
+    expect(read.status).toBe(200);
+    const block = read.data.answer.params[0]!.value;
+    expect(block).toMatchObject({ liftAngle: expect.any(Number), ratedLoad: expect.any(Number) });
+    const records = count('command_record');
+    const tasks = count('param_task');
+    const refused = async (token: string, url: string, body: unknown, msg?: RegExp) => {
+      const r = await fleet.server.call('POST', url, { token, body, lang: 'en' });
+      expect(r.status, `${url} ${JSON.stringify(body).slice(0, 80)}`).toBe(403);
+      if (msg) expect(r.msg).toMatch(msg);
+    };
+    await refused(hjwsOnly, '/service-command/params/query', { vehicleId: a, ids: [0x0001] }, /0x0001/);
+    await refused(hjwsOnly, '/service-command/params/query', { vehicleId: a }, /all parameters/);
+    await refused(hjwsOnly, '/service-command/params/query', { vehicleId: a, ids: [0xf364] }, /0xf364/);
+    await refused(hjwsOnly, '/service-command/params/task', { vehicleIds: [a], params: [{ id: 0xf3a0, value: block }, { id: 0x0001, value: 5 }] }, /0x0001/);
+    // No send bit for the controller screen: several vehicles need the base screen's 设置.
+    await refused(hjwsOnly, '/service-command/params/task', { vehicleIds: [a, b], params: [{ id: 0xf3a0, value: block }] }, /several vehicles/);
+    await refused(usualOnly, '/service-command/params/query', { vehicleId: a, ids: [0xf3a0] }, /0xf3a0/);
+    await refused(usualOnly, '/service-command/params/task', { vehicleIds: [a], params: [{ id: 0x0010, value: 1 }] }, /0x0010/); // APN: not a usual id
+    expect(count('command_record')).toBe(records);
+    expect(count('param_task')).toBe(tasks);
+    // What each screen may do: the controller block on one vehicle; the usual ids (heartbeat 0x0001) read and set.
+    expect((await call('POST', '/service-command/params/task', hjwsOnly, { vehicleIds: [a], params: [{ id: 0xf3a0, value: block }] })).status).toBe(200);
+    expect((await call('POST', '/service-command/params/query', usualOnly, { vehicleId: a, ids: [0x0001, 0x0055] })).status).toBe(200);
+    expect((await call('GET', '/service-command/params/table', usualOnly)).status).toBe(200);
+    expect((await call('POST', '/service-command/params/task', usualOnly, { vehicleIds: [a], params: [{ id: 0x0001, value: 30 }] })).status).toBe(200);
+    expect(count('param_task')).toBe(tasks + 2);
+  });
 });
