@@ -156,8 +156,11 @@ export interface PositionRow {
 
 /** Append-only position history (track playback reads it later). */
 export interface PositionRepository {
-  /** Appends rows atomically (one transaction). */
-  append(rows: readonly PositionRow[]): Promise<void>;
+  /**
+   * Appends rows atomically (one transaction). A row whose vehicle and GPS time are already stored (a
+   * terminal's resend after a lost ack) is skipped (migration 53); then it answers the rows it stored.
+   */
+  append(rows: readonly PositionRow[]): Promise<readonly PositionRow[] | void>;
   /**
    * How many appends so far (this process) put rows of the vehicle into a China day already over
    * (blind-area re-uploads, late reports): caches of past days compare it to know they may be stale.

@@ -16,7 +16,7 @@ function toPosition(r: PositionRowDb): PositionRow {
 
 export class SqlitePositionRepository implements PositionRepository {
   /** Prepared on first use: the storage is built before migrations create the table. */
-  private appendAll: ((rows: readonly PositionRow[]) => void) | undefined;
+  private appendAll: ((rows: readonly PositionRow[]) => PositionRow[] | undefined) | undefined;
 
   constructor(private readonly db: SqliteDb) {}
 
@@ -27,18 +27,27 @@ export class SqlitePositionRepository implements PositionRepository {
     return this.late.get(vehicleId) ?? 0;
   }
 
-  async append(rows: readonly PositionRow[]): Promise<void> {
+  async append(rows: readonly PositionRow[]): Promise<readonly PositionRow[] | void> {
     if (rows.length === 0) return;
     if (!this.appendAll) {
-      const insert = this.db.prepare(`INSERT INTO positions (vehicle_id, gps_time, lng, lat, speed, heading, altitude, status, alarm, mileage, fuel, received_at)
+      // OR IGNORE on the unique (vehicle_id, gps_time) of migration 53: a resent report is stored once.
+      const insert = this.db.prepare(`INSERT OR IGNORE INTO positions (vehicle_id, gps_time, lng, lat, speed, heading, altitude, status, alarm, mileage, fuel, received_at)
                                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
       const dropBlock = this.db.prepare('DELETE FROM track_block WHERE vehicle_id = ? AND day = ?');
       this.appendAll = this.db.transaction((batch: readonly PositionRow[]) => {
         // A row of a day that is already over may have a track block (a cache, see tracks.ts): drop it.
         const today = chinaDayIndex(Date.now());
         let late: Set<number> | undefined;
-        for (const r of batch) {
-          insert.run(r.vehicleId, Math.round(r.gpsTime), r.lng, r.lat, r.speed, r.heading, r.altitude, r.status, r.alarm, r.mileage, r.fuel ?? null, r.receivedAt);
+        // The rows stored, built only once a row was skipped (rare: a resend).
+        let stored: PositionRow[] | undefined;
+        for (let i = 0; i < batch.length; i++) {
+          const r = batch[i]!;
+          const { changes } = insert.run(r.vehicleId, Math.round(r.gpsTime), r.lng, r.lat, r.speed, r.heading, r.altitude, r.status, r.alarm, r.mileage, r.fuel ?? null, r.receivedAt);
+          if (changes === 0) {
+            stored ??= batch.slice(0, i);
+            continue;
+          }
+          stored?.push(r);
           const day = chinaDayIndex(r.gpsTime);
           // Key vehicle × 2^20 + day: ids stay far below 2^32, China day indices below 2^20 until year 4840.
           if (day < today) (late ??= new Set()).add(r.vehicleId * 1_048_576 + day);
@@ -50,9 +59,10 @@ export class SqlitePositionRepository implements PositionRepository {
             this.late.set(vehicleId, (this.late.get(vehicleId) ?? 0) + 1);
           }
         }
+        return stored;
       });
     }
-    this.appendAll(rows);
+    return this.appendAll(rows);
   }
 
   async latestPerVehicle(): Promise<PositionRow[]> {
