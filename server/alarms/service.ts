@@ -80,8 +80,7 @@ const RESTORE_HELD_MS = 7 * 86_400_000;
 
 export class AlarmService {
   readonly engine: AlarmEngine;
-  /** `batches`: stored batches (one transaction each); alarms per batch is what a storm's commits amortise over (bench/alarm-storm). */
-  readonly stats = { raised: 0, merged: 0, ended: 0, failed: 0, spoken: 0, batches: 0 };
+  readonly stats = { raised: 0, merged: 0, ended: 0, failed: 0, spoken: 0 };
   /** companyId → alarmType → setting. */
   private settings = new Map<number, Map<number, CompanyAlarmSetting>>();
   private levelSwitches = new Map<number, boolean>();
@@ -92,6 +91,12 @@ export class AlarmService {
   private chain: Promise<void> = Promise.resolve();
   /** Events waiting for the next batch (see `apply`). */
   private pending: AlarmEvent[] = [];
+  /**
+   * Events queued / whose batch finished (stored, or failed and logged), for the gateway's acks
+   * (issue 20): a report's 0x8001 waits until the alarm rows it raised are committed
+   * (server/live/history.ts `addBarrier`; wired by server/ops/routes.ts).
+   */
+  readonly commits: { queued: number; settled: number; onSettled: (() => void) | undefined } = { queued: 0, settled: 0, onSettled: undefined };
   /** Vehicles already offline when the server started: no alarm until they come back and leave again. */
   private readonly offlineAtStart = new Set<number>();
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -363,6 +368,7 @@ export class AlarmService {
   private apply(events: readonly AlarmEvent[]): void {
     const idle = this.pending.length === 0;
     for (const e of events) this.pending.push(e);
+    this.commits.queued += events.length;
     if (idle) this.chain = this.chain.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => this.drain());
   }
 
@@ -370,7 +376,14 @@ export class AlarmService {
     for (;;) {
       const batch = this.pending.length <= DRAIN_BATCH_MAX ? this.pending : this.pending.slice(0, DRAIN_BATCH_MAX);
       this.pending = batch === this.pending ? [] : this.pending.slice(DRAIN_BATCH_MAX);
-      if (batch.length > 0) await this.drainBatch(batch);
+      if (batch.length > 0) {
+        try {
+          await this.drainBatch(batch);
+        } finally {
+          this.commits.settled += batch.length;
+          this.commits.onSettled?.();
+        }
+      }
       if (this.pending.length === 0) return;
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
@@ -378,7 +391,6 @@ export class AlarmService {
 
   /** Stores one batch in one transaction, then publishes its new alarms. */
   private async drainBatch(batch: readonly AlarmEvent[]): Promise<void> {
-    this.stats.batches++;
     const starts = new Set<number>();
     for (const e of batch) if (e.kind === 'start') starts.add(e.vehicleId);
     let labels = new Map<number, VehicleLabel>();

@@ -5,12 +5,16 @@ import { BatchedHistoryWriter } from './history.ts';
 class RecordingRepo implements PositionRepository {
   readonly batches: PositionRow[][] = [];
   failNext = 0;
-  async append(rows: readonly PositionRow[]): Promise<void> {
+  /** Rows to answer as already stored (the SQLite repository's INSERT OR IGNORE). */
+  skip: ((r: PositionRow) => boolean) | undefined;
+  async append(rows: readonly PositionRow[]): Promise<readonly PositionRow[] | void> {
     if (this.failNext > 0) {
       this.failNext--;
       throw new Error('disk full');
     }
-    this.batches.push([...rows]);
+    const stored = this.skip ? rows.filter((r) => !this.skip!(r)) : rows;
+    this.batches.push([...stored]);
+    if (stored.length < rows.length) return stored;
   }
   async latestPerVehicle(): Promise<PositionRow[]> { return []; }
   async range(): Promise<PositionRow[]> { return []; }
@@ -73,6 +77,55 @@ describe('the batched history writer', () => {
     writer.afterCommit(() => acked.push(`ack 2 (${repo.rows} rows written)`));
     await writer.flush();
     expect(acked).toEqual(['nothing queued', 'ack 1 (2 rows written)', 'heartbeat after 1', 'ack 2 (2 rows written)']);
+    await writer.close();
+  });
+
+  it('an acknowledgement also waits for the alarm rows queued before it (a barrier), and later ones never overtake it', async () => {
+    const repo = new RecordingRepo();
+    const writer = new BatchedHistoryWriter(repo, { flushMs: 10_000, maxRows: 1000 });
+    const alarms = { queued: 0, settled: 0, onSettled: undefined as (() => void) | undefined };
+    writer.addBarrier(alarms);
+    const acked: string[] = [];
+    writer.enqueue(row(1));
+    alarms.queued += 1; // the report raised an alarm, still being stored
+    writer.afterCommit(() => acked.push('sos report'));
+    writer.enqueue(row(2));
+    writer.afterCommit(() => acked.push('plain report'));
+    const flushed = writer.flush();
+    await new Promise((r) => setTimeout(r, 30));
+    // The batch waits for the alarm row it raised (a kill now loses neither: nothing acknowledged).
+    expect(repo.rows).toBe(0);
+    expect(acked).toEqual([]);
+    alarms.settled += 1;
+    alarms.onSettled!();
+    await flushed;
+    expect(repo.rows).toBe(2);
+    expect(acked).toEqual(['sos report', 'plain report']);
+    // Nothing in flight anywhere: at once.
+    writer.afterCommit(() => acked.push('heartbeat'));
+    expect(acked).toEqual(['sos report', 'plain report', 'heartbeat']);
+    // An alarm in flight with every position committed: waits for it alone.
+    alarms.queued += 2;
+    writer.afterCommit(() => acked.push('after two alarms'));
+    alarms.settled += 1;
+    alarms.onSettled!();
+    expect(acked).toHaveLength(3);
+    alarms.settled += 1;
+    alarms.onSettled!();
+    expect(acked.at(-1)).toBe('after two alarms');
+    await writer.close();
+  });
+
+  it('counts rows the repository skipped as already stored and hands only the stored ones to onCommitted', async () => {
+    const repo = new RecordingRepo();
+    repo.skip = (r) => r.gpsTime === row(2).gpsTime;
+    const writer = new BatchedHistoryWriter(repo, { flushMs: 10_000, maxRows: 1000 });
+    const committed: PositionRow[][] = [];
+    writer.onCommitted = (rows) => committed.push([...rows]);
+    for (const i of [1, 2, 3]) writer.enqueue(row(i));
+    await writer.flush();
+    expect(committed).toEqual([[row(1), row(3)]]);
+    expect(writer.stats).toMatchObject({ rowsWritten: 2, duplicates: 1 });
     await writer.close();
   });
 

@@ -6,7 +6,8 @@
  * reading is kept: in memory for the route, and in `obd_reading` (migration 16) so a restart does not
  * blank every panel until each truck's next upload. Writes are batched (every OBD_FLUSH_MS and at
  * shutdown): at 2,000 trucks uploading every 30 s that is one small transaction instead of 67 a second;
- * a crash loses at most that interval, which the next upload (≤ 30 s) replaces anyway. The CAN history
+ * a crash loses at most that interval of latest readings, which the next upload (≤ 30 s) replaces
+ * anyway; the CAN history rows of an acknowledged upload are never lost (history.ts). The CAN history
  * for the OBD reports is a table of its own (history.ts, migration 33; calls in reports.ts).
  */
 import { Type } from '@fastify/type-provider-typebox';
@@ -143,9 +144,13 @@ export function obdRoutes(app: App, deps: { storage: Storage; gateway: Jt808Gate
     const slot = liveStore ? liveStore.slotOf(vehicleId) : -1;
     const lng = slot < 0 ? NaN : liveStore!.columns.lng[slot]!, lat = slot < 0 ? NaN : liveStore!.columns.lat[slot]!;
     const mileageKm = app.hasDecorator('boxStatus') ? app.boxStatus.odometerOf(vehicleId) : null;
-    for (const r of store.onUpload(vehicleId, message, clock())) {
+    const readings = store.onUpload(vehicleId, message, clock());
+    for (const r of readings) {
       history.add({ ...r, vehicleId, mileageKm, lng: Number.isFinite(lng) ? lng : null, lat: Number.isFinite(lat) ? lat : null });
     }
+    // Issue 20: the 0x8001 goes out once these rows are committed (the session holds this terminal's
+    // later frames meanwhile, ≤ OBD_ACK_FLUSH_MS; uploads come every 30 s or so).
+    if (readings.length > 0) return history.committed();
   });
 
   app.get('/service-monitor/obd/detail', {

@@ -78,6 +78,20 @@ describe('vehicle CAN data (0x0705 → /service-monitor/obd/detail)', () => {
     expect(none.data.reading).toBeNull();
   });
 
+  it('acknowledges a CAN upload only once its history rows are committed (issue 20: nothing acknowledged is lost)', async () => {
+    const d = devices[3]!;
+    const t = await TestTerminal.connect(server.gatewayPort, d.deviceNo);
+    open.push(t);
+    await t.login();
+    const upload = simCanData(d.deviceNo, 400, location({ lng: 121.5, lat: 31.2, time: Date.now(), speed: 45, status: 0x3, fuel: 200 }))!;
+    const db = (server.app.storage as unknown as { db: { prepare(sql: string): { pluck(): { get(...p: unknown[]): unknown } } } }).db;
+    const rows = () => db.prepare('SELECT count(*) FROM obd_history WHERE vehicle_id = ? AND speed_kmh = 45').pluck().get(d.vehicleId);
+    expect(rows()).toBe(0);
+    expect(await t.request(upload)).toMatchObject({ msgId: 0x8001, replyId: 0x0705, result: 0 });
+    // Read at the moment the 0x8001 arrived, no flush asked for: both protocols' rows are in the table.
+    expect(rows()).toBe(2);
+  });
+
   it('sends CAN data only with the engine on and at most every 30 s per terminal', () => {
     const base = { lng: 121.5, lat: 31.2, speed: 0, fuel: 100 };
     expect(simCanData('sim-x', 200, location({ ...base, time: 1_000_000, status: 0x2 }))).toBeNull();

@@ -6,7 +6,7 @@
  * acknowledged only after the transaction holding it committed, and a committed WAL transaction
  * survives the death of the process.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,8 +14,8 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MSG } from '../gateway/jt808/index.ts';
 import { location, TestTerminal } from '../gateway/terminal-client.ts';
+import { startCrashServer } from './crash-harness.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'fleet-crash-'));
 const dbFile = path.join(dataDir, 'fleet.sqlite');
 const children = new Set<ChildProcess>();
@@ -25,46 +25,7 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-interface Running {
-  readonly proc: ChildProcess;
-  readonly apiUrl: string;
-  readonly gatewayPort: number;
-}
-
-/** Starts `server/main.ts` on `dataDir` with free ports and no simulated actors; resolves once it printed its ports. */
-function startServer(): Promise<Running> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn',
-      PORT: '0', GATEWAY_PORT: '0', MEDIA_PORT: '0', MEDIA_PLAYBACK_PORT: '0', FTP_PORT: '0', FTP_PASV_PORTS: '0',
-      SEED_VEHICLES: '20', SIM_VEHICLES: '0', SIM_APP_USERS: '0', SIM_DUTY_OPERATOR: '0', SIM_ACCIDENT_OFFICER: '0',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(proc);
-  proc.once('exit', () => children.delete(proc));
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start within 120 s:\n${out.slice(-3000)}`)), 120_000);
-    const read = (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      const api = /Fleet console: (http:\/\/[^/\s]+)\//.exec(out);
-      const gw = /JT\/T 808 gateway: tcp:\/\/[^:\s]+:(\d+)/.exec(out);
-      if (api && gw) {
-        clearTimeout(timer);
-        resolve({ proc, apiUrl: api[1]!, gatewayPort: Number(gw[1]) });
-      }
-    };
-    proc.stdout!.on('data', read);
-    proc.stderr!.on('data', read);
-    proc.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited (${signal ?? code}) before it started:\n${out.slice(-3000)}`));
-    });
-  });
-}
+const startServer = () => startCrashServer(dataDir, children);
 
 async function api<T>(apiUrl: string, method: string, callPath: string, body?: unknown, token?: string): Promise<{ code: number; data: T }> {
   const headers: Record<string, string> = { 'x-lang': 'en' };

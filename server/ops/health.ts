@@ -5,7 +5,8 @@
  * - database: a trivial query answers on the connection the handlers use;
  * - gateway: the JT/T 808 TCP server is listening (main.ts binds it after the HTTP port, and shutdown
  *   closes it first, so a balancer stops sending consoles before terminals are dropped);
- * - push: the push hub's tick runs (started on ready, stopped on close).
+ * - push: the push hub ticked within PUSH_TICK_STALE_MS (a timer that is set but whose tick throws
+ *   every time, or a hub never started, is down).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Storage } from '../db/repositories.ts';
@@ -26,17 +27,35 @@ export interface HealthSources {
   readonly log: FastifyBaseLogger;
 }
 
+/** The push part is down when the hub has not completed a tick for this long (ticks run every 50 ms). */
+export const PUSH_TICK_STALE_MS = 5000;
+
 export class HealthCheck {
   private ping: (() => unknown) | undefined;
+  /** performance.now() of the hub's last completed tick (or of `watchPush` on a running hub); -Infinity: never. */
+  private lastTick = -Infinity;
 
   constructor(private readonly sources: HealthSources) {}
 
   readiness(): Readiness {
     const database = this.database();
     const gateway: PartState = this.sources.live.gateway.port !== undefined ? 'up' : 'down';
-    const push: PartState = this.sources.push()?.running ? 'up' : 'down';
+    const push: PartState = this.sources.push()?.running && performance.now() - this.lastTick <= PUSH_TICK_STALE_MS ? 'up' : 'down';
     const ok = database === 'up' && gateway === 'up' && push === 'up';
     return { status: ok ? 'ok' : 'unavailable', checks: { database, gateway, push } };
+  }
+
+  /**
+   * Follows the hub's ticks (its `onTick`, chained to a listener already there). Real time, not the
+   * store's clock: tests move that one. A hub running now counts as just ticked (the first tick is 50 ms away).
+   */
+  watchPush(hub: PushHub): void {
+    const previous = hub.onTick;
+    hub.onTick = (now, sent) => {
+      this.lastTick = performance.now();
+      previous?.(now, sent);
+    };
+    if (hub.running) this.lastTick = performance.now();
   }
 
   private database(): PartState {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SqliteStorage } from '../db/sqlite/storage.ts';
 import { location, TestTerminal } from '../gateway/terminal-client.ts';
 import { startLiveServer, type LiveTestServer } from '../live/test-harness.ts';
+import { PUSH_TICK_STALE_MS } from './health.ts';
 
 /** The value of one sample line (`name{labels} value`), or undefined when the series is absent. */
 function sample(text: string, series: string): number | undefined {
@@ -186,6 +187,34 @@ describe('readiness without a database', () => {
     } finally {
       // Shutdown hooks that write (history, OBD readings) fail on the closed connection: that is this test's doing.
       await server.close().catch(() => undefined);
+    }
+  });
+});
+
+describe('readiness of the push hub', () => {
+  it('answers 503 naming push when the hub stops completing ticks although its timer is still set', { timeout: 30_000 }, async () => {
+    const server = await startLiveServer();
+    const address = server.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no address');
+    const url = `http://127.0.0.1:${address.port}`;
+    const hub = server.app.push;
+    const tick = hub.tick;
+    try {
+      expect((await fetch(`${url}/health/ready`)).status).toBe(200);
+      // A tick that never gets through its work (as one throwing every time would): the interval stays set.
+      hub.tick = () => undefined;
+      expect(hub.running).toBe(true);
+      await new Promise((r) => setTimeout(r, PUSH_TICK_STALE_MS + 300));
+      const ready = await fetch(`${url}/health/ready`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({ status: 'unavailable', checks: { database: 'up', gateway: 'up', push: 'down' } });
+      // Ticking again: ready within a tick or two.
+      hub.tick = tick;
+      const again = await until(() => fetch(`${url}/health/ready`).then((r) => r.status), (s) => s === 200, 2000);
+      expect(again).toBe(200);
+    } finally {
+      hub.tick = tick;
+      await server.close();
     }
   });
 });

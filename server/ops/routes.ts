@@ -41,11 +41,14 @@ export function installOps(app: FastifyInstance, deps: OpsDeps): OpsMetrics {
   installHttpMetrics(app, metrics);
   // One observation per committed batch (≤ HISTORY_BATCH_ROWS rows), not per position.
   if (deps.live.history instanceof BatchedHistoryWriter) deps.live.history.onFlushed = (_rows, ms) => metrics.observeFlush(ms);
+  const health = new HealthCheck({ storage: deps.storage, live: deps.live, push, log: app.log });
   app.addHook('onReady', async () => {
     const hub = push();
     if (hub) hub.onAlarm = (alarm) => metrics.observeAlarm(alarm);
+    if (hub) health.watchPush(hub);
+    // Issue 20: a report's 0x8001 also waits for the alarm rows it raised (server/alarms/service.ts `commits`).
+    if (app.hasDecorator('alarms')) deps.live.history.addBarrier?.(app.alarms.commits);
   });
-  const health = new HealthCheck({ storage: deps.storage, live: deps.live, push, log: app.log });
 
   app.get(HEALTH_LIVE_PATH, { config: { permission: 'public' } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
