@@ -133,7 +133,7 @@ async function loadChild(): Promise<void> {
   let windows = 0;
   const t0 = performance.now();
   let failed = 0;
-  const sockets: { socket: net.Socket; burst: Buffer }[] = [];
+  const sockets: { socket: net.Socket; burst: () => Buffer }[] = [];
   const BATCH = 250;
   for (let i = 0; i < start.devices.length; i += BATCH) {
     const group = start.devices.slice(i, i + BATCH);
@@ -155,10 +155,10 @@ async function loadChild(): Promise<void> {
         acks += start.window;
         if (running && (windows++ & 15) === 0 && delays.length < 200_000) delays.push(performance.now() - sentAt);
         sentAt = performance.now();
-        if (running) s.socket.write(s.burst);
+        if (running) s.socket.write(s.burst());
       }
     });
-    s.socket.write(s.burst);
+    s.socket.write(s.burst());
   }
   await new Promise<void>((resolve) => process.once('message', () => resolve()));
   running = false;
@@ -166,7 +166,7 @@ async function loadChild(): Promise<void> {
   for (const s of sockets) s.socket.destroy();
   setTimeout(() => process.exit(0), 100).unref();
 
-  async function loginTerminal(port: number, deviceNo: string): Promise<{ socket: net.Socket; burst: Buffer }> {
+  async function loginTerminal(port: number, deviceNo: string): Promise<{ socket: net.Socket; burst: () => Buffer }> {
     const socket = await new Promise<net.Socket>((resolve, reject) => {
       const s = net.connect({ port, host: '127.0.0.1' }, () => resolve(s));
       s.once('error', reject);
@@ -189,15 +189,21 @@ async function loadChild(): Promise<void> {
     const auth = await ask({ msgId: MSG.AUTHENTICATE, authCode: reg.authCode, imei: '', softwareVersion: '' }, 2);
     if (auth.msgId !== MSG.PLATFORM_RESPONSE || auth.result !== 0) throw new Error('authentication refused');
     const phone = deviceNo;
-    const now = Math.floor(Date.now() / 1000) * 1000;
-    const frames: Uint8Array[] = [];
-    for (let k = 0; k < start.window; k++) {
-      frames.push(encodePacket({ phone, serial: 10 + k }, {
-        msgId: MSG.LOCATION, alarm: 0, status: 3, lat: 31.2 + k / 1e4, lng: 121.4, altitude: 10, speed: 40 + k, direction: 90, time: now,
-        mileage: 1234.5, fuel: 50, signal: 25, satellites: 12,
-      }));
-    }
-    return { socket, burst: Buffer.concat(frames) };
+    // Every report its own GPS second, as a real terminal's (positions are unique per vehicle and time,
+    // migration 53: repeating one time would measure skipped duplicates). From 5 minutes back, so the
+    // quick run stays inside the gateway's future tolerance (10 min).
+    let time = Math.floor(Date.now() / 1000) * 1000 - 300_000;
+    const burst = () => {
+      const frames: Uint8Array[] = [];
+      for (let k = 0; k < start.window; k++) {
+        frames.push(encodePacket({ phone, serial: 10 + k }, {
+          msgId: MSG.LOCATION, alarm: 0, status: 3, lat: 31.2 + k / 1e4, lng: 121.4, altitude: 10, speed: 40 + k, direction: 90, time: (time += 1000),
+          mileage: 1234.5, fuel: 50, signal: 25, satellites: 12,
+        }));
+      }
+      return Buffer.concat(frames);
+    };
+    return { socket, burst };
   }
 }
 
