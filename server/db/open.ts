@@ -10,6 +10,7 @@ import { hashPassword } from '../auth/passwords.ts';
 import type { Config } from '../config.ts';
 import { seedDemoData } from '../seed/seed.ts';
 import { migrate } from './migrations.ts';
+import { isPostgresUrl, openPostgres } from './pg/open.ts';
 import type { Storage } from './repositories.ts';
 import { syncPermissionRegistry } from './sqlite/permissions.ts';
 import { SqliteStorage } from './sqlite/storage.ts';
@@ -41,11 +42,15 @@ export interface OpenedStorage {
 export async function openStorage(config: Config): Promise<OpenedStorage> {
   mkdirSync(config.dataDir, { recursive: true });
   const file = path.join(config.dataDir, 'fleet.sqlite');
-  const db = openSqlite(file, { synchronous: config.sqliteSynchronous });
+  // DATABASE_URL=postgres://… selects PostgreSQL (issue 20); unset keeps the embedded SQLite file. The PG
+  // handle answers the better-sqlite3 calls the repositories and services make (server/db/CONTEXT.md).
+  const databaseUrl = process.env.DATABASE_URL;
+  const pg = isPostgresUrl(databaseUrl) ? openPostgres(databaseUrl) : undefined;
+  const db = pg ? (pg.db as unknown as Database.Database) : openSqlite(file, { synchronous: config.sqliteSynchronous });
   const storage = new SqliteStorage(db);
   let created = false;
   try {
-    const applied = migrate(db);
+    const applied = pg ? pg.applied : migrate(db);
     // A database is new when this start created its first schema version.
     created = applied.includes(1);
     syncPermissionRegistry(db, PERMISSION_REGISTRY);
@@ -59,7 +64,7 @@ export async function openStorage(config: Config): Promise<OpenedStorage> {
   } catch (err) {
     storage.close();
     // A database this start created but could not finish is removed, so the next start begins afresh.
-    if (created) for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    if (created && !pg) for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
     throw err;
   }
 }

@@ -97,6 +97,11 @@ describe('translate', () => {
     expect(translate("SELECT a -- the 'first' column?\nFROM t /* why? */ WHERE b = ?").text).toBe('SELECT a  \nFROM t   WHERE b = $1');
   });
 
+  it('reads a JSON array IN list with json_array_elements_text (drivers.ts, terminals.ts)', () => {
+    expect(translate('DELETE FROM driver_vehicle WHERE driver_id = ? AND vehicle_id NOT IN (SELECT value FROM json_each(?))').text)
+      .toBe('DELETE FROM driver_vehicle WHERE driver_id = $1 AND vehicle_id::text NOT IN (SELECT value FROM json_array_elements_text($2::json))');
+  });
+
   it('splits a script on semicolons outside literals', () => {
     expect(splitStatements("INSERT INTO t VALUES ('a;b'); DELETE FROM t;\n")).toEqual(["INSERT INTO t VALUES ('a;b')", 'DELETE FROM t']);
   });

@@ -16,7 +16,8 @@
  * - functions: `group_concat` → `string_agg`, `instr` → `strpos`, `ifnull` → `coalesce`, scalar
  *   two-argument `max`/`min` → `greatest`/`least`, `json_extract(c, '$.k')` → `(c::json->>'k')`;
  * - `BEGIN IMMEDIATE|EXCLUSIVE|DEFERRED [TRANSACTION]` → `BEGIN` (the caller adds the advisory lock).
- * Not handled (hand rewrites, listed in server/db/CONTEXT.md): `strftime`, `json_each`,
+ * - `col IN (SELECT value FROM json_each(?))` → a text comparison with `json_array_elements_text`.
+ * Not handled (hand rewrites, listed in server/db/CONTEXT.md): `strftime`, other `json_each`,
  * `json_group_object`, `COLLATE NOCASE`, `PRAGMA`, NULL ordering, bare columns in GROUP BY.
  */
 
@@ -189,6 +190,10 @@ export function translate(sql: string, catalog: PgCatalog = EMPTY_CATALOG): Tran
   // A bare constant condition: `scopeCondition` answers '1' for the whole forest (`WHERE 1 AND …`).
   s = s.replace(/(\b(?:WHERE|AND|OR)\s+(?:\(\s*)?)([01])(?=\s*(?:$|\)|\b(?:AND|OR|ORDER|GROUP|LIMIT)\b))/gi, (_, pre: string, bit: string) => `${pre}${bit === '1' ? 'TRUE' : 'FALSE'}`);
 
+  // `col IN (SELECT value FROM json_each(?))` (a JSON array as an IN list): PG's json_each walks objects, and
+  // its elements come back as text, so the column is compared as text (exact for integer ids and strings).
+  s = s.replace(/([\w.]+)\s+(NOT\s+)?IN\s*\(\s*SELECT\s+value\s+FROM\s+json_each\((\$\d+)\)\s*\)/gi,
+    (_, col: string, not: string | undefined, p: string) => `${col}::text ${not ?? ''}IN (SELECT value FROM json_array_elements_text(${p}::json))`);
   s = rewriteCalls(s, 'group_concat', (a) => `string_agg((${a[0]})::text, ${a[1] ?? "','"})`);
   s = rewriteCalls(s, 'instr', (a) => `strpos(${a.join(', ')})`);
   s = rewriteCalls(s, 'ifnull', (a) => `coalesce(${a.join(', ')})`);
