@@ -169,28 +169,6 @@ describe('health and metrics of a running server', () => {
   });
 });
 
-describe('readiness without a database', () => {
-  it('answers 503 naming the database once its connection is closed', async () => {
-    const server = await startLiveServer();
-    const address = server.app.server.address();
-    if (!address || typeof address === 'string') throw new Error('no address');
-    const url = `http://127.0.0.1:${address.port}`;
-    try {
-      expect((await fetch(`${url}/health/ready`)).status).toBe(200);
-      (server.app.storage as SqliteStorage).db.close();
-      const ready = await fetch(`${url}/health/ready`);
-      expect(ready.status).toBe(503);
-      const body = await ready.json();
-      expect(body).toEqual({ status: 'unavailable', checks: { database: 'down', gateway: 'up', push: 'up' } });
-      // The cause stays in the server's log: the public answer holds no error text.
-      expect(JSON.stringify(body)).not.toMatch(/connection|sqlite|open/i);
-    } finally {
-      // Shutdown hooks that write (history, OBD readings) fail on the closed connection: that is this test's doing.
-      await server.close().catch(() => undefined);
-    }
-  });
-});
-
 describe('readiness of the push hub', () => {
   it('answers 503 naming push when the hub stops completing ticks although its timer is still set', { timeout: 30_000 }, async () => {
     const server = await startLiveServer();
@@ -215,6 +193,29 @@ describe('readiness of the push hub', () => {
     } finally {
       hub.tick = tick;
       await server.close();
+    }
+  });
+});
+
+
+describe('readiness without a database', () => {
+  it('answers 503 naming the database once its connection is closed', async () => {
+    const server = await startLiveServer();
+    const address = server.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no address');
+    const url = `http://127.0.0.1:${address.port}`;
+    try {
+      expect((await fetch(`${url}/health/ready`)).status).toBe(200);
+      (server.app.storage as SqliteStorage).db.close();
+      const ready = await fetch(`${url}/health/ready`);
+      expect(ready.status).toBe(503);
+      const body = await ready.json();
+      expect(body).toEqual({ status: 'unavailable', checks: { database: 'down', gateway: 'up', push: 'up' } });
+      // The cause stays in the server's log: the public answer holds no error text.
+      expect(JSON.stringify(body)).not.toMatch(/connection|sqlite|open/i);
+    } finally {
+      // Shutdown hooks that write (history, OBD readings) fail on the closed connection: that is this test's doing.
+      await server.close().catch(() => undefined);
     }
   });
 });
