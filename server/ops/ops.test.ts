@@ -197,7 +197,6 @@ describe('readiness of the push hub', () => {
   });
 });
 
-
 describe('readiness without a database', () => {
   it('answers 503 naming the database once its connection is closed', async () => {
     const server = await startLiveServer();
