@@ -27,7 +27,10 @@
  *   (the wider of the two sections meeting there), or passing it along the route (moving forwards
  *   from a section before the point to one after it; the first point by being on section 0, the last by
  *   finishing the route). A vehicle that never is on the route during the window is not judged (it
- *   is not running the route that day); one that stops reporting is judged at its next position.
+ *   is not running the route that day). One that stops reporting is judged when the window closes
+ *   (`sweep`, driven by the server's clock: a heap of window closes, so a tick costs O(closes due ·
+ *   log n), never a scan of the vehicles), at its last known position; its next position then raises
+ *   nothing more for that window.
  * A held code is one alarm per vehicle whatever the number of routes holding it.
  */
 import { PLATFORM_RULES } from '../alarms/sources.ts';
@@ -102,18 +105,28 @@ interface Rec {
 
 /** A key point window a vehicle has been on the route in: reached yet or not, judged at `deadline`. */
 interface KeyState {
-  readonly ri: number;
+  readonly vehicleId: number;
+  /** Index of the route (changes when the routes are replaced and the route kept). */
+  ri: number;
   /** Index into the route's keyPoints. */
   readonly k: number;
   /** The window's close, epoch ms. */
   readonly deadline: number;
   reached: boolean;
+  /** Judged by the sweep (kept so a late position inside the window does not follow it again). */
+  judged: boolean;
+  /** No longer in its vehicle's list: the sweep's heap entry is stale (lazy deletion). */
+  done: boolean;
 }
 
 interface VehicleState {
   recs: Rec[];
   keys: KeyState[];
   readonly heldBy: [number, number];
+  /** The last evaluated position: where a vehicle silent at a key point's close is placed. */
+  lastLng: number;
+  lastLat: number;
+  lastSpeed: number;
 }
 
 /** A key point compiled: its point, the radius that counts as reaching it, its window in minutes of the day. */
@@ -149,6 +162,8 @@ export class RouteEvaluator {
 
   private readonly scan: boolean;
   private readonly night: readonly [number, number] | null;
+  /** Key point windows being followed, by close (a min-heap; entries whose state went are skipped). */
+  private readonly closes = new DeadlineHeap();
 
   /**
    * @param options.candidates 'index' (default): the sections near the position; 'scan': every section of every bound route (the benchmark's baseline).
@@ -199,10 +214,13 @@ export class RouteEvaluator {
       }
       st.recs = kept;
       // A key point window of a route changed or unbound is not judged (its rule is gone).
-      st.keys = st.keys.flatMap((ks) => {
+      st.keys = st.keys.filter((ks) => {
         const route = old.routes[ks.ri]!;
         const ri = next.byId.get(route.id);
-        return ri !== undefined && next.signatures[ri] === old.signatures[ks.ri] && next.bound.get(vehicleId)?.includes(ri) ? [{ ...ks, ri }] : [];
+        const keep = ri !== undefined && next.signatures[ri] === old.signatures[ks.ri] && next.bound.get(vehicleId)?.includes(ri) === true;
+        if (keep) ks.ri = ri;
+        else ks.done = true;
+        return keep;
       });
       if (kept.length === 0 && st.keys.length === 0 && !next.bound.has(vehicleId)) this.states.delete(vehicleId);
     }
@@ -217,10 +235,13 @@ export class RouteEvaluator {
     let st = this.states.get(p.vehicleId);
     if (bound === undefined && st === undefined) return NONE;
     const first = st === undefined;
-    if (st === undefined) this.states.set(p.vehicleId, (st = { recs: [], keys: [], heldBy: [0, 0] }));
+    if (st === undefined) this.states.set(p.vehicleId, (st = { recs: [], keys: [], heldBy: [0, 0], lastLng: p.lng, lastLat: p.lat, lastSpeed: p.speed }));
     this.out.length = 0;
     // Key point windows closed since the last position: judged first, dated at their close.
     if (st.keys.length > 0) this.judgeKeys(st, p);
+    st.lastLng = p.lng;
+    st.lastLat = p.lat;
+    st.lastSpeed = p.speed;
     // The nearest corridor section per route, from the sections near the position only.
     this.hits.clear();
     if (this.scan) {
@@ -337,9 +358,10 @@ export class RouteEvaluator {
       let ks = st.keys.find((x) => x.ri === ri && x.k === k);
       if (ks === undefined) {
         if (after < 0 && !finished) continue;
-        st.keys.push((ks = { ri, k, deadline: windowClose(key.window, p.time), reached: false }));
+        st.keys.push((ks = { vehicleId: p.vehicleId, ri, k, deadline: windowClose(key.window, p.time), reached: false, judged: false, done: false }));
+        this.closes.push(ks);
       }
-      if (ks.reached) continue;
+      if (ks.reached || ks.judged) continue;
       const pt = this.c.routes[ri]!.points[key.point]!;
       ks.reached = haversineM([p.lng, p.lat], pt) <= key.radius
         || (key.point === 0 && after === 0)
@@ -353,16 +375,43 @@ export class RouteEvaluator {
     if (!st.keys.some((ks) => p.time >= ks.deadline)) return;
     st.keys = st.keys.filter((ks) => {
       if (p.time < ks.deadline) return true;
-      if (!ks.reached) {
-        const route = this.c.routes[ks.ri]!;
-        const kp = this.c.keys[ks.ri]![ks.k]!;
-        this.out.push({
-          phase: 'occur', code: ROUTE_CODES.keyPointMissed, vehicleId: p.vehicleId, route, section: null,
-          keyPoint: { point: kp.point, arriveFrom: kp.arriveFrom, arriveBy: kp.arriveBy }, time: ks.deadline, lng: p.lng, lat: p.lat, speed: p.speed,
-        });
-      }
+      if (!ks.reached && !ks.judged) this.missed(ks, p.lng, p.lat, p.speed);
+      ks.done = true;
       return false;
     });
+  }
+
+  private missed(ks: KeyState, lng: number, lat: number, speed: number): void {
+    const route = this.c.routes[ks.ri]!;
+    const kp = this.c.keys[ks.ri]![ks.k]!;
+    this.out.push({
+      phase: 'occur', code: ROUTE_CODES.keyPointMissed, vehicleId: ks.vehicleId, route, section: null,
+      keyPoint: { point: kp.point, arriveFrom: kp.arriveFrom, arriveBy: kp.arriveBy }, time: ks.deadline, lng, lat, speed,
+    });
+  }
+
+  /**
+   * The key point windows closed by `now` (the server's clock) whose vehicle has not reported since:
+   * 13011 for each point not reached, dated at the close and placed at the vehicle's last position.
+   * Judged windows stay in the vehicle's list until a position after the close drops them, so a late
+   * report from inside the window neither follows the point again nor raises a second 13011.
+   */
+  sweep(now: number): RouteTransition[] {
+    this.out.length = 0;
+    for (let ks = this.closes.peek(); ks !== undefined && ks.deadline <= now; ks = this.closes.peek()) {
+      this.closes.pop();
+      if (ks.done || ks.judged) continue;
+      ks.judged = true;
+      if (ks.reached) continue;
+      const st = this.states.get(ks.vehicleId)!;
+      this.missed(ks, st.lastLng, st.lastLat, st.lastSpeed);
+    }
+    return this.out.splice(0);
+  }
+
+  /** Key point windows being followed (the sweep's heap, stale entries included). */
+  get pendingCloses(): number {
+    return this.closes.size;
   }
 
   /** 13003 for the section being left forwards, when its entry time is known and a limit is broken. */
@@ -443,4 +492,48 @@ function isBound(list: readonly number[], ri: number): boolean {
 function findRec(recs: readonly Rec[], ri: number): Rec | undefined {
   for (let i = 0; i < recs.length; i++) if (recs[i]!.ri === ri) return recs[i];
   return undefined;
+}
+
+/** A binary min-heap of key point states by window close. */
+class DeadlineHeap {
+  private readonly a: KeyState[] = [];
+
+  get size(): number {
+    return this.a.length;
+  }
+
+  peek(): KeyState | undefined {
+    return this.a[0];
+  }
+
+  push(x: KeyState): void {
+    const a = this.a;
+    let i = a.push(x) - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (a[parent]!.deadline <= x.deadline) break;
+      a[i] = a[parent]!;
+      i = parent;
+    }
+    a[i] = x;
+  }
+
+  pop(): KeyState | undefined {
+    const a = this.a;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length === 0 || last === undefined) return top;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= a.length) break;
+      const r = l + 1;
+      const c = r < a.length && a[r]!.deadline < a[l]!.deadline ? r : l;
+      if (a[c]!.deadline >= last.deadline) break;
+      a[i] = a[c]!;
+      i = c;
+    }
+    a[i] = last;
+    return top;
+  }
 }

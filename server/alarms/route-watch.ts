@@ -3,7 +3,7 @@
  * from a `RouteSource` (the database: server/services/routes/), keeps a `RouteEvaluator`
  * (domain/route/rules.ts) over them and turns each live position into route transitions that
  * AlarmService feeds to the alarm engine (13010 platform route deviation, 13003 section travel time,
- * 12006 section overspeed).
+ * 12006 section overspeed, 13011 key point missed — also from the periodic sweep when the vehicle is silent).
  *
  * A report without a GNSS fix (status bit 1 clear) is not evaluated: its coordinates are stale or
  * zero, and a vehicle "at 0, 0" would be off every route it follows.
@@ -30,6 +30,14 @@ export class RouteWatch {
 
   reload(now: number): readonly RouteTransition[] {
     return this.evaluator.replace(this.source.load(), now);
+  }
+
+  /**
+   * The key point windows closed by `now` while their vehicle was silent (13011 without waiting for
+   * its next position). AlarmService calls it from its periodic sweep on the store's clock.
+   */
+  sweep(now: number): readonly RouteTransition[] {
+    return this.evaluator.sweep(now);
   }
 
   /**

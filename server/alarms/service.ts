@@ -352,6 +352,9 @@ export class AlarmService {
       }
     }
     const forgotten = this.engine.prune(now);
+    // Route key points whose window closed while their vehicle was silent (issue 17): a heap peek when none is due.
+    const keys = this.routeWatch?.sweep(now) ?? [];
+    if (keys.length > 0) events.push(...this.fenceEvents(keys.map((t) => ({ ...t, note: routeNote(t) }))));
     if (events.length > 0) this.apply(events);
     // After the queued events: a key is dropped only once nothing queued can still name it.
     if (forgotten.length > 0) this.chain = this.chain.then(() => forgotten.forEach((k) => this.ids.delete(k)));
