@@ -23,10 +23,16 @@
  *   holds the later frames of this connection.
  * - When the socket's unsent replies pass `maxBuffered`, reading pauses until they drain (a terminal
  *   that does not read its acks slows itself down, not the server).
- * - A platform message over one body (0x8108 upgrade packages) goes as sub-packages built one at a time
- *   from a body read by offset (the package stays on disk), paced by the socket draining; it is kept
- *   (as that reader, not bytes) for LONG_SEND_KEEP_MS so a terminal's 0x0005 gets exactly the
- *   sub-packages it lists, sent again with their original serials.
+ * - A platform message over one body (0x8108 upgrade packages) goes as sub-packages built from a body
+ *   read by offset (the package stays on disk, read with fs.promises off the event loop's thread, 32
+ *   sub-packages per read), paced by the socket draining; it is kept (as that reader, not bytes) for
+ *   LONG_SEND_KEEP_MS so a terminal's 0x0005 gets exactly the sub-packages it lists, sent again with
+ *   their original serials.
+ * - A message carrying a retransmission policy (0x8108: the terminal's 0x0002 / 0x0003 or the server's
+ *   defaults) is sent again whole, same serials, while the terminal does not answer its first serial
+ *   (JT/T 808 §4.4: answer timeout T after the last sub-package left, T(n+1) = T(n) × (n+1), N
+ *   retransmissions); after the last timeout it ends as `timeout` with `retransmissions: N`. A 0x0005
+ *   for it restarts the current timeout (the terminal is alive and completing it).
  */
 import type net from 'node:net';
 import type { LiveStore } from '../live/store.ts';
@@ -58,7 +64,7 @@ import type { LiveApplier } from './live-apply.ts';
 import type { FrameLogSink } from './frame-log.ts';
 import type { CommandOutcome, GatewayLog, GatewayStats, RequestOutcome, TerminalMessageHandler } from './types.ts';
 import { MAX_BODY_LENGTH } from './jt808/header.ts';
-import { UPGRADE_MSG, upgradeBodySource, type BodySource } from './jt808/upgrade.ts';
+import { UPGRADE_MSG, upgradeBodySource, type BodySource, type Retransmission } from './jt808/upgrade.ts';
 
 /** How long a sub-packaged platform message can be asked for again (0x0005): a slow link's whole send and then some. */
 export const LONG_SEND_KEEP_MS = 30 * 60_000;
@@ -66,12 +72,27 @@ export const LONG_SEND_KEEP_MS = 30 * 60_000;
 const LONG_SENDS_MAX = 4;
 /** Sub-packages are written while the socket holds less than this; then the send waits for 'drain'. */
 const LONG_SEND_HIGH_WATER = 256 * 1024;
+/** Sub-packages read from the body at once (one asynchronous file read per ~32 KiB). */
+const LONG_SEND_READ_PACKAGES = 32;
 
 interface LongSend {
   readonly init: { phone: string; serial: number; version: ProtocolEdition; protocolVersion: number; msgId: number };
   readonly source: BodySource;
   readonly total: number;
   readonly until: number;
+  /** §4.4 retransmission while the terminal has not answered; null: none (no policy, answered, settled). */
+  retry: RetryState | null;
+}
+
+interface RetryState {
+  readonly policy: Retransmission;
+  /** Retransmissions so far (n). */
+  sent: number;
+  /** The answer timeout now in force, T(n + 1). */
+  timeoutMs: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  /** The last retransmission's timeout passed unanswered. */
+  readonly giveUp: (retransmissions: number) => void;
 }
 
 /** What a session needs from its gateway. */
@@ -108,6 +129,8 @@ export interface SessionTarget {
 interface PendingRequest {
   readonly answerId: number;
   readonly resolve: (outcome: RequestOutcome) => void;
+  /** The terminal's 0x0001 OK for a retransmitted message: its answer timeout starts now. */
+  readonly accepted?: () => void;
 }
 
 /** Terminal messages the session handles itself (others need a registered handler or an awaiting request). */
@@ -228,20 +251,36 @@ export class TerminalSession {
     if (!this.open || !this.authed.has(target.phone)) return Promise.resolve({ kind: 'offline' });
     const serial = this.nextSerial();
     const key = `${target.vehicleId}:${serial}`;
+    const policy = retransmissionOf(message);
     return new Promise<RequestOutcome>((resolve) => {
-      const timer = setTimeout(() => {
-        this.requests.delete(key);
-        resolve({ kind: 'timeout' });
-      }, timeoutMs);
-      timer.unref();
+      // `long` (the send, declared below) is only read by callbacks that run after it is assigned.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      // With retransmission the answer's wait starts once the terminal accepted the whole (0x0001 OK);
+      // until then the retransmission schedule decides (a slow link's send does not eat the wait).
+      const wait = () => {
+        timer ??= setTimeout(() => {
+          this.requests.delete(key);
+          stopRetry(long);
+          resolve({ kind: 'timeout' });
+        }, timeoutMs);
+        timer.unref();
+      };
+      if (!policy) wait();
       this.requests.set(key, {
         answerId,
         resolve: (outcome) => {
           clearTimeout(timer);
+          stopRetry(long);
           resolve(outcome);
         },
+        accepted: wait,
       });
-      this.sendLong({ phone: target.phone, serial, version: target.version, protocolVersion: target.protocolVersion || 1 }, message);
+      const long = this.sendLong({ phone: target.phone, serial, version: target.version, protocolVersion: target.protocolVersion || 1 }, message, policy && ((retransmissions) => {
+        const r = this.requests.get(key);
+        if (!r) return;
+        this.requests.delete(key);
+        r.resolve({ kind: 'timeout', retransmissions });
+      }));
     });
   }
 
@@ -251,17 +290,23 @@ export class TerminalSession {
     const serial = this.nextSerial();
     onSerial?.(serial);
     const key = `${target.vehicleId}:${serial}`;
+    const policy = retransmissionOf(message);
     return new Promise<CommandOutcome>((resolve) => {
-      const timer = setTimeout(() => {
+      // With retransmission the schedule is the wait (its last timeout ends it), not `timeoutMs`.
+      const timer = policy ? undefined : setTimeout(() => {
         this.awaiting.delete(key);
         resolve({ kind: 'timeout' });
       }, timeoutMs);
-      timer.unref();
+      timer?.unref();
       this.awaiting.set(key, (result) => {
         clearTimeout(timer);
+        stopRetry(long);
         resolve(result < 0 ? { kind: 'offline' } : { kind: 'reply', result });
       });
-      this.sendLong({ phone: target.phone, serial, version: target.version, protocolVersion: target.protocolVersion || 1 }, message);
+      const long = this.sendLong({ phone: target.phone, serial, version: target.version, protocolVersion: target.protocolVersion || 1 }, message, policy && ((retransmissions) => {
+        if (!this.awaiting.delete(key)) return;
+        resolve({ kind: 'timeout', retransmissions });
+      }));
     });
   }
 
@@ -409,6 +454,9 @@ export class TerminalSession {
           this.requests.delete(key);
           request.resolve({ kind: 'reply', result: message.result });
         }
+        // Answered: no more retransmission of that message (any result; a refusal is an answer).
+        stopRetry(this.longSends.get(`${header.phone}:${message.replySerial}`));
+        if (request && message.result === RESULT.OK) request.accepted?.();
         return undefined;
       }
       case MSG.HEARTBEAT:
@@ -426,8 +474,15 @@ export class TerminalSession {
         }
         this.reply(header, RESULT.OK);
         this.host.stats.subpackagesResent += ids.length;
-        for (const k of ids) this.send(this.packageFrame(long, k));
-        return undefined;
+        // Read asynchronously; later frames of this connection wait (order kept). The terminal is
+        // completing the message: a retransmission timeout in force starts again after the resend.
+        return (async () => {
+          for (const k of ids) {
+            const part = await long.source.read((k - 1) * MAX_BODY_LENGTH, MAX_BODY_LENGTH);
+            this.send(this.packageFrame(long, k, part));
+          }
+          if (long.retry?.timer !== undefined) this.armRetry(long);
+        })();
       }
       case MSG.LOGOUT:
         return this.unregister(entry, header);
@@ -557,6 +612,7 @@ export class TerminalSession {
   private onClose(): void {
     for (const phone of [...this.authed.keys()]) this.release(phone);
     this.settleAllOffline();
+    for (const long of this.longSends.values()) stopRetry(long);
     this.longSends.clear();
     this.reassembler.clear();
     this.syncReassemblyStats();
@@ -592,36 +648,83 @@ export class TerminalSession {
   /**
    * A platform message whose body may pass the 1023-byte limit (0x8108 upgrade packages): sent as
    * sub-packages with consecutive serials from `init.serial` (the terminal answers the first one's), so
-   * the serials it used are skipped here.
+   * the serials it used are skipped here. With `giveUp` (the message has a retransmission policy) it is
+   * sent again while unanswered, and `giveUp` runs after the last timeout. Answers the send kept for
+   * 0x0005 and retransmission; undefined for a one-frame message without a policy (sent at once).
    */
-  private sendLong(init: { phone: string; serial: number; version: ProtocolEdition; protocolVersion: number }, message: Jt808MessageInput): void {
+  private sendLong(init: { phone: string; serial: number; version: ProtocolEdition; protocolVersion: number }, message: Jt808MessageInput, giveUp?: (retransmissions: number) => void): LongSend | undefined {
     const source = bodySourceOf(message, init.version);
-    if (source.length <= MAX_BODY_LENGTH) {
-      this.send(encodeFrames({ ...init, msgId: message.msgId }, source.read(0, source.length))[0]!);
-      return;
+    const policy = giveUp ? retransmissionOf(message) : undefined;
+    if (source.length <= MAX_BODY_LENGTH && source.body !== undefined && !policy) {
+      this.send(encodeFrames({ ...init, msgId: message.msgId }, source.body)[0]!);
+      return undefined;
     }
-    const total = Math.ceil(source.length / MAX_BODY_LENGTH);
+    const total = Math.max(1, Math.ceil(source.length / MAX_BODY_LENGTH));
     if (total > 0xffff) throw new Error(`body of ${source.length} bytes needs ${total} packages (max 65535)`);
     this.serial = (init.serial + total - 1) & 0xffff;
-    const long: LongSend = { init: { ...init, msgId: message.msgId }, source, total, until: Date.now() + LONG_SEND_KEEP_MS };
+    const long: LongSend = {
+      init: { ...init, msgId: message.msgId }, source, total, until: Date.now() + LONG_SEND_KEEP_MS,
+      retry: policy && giveUp ? { policy, sent: 0, timeoutMs: policy.timeoutMs, timer: undefined, giveUp } : null,
+    };
     this.longSends.set(`${init.phone}:${init.serial}`, long);
     while (this.longSends.size > LONG_SENDS_MAX) this.longSends.delete(this.longSends.keys().next().value!);
-    void this.pump(long).catch((err: unknown) => this.host.log?.warn({ err }, 'gateway: long send failed'));
+    this.pumpAndArm(long);
+    return long;
+  }
+
+  /** Sends the whole message, then (with a retransmission policy still in force) starts its answer timeout. */
+  private pumpAndArm(long: LongSend): void {
+    void this.pump(long).then((complete) => {
+      if (complete && long.retry) this.armRetry(long);
+    }).catch((err: unknown) => this.host.log?.warn({ err }, 'gateway: long send failed'));
   }
 
   /**
-   * Writes a long send's sub-packages in order, waiting for the socket to drain past the high-water
-   * mark. Written at once, never held behind acks waiting for a commit: held bytes are not in
-   * `writableLength`, so holding them would read the whole package into memory.
+   * The answer timeout T(n+1) from now. When it passes unanswered: the whole message again (same
+   * serials) with T(n+2) = T(n+1) × (n+2), or, after the last of the N retransmissions, `giveUp`.
    */
-  private async pump(long: LongSend): Promise<void> {
-    for (let k = 1; k <= long.total; k++) {
-      if (this.socket.destroyed) return;
-      const frame = this.packageFrame(long, k);
-      this.host.frameLog?.record(1, frame);
-      this.socket.write(frame);
+  private armRetry(long: LongSend): void {
+    const r = long.retry;
+    if (!r) return;
+    clearTimeout(r.timer);
+    r.timer = setTimeout(() => {
+      r.timer = undefined;
+      if (long.retry !== r || this.socket.destroyed) return;
+      if (r.sent >= r.policy.retries) {
+        long.retry = null;
+        r.giveUp(r.sent);
+        return;
+      }
+      r.sent++;
+      r.timeoutMs *= r.sent + 1;
+      this.host.log?.warn({ phone: long.init.phone, serial: long.init.serial, msgId: long.init.msgId, retransmission: r.sent }, 'gateway: no answer, message sent again (JT/T 808 §4.4)');
+      this.pumpAndArm(long);
+    }, r.timeoutMs);
+    r.timer.unref();
+  }
+
+  /**
+   * Writes a long send's sub-packages in order, read 32 at a time with one asynchronous read, waiting
+   * for the socket to drain past the high-water mark. Written at once, never held behind acks waiting
+   * for a commit: held bytes are not in `writableLength`, so holding them would read the whole package
+   * into memory. Answers true when the last sub-package has left the process (the socket drained).
+   */
+  private async pump(long: LongSend): Promise<boolean> {
+    for (let k = 1; k <= long.total; k += LONG_SEND_READ_PACKAGES) {
+      if (this.socket.destroyed) return false;
+      const last = Math.min(long.total, k + LONG_SEND_READ_PACKAGES - 1);
+      const bytes = await long.source.read((k - 1) * MAX_BODY_LENGTH, (last - k + 1) * MAX_BODY_LENGTH);
+      if (this.socket.destroyed) return false;
+      for (let j = k; j <= last; j++) {
+        const at = (j - k) * MAX_BODY_LENGTH;
+        const frame = this.packageFrame(long, j, bytes.subarray(at, Math.min(bytes.length, at + MAX_BODY_LENGTH)));
+        this.host.frameLog?.record(1, frame);
+        this.socket.write(frame);
+      }
       if (this.socket.writableLength > LONG_SEND_HIGH_WATER) await this.drained();
     }
+    if (this.socket.writableLength > 0 && !this.socket.destroyed) await this.drained();
+    return !this.socket.destroyed;
   }
 
   private drained(): Promise<void> {
@@ -636,9 +739,9 @@ export class TerminalSession {
     });
   }
 
-  /** Sub-package k (1-based) of a long send, with its original serial. */
-  private packageFrame(long: LongSend, k: number): Uint8Array {
-    const part = long.source.read((k - 1) * MAX_BODY_LENGTH, MAX_BODY_LENGTH);
+  /** Sub-package k (1-based) of a long send, with its original serial (a one-frame message: the plain frame). */
+  private packageFrame(long: LongSend, k: number, part: Uint8Array): Uint8Array {
+    if (long.total === 1) return encodeFrames({ ...long.init }, part)[0]!;
     return encodeFrame({ ...long.init, serial: (long.init.serial + k - 1) & 0xffff, packageTotal: long.total, packageIndex: k }, part);
   }
 
@@ -704,11 +807,23 @@ export class TerminalSession {
   }
 }
 
-/** A platform message's body read by offset: an upgrade package from its file, anything else encoded in memory. */
-function bodySourceOf(message: Jt808MessageInput, version: ProtocolEdition): BodySource {
+/** A platform message's body read by offset: an upgrade package from its file, anything else encoded in memory (`body`). */
+function bodySourceOf(message: Jt808MessageInput, version: ProtocolEdition): BodySource & { readonly body?: Uint8Array } {
   if (message.msgId === UPGRADE_MSG.ISSUE && message.file) return upgradeBodySource({ ...message, file: message.file });
   const body = encodeBody(message, version);
-  return { length: body.length, read: (offset, n) => body.subarray(offset, Math.min(body.length, offset + n)) };
+  return { length: body.length, body, read: (offset, n) => Promise.resolve(body.subarray(offset, Math.min(body.length, offset + n))) };
+}
+
+/** The message's JT/T 808 §4.4 retransmission policy, when it carries one (0x8108 from the upgrade service). */
+function retransmissionOf(message: Jt808MessageInput): Retransmission | undefined {
+  return message.msgId === UPGRADE_MSG.ISSUE ? message.retransmit : undefined;
+}
+
+/** Ends a long send's retransmission (answered, settled, or the connection gone). */
+function stopRetry(long: LongSend | undefined): void {
+  if (!long?.retry) return;
+  clearTimeout(long.retry.timer);
+  long.retry = null;
 }
 
 function countBad(stats: GatewayStats, code: string, n = 1): void {

@@ -71,7 +71,8 @@ export function emptyGatewayStats(): GatewayStats {
 export type CommandOutcome =
   | { readonly kind: 'reply'; readonly result: number }
   | { readonly kind: 'offline' }
-  | { readonly kind: 'timeout' };
+  /** `retransmissions`: a message with a retransmission policy, sent that many times again unanswered (JT/T 808 §4.4). */
+  | { readonly kind: 'timeout'; readonly retransmissions?: number };
 
 /** What became of a platform request that expects an answer message (0x9205 → 0x1205, 0x8801 → 0x0805, ...). */
 export type RequestOutcome =
@@ -79,7 +80,7 @@ export type RequestOutcome =
   /** The terminal answered 0x0001 with a result other than OK instead of the answer message. */
   | { readonly kind: 'reply'; readonly result: number }
   | { readonly kind: 'offline' }
-  | { readonly kind: 'timeout' };
+  | { readonly kind: 'timeout'; readonly retransmissions?: number };
 
 /** A terminal message outside the core set, passed to the handler registered for its id. */
 export interface TerminalMessageContext {

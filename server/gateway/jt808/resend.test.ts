@@ -28,7 +28,7 @@ describe('0x0005 terminal resend request', () => {
 });
 
 describe('0x8108 body read by offset from its file', () => {
-  it('every slice equals the body encoded whole from memory', () => {
+  it('every slice equals the body encoded whole from memory (read asynchronously)', async () => {
     const data = new Uint8Array(3000).map((_, i) => (i * 13 + 5) & 0xff);
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'up-')), 'pkg');
     fs.writeFileSync(file, data);
@@ -37,9 +37,9 @@ describe('0x8108 body read by offset from its file', () => {
     const src = upgradeBodySource({ ...msg, data: new Uint8Array(0), file: { path: file, size: data.length } });
     expect(src.length).toBe(whole.length);
     // Header fields: type 00, maker 'SIM01', version length 02 'V2', package length 0x00000bb8.
-    expect(toHex(src.read(0, 13))).toBe('00' + '53494d3031' + '02' + '5632' + '00000bb8');
+    expect(toHex(await src.read(0, 13))).toBe('00' + '53494d3031' + '02' + '5632' + '00000bb8');
     for (const [offset, n] of [[0, 1023], [1023, 1023], [2046, 1023], [5, 20]] as const) {
-      expect(toHex(src.read(offset, n))).toBe(toHex(whole.subarray(offset, Math.min(whole.length, offset + n))));
+      expect(toHex(await src.read(offset, n))).toBe(toHex(whole.subarray(offset, Math.min(whole.length, offset + n))));
     }
     fs.rmSync(path.dirname(file), { recursive: true });
   });

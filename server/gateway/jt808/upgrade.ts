@@ -12,10 +12,11 @@
  * Bad bodies throw Jt808Error, so they take the gateway's protocol error path like any other message.
  *
  * A package the platform sends is held on disk, not in memory: `file` names it and `data` stays empty;
- * `upgradeBodySource` reads the body by offset (the header fields, then the file), so the gateway builds
+ * `upgradeBodySource` reads the body by offset (the header fields, then the file, asynchronously: a
+ * FileHandle read by position, never a synchronous read on the gateway's thread), so the gateway builds
  * each sub-package when it sends it and again when the terminal asks for it (0x0005).
  */
-import fs from 'node:fs';
+import fs from 'node:fs/promises';
 import { Writer, type Reader } from './bytes.ts';
 import { Jt808Error } from './errors.ts';
 
@@ -37,12 +38,23 @@ export interface UpgradePackage {
   data: Uint8Array;
   /** Platform side only: the package on disk (never encoded by encodeBody, see upgradeBodySource). */
   file?: { readonly path: string; readonly size: number };
+  /** Platform side only: JT/T 808 §4.4 retransmission while the terminal does not answer (server/gateway/session.ts). */
+  retransmit?: Retransmission;
 }
 
-/** A message body read by offset (a long platform message sent as sub-packages). */
+/**
+ * JT/T 808 §4.4 message retransmission: the answer timeout T (ms) after the message was sent, and the
+ * number N of retransmissions; the timeout after the n-th is T(n+1) = T(n) × (n+1).
+ */
+export interface Retransmission {
+  readonly timeoutMs: number;
+  readonly retries: number;
+}
+
+/** A message body read by offset (a long platform message sent as sub-packages); asynchronous (a file). */
 export interface BodySource {
   readonly length: number;
-  read(offset: number, length: number): Uint8Array;
+  read(offset: number, length: number): Promise<Uint8Array>;
 }
 
 /** 0x8108's body as a source: the fields before the package in memory, the package read from its file per call. */
@@ -54,7 +66,7 @@ export function upgradeBodySource(msg: UpgradePackage & { file: { path: string; 
   const length = prefix.length + msg.file.size;
   return {
     length,
-    read(offset, n) {
+    async read(offset, n) {
       const end = Math.min(length, offset + n);
       const out = new Uint8Array(Math.max(0, end - offset));
       let at = 0;
@@ -64,12 +76,12 @@ export function upgradeBodySource(msg: UpgradePackage & { file: { path: string; 
         at = part.length;
       }
       if (at < out.length) {
-        const fd = fs.openSync(msg.file.path, 'r');
+        const handle = await fs.open(msg.file.path, 'r');
         try {
-          const got = fs.readSync(fd, out, at, out.length - at, offset + at - prefix.length);
+          const { bytesRead: got } = await handle.read(out, at, out.length - at, offset + at - prefix.length);
           if (got !== out.length - at) throw new Jt808Error('encode', `upgrade package ${msg.file.path}: ${got} bytes read at ${offset + at - prefix.length}, ${out.length - at} expected (changed on disk?)`);
         } finally {
-          fs.closeSync(fd);
+          await handle.close();
         }
       }
       return out;

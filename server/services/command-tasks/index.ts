@@ -45,6 +45,11 @@ export function commandRecords(db: SqliteDb) {
       return Number(insertRecord.run(v.companyId, v.vehicleId, v.vehiidno, v.deviceNo ?? '', msg.msgId, fun, JSON.stringify(content), taskId, user.id, user.name, Date.now(), state).lastInsertRowid);
     },
     settle(id: number, outcome: CommandOutcome | RequestOutcome, answer: unknown = null): { state: RecordState; result: number | null } {
+      // Sent again N times without an answer (JT/T 808 §4.4): failed, the reason kept as the record's answer.
+      if (outcome.kind === 'timeout' && outcome.retransmissions !== undefined) {
+        finishRecord.run('failed', null, JSON.stringify({ reason: 'unanswered', retransmissions: outcome.retransmissions }), Date.now(), id);
+        return { state: 'failed', result: null };
+      }
       const state: RecordState = outcome.kind === 'answer' ? 'ok' : outcome.kind === 'reply' ? (outcome.result === 0 ? 'ok' : 'failed') : outcome.kind;
       const result = outcome.kind === 'reply' ? outcome.result : outcome.kind === 'answer' ? 0 : null;
       finishRecord.run(state, result, answer === null ? null : JSON.stringify(answer), Date.now(), id);

@@ -18,7 +18,7 @@ import type { Storage, VehicleLabel } from '../../db/repositories.ts';
 import { scopeCondition, type Scope } from '../../db/scope.ts';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { encodeGbk } from '../../gateway/jt808/bytes.ts';
-import { UPGRADE_MAKER_WIDTH, UPGRADE_MSG, UPGRADE_TYPES, type UpgradePackage } from '../../gateway/jt808/upgrade.ts';
+import { UPGRADE_MAKER_WIDTH, UPGRADE_MSG, UPGRADE_TYPES, type Retransmission, type UpgradePackage } from '../../gateway/jt808/upgrade.ts';
 import type { Jt808Message } from '../../gateway/jt808/messages.ts';
 import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
 import { AppError, badField, fail, ok } from '../../http/envelope.ts';
@@ -45,6 +45,16 @@ export const VERSION_MAX = 32;
 export function upgradeTimeoutMs(size: number): number {
   return 60_000 + Math.ceil(size / 2048) * 1000;
 }
+
+/**
+ * JT/T 808 §4.4 retransmission of 0x8108 when the terminal's own 0x0002 (TCP answer timeout, s) and
+ * 0x0003 (TCP retransmissions) are not known: 30 s after the last sub-package left the server (a slow
+ * link may still be carrying the socket's buffered bytes), then 60 s and 180 s (T(n+1) = T(n) × (n+1)).
+ */
+export const DEFAULT_RETRANSMISSION: Retransmission = Object.freeze({ timeoutMs: 30_000, retries: 3 });
+/** Bounds on a terminal's own values (a 0 or absurd setting does not make the platform spin or wait a day). */
+const RETRANSMIT_TIMEOUT_S = { min: 1, max: 600 } as const;
+const RETRANSMIT_RETRIES_MAX = 10;
 
 const pair = (zh: string, en: string): Message => (lang) => (lang === 'zh' ? zh : en);
 export const UpgradeMessages = {
@@ -103,11 +113,34 @@ export function terminalUpgradeRoutes(app: App, deps: TerminalUpgradeDeps): void
   const fileOf = (sha256: string) => path.join(dir, sha256);
   const userOf = (ctx: AuthContext): CommandUser => ({ id: ctx.user.id, name: ctx.user.realName || ctx.user.username });
 
+  // The terminal's last known 0x0002 / 0x0003: from a parameter query it answered or a parameter set it accepted.
+  const knownParam = db.prepare(`SELECT json_extract(p.value, '$.value') AS value FROM command_record cr,
+      json_each(CASE cr.fun WHEN 'setParams' THEN cr.content ELSE cr.answer END, '$.params') p
+    WHERE cr.vehicle_id = ? AND cr.state = 'ok' AND cr.fun IN ('setParams', 'queryAll', 'queryChosen') AND json_extract(p.value, '$.id') = ?
+    ORDER BY cr.send_time DESC, cr.id DESC LIMIT 1`);
+  const paramOf = (vehicleId: number, id: number): number | null => {
+    const v = (knownParam.get(vehicleId, id) as { value: unknown } | undefined)?.value;
+    return typeof v === 'number' && Number.isInteger(v) ? v : null;
+  };
+  /** The retransmission of 0x8108 to this vehicle: its terminal's 0x0002 / 0x0003 where known (bounded), else the defaults. */
+  function retransmissionFor(vehicleId: number): Retransmission {
+    const seconds = paramOf(vehicleId, 0x0002);
+    const retries = paramOf(vehicleId, 0x0003);
+    return {
+      timeoutMs: seconds === null || seconds < RETRANSMIT_TIMEOUT_S.min ? DEFAULT_RETRANSMISSION.timeoutMs : Math.min(seconds, RETRANSMIT_TIMEOUT_S.max) * 1000,
+      retries: retries === null || retries < 0 ? DEFAULT_RETRANSMISSION.retries : Math.min(retries, RETRANSMIT_RETRIES_MAX),
+    };
+  }
+
   const tasks = createCommandTasks<UpgradePayload>({ db, storage, gateway: live.gateway }, {
     tables: { task: 'upgrade_task', vehicle: 'upgrade_task_vehicle', payload: 'package' },
     // The bytes are kept by hash, so the file is the one pushed even a day later. The gateway reads it
     // by offset per sub-package (and again for a terminal's 0x0005): never the whole package in memory.
-    message: (p): UpgradePackage => ({ msgId: UPGRADE_MSG.ISSUE, upgradeType: p.upgradeType, makerId: p.makerId, version: p.version, data: new Uint8Array(0), file: { path: fileOf(p.sha256), size: p.size } }),
+    // Unanswered, it is sent again per JT/T 808 §4.4 and the vehicle ends failed (reason 'unanswered').
+    message: (p, vehicleId): UpgradePackage => ({
+      msgId: UPGRADE_MSG.ISSUE, upgradeType: p.upgradeType, makerId: p.makerId, version: p.version, data: new Uint8Array(0),
+      file: { path: fileOf(p.sha256), size: p.size }, retransmit: retransmissionFor(vehicleId),
+    }),
     fun: () => 'upgrade',
     content: (p) => ({ packageId: p.packageId, name: p.name, version: p.version, upgradeType: p.upgradeType, makerId: p.makerId, size: p.size }),
     answer: {
@@ -219,10 +252,17 @@ export function terminalUpgradeRoutes(app: App, deps: TerminalUpgradeDeps): void
     return ok({ deleted: rows.length }, requestLang(request));
   });
 
+  /** Why a failed vehicle failed when the terminal gave no result: its record's answer ({reason: 'unanswered', retransmissions}). */
+  const reasonOf = db.prepare("SELECT json_extract(answer, '$.reason') AS reason, json_extract(answer, '$.retransmissions') AS retransmissions FROM command_record WHERE id = ?");
   const taskView = (scope: Scope, id: number) => {
     const t = tasks.view(scope, id, UpgradeMessages.taskNotFound);
     const { payload, ...rest } = t;
-    return { ...rest, counts: { cancelled: 0, ...rest.counts }, package: payload, timeoutMs: upgradeTimeoutMs(payload.size) };
+    const vehicles = rest.vehicles.map((v) => {
+      const r = v.state === 'failed' && v.result === null && v.recordId !== null
+        ? reasonOf.get(v.recordId) as { reason: string | null; retransmissions: number | null } | undefined : undefined;
+      return { ...v, reason: r?.reason === 'unanswered' ? { code: 'unanswered' as const, retransmissions: r.retransmissions ?? 0 } : null };
+    });
+    return { ...rest, vehicles, counts: { cancelled: 0, ...rest.counts }, package: payload, timeoutMs: upgradeTimeoutMs(payload.size) };
   };
 
   app.post('/service-command/upgrade/task', {

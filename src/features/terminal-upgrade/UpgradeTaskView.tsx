@@ -66,7 +66,7 @@ export function UpgradeTaskView({ taskId, testId = 'upgrade-task', onChanged }: 
             <Table.Tr key={v.vehicleId}>
               <Table.Td>{v.vehiidno}</Table.Td>
               <Table.Td><Badge color={COLOR[v.state]} data-testid={`task-state-${v.vehicleId}`} data-state={v.state}>{t(`states.${v.state}`)}</Badge></Table.Td>
-              <Table.Td>{v.result ?? ''}</Table.Td>
+              <Table.Td data-testid={`task-result-${v.vehicleId}`}>{v.reason?.code === 'unanswered' ? t('unanswered', { n: v.reason.retransmissions }) : (v.result ?? '')}</Table.Td>
               <Table.Td>
                 {v.state === 'queued' && (
                   <Perm route={PUSH_ROUTE} button="cancel">

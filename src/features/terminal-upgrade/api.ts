@@ -18,7 +18,11 @@ export interface PackageRef { packageId: number; name: string; version: string; 
 /** A pushed vehicle's state; 'cancelled': taken out of the queue before its terminal came back (bit 500). */
 export const TASK_STATES = ['queued', 'sent', 'ok', 'failed', 'timeout', 'cancelled'] as const;
 export type UpgradeTaskState = (typeof TASK_STATES)[number];
-export interface UpgradeTaskVehicle { vehicleId: number; vehiidno: string; state: UpgradeTaskState; result: number | null; recordId: number | null; updateTime: number }
+export interface UpgradeTaskVehicle {
+  vehicleId: number; vehiidno: string; state: UpgradeTaskState; result: number | null; recordId: number | null; updateTime: number;
+  /** Failed without a terminal result: sent again N times unanswered (JT/T 808 §4.4). */
+  reason: { code: 'unanswered'; retransmissions: number } | null;
+}
 export interface UpgradeTask extends Omit<ParamTask, 'vehicles'> { vehicles: UpgradeTaskVehicle[]; package: PackageRef; createdByName: string; timeoutMs: number }
 export interface UpgradeTaskRow { id: number; companyName: string; package: PackageRef; createdByName: string; createTime: number; counts: Record<string, number> }
 

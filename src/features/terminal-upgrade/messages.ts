@@ -17,6 +17,7 @@ registerMessages(TERMINAL_UPGRADE_NS, {
     states: { queued: '离线排队', sent: '已下发', ok: '成功', failed: '失败', timeout: '超时', cancelled: '已取消' },
     hint: '在线终端立即下发；离线终端排队，重新上线后下发（24 小时内）。结果为终端 0x0108 应答：0 成功、1 失败、2 取消。',
     progressPct: '上传中 {{pct}}%', cancel: '取消', save: '上传',
+    unanswered: '终端未应答（已重传 {{n}} 次）',
   },
   en: {
     packagesTitle: 'Upgrade packages', pushTitle: 'Terminal upgrade', upload: 'Upload package', file: 'Package file', name: 'Name', version: 'Version', upgradeType: 'Upgrade type',
@@ -31,5 +32,6 @@ registerMessages(TERMINAL_UPGRADE_NS, {
     states: { queued: 'Offline, queued', sent: 'Sent', ok: 'Succeeded', failed: 'Failed', timeout: 'Timed out', cancelled: 'Cancelled' },
     hint: 'Online terminals get it at once; offline ones are queued and get it when they come back (within 24 h). The result is the terminal\'s 0x0108: 0 ok, 1 failed, 2 cancelled.',
     progressPct: 'Uploading {{pct}}%', cancel: 'Cancel', save: 'Upload',
+    unanswered: 'No answer from the terminal (sent again {{n}} times)',
   },
 });
