@@ -22,7 +22,7 @@ import type { LiveRuntime } from '../../live/runtime.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { sendXlsx, xlsxBuffer, type SheetColumn } from './excel.ts';
 import { ReportEngine, type DriftItem, type GapItem, type InvalidItem, type WindowResult } from './rollup.ts';
-import { SqliteReportStore } from './store.ts';
+import { sharedReportEngine } from './shared-engine.ts';
 import { retentionCutoffs } from '../../../domain/retention/policy.ts';
 import { retentionPolicy } from '../../retention/index.ts';
 
@@ -222,7 +222,8 @@ export function reportRoutes(app: App, deps: ServiceDeps & { readonly live: Live
   if (!db) throw new Error('the positioning-quality reports need the SQLite storage (server/services/reports/store.ts)');
   // Stored days whose positions are past POSITION_RETENTION_DAYS are final (server/retention/).
   const keptFrom = () => retentionCutoffs(deps.live.store.clock(), retentionPolicy(deps.config)).positionDay ?? -Infinity;
-  const engine = new ReportEngine(storage, new SqliteReportStore(db), deps.live.store.clock, keptFrom);
+  // The app's one engine (shared-engine.ts): the ops check, the portrait and the safety reports read the same days.
+  const engine = sharedReportEngine(storage, deps.live.store.clock, keptFrom);
   const BASE = '/service-onlinegps/offlinereport';
   const summaryPermission = '/report/onlineControl' as const;
   /** Detail lists recently computed, by call, period and vehicles (oldest first, for eviction). */

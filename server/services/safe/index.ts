@@ -17,8 +17,7 @@ import { boardRoutes } from './board.ts';
 import { settingsRoutes } from './settings.ts';
 import { retentionCutoffs } from '../../../domain/retention/policy.ts';
 import { retentionPolicy } from '../../retention/index.ts';
-import { ReportEngine } from '../reports/rollup.ts';
-import { SqliteReportStore } from '../reports/store.ts';
+import { sharedReportEngine } from '../reports/shared-engine.ts';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { sqliteFenceSource } from '../../db/sqlite/fences.ts';
 import { sqliteRouteSource } from '../routes/store.ts';
@@ -57,7 +56,7 @@ export async function safeRoutes(app: App, deps: ServiceDeps & { readonly live: 
   // Vehicle appraisal and analysis reports: km and running days from the positioning rollup (report_vehicle_day).
   // keptFrom: days past position retention keep their stored rollups (see reports/index.ts), not recomputed to zero.
   const keptFrom = () => retentionCutoffs(live.store.clock(), retentionPolicy(deps.config)).positionDay ?? -Infinity;
-  const reportEngine = new ReportEngine(storage, new SqliteReportStore((storage as SqliteStorage).db), live.store.clock, keptFrom);
+  const reportEngine = sharedReportEngine(storage, live.store.clock, keptFrom); // the app's one engine (reports/shared-engine.ts)
   appraisalRoutes(app, { storage, engine: reportEngine });
   analysisRoutes(app, { storage, engine: reportEngine });
   boardRoutes(app, { storage, clock: live.store.clock, push: app.push });
