@@ -22,6 +22,7 @@ import {
   type Period, type ReportDecl, type ReportRouteDeps,
 } from '../report-engine/report-routes.ts';
 import { chinaDateTime } from '../reports/index.ts';
+import { address } from '../track/geocoder.ts';
 
 export { periodOf } from '../report-engine/report-routes.ts';
 
@@ -40,7 +41,7 @@ export function mileageOf(row: MileageRow | undefined): MileageDay {
   return row ? { odometerKm: row.odometerKm, trackKm: row.trackKm } : { odometerKm: null, trackKm: 0 };
 }
 
-const place = (lng: number, lat: number) => `${lng.toFixed(6)},${lat.toFixed(6)}`;
+const coords = (lng: number, lat: number) => `${lng.toFixed(6)},${lat.toFixed(6)}`;
 
 /** A declaration: the list call's path under /service-onlinegps and its method are part of it. */
 type OperationDecl<T> = ReportDecl<T> & { readonly method: 'GET' | 'POST' };
@@ -97,19 +98,21 @@ function parkingSummaryRow(v: VehicleLabel, days: OperationRow[]) {
 }
 type ParkingSummaryRow = ReturnType<typeof parkingSummaryRow>;
 
-function stopRow(v: VehicleLabel, day: number, e: DayEvent) {
+/** A stop's place in the caller's language: the offline county-level geocoder (server/services/track/geocoder.ts). */
+function stopRow(v: VehicleLabel, day: number, e: DayEvent, lang: Lang) {
   return {
     ...vehicleFields(v), date: chinaDateOfDay(day), startTime: e.start, endTime: e.end, minutes: r1(e.value['minutes'] ?? 0),
-    parking: e.value['parking'] === 1, lng: e.lng, lat: e.lat, open: e.value['open'] === 1,
+    parking: e.value['parking'] === 1, lng: e.lng, lat: e.lat, place: address(e.lng, e.lat, lang), open: e.value['open'] === 1,
   };
 }
 type StopRow = ReturnType<typeof stopRow>;
 
-function tripRow(v: VehicleLabel, day: number, e: DayEvent) {
+function tripRow(v: VehicleLabel, day: number, e: DayEvent, lang: Lang) {
   const x = e.value;
+  const endLng = x['endLng'] ?? e.lng, endLat = x['endLat'] ?? e.lat;
   return {
     ...vehicleFields(v), date: chinaDateOfDay(day), startTime: e.start, endTime: e.end, startLng: e.lng, startLat: e.lat,
-    endLng: x['endLng'] ?? e.lng, endLat: x['endLat'] ?? e.lat, km: r2(x['km'] ?? 0), minutes: r1(x['minutes'] ?? 0),
+    startPlace: address(e.lng, e.lat, lang), endLng, endLat, endPlace: address(endLng, endLat, lang), km: r2(x['km'] ?? 0), minutes: r1(x['minutes'] ?? 0),
     maxSpeed: r1(x['maxSpeed'] ?? 0), avgSpeed: r1(x['avgSpeed'] ?? 0), open: x['open'] === 1,
   };
 }
@@ -137,10 +140,10 @@ async function mileageDays(engine: ReportEngine, vehicles: VehicleLabel[], perio
 async function operationDays(engine: ReportEngine, vehicles: VehicleLabel[], period: Period) {
   return engine.days<OperationRow>(OPERATION_MODULE_KEY, ids(vehicles), period.firstDay, period.lastDay);
 }
-async function eventRows<T>(engine: ReportEngine, vehicles: VehicleLabel[], period: Period, kind: string, row: (v: VehicleLabel, day: number, e: DayEvent) => T) {
+async function eventRows<T>(engine: ReportEngine, vehicles: VehicleLabel[], period: Period, kind: string, lang: Lang, row: (v: VehicleLabel, day: number, e: DayEvent, lang: Lang) => T) {
   const byId = new Map(vehicles.map((v) => [v.vehicleId, v]));
   const list = await engine.events(OPERATION_MODULE_KEY, ids(vehicles), period.firstDay, period.lastDay, kind);
-  return list.flatMap((x) => (byId.has(x.vehicleId) ? [row(byId.get(x.vehicleId)!, x.day, x.event)] : []));
+  return list.flatMap((x) => (byId.has(x.vehicleId) ? [row(byId.get(x.vehicleId)!, x.day, x.event, lang)] : []));
 }
 
 const REPORTS = {
@@ -183,22 +186,23 @@ const REPORTS = {
   } satisfies OperationDecl<ParkingSummaryRow>,
   parkingReport: {
     path: '/geography/getVehicleDailyStop', method: 'GET', screen: '/report/vehicleOperationAnalysis/parkingReport', file: ['停车报表', 'parking-report'],
-    build: async (engine, vehicles, period) => {
-      const rows = await eventRows(engine, vehicles, period, 'stop', stopRow);
+    build: async (engine, vehicles, period, _extra, lang) => {
+      const rows = await eventRows(engine, vehicles, period, 'stop', lang, stopRow);
       return { rows, totals: { stops: rows.length, minutes: r1(sum(rows, (r) => r.minutes)) } };
     },
     columns: (lang: Lang) => sheet<StopRow>(...VEHICLE_COLS<StopRow>(), col('开始时间', 'From', (r) => chinaDateTime(r.startTime), 20), col('结束时间', 'To', (r) => chinaDateTime(r.endTime), 20),
       col('时长(分钟)', 'Minutes', (r) => r.minutes), col('类型', 'Kind', (r) => (r.parking ? (lang === 'zh' ? '熄火停车' : 'Parked') : lang === 'zh' ? '怠速' : 'Idling')),
-      col('位置(经度,纬度)', 'Place (lng,lat)', (r) => place(r.lng, r.lat), 24))(lang),
+      col('位置', 'Place', (r) => r.place, 30), col('经纬度', 'Lng, lat', (r) => coords(r.lng, r.lat), 24))(lang),
   } satisfies OperationDecl<StopRow>,
   travelDetails: {
     path: '/geography/getVehicleTrips', method: 'GET', screen: '/report/vehicleOperationAnalysis/travelDetails', file: ['行程明细', 'trip-details'],
-    build: async (engine, vehicles, period) => {
-      const rows = await eventRows(engine, vehicles, period, 'trip', tripRow);
+    build: async (engine, vehicles, period, _extra, lang) => {
+      const rows = await eventRows(engine, vehicles, period, 'trip', lang, tripRow);
       return { rows, totals: { trips: rows.length, km: r2(sum(rows, (r) => r.km)), minutes: r1(sum(rows, (r) => r.minutes)) } };
     },
-    columns: sheet<TripRow>(...VEHICLE_COLS<TripRow>(), col('开始时间', 'From', (r) => chinaDateTime(r.startTime), 20), col('开始位置', 'From place', (r) => place(r.startLng, r.startLat), 24),
-      col('结束时间', 'To', (r) => chinaDateTime(r.endTime), 20), col('结束位置', 'To place', (r) => place(r.endLng, r.endLat), 24), col('里程(km)', 'km', (r) => r.km),
+    columns: sheet<TripRow>(...VEHICLE_COLS<TripRow>(), col('开始时间', 'From', (r) => chinaDateTime(r.startTime), 20), col('开始位置', 'From place', (r) => r.startPlace, 30),
+      col('开始经纬度', 'From lng, lat', (r) => coords(r.startLng, r.startLat), 24), col('结束时间', 'To', (r) => chinaDateTime(r.endTime), 20),
+      col('结束位置', 'To place', (r) => r.endPlace, 30), col('结束经纬度', 'To lng, lat', (r) => coords(r.endLng, r.endLat), 24), col('里程(km)', 'km', (r) => r.km),
       col('时长(分钟)', 'Minutes', (r) => r.minutes), col('最高速度(km/h)', 'Max speed (km/h)', (r) => r.maxSpeed), col('平均速度(km/h)', 'Avg speed (km/h)', (r) => r.avgSpeed)),
   } satisfies OperationDecl<TripRow>,
   nightStatistic: {

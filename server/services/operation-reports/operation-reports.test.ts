@@ -7,6 +7,7 @@ import { operationModule, type OperationRow } from '../../../domain/report-day/o
 import { chinaDateOfDay, chinaDayIndex, chinaDayStartMs } from '../../../domain/track/days.ts';
 import type { PositionRow } from '../../db/repositories.ts';
 import { startServer, type TestServer } from '../../test/harness.ts';
+import { address } from '../track/geocoder.ts';
 import { OPERATION_REPORT_PATHS as P } from './index.ts';
 import { RawReportEngine } from './raw-engine.ts';
 
@@ -100,6 +101,24 @@ describe('operation reports answer what a recompute from raw positions gives', (
     expect(r.data.totals['stops']).toBe(2);
   });
 
+  it('stops and trips name their place in the caller\'s language (offline county geocoder), beside the coordinates', async () => {
+    const zh = await get<Answer<{ lng: number; lat: number; place: string }>>(P.parkingReport, period([a]), admin, 'zh');
+    const en = await get<Answer<{ lng: number; lat: number; place: string }>>(P.parkingReport, period([a]), admin, 'en');
+    expect(zh.data.records).toHaveLength(2);
+    for (const [i, row] of zh.data.records.entries()) {
+      // The simulated day drives north from 121.4° E 31° N: Shanghai.
+      expect(row.place).toMatch(/^上海市.+区附近$/);
+      expect(row.place).toBe(address(row.lng, row.lat, 'zh'));
+      expect(en.data.records[i]!.place).toBe(address(row.lng, row.lat, 'en'));
+      expect(en.data.records[i]!.place).toMatch(/^near .+, Shanghai/);
+    }
+    const trips = await get<Answer<{ startLng: number; startLat: number; startPlace: string; endLng: number; endLat: number; endPlace: string }>>(P.travelDetails, period([a]), admin, 'en');
+    for (const t of trips.data.records) {
+      expect(t.startPlace).toBe(address(t.startLng, t.startLat, 'en'));
+      expect(t.endPlace).toBe(address(t.endLng, t.endLat, 'en'));
+    }
+  });
+
   it('trip details: km, max and average speed of each trip equal the recompute', async () => {
     const r = await get<Answer<{ startTime: number; endTime: number; km: number; maxSpeed: number; avgSpeed: number }>>(P.travelDetails, period([a]));
     const expected = (await raw.events('operation', [a], D, D, 'trip')).map((x) => x.event);
@@ -184,5 +203,13 @@ describe('export', () => {
     const sheet = book.worksheets[0]!;
     expect(sheet.getRow(1).getCell(1).value).toBe('Plate');
     expect(sheet.rowCount).toBe(3); // header + two trips
+    // The places in the exporting user's language, then the coordinates.
+    const headers = (sheet.getRow(1).values as unknown[]).slice(1);
+    const from = headers.indexOf('From place') + 1;
+    expect(from).toBeGreaterThan(0);
+    expect(headers[from]).toBe('From lng, lat');
+    const [lng, lat] = String(sheet.getRow(2).getCell(from + 1).value).split(',').map(Number) as [number, number];
+    expect(sheet.getRow(2).getCell(from).value).toBe(address(lng, lat, 'en'));
+    expect(String(sheet.getRow(2).getCell(from).value)).toMatch(/Shanghai/);
   });
 });

@@ -3,10 +3,17 @@
  * screen (call, columns, totals) over the shared engine-report frame (../engine-report/EngineReport.tsx): 1–500
  * checked vehicles, period, 查询, 导出 as a server job, 轨迹回放 on every row (a summary row: the whole period).
  */
-import { cols, DATE, EngineReport, num, text, time, VEHICLE, type EngineReportDecl, type EngineReportOptions } from '../engine-report/EngineReport.tsx';
+import { cols, DATE, EngineReport, num, text, time, VEHICLE, type EngineReportDecl, type EngineReportOptions, type Row } from '../engine-report/EngineReport.tsx';
 import { formatPosition } from '../online-control/period.ts';
 import { KmChart, type KmDay } from './KmChart.tsx';
 import { OPERATION_REPORTS_NS } from './messages.ts';
+
+/** The server's place (offline county geocoder, in the user's language) with the coordinates on hover. */
+function placeCell(r: Row, name: string, lng: string, lat: string) {
+  const at = formatPosition(r[lng] as number, r[lat] as number);
+  const place = r[name];
+  return <span title={at}>{typeof place === 'string' && place !== '' ? place : at}</span>;
+}
 
 export { MAX_VEHICLES, playbackHref } from '../engine-report/EngineReport.tsx';
 
@@ -30,13 +37,13 @@ export const DECLS = {
     page: 'report-parking-report', title: 'parkingReport', path: `${S}/geography/getVehicleDailyStop`, method: 'GET', note: 'note.parking',
     columns: cols(...VEHICLE, time('startTime'), time('endTime'), num('minutes', 90),
       text('kind', (r, t) => t(r['parking'] ? 'parked' : 'idling') + (r['open'] ? t('stillOpen') : ''), 90, 200),
-      text('place', (r) => formatPosition(r['lng'] as number, r['lat'] as number), 180, 220)),
+      text('place', (r) => placeCell(r, 'place', 'lng', 'lat'), 200, 300)),
     totals: ['stops', 'minutes'],
   },
   travelDetails: {
     page: 'report-travel-details', title: 'travelDetails', path: `${S}/geography/getVehicleTrips`, method: 'GET', note: 'note.trips',
-    columns: cols(...VEHICLE, time('startTime'), text('startPlace', (r) => formatPosition(r['startLng'] as number, r['startLat'] as number), 180, 220),
-      time('endTime'), text('endPlace', (r) => formatPosition(r['endLng'] as number, r['endLat'] as number), 180, 220),
+    columns: cols(...VEHICLE, time('startTime'), text('startPlace', (r) => placeCell(r, 'startPlace', 'startLng', 'startLat'), 200, 300),
+      time('endTime'), text('endPlace', (r) => placeCell(r, 'endPlace', 'endLng', 'endLat'), 200, 300),
       num('km', 80), num('minutes', 90), num('maxSpeed', 110), num('avgSpeed', 110)),
     totals: ['trips', 'km', 'minutes'],
   },
