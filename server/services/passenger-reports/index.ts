@@ -20,7 +20,9 @@ import { BODY_TEMPERATURE, PASSENGER_FLOW, type BodyTemperatureUpload, type Pass
 import type { Jt808Gateway } from '../../gateway/server.ts';
 import { fail } from '../../http/envelope.ts';
 import { Type } from '@fastify/type-provider-typebox';
-import { Id, type App } from '../../http/route.ts';
+import { Id, Strict, type App } from '../../http/route.ts';
+import { auth } from '../../http/auth.ts';
+import { CONTENT_TYPES } from '../multimedia/capture.ts';
 import { chinaDateTime } from '../reports/index.ts';
 import {
   col, pair, REPORT_MAX_VEHICLES, ReportRouteMessages, reportRoutes, sheet, VEHICLE_COLS, vehicleFields,
@@ -28,6 +30,9 @@ import {
 } from '../report-engine/report-routes.ts';
 import { PassengerStore } from './store.ts';
 import { LINE_REPORT_MAX_LINES, SUPERVISION_MAX_VEHICLES } from '../../../domain/passengers/limits.ts';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 
 // Spec §5's caps of these reports, shared with the report pages (domain/passengers/limits.ts).
 export { LINE_REPORT_MAX_LINES, SUPERVISION_MAX_VEHICLES };
@@ -40,6 +45,7 @@ export const PassengerReportMessages = {
   tooManyLinesServed: pair(`所选车辆行驶了超过${LINE_REPORT_MAX_LINES}条线路，请选择线路（最多${LINE_REPORT_MAX_LINES}条）`,
     `The chosen vehicles served more than ${LINE_REPORT_MAX_LINES} lines; choose the lines (at most ${LINE_REPORT_MAX_LINES})`),
   supervisionTooMany: pair(`客流监管最多选择${SUPERVISION_MAX_VEHICLES}辆车，请缩小公司或勾选车辆`, `Passenger supervision covers at most ${SUPERVISION_MAX_VEHICLES} vehicles; narrow the company or check vehicles`),
+  photoNotFound: pair('图片不存在或已过期', 'The photo does not exist or has expired'),
   temperatureTooLong: pair(`温度报表查询时间段不能超过${TEMPERATURE_MAX_DAYS}天`, `The temperature report covers at most ${TEMPERATURE_MAX_DAYS} days`),
   ...ReportRouteMessages,
 };
@@ -211,9 +217,14 @@ function reports(store: () => PassengerStore) {
         if (period.lastDay - period.firstDay + 1 > TEMPERATURE_MAX_DAYS) throw fail.badRequest(PassengerReportMessages.temperatureTooLong);
         const byId = new Map(vehicles.map((v) => [v.vehicleId, v]));
         const list = store().temperatures([...byId.keys()], chinaDayStartMs(period.firstDay), chinaDayStartMs(period.lastDay) + DAY_MS);
+        // The face photo the terminal uploaded (0x0801) under the measurement's multimedia id: its stored item, for the thumbnail.
+        const photos = new Map<number, Map<number, number>>();
+        for (const v of new Set(list.map((m) => m.vehicleId))) {
+          photos.set(v, store().photoIds(v, list.flatMap((m) => (m.vehicleId === v && m.mediaId !== null ? [m.mediaId] : []))));
+        }
         const rows = list.map((m) => ({
           ...vehicleFields(byId.get(m.vehicleId)!), time: m.time, kind: m.kind, mask: m.mask, celsius: m.celsius, fever: isFever(m.celsius),
-          mediaId: m.mediaId, uploadTime: m.receivedAt,
+          mediaId: m.mediaId, photoId: m.mediaId === null ? null : photos.get(m.vehicleId)?.get(m.mediaId) ?? null, uploadTime: m.receivedAt,
         }));
         rows.sort((a, b) => a.vehiidno.localeCompare(b.vehiidno) || a.vehicleId - b.vehicleId || a.time - b.time);
         const f = temperatureFigures(list);
@@ -233,11 +244,15 @@ function reports(store: () => PassengerStore) {
 
 interface TemperatureRow {
   vehicleId: number; vehiidno: string; companyId: number; companyName: string;
-  time: number; kind: number; mask: boolean | null; celsius: number; fever: boolean; mediaId: number | null; uploadTime: number;
+  time: number; kind: number; mask: boolean | null; celsius: number; fever: boolean; mediaId: number | null;
+  /** The stored photo (media_item id) of `mediaId`, served by `${TEMPERATURE_BASE}/photo/:photoId`; null before it arrived. */
+  photoId: number | null; uploadTime: number;
 }
 
 export interface PassengerReportDeps extends ReportRouteDeps {
   readonly gateway: Jt808Gateway;
+  /** DATA_DIR: photos are stored under its media/ folder (server/services/multimedia/capture.ts). */
+  readonly dataDir: string;
 }
 
 export function passengerReportRoutes(app: App, deps: PassengerReportDeps): PassengerStore {
@@ -262,6 +277,26 @@ export function passengerReportRoutes(app: App, deps: PassengerReportDeps): Pass
   const common = { modules: [], wholeCompany: { tooManyVehicles: PassengerReportMessages.tooManyVehicles } } as const;
   reportRoutes(app, deps, { ...common, prefix: PASSENGERFLOW_BASE, reports: passengers, jobKind: (p) => `passengerflow:${p}`, jobLog: (p) => `passengerflow ${p} export` });
   reportRoutes(app, deps, { ...common, prefix: TEMPERATURE_BASE, reports: temperature, jobKind: (p) => `temperature:${p}`, jobLog: (p) => `temperature ${p} export` });
+
+  // A measurement's face photo for the report's thumbnail and full view. The media item is read through the same
+  // company scoping as /service-priv/media/file/:id (another company's item is simply not found), but behind the
+  // report's own bit and only for an item a measurement names: the temperature bit opens those photos, no others.
+  const mediaDir = path.join(deps.dataDir, 'media');
+  app.get(`${TEMPERATURE_BASE}/photo/:id`, {
+    config: { permission: '/report/temperatureReport' },
+    schema: { params: Type.Object({ id: Id }), querystring: Strict({}) },
+  }, async (request, reply) => {
+    const item = await deps.storage.media.get(auth(request).scope, request.params.id);
+    if (!item || !store.isTemperaturePhoto(item.vehicleId, item.deviceMediaId)) throw fail.notFound(PassengerReportMessages.photoNotFound);
+    const file = path.join(mediaDir, item.path);
+    const size = await stat(file).then((x) => x.size, () => -1);
+    if (size < 0) throw fail.notFound(PassengerReportMessages.photoNotFound);
+    return reply
+      .header('content-type', CONTENT_TYPES[item.format] ?? 'application/octet-stream')
+      .header('content-length', size)
+      .header('cache-control', 'private, max-age=86400')
+      .send(createReadStream(file));
+  });
   return store;
 }
 

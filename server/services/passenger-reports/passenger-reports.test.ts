@@ -29,6 +29,11 @@ let today: number;
 const terminals: TestTerminal[] = [];
 
 const sec = (t: number) => Math.floor(t / 1000) * 1000;
+const serverUrl = () => {
+  const address = server.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return `http://127.0.0.1:${address.port}`;
+};
 
 async function send(t: TestTerminal, msg: PassengerMessage) {
   expect(await t.request(msg as never)).toMatchObject({ replyId: msg.msgId, result: 0 });
@@ -240,6 +245,48 @@ describe('temperature report (0x0E30 through the gateway)', () => {
     expect(r.data.records.map((x) => [x.celsius, x.fever, x.mask, x.mediaId])).toEqual([[36.5, false, true, null], [37.5, true, false, 42], [37.2, false, null, null]]);
     expect(r.data.records[0]).toMatchObject({ vehicleId: bus.vehicleId, kind: 0, uploadTime: expect.any(Number) });
     expect(r.data.totals).toMatchObject({ count: 3, fever: 1, normal: 2, normalRate: 66.7, masked: 1, maxCelsius: 37.5 });
+  });
+
+  it('a measurement\'s face photo (0x0801 under its multimedia id) is served to the report behind its bit, scoped to the company', async () => {
+    const [t, u] = terminals as [TestTerminal, TestTerminal];
+    const db = (server.app.storage as SqliteStorage).db;
+    const jpeg = (seed: number) => Uint8Array.from({ length: 700 }, (_, i) => (i < 2 ? [0xff, 0xd8][i]! : (i * 31 + seed) & 0xff));
+    const upload = (term: TestTerminal, mediaId: number, data: Uint8Array) => term.sendSplit({
+      msgId: 0x0801, mediaId, mediaType: 0, format: 0, eventCode: 0, channel: 1, data,
+      location: { alarm: 0, status: 3, lat: 31.3, lng: 120.6, altitude: 5, speed: 0, direction: 0, time: sec(server.clock.now()) },
+    } as never, 512);
+    const photoOf = async (vehicleId: number, mediaId: number) => {
+      for (let i = 0; i < 200; i++) {
+        const id = db.prepare('SELECT id FROM media_item WHERE vehicle_id = ? AND device_media_id = ?').pluck().get(vehicleId, mediaId) as number | undefined;
+        if (id !== undefined) return id;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error(`photo ${mediaId} was not stored`);
+    };
+    const face = jpeg(42);
+    upload(t, 42, face); // the fever measurement's photo
+    upload(t, 44, jpeg(44)); // a photo of the bus no measurement names
+    const now = sec(server.clock.now());
+    await send(u, { msgId: 0x0e30, time: now, kind: 1, mask: true, celsius: 36.6, mediaId: 43 }); // the other branch's measurement and photo
+    upload(u, 43, jpeg(43));
+    const mine = await photoOf(bus.vehicleId, 42);
+    const unnamed = await photoOf(bus.vehicleId, 44);
+    const theirs = await photoOf(other.vehicleId, 43);
+
+    const r = await server.call<Page<Rec>>('POST', `${TEMPERATURE_BASE}/list`, { token: branch, body: period(today, today) });
+    expect(r.data.records.map((x) => [x.mediaId, x.photoId])).toEqual([[null, null], [42, mine], [null, null]]);
+    const fetchPhoto = (id: number, token: string) => fetch(`${serverUrl()}${TEMPERATURE_BASE}/photo/${id}`, { headers: { 'x-jwt': token } });
+    const ok = await fetchPhoto(mine, branch);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('content-type')).toBe('image/jpeg');
+    expect(new Uint8Array(await ok.arrayBuffer())).toEqual(face);
+    // Another company's measurement photo is not found for the branch analyst; the administrator sees it.
+    expect((await fetchPhoto(theirs, branch)).status).toBe(404);
+    expect((await fetchPhoto(theirs, admin)).status).toBe(200);
+    // The report's bit opens measurement photos only, not every photo of the company.
+    expect((await fetchPhoto(unnamed, branch)).status).toBe(404);
+    const missing = await server.call('GET', `${TEMPERATURE_BASE}/photo/${unnamed}`, { token: branch, lang: 'en' });
+    expect(missing.msg).toBe('The photo does not exist or has expired');
   });
 
   it('refuses more than 7 days in words', async () => {

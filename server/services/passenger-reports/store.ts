@@ -114,6 +114,25 @@ export class PassengerStore {
       .run(vehicleId, m.time, m.kind, m.mask === null ? null : m.mask ? 1 : 0, m.celsius, m.mediaId, now);
   }
 
+  /**
+   * The stored photo (media_item id, a 0x0801 upload) of each of a vehicle's terminal multimedia ids: the newest
+   * upload with that id (a terminal's ids restart after a reset). Ids without an upload are left out.
+   */
+  photoIds(vehicleId: number, deviceMediaIds: readonly number[]): Map<number, number> {
+    const read = this.stmt('photo', 'SELECT id FROM media_item WHERE vehicle_id = ? AND device_media_id = ? ORDER BY received_time DESC, id DESC LIMIT 1');
+    const out = new Map<number, number>();
+    for (const m of new Set(deviceMediaIds)) {
+      const id = read.pluck().get(vehicleId, m) as number | undefined;
+      if (id !== undefined) out.set(m, id);
+    }
+    return out;
+  }
+
+  /** Whether a measurement of the vehicle names this terminal multimedia id (its face photo). */
+  isTemperaturePhoto(vehicleId: number, deviceMediaId: number): boolean {
+    return this.stmt('isphoto', 'SELECT 1 FROM temperature_record WHERE vehicle_id = ? AND media_id = ? LIMIT 1').get(vehicleId, deviceMediaId) !== undefined;
+  }
+
   temperatures(vehicleIds: readonly number[], from: number, to: number): StoredTemperature[] {
     const read = this.stmt('temps', `SELECT time, kind, mask, celsius, media_id, received_time FROM temperature_record
       WHERE vehicle_id = ? AND time >= ? AND time < ? ORDER BY time, id`);

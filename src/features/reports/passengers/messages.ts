@@ -22,7 +22,9 @@ registerReportMessages(PASSENGER_REPORTS_NS, {
     lines: { label: '线路', all: '全部线路（最多{{max}}条）', tooMany: '最多选择{{max}}条线路，已选{{count}}条' },
     kind: { 0: '额温', 1: '腕温', 2: '耳温' },
     unknown: '未检测',
-    imageId: '多媒体 {{id}}',
+    photoPending: '图片 {{id}} 未上传',
+    photoOpen: '查看图片',
+    photoTitle: '{{plate}} {{celsius}}℃',
     hour: '{{h}}时',
     chart: { boarding: '上车人数', alighting: '下车人数', hours: '按小时客流（所选车辆与日期合计）' },
     figures: {
@@ -56,7 +58,9 @@ registerReportMessages(PASSENGER_REPORTS_NS, {
     lines: { label: 'Lines', all: 'All lines (at most {{max}})', tooMany: 'Choose at most {{max}} lines ({{count}} chosen)' },
     kind: { 0: 'Forehead', 1: 'Wrist', 2: 'Ear' },
     unknown: 'Not detected',
-    imageId: 'Media {{id}}',
+    photoPending: 'Photo {{id}} not uploaded',
+    photoOpen: 'Open the photo',
+    photoTitle: '{{plate}} {{celsius}} °C',
     hour: '{{h}}:00',
     chart: { boarding: 'Boarded', alighting: 'Alighted', hours: 'Passengers by hour (selected vehicles and days together)' },
     figures: {

@@ -15,6 +15,7 @@ import { useT } from '../../../i18n/index.ts';
 import { lineApi } from '../../lines/api.ts';
 import { HourlyChart } from './HourlyChart.tsx';
 import { PASSENGER_REPORTS_NS } from './messages.ts';
+import { TemperaturePhoto } from './TemperaturePhoto.tsx';
 
 const FLOW = '/service-onlinegps/passengerflow';
 const TEMPERATURE = '/service-onlinegps/temperature';
@@ -54,7 +55,10 @@ export const DECLS = {
     columns: cols(
       ...VEHICLE, time('time'), text('kind', (r, t) => t(`kind.${String(r['kind'])}`), 70, 90), text('mask', (r, t) => yesNo(r['mask'], t), 80, 100),
       num('celsius', 90), text('fever', (r, t) => (r['fever'] ? t('yes') : ''), 80, 100),
-      text('image', (r, t) => (r['mediaId'] === null || r['mediaId'] === undefined ? '—' : t('imageId', { id: r['mediaId'] })), 90, 140), time('uploadTime'),
+      text('image', (r, t) => (
+        <TemperaturePhoto photoId={(r['photoId'] as number | null | undefined) ?? null} mediaId={(r['mediaId'] as number | null | undefined) ?? null}
+          title={t('photoTitle', { plate: r.vehiidno, celsius: r['celsius'] })} t={t} />
+      ), 90, 140), time('uploadTime'),
     ),
     totals: [],
   },
