@@ -131,7 +131,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   operationReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined) }); // issue 18: mileage and operation reports on the report engine
   fuelReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined) }); // issue 18: fuel reports (registers the fuel module)
   deviceReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined) }); // issue 18: device work, online analysis, early-morning reports (registers the device module)
-  passengerReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined), gateway: live.gateway }); // issue 18: passenger flow (0x1005) and temperature (0x0E30) reports
+  passengerReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined), gateway: live.gateway, dataDir: config.dataDir }); // issue 18: passenger flow (0x1005) and temperature (0x0E30) reports
   registerPush(api, live.store, storage);
   await safeRoutes(api, { config, storage, tokens, live }); // issue 5: safety alarms (after push: it publishes there)
   // Issue 19: dictionary and system parameters; pages and services read them live (a change reaches open consoles over push).
