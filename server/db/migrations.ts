@@ -46,7 +46,6 @@ import { AUDIT_MIGRATION } from '../services/audit/migration.ts';
 import { VOICE_MIGRATION } from './migration-voice.ts';
 import { CAB_SUPERVISION_MIGRATION } from './migration-cab-supervision.ts';
 import { POSITION_DEDUPE_MIGRATION } from './migration-position-dedupe.ts';
-import { POSITION_DEDUPE_MIGRATION } from './migration-position-dedupe.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -331,8 +330,6 @@ const MIGRATIONS: readonly Migration[] = [
   TERMINAL_SEEN_MIGRATION,
   // Issue 17 leftovers (slag-truck transport permits, 70006; server/services/box-status): version 55.
   BOX_PERMITS_MIGRATION,
-  // Issue 20 part B (positions unique per vehicle and GPS time: a resend after a lost ack is stored once): version 53.
-  POSITION_DEDUPE_MIGRATION,
   // Issue 20 part B (positions unique per vehicle and GPS time: a resend after a lost ack is stored once): version 53.
   POSITION_DEDUPE_MIGRATION,
 ];
