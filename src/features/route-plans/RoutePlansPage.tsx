@@ -138,7 +138,7 @@ export function RoutePlansPage() {
                           <NumberInput size="xs" label={t('maxSeconds')} min={1} max={L.secondsMax} allowDecimal={false} value={s.maxSeconds ?? ''}
                             onChange={(v) => edit((d) => setSection(d, i, { maxSeconds: typeof v === 'number' ? v : null }))} />
                           <NumberInput size="xs" label={t('maxSpeed')} min={1} max={L.maxSpeedKmh} allowDecimal={false} value={s.maxSpeed ?? ''} error={fieldError(`sections.${i}.maxSpeed`)}
-                            onChange={(v) => edit((d) => setSection(d, i, { maxSpeed: typeof v === 'number' ? v : null }))} />
+                            data-testid={`route-max-speed-${i}`} onChange={(v) => edit((d) => setSection(d, i, { maxSpeed: typeof v === 'number' ? v : null }))} />
                           <NumberInput size="xs" label={t('nightMaxSpeed')} title={t('nightHint')} min={1} max={L.maxSpeedKmh} allowDecimal={false} value={s.nightMaxSpeed ?? ''}
                             error={fieldError(`sections.${i}.nightMaxSpeed`)} data-testid={`route-night-${i}`}
                             onChange={(v) => edit((d) => setSection(d, i, { nightMaxSpeed: typeof v === 'number' ? v : null }))} />
