@@ -3,7 +3,8 @@
  * scripted terminal; while an operator has /monitor/boxStatus open, the terminal reports its box loaded
  * with the cover open while driving (0x0200 item 0xE1). The platform raises 未密闭运输报警 (70001) in the
  * alarm pop-up, the truck's row shows 重车 / 未密闭 without a reload (the list refreshes every 30 s), and its day of states (状态历史) has the unsealed span;
- * a disposal site added on the screen (消纳场) is stored.
+ * a disposal site added on the screen (消纳场) is stored, and so is a transport permit (准运证) registered
+ * for the truck.
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { BOX_ITEM_ID, encodeBoxItem, type BoxState } from '../domain/box/status.ts';
@@ -79,5 +80,29 @@ describe('cargo box status', () => {
     const sites = await e2e.server.api<{ name: string; radiusM: number }[]>('/service-monitor/box/sites', { token });
     // Beside the demo sites the seed gives the branches (server/seed/box-sites.ts).
     expect(sites.data).toContainEqual(expect.objectContaining({ name: '江湾消纳场', radiusM: 500, lng: 121.6, lat: 31.3 }));
+    await page.keyboard.press('Escape');
+    await page.getByTestId('box-sites').waitFor({ state: 'detached' });
+
+    // 准运证: a permit registered on the screen for this truck, valid from today for 30 days (70006's register).
+    await page.getByTestId('box-permits-open').click();
+    await page.getByTestId('box-permits').waitFor();
+    await page.getByTestId('box-permit-vehicle').fill(vehicle.vehiidno);
+    await page.getByRole('option', { name: vehicle.vehiidno }).click();
+    await page.getByTestId('box-permit-no').fill('沪准运-0001');
+    const chinaDay = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 10);
+    const from = chinaDay(Date.now());
+    const to = chinaDay(Date.now() + 30 * 86_400_000);
+    await page.getByTestId('box-permit-from').fill(from);
+    await page.getByTestId('box-permit-from').press('Enter');
+    await page.getByTestId('box-permit-to').fill(to);
+    await page.getByTestId('box-permit-to').press('Enter');
+    await page.getByTestId('box-permit-add').click();
+    const permitRow = page.getByTestId('box-permit-row').filter({ hasText: '沪准运-0001' });
+    await expect.poll(() => permitRow.count(), { timeout: 15_000 }).toBe(1);
+    expect(await permitRow.textContent()).toContain('有效');
+    expect(await permitRow.textContent()).toContain(`${from} ~ ${to}`);
+    await expectCleanLayout(page, 'box status permits');
+    const permits = await e2e.server.api<{ records: { permitNo: string; vehicleId: number; valid: boolean }[] }>(`/service-monitor/box/permit/page?vehicleId=${vehicle.vehicleId}`, { token });
+    expect(permits.data.records).toEqual([expect.objectContaining({ permitNo: '沪准运-0001', vehicleId: vehicle.vehicleId, valid: true })]);
   });
 });

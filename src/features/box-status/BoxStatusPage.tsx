@@ -11,6 +11,7 @@ import { useCompanySelection } from '../../session/company-selection.ts';
 import { logTime } from '../operator-log/time.ts';
 import { boxApi, BOX_ROUTE, type BoxRow, type BoxSearch } from './api.ts';
 import { BOX_NS } from './messages.ts';
+import { PermitsDrawer } from './PermitsDrawer.tsx';
 import { SitesDrawer } from './SitesDrawer.tsx';
 import { daySegments, kindOf, type SegmentKind } from './timeline.ts';
 
@@ -36,6 +37,7 @@ export function BoxStatusPage() {
   const [online, setOnline] = useState<string | null>(null);
   const [history, setHistory] = useState<BoxRow | undefined>(undefined);
   const [sitesOpen, setSitesOpen] = useState(false);
+  const [permitsOpen, setPermitsOpen] = useState(false);
   const search: BoxSearch = { ...(state ? { state } : {}), ...(online !== null ? { online: Number(online) as 0 | 1 } : {}) };
 
   const columns: KitColumn<BoxRow>[] = [
@@ -85,7 +87,12 @@ export function BoxStatusPage() {
       scope={{ companyId, ...search }}
       refreshMs={BOX_REFRESH_MS}
       columns={columns}
-      toolbar={<Button size="sm" variant="default" onClick={() => setSitesOpen(true)} data-testid="box-sites-open">{t('sites')}</Button>}
+      toolbar={
+        <Group gap="xs" wrap="nowrap">
+          <Button size="sm" variant="default" onClick={() => setSitesOpen(true)} data-testid="box-sites-open">{t('sites')}</Button>
+          <Button size="sm" variant="default" onClick={() => setPermitsOpen(true)} data-testid="box-permits-open">{t('permits')}</Button>
+        </Group>
+      }
       rowActions={(r) => (
         <Perm route={BOX_ROUTE} button="history">
           <Button size="compact-xs" variant="light" onClick={() => setHistory(r)} data-testid="box-history">{t('history')}</Button>
@@ -95,6 +102,7 @@ export function BoxStatusPage() {
     >
       {history && <BoxHistoryDrawer row={history} onClose={() => setHistory(undefined)} />}
       {sitesOpen && <SitesDrawer onClose={() => setSitesOpen(false)} />}
+      {permitsOpen && <PermitsDrawer onClose={() => setPermitsOpen(false)} />}
     </ListPage>
   );
 }

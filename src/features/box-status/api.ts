@@ -62,6 +62,23 @@ export interface DisposalSite {
   inherited: boolean;
 }
 
+/** A transport permit (准运证); `validTo` exclusive (the midnight after the last valid day). */
+export interface BoxPermit {
+  id: number;
+  companyId: number;
+  companyName: string;
+  vehicleId: number;
+  vehiidno: string;
+  permitNo: string;
+  validFrom: number;
+  validTo: number;
+  siteId: number | null;
+  siteName: string | null;
+  route: string;
+  /** Valid now. */
+  valid: boolean;
+}
+
 export interface BoxSearch {
   state?: BoxFilter;
   online?: 0 | 1;
@@ -76,5 +93,9 @@ export const boxApi = {
   sites: () => http.get<DisposalSite[]>('/service-monitor/box/sites', {}, { silent: true }),
   saveSite: (site: { name: string; lng: number; lat: number; radiusM: number }) => http.post<{ id: number }>('/service-monitor/box/site/save', site),
   deleteSite: (id: number) => http.post<null>('/service-monitor/box/site/delete', { id }),
+  /** The selected company's permits (the first 500). */
+  permits: () => http.get<Page<BoxPermit>>('/service-monitor/box/permit/page', { current: 1, size: 500 }, { silent: true }),
+  savePermit: (p: { vehicleId: number; permitNo: string; validFrom: number; validTo: number; siteId: number | null; route: string }) => http.post<{ id: number }>('/service-monitor/box/permit/save', p),
+  deletePermit: (id: number) => http.post<null>('/service-monitor/box/permit/delete', { id }),
   day: (vehicleId: number, day: string) => http.get<BoxDay>('/service-monitor/box/history', { vehicleId, day }, { silent: true, noCompanyId: true }),
 };

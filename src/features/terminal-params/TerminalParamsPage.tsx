@@ -8,11 +8,11 @@
 import { Alert, Button, Group, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { Perm } from '../../app/Perm.tsx';
+import { PermAny } from '../../app/Perm.tsx';
 import { useT } from '../../i18n/index.ts';
 import { errorText } from '../../kit/errors.ts';
 import { VehicleSelect } from '../fleet-pickers/VehicleSelect.tsx';
-import { BASE_PARAM_ROUTE, paramsApi, SECTIONS, USUAL_IDS, type ParamInput, type ParamItem, type ParamSpec } from './api.ts';
+import { BASE_PARAM_ROUTE, paramsApi, SECTIONS, USUAL_IDS, USUAL_PARAM_ROUTE, type ParamInput, type ParamItem, type ParamSpec } from './api.ts';
 import { BatchSend } from './BatchSend.tsx';
 import { TERMINAL_PARAMS_NS } from './messages.ts';
 import { TaskProgress } from './TaskProgress.tsx';
@@ -83,8 +83,9 @@ export function TerminalParamsPage({ usual = false }: { usual?: boolean }) {
       <Title order={4}>{t(usual ? 'usualTitle' : 'baseTitle')}</Title>
       <Group align="end">
         <VehicleSelect label={t('vehicle')} placeholder={t('vehiclePick')} value={vehicleId} initial={fromMenu ?? undefined} onChange={(id) => { setVehicleId(id); setRead(null); setTaskId(null); }} testId="params-vehicle" w={260} />
-        <Perm route={BASE_PARAM_ROUTE} button="query"><Button onClick={() => void query()} loading={busy} data-testid="params-query">{t('query')}</Button></Perm>
-        <Perm route={BASE_PARAM_ROUTE} button="set"><Button onClick={() => void send()} disabled={edits.size === 0} loading={busy} data-testid="params-set">{t('set')}</Button></Perm>
+        {/* The usual screen's own bits (488/489) open its buttons beside the base screen's; the server narrows them to the usual ids. */}
+        <PermAny of={usual ? [[BASE_PARAM_ROUTE, 'query'], [USUAL_PARAM_ROUTE, 'query']] : [[BASE_PARAM_ROUTE, 'query']]}><Button onClick={() => void query()} loading={busy} data-testid="params-query">{t('query')}</Button></PermAny>
+        <PermAny of={usual ? [[BASE_PARAM_ROUTE, 'set'], [USUAL_PARAM_ROUTE, 'set']] : [[BASE_PARAM_ROUTE, 'set']]}><Button onClick={() => void send()} disabled={edits.size === 0} loading={busy} data-testid="params-set">{t('set')}</Button></PermAny>
       </Group>
       {error && <Alert color="red" data-testid="params-error">{error}</Alert>}
       {read && <Text size="sm" c="dimmed">{t('queried', { n: rows.length })}</Text>}

@@ -54,5 +54,6 @@ export const SECTIONS: readonly { key: string; from: number; to: number }[] = [
   { key: 'can', from: 0x0100, to: 0xffff },
 ];
 
-/** The usual parameters (常用参数): what operators change most. */
-export const USUAL_IDS: readonly number[] = [0x0001, 0x0013, 0x0020, 0x0027, 0x0029, 0x002c, 0x0055, 0x0056, 0x0057, 0x0058, 0x0059, 0x005a, 0x0083, 0x0084];
+/** The usual parameters (常用参数): what operators change most (shared with the server's permission check). */
+export { USUAL_IDS } from '../../../domain/terminal-params/usual.ts';
+export const USUAL_PARAM_ROUTE = '/information/params/usualParam';
