@@ -80,7 +80,8 @@ const RESTORE_HELD_MS = 7 * 86_400_000;
 
 export class AlarmService {
   readonly engine: AlarmEngine;
-  readonly stats = { raised: 0, merged: 0, ended: 0, failed: 0, spoken: 0 };
+  /** `batches`: stored batches (one transaction each); alarms per batch is what a storm's commits amortise over (bench/alarm-storm). */
+  readonly stats = { raised: 0, merged: 0, ended: 0, failed: 0, spoken: 0, batches: 0 };
   /** companyId → alarmType → setting. */
   private settings = new Map<number, Map<number, CompanyAlarmSetting>>();
   private levelSwitches = new Map<number, boolean>();
@@ -351,10 +352,10 @@ export class AlarmService {
         }));
       }
     }
-    const forgotten = this.engine.prune(now);
     // Route key points whose window closed while their vehicle was silent (issue 17): a heap peek when none is due.
     const keys = this.routeWatch?.sweep(now) ?? [];
     if (keys.length > 0) events.push(...this.fenceEvents(keys.map((t) => ({ ...t, note: routeNote(t) }))));
+    const forgotten = this.engine.prune(now);
     if (events.length > 0) this.apply(events);
     // After the queued events: a key is dropped only once nothing queued can still name it.
     if (forgotten.length > 0) this.chain = this.chain.then(() => forgotten.forEach((k) => this.ids.delete(k)));
@@ -394,6 +395,7 @@ export class AlarmService {
 
   /** Stores one batch in one transaction, then publishes its new alarms. */
   private async drainBatch(batch: readonly AlarmEvent[]): Promise<void> {
+    this.stats.batches++;
     const starts = new Set<number>();
     for (const e of batch) if (e.kind === 'start') starts.add(e.vehicleId);
     let labels = new Map<number, VehicleLabel>();
