@@ -18,7 +18,10 @@ beforeAll(() => {
 });
 afterEach(cleanup);
 
-const t = (lng: 'zh' | 'en') => i18n.getFixedT(lng, PASSENGER_REPORTS_NS) as (key: string, params?: Record<string, unknown>) => string;
+const t = (lng: 'zh' | 'en') => {
+  const fixed = i18n.getFixedT(lng, PASSENGER_REPORTS_NS);
+  return (key: string, params?: Record<string, unknown>): string => fixed(key, params ?? {});
+};
 const show = (ui: React.ReactNode) => render(<MantineProvider>{ui}</MantineProvider>);
 
 describe('temperature report photo cell', () => {
