@@ -40,7 +40,9 @@ export class HealthCheck {
   readiness(): Readiness {
     const database = this.database();
     const gateway: PartState = this.sources.live.gateway.port !== undefined ? 'up' : 'down';
-    const push: PartState = this.sources.push()?.running && performance.now() - this.lastTick <= PUSH_TICK_STALE_MS ? 'up' : 'down';
+    const hub = this.sources.push();
+    // A hub started a moment ago has not ticked yet (ticks every 50 ms): its start counts as a tick.
+    const push: PartState = hub?.running && performance.now() - Math.max(this.lastTick, hub.startedAt) <= PUSH_TICK_STALE_MS ? 'up' : 'down';
     const ok = database === 'up' && gateway === 'up' && push === 'up';
     return { status: ok ? 'ok' : 'unavailable', checks: { database, gateway, push } };
   }

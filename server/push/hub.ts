@@ -261,8 +261,13 @@ export class PushHub {
     return this.timer !== undefined;
   }
 
+  /** performance.now() when the ticks last started: readiness counts a hub just started as ticking (its first tick is tickMs away). */
+  startedAt = -Infinity;
+
   start(): void {
-    this.timer ??= setInterval(() => this.tick(), this.options.tickMs);
+    if (this.timer) return;
+    this.startedAt = performance.now();
+    this.timer = setInterval(() => this.tick(), this.options.tickMs);
   }
 
   stop(): void {
