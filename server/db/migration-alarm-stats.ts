@@ -37,3 +37,15 @@ export const ALARM_STATS_MIGRATION = {
     END;
   `,
 } as const;
+
+/**
+ * Migration 56 (issue 16, the alarm storm): drops `alarm_company_start (company_id, start_time)`. Migration
+ * 11's `alarm_stats` index begins with the same two columns, so every query that used it can seek
+ * `alarm_stats` instead, and each alarm insert updates one B-tree fewer (the storm's per-alarm SQLite
+ * cost is mostly index maintenance: table + 4 indexes → table + 3).
+ */
+export const ALARM_INDEX_TRIM_MIGRATION = {
+  version: 56,
+  name: 'alarm: drop alarm_company_start (alarm_stats leads with the same columns)',
+  sql: `DROP INDEX IF EXISTS alarm_company_start;`,
+} as const;

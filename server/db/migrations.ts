@@ -12,7 +12,7 @@ import { ROUTES_MIGRATION } from './migration-routes.ts';
 import { ROUTE_UPGRADE_EXTRAS_MIGRATION } from './migration-route-upgrade-extras.ts';
 import { FACE_RECOGNITION_MIGRATION } from './migration-face-recognition.ts';
 import { SYSTEM_CONFIG_MIGRATION } from './migration-system-config.ts';
-import { ALARM_STATS_MIGRATION } from './migration-alarm-stats.ts';
+import { ALARM_INDEX_TRIM_MIGRATION, ALARM_STATS_MIGRATION } from './migration-alarm-stats.ts';
 import { ALARM_LINKAGE_DEFAULTS_MIGRATION, ALARMS_MIGRATION } from './migration-alarms.ts';
 import { BOARD_MIGRATION } from './migration-board.ts';
 import { APPRAISAL_MIGRATION } from './migration-appraisal.ts';
@@ -332,6 +332,8 @@ const MIGRATIONS: readonly Migration[] = [
   BOX_PERMITS_MIGRATION,
   // Issue 20 part B (positions unique per vehicle and GPS time: a resend after a lost ack is stored once): version 53.
   POSITION_DEDUPE_MIGRATION,
+  // Issue 16 (alarm storm: one index fewer per alarm insert): version 56.
+  ALARM_INDEX_TRIM_MIGRATION,
 ];
 
 /** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */
