@@ -262,10 +262,29 @@ function stormSeconds(): number | undefined {
   return n;
 }
 
+/**
+ * Latency by the second the alarm was sent (stderr, not a published figure): a tail that grows through the
+ * phase is a backlog (the server cannot keep up), one that sits in a few seconds is a stall or a warm-up.
+ */
+function printLatencyBySecond(label: string, latencies: readonly number[], sentTimes: readonly number[]): void {
+  if (sentTimes.length === 0) return;
+  const t0 = sentTimes.reduce((a, b) => Math.min(a, b), Infinity);
+  const bySecond: number[][] = [];
+  latencies.forEach((ms, i) => (bySecond[Math.floor((sentTimes[i]! - t0) / 1000)] ??= []).push(ms));
+  const lines = bySecond.map((l, s) => {
+    const o = sorted(l);
+    return `  second ${String(s).padStart(3)}: n ${String(o.length).padStart(5)}  p50 ${percentile(o, 50).toFixed(0).padStart(5)} ms  p99 ${percentile(o, 99).toFixed(0).padStart(5)} ms  max ${o[o.length - 1]!.toFixed(0).padStart(5)} ms`;
+  });
+  process.stderr.write(`${label} by the second it was sent:\n${lines.join('\n')}\n`);
+}
+
 /** One full-rate server phase, ours as shipped (`--storm-seconds=N`). */
 async function runShort(seconds: number): Promise<BenchRecord[]> {
   const p = await measurePhase(5000, seconds, { kind: 'server', cork: DEFAULT_PUSH_OPTIONS.corkAlarms });
   const lat = sorted([...p.result.latencies]);
+  printLatencyBySecond('frame → decoded push', p.result.latencies, p.result.sentTimes);
+  // toStored has an entry per delivered alarm when every push carried its createTime (always, today).
+  if (p.result.toStored.length === p.result.sentTimes.length) printLatencyBySecond('frame → stored (createTime)', p.result.toStored, p.result.sentTimes);
   const name = `alarm storm 5,000/s × ${seconds} s via gateway (one short phase, ours only), ${p.vehicles.toLocaleString('en-US')} terminals`;
   return [
     { name, metric: 'alarms sent', value: p.result.sent, unit: 'alarms' },

@@ -264,6 +264,8 @@ export interface StormFigures {
   latencies: number[];
   /** Frame written → stored (the alarm's createTime), ms: the terminal → storage part. */
   toStored: number[];
+  /** When each of `latencies` was written to its socket (wall ms, same order): latency over the phase's time. */
+  sentTimes: number[];
 }
 
 /** Matches what was sent with what was decoded. */
@@ -271,16 +273,18 @@ export function matchStorm(s: SenderResult, c: ConsumerResult): StormFigures {
   const decoded = new Map(c.decodedAt.map(([k, at, created]) => [k, [at, created] as const]));
   const latencies: number[] = [];
   const toStored: number[] = [];
+  const sentTimes: number[] = [];
   for (const [key, at] of s.sentAt) {
     const got = decoded.get(key);
     if (got === undefined) continue;
     latencies.push(got[0] - at);
+    sentTimes.push(at);
     if (Number.isFinite(got[1])) toStored.push(got[1] - at);
     decoded.delete(key);
   }
   return {
     sent: s.sent, acked: s.acked, sendSeconds: s.sendSeconds, delivered: latencies.length, duplicates: c.duplicates, unexpected: decoded.size,
-    decodeErrors: c.decodeErrors, closedWith: c.closedWith, missed: c.missed, latencies, toStored,
+    decodeErrors: c.decodeErrors, closedWith: c.closedWith, missed: c.missed, latencies, toStored, sentTimes,
   };
 }
 
