@@ -488,10 +488,14 @@ export class AlarmService {
     const slot = this.store.slotOf(e.vehicleId);
     const companyPath = slot < 0 || this.store.columns.companyId[slot] !== label.companyId ? '' : this.store.companyPathOf(slot);
     if (companyPath === '') return alarms.get(ALL_COMPANIES, id);
+    // Every field spelled out, no `...row`: a spread followed by more fields gave each record a map of its own
+    // (V8 copied the descriptor array at each added field, ≈ 7 KB per alarm). In a storm that garbage lived
+    // long enough to be promoted and set off a full GC every ~12 s (issue 16, bench/alarm-storm).
     return {
-      ...row, id, vehiidno: label.vehiidno, companyName: label.companyName, companyPath, channelId: 0,
-      endTime: null, lastTime: row.startTime, count: 1, dealType: null, dealContent: '', dealUserId: null, dealUsername: '', dealTime: null,
-      typical: false,
+      id, vehicleId: row.vehicleId, vehiidno: label.vehiidno, deviceNo: row.deviceNo, companyId: row.companyId, companyName: label.companyName,
+      companyPath, alarmType: row.alarmType, source: row.source, channelId: 0, startTime: row.startTime, endTime: null, lastTime: row.startTime,
+      count: 1, lng: row.lng, lat: row.lat, speed: row.speed, riskLevel: row.riskLevel, dealStatus: row.dealStatus, dealType: null,
+      dealContent: '', dealUserId: null, dealUsername: '', dealTime: null, typical: false, createTime: row.createTime,
     };
   }
 }
