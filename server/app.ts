@@ -16,6 +16,10 @@ import { installCommLog } from './services/comm-log/index.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { loggerOptions } from './http/log.ts';
 import { installRoutePolicies } from './http/route.ts';
+import { installRoleGate } from './http/roles.ts';
+import { applyBusPosition, FOLLOW_OVERLAP_MS, openBus, streamedHistory } from './bus/index.ts';
+import type { HistorySink } from './live/history.ts';
+import type { LiveStore } from './live/store.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { createValidatorCompiler } from './http/validation.ts';
 import { createLiveRuntime, type LiveRuntime } from './live/runtime.ts';
@@ -98,10 +102,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Long track reads (playback weeks, reports' scans) run in worker threads, off the gateway's event loop.
   const trackReads = attachTrackReadPool(storage);
   app.addHook('preClose', async () => trackReads?.close());
-  const live = await createLiveRuntime(config, storage, { clock: options.clock, log: app.log });
+  // Issue 20 scale-out: the NATS JetStream bus between roles when NATS_URL is set (server/bus; nothing loaded without it).
+  const bus = await openBus(config, app.log);
+  const followSince = Date.now() - FOLLOW_OVERLAP_MS;
+  const gatewaySink = bus && config.roles.has('gateway') ? (h: HistorySink, s: LiveStore) => streamedHistory(h, bus, s) : undefined;
+  const live = await createLiveRuntime(config, storage, { clock: options.clock, log: app.log, gatewaySink });
   app.decorate('live', live);
   // preClose runs before any onClose: stop terminals and flush history while storage is still open.
   app.addHook('preClose', async () => live.stop());
+  if (bus) {
+    // A push node follows every gateway's positions into its store; the bus closes after the gateway stopped (its acks drained).
+    if (config.roles.has('push')) app.addHook('onReady', async () => bus.follow(followSince, (p) => applyBusPosition(live.store, p)));
+    app.addHook('preClose', async () => bus.close());
+  }
   const media = createMediaRuntime(config, live.gateway);
   app.decorate('media', media);
   app.addHook('preClose', async () => media.close());
@@ -118,6 +131,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // 1 MiB per websocket message (ws's default is 100 MiB): the largest a console sends is a 1,600-byte
   // intercom frame; a larger message closes that socket (1009) and nothing else.
   await app.register(fastifyWebsocket, { options: { maxPayload: 1 << 20 } });
+  installRoleGate(app, config.roles); // issue 20: a node answers only its roles' routes (ROLES; /health and /metrics on every node)
   installAuth(app, { storage, tokens, metricsToken: config.metricsToken });
   // Issue 19: every state-changing call of every route below is recorded once, by this hook (services/audit).
   installAudit(app, { config, storage });
@@ -163,6 +177,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   appFeedbackRoutes(api, { storage, config }); // issue 19: feedback threads (app and platform), the drivers'-app API, app push with delivery state
   cabSupervisionRoutes(api, { storage, live, suggestThreshold: () => systemConfig.number('safety.cabSuggestAlarms', 3) }); // issue 19: cab supervision, 0x8300 sends as command tasks, suggestions from driver-state alarms
   customerPortraitRoutes(api, { storage, clock: live.store.clock, config }); // issue 19: a company's month in figures
-  await installConsole(app, config.consoleDir);
+  if (config.roles.has('api')) await installConsole(app, config.consoleDir);
   return app;
 }

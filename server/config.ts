@@ -5,7 +5,22 @@
 import path from 'node:path';
 import { COMPANY_LIMITS } from '../domain/management/limits.ts';
 
+/**
+ * Roles of one server process (issue 20 scale-out): `gateway` (JT/T 808 terminal port), `api` (console
+ * HTTP routes and the built console), `push` (the console websocket), `media` (JT/T 1078 media, playback
+ * and FTP ports). A process runs all of them unless ROLES names fewer. Every node keeps /health and /metrics.
+ */
+export const ROLES = ['gateway', 'api', 'push', 'media'] as const;
+export type Role = (typeof ROLES)[number];
+
 export interface Config {
+  /** What this process serves (ROLES, a comma list; unset = all, the single-node server). */
+  readonly roles: ReadonlySet<Role>;
+  /**
+   * NATS server(s) of the scale-out bus (NATS_URL, comma list of nats:// or tls:// URLs). Unset: no bus,
+   * the single-node server. Set: a gateway publishes positions to JetStream, a push node follows them (server/bus).
+   */
+  readonly natsUrl?: string | undefined;
   readonly port: number;
   readonly host: string;
   /** Directory holding the SQLite database and the JWT secret. */
@@ -216,9 +231,29 @@ function synchronousMode(raw: string | undefined): 'normal' | 'full' {
   throw new Error(`SQLITE_SYNCHRONOUS must be normal or full, got "${raw}"`);
 }
 
+/** ROLES: a comma list of ROLES (at least one); unset or blank = all. */
+function roleSet(raw: string | undefined): ReadonlySet<Role> {
+  if (raw === undefined || raw.trim() === '') return new Set(ROLES);
+  const names = raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const bad = names.find((n) => !(ROLES as readonly string[]).includes(n));
+  if (bad !== undefined || names.length === 0) throw new Error(`ROLES must be a comma list of ${ROLES.join(', ')}, got "${bad ?? raw}"`);
+  return new Set(names as Role[]);
+}
+
+/** NATS_URL: comma list of nats:// or tls:// URLs (host and port); unset or blank = no bus. */
+function natsUrls(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = list.find((s) => !/^(nats|tls):\/\/([^\s/@]+@)?[A-Za-z0-9.\-[\]:]+(:\d{1,5})?\/?$/.test(s));
+  if (bad !== undefined) throw new Error(`NATS_URL must be a comma list of nats://host:port or tls://host:port URLs, got "${bad.replace(/\/\/[^@/]*@/, '//…@')}"`);
+  return list.join(',');
+}
+
 /** Reads the configuration; `overrides` win over the environment (tests use them). */
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const config: Config = {
+    roles: roleSet(env.ROLES),
+    natsUrl: natsUrls(env.NATS_URL),
     port: int(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.DATA_DIR || path.join(REPO_ROOT, 'data')),

@@ -3,7 +3,8 @@
  * database in DATA_DIR, serves the API and the console, and shuts down cleanly on SIGINT/SIGTERM.
  */
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, ROLES } from './config.ts';
+import { PUSH_PATH } from './push/index.ts';
 import { openStorage } from './db/open.ts';
 import { backfillHistory, DEFAULT_HISTORY_TIERS, type BackfillResult } from './seed/history.ts';
 import { DEMO_ACCOUNTS } from './seed/seed.ts';
@@ -60,10 +61,13 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const gatewayPort = await app.live.gateway.listen(config.gatewayPort, config.gatewayHost);
-  const mediaPort = await app.media.listen(config.mediaPort, config.gatewayHost);
+  // Issue 20: a node opens only its roles' ports (ROLES; all by default). The simulated fleet needs a gateway here.
+  const roles = config.roles;
+  const gatewayPort = roles.has('gateway') ? await app.live.gateway.listen(config.gatewayPort, config.gatewayHost) : undefined;
+  const mediaPort = roles.has('media') ? await app.media.listen(config.mediaPort, config.gatewayHost) : undefined;
+  if (gatewayPort === undefined) terminals = [];
   let simulated = 0;
-  if (terminals.length > 0) {
+  if (terminals.length > 0 && gatewayPort !== undefined) {
     simulated = terminals.length;
     simulator = startSimulator({ host: config.gatewayHost, port: gatewayPort, terminals });
     // Issue 19: the seeded drivers'-app accounts act through the app API (feedback, push delivery and read).
@@ -99,15 +103,22 @@ async function main(): Promise<void> {
       baseUrl: `http://127.0.0.1:${port}`, username: 'safety', password: 'safety123', companyId: east.id, log: (m) => app.log.warn(m),
     });
   }
-  const lines = [
-    '',
-    `Fleet console: http://${config.host}:${port}/bcmp-web/`,
-    `JT/T 808 gateway: tcp://${config.gatewayHost}:${gatewayPort}${config.autoRegister ? ' (unknown terminals are registered automatically)' : ''}`,
-    `JT/T 1078 media port: tcp://${config.gatewayHost}:${mediaPort} (terminals are told to stream to ${config.mediaPublicHost})`,
-    `JT/T 1078 playback port: tcp://${config.gatewayHost}:${app.media.playback.boundPort()} (recordings played back after 0x9201)`,
+  const lines = [''];
+  if (roles.size < ROLES.length) lines.push(`Roles: ${[...roles].join(', ')} (ROLES; /health and /metrics on every node)`);
+  lines.push(roles.has('api') ? `Fleet console: http://${config.host}:${port}/bcmp-web/` : `HTTP (health and metrics only): http://${config.host}:${port}/`);
+  if (roles.has('push')) lines.push(`Console push websocket: ws://${config.host}:${port}${PUSH_PATH}`);
+  if (gatewayPort !== undefined) lines.push(`JT/T 808 gateway: tcp://${config.gatewayHost}:${gatewayPort}${config.autoRegister ? ' (unknown terminals are registered automatically)' : ''}`);
+  if (mediaPort !== undefined) {
+    lines.push(
+      `JT/T 1078 media port: tcp://${config.gatewayHost}:${mediaPort} (terminals are told to stream to ${config.mediaPublicHost})`,
+      `JT/T 1078 playback port: tcp://${config.gatewayHost}:${app.media.playback.boundPort()} (recordings played back after 0x9201)`,
+    );
+  }
+  if (config.natsUrl) lines.push(`Bus: NATS JetStream at ${config.natsUrl.replace(/\/\/[^@/]*@/g, '//…@')}${roles.has('gateway') ? ' (publishing positions)' : ''}${roles.has('push') ? ' (following positions)' : ''}`);
+  lines.push(
     `Simulated fleet: ${simulator ? `${simulated} terminals (SIM_VEHICLES=0 turns it off)` : 'off'}`,
     `Database: ${file}${created ? (config.seedEnabled ? ' (new, seeded with demo data)' : ' (new, empty)') : ''}`,
-  ];
+  );
   if (backfill) lines.push(`Track history backfilled: ${backfill.summary} (SEED_HISTORY_VEHICLES / SEED_HISTORY_DAYS, 0 = off)`);
   if (firstAdmin) {
     // Printed at this start only: the next start finds a user and creates (and prints) nothing.

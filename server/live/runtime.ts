@@ -22,6 +22,8 @@ export interface LiveRuntimeOptions {
   /** Injectable clock for the store and the gateway (tests). */
   readonly clock?: () => number;
   readonly log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** The sink the gateway writes to, built over the history writer (issue 20: server/bus publishes there too); the writer itself when absent. */
+  readonly gatewaySink?: (history: HistorySink, store: LiveStore) => HistorySink;
 }
 
 export async function createLiveRuntime(config: Config, storage: Storage, options: LiveRuntimeOptions = {}): Promise<LiveRuntime> {
@@ -48,7 +50,8 @@ export async function createLiveRuntime(config: Config, storage: Storage, option
     canWrite: db ? () => !db.inTransaction : undefined,
     onError: (err) => options.log?.error({ err }, 'position history flush failed; retrying'),
   });
-  const gateway = new Jt808Gateway({ store, history, terminals: storage.terminals, log: options.log }, {
+  const gatewayHistory = options.gatewaySink?.(history, store) ?? history;
+  const gateway = new Jt808Gateway({ store, history: gatewayHistory, terminals: storage.terminals, log: options.log }, {
     idleMs: config.gatewayIdleSeconds * 1000,
     autoRegister: config.autoRegister ?? false,
     autoRegisterCompanyId: config.autoRegisterCompanyId,

@@ -10,6 +10,7 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
 export interface CrashServer {
   readonly proc: ChildProcess;
   readonly apiUrl: string;
+  /** 0 for a node without the gateway role. */
   readonly gatewayPort: number;
 }
 
@@ -37,11 +38,13 @@ export function startCrashServer(dataDir: string, children: Set<ChildProcess>, o
     const timer = setTimeout(() => reject(new Error(`the server did not start within 120 s:\n${out.slice(-3000)}`)), 120_000);
     const read = (chunk: Buffer) => {
       out += chunk.toString('utf8');
-      const api = /Fleet console: (http:\/\/[^/\s]+)\//.exec(out);
+      // A node without the api role (ROLES, issue 20) prints its HTTP address as health-and-metrics only;
+      // one without the gateway role prints no gateway line (gatewayPort 0). "Database:" ends the block.
+      const api = /(?:Fleet console|HTTP \(health and metrics only\)): (http:\/\/[^/\s]+)\//.exec(out);
       const gw = /JT\/T 808 gateway: tcp:\/\/[^:\s]+:(\d+)/.exec(out);
-      if (api && gw) {
+      if (api && (gw || /^Database: /m.test(out))) {
         clearTimeout(timer);
-        resolve({ proc, apiUrl: api[1]!, gatewayPort: Number(gw[1]) });
+        resolve({ proc, apiUrl: api[1]!, gatewayPort: gw ? Number(gw[1]) : 0 });
       }
     };
     proc.stdout!.on('data', read);

@@ -7,14 +7,17 @@
  *   closes it first, so a balancer stops sending consoles before terminals are dropped);
  * - push: the push hub ticked within PUSH_TICK_STALE_MS (a timer that is set but whose tick throws
  *   every time, or a hub never started, is down).
+ * A part whose role this node does not run (ROLES, issue 20 scale-out: `gateway`, `push`) is `off`
+ * and does not make the node unready.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { Role } from '../config.ts';
 import type { Storage } from '../db/repositories.ts';
 import type { SqliteStorage } from '../db/sqlite/storage.ts';
 import type { LiveRuntime } from '../live/runtime.ts';
 import type { PushHub } from '../push/hub.ts';
 
-export type PartState = 'up' | 'down';
+export type PartState = 'up' | 'down' | 'off';
 export interface Readiness {
   readonly status: 'ok' | 'unavailable';
   readonly checks: { readonly database: PartState; readonly gateway: PartState; readonly push: PartState };
@@ -25,6 +28,8 @@ export interface HealthSources {
   readonly live: LiveRuntime;
   readonly push: () => PushHub | undefined;
   readonly log: FastifyBaseLogger;
+  /** This node's roles; absent: all. */
+  readonly roles?: ReadonlySet<Role>;
 }
 
 /** The push part is down when the hub has not completed a tick for this long (ticks run every 50 ms). */
@@ -39,11 +44,12 @@ export class HealthCheck {
 
   readiness(): Readiness {
     const database = this.database();
-    const gateway: PartState = this.sources.live.gateway.port !== undefined ? 'up' : 'down';
+    const roles = this.sources.roles;
+    const gateway: PartState = roles && !roles.has('gateway') ? 'off' : this.sources.live.gateway.port !== undefined ? 'up' : 'down';
     const hub = this.sources.push();
     // A hub started a moment ago has not ticked yet (ticks every 50 ms): its start counts as a tick.
-    const push: PartState = hub?.running && performance.now() - Math.max(this.lastTick, hub.startedAt) <= PUSH_TICK_STALE_MS ? 'up' : 'down';
-    const ok = database === 'up' && gateway === 'up' && push === 'up';
+    const push: PartState = roles && !roles.has('push') ? 'off' : hub?.running && performance.now() - Math.max(this.lastTick, hub.startedAt) <= PUSH_TICK_STALE_MS ? 'up' : 'down';
+    const ok = database === 'up' && gateway !== 'down' && push !== 'down';
     return { status: ok ? 'ok' : 'unavailable', checks: { database, gateway, push } };
   }
 

@@ -41,7 +41,7 @@ export function installOps(app: FastifyInstance, deps: OpsDeps): OpsMetrics {
   installHttpMetrics(app, metrics);
   // One observation per committed batch (≤ HISTORY_BATCH_ROWS rows), not per position.
   if (deps.live.history instanceof BatchedHistoryWriter) deps.live.history.onFlushed = (_rows, ms) => metrics.observeFlush(ms);
-  const health = new HealthCheck({ storage: deps.storage, live: deps.live, push, log: app.log });
+  const health = new HealthCheck({ storage: deps.storage, live: deps.live, push, log: app.log, roles: deps.config.roles });
   app.addHook('onReady', async () => {
     const hub = push();
     if (hub) hub.onAlarm = (alarm) => metrics.observeAlarm(alarm);

@@ -26,11 +26,22 @@ export default async function setup(project: TestProject): Promise<(() => void) 
   const cluster = await startCluster();
   process.stdout.write(`server-pg: PostgreSQL test cluster up in ${((Date.now() - started) / 1000).toFixed(1)} s (${cluster.dir})\n`);
   project.provide('pgCluster', { dir: cluster.dir, port: cluster.port, skipReason: '' });
-  const stop = () => cluster.stop();
-  // An interrupted run (Ctrl-C) must not leave a postgres process and its temp dir behind.
-  process.once('SIGINT', stop);
-  return () => {
-    process.off('SIGINT', stop);
-    stop();
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    cluster.stop();
   };
+  // An interrupted run (Ctrl-C, or a SIGTERM from a CI timeout or a parent) must not leave a postgres
+  // process and its temp dir behind. A listener takes away Node's default of dying of the signal: when
+  // no other listener (vitest's) handles it, the process ends of it once the cluster is down.
+  const onSignal = (signal: NodeJS.Signals) => {
+    stop();
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return stop;
 }

@@ -80,6 +80,8 @@ export function recordingUploadRoutes(app: App, deps: RecordingUploadDeps): void
   (app as unknown as FastifyInstance).decorate('recordingUpload', runtime);
   // Bind the FTP receiver with the HTTP server (awaited by listen); PORT 0 (tests) takes a free port.
   app.addHook('onReady', async () => {
+    // The FTP receiver is part of the media role (ROLES, issue 20); upload requests elsewhere answer "receiver not running".
+    if (!config.roles.has('media')) return;
     const port = config.port === 0 ? 0 : config.ftpPort;
     try {
       const bound = await runtime.listen(port, config.gatewayHost);

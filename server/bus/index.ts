@@ -1,0 +1,54 @@
+/**
+ * The scale-out bus's wiring (issue 20). Without NATS_URL nothing here connects and server/bus/nats.ts
+ * (the NATS client) is never loaded: the single-node server runs as before.
+ * - A node with the `gateway` role publishes every position its terminals report (sink.ts) and
+ *   acknowledges a report once the stream persisted it (and the database committed it).
+ * - A node with the `push` role follows the stream into its live store, so its consoles see vehicles
+ *   connected to any gateway. Its own positions (gateway and push in one process) are skipped: the
+ *   gateway already applied them.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../config.ts';
+import { FUTURE_TOLERANCE_MS } from '../gateway/live-apply.ts';
+import type { HistorySink } from '../live/history.ts';
+import type { LiveStore } from '../live/store.ts';
+import { StreamedHistory } from './sink.ts';
+import type { BusPosition, PositionBus } from './types.ts';
+
+export type { BusPosition, PositionBus } from './types.ts';
+
+/** A push node follows the stream from this long before its store read the database (an overlap, not a gap). */
+export const FOLLOW_OVERLAP_MS = 5000;
+
+type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+
+/** Connects to NATS_URL (undefined without it). Fails the start when the server cannot be reached or the stream cannot be made. */
+export async function openBus(config: Config, log: Log): Promise<PositionBus | undefined> {
+  if (!config.natsUrl) return undefined;
+  const { connectNatsBus } = await import('./nats.ts');
+  try {
+    return await connectNatsBus({ servers: config.natsUrl, nodeId: randomBytes(6).toString('base64url'), log });
+  } catch (err) {
+    throw new Error(`NATS_URL: could not connect to ${config.natsUrl.replace(/\/\/[^@/]*@/g, '//…@')} or set up the stream: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+}
+
+/** The gateway's history sink publishing to `bus` (what createLiveRuntime hands the gateway). */
+export function streamedHistory(history: HistorySink, bus: PositionBus, store: LiveStore): HistorySink {
+  return new StreamedHistory(history, bus, (vehicleId) => {
+    const slot = store.slotOf(vehicleId);
+    return slot < 0 ? undefined : store.columns.companyId[slot];
+  });
+}
+
+/**
+ * Applies another node's position as the gateway's LiveApplier would: live unless it is older than the
+ * vehicle's latest or dated too far ahead of its arrival; contact either way.
+ */
+export function applyBusPosition(store: LiveStore, p: BusPosition): void {
+  const live = p.gpsTime <= p.receivedAt + FUTURE_TOLERANCE_MS && store.applyPosition({
+    vehicleId: p.vehicleId, lng: p.lng, lat: p.lat, speed: p.speed, heading: p.heading, altitude: p.altitude,
+    statusFlags: p.statusFlags, alarmFlags: p.alarmFlags, gpsTime: p.gpsTime,
+  });
+  if (!live) store.touch(p.vehicleId);
+}
