@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceModule, isContact, withSeen, type DeviceCarry, type DeviceRow } from './device.ts';
+import { deviceModule, isContact, isContactDay, withSeen, type DeviceCarry, type DeviceRow } from './device.ts';
 import type { DayContext, DayEvent, DayPoint } from './module.ts';
 import { reduceDay } from './operation.ts';
 import { chinaDayStartMs, DAY_MS } from '../track/days.ts';
@@ -151,5 +151,37 @@ describe('withSeen: heartbeat contact laid over the position sessions', () => {
     const { row, events } = reduceDay(deviceModule, ctx(), every(at(8, 0), at(9, 0)));
     expect(withSeen(row, sessionsOf(events), [{ start: D0 - 10 * MIN, end: D0 - MIN }], D0, D0 + DAY_MS)).toBe(row);
     expect(withSeen(row, sessionsOf(events), [], D0, D0 + DAY_MS)).toBe(row);
+  });
+});
+
+describe('isContactDay: the online-day rule with heartbeats (every report that says online)', () => {
+  const END = D0 + DAY_MS;
+  it('one stored position is an online day; no position and no heartbeat is not', () => {
+    expect(isContactDay(1, [], D0, END)).toBe(true);
+    expect(isContactDay(0, [], D0, END)).toBe(false);
+  });
+
+  it('a day of heartbeats only (02:00-02:04, no position) is online', () => {
+    expect(isContactDay(0, [{ start: at(2, 0), end: at(2, 4) }], D0, END)).toBe(true);
+    // A single heartbeat is a span of zero length: still contact.
+    expect(isContactDay(0, [{ start: at(23, 59, 59), end: at(23, 59, 59) }], D0, END)).toBe(true);
+  });
+
+  it('spans of other days do not count: yesterday 23:00-23:59:59 and tomorrow from 00:00', () => {
+    const yesterday = { start: D0 - 60 * MIN, end: D0 - 1000 };
+    const tomorrow = { start: END, end: END + 5 * MIN };
+    expect(isContactDay(0, [yesterday, tomorrow], D0, END)).toBe(false);
+  });
+
+  it("yesterday's span cut at exactly 00:00 meets today at its first instant (a heartbeat came after midnight)", () => {
+    expect(isContactDay(0, [{ start: D0 - 2 * MIN, end: D0 }], D0, END)).toBe(true);
+  });
+
+  it('withSeen decides online by the same rule', () => {
+    const ZERO: DeviceRow = {
+      points: 0, online: 0, contacts: 0, sessions: 0, onlineMinutes: 0, offlines: 0, offlineMinutes: 0, longestOfflineMinutes: 0, firstContact: null, lastContact: null,
+    };
+    const spans = [{ start: D0 - 2 * MIN, end: D0 }];
+    expect(withSeen(ZERO, [], spans, D0, END).online).toBe(isContactDay(0, spans, D0, END) ? 1 : 0);
   });
 });

@@ -150,6 +150,27 @@ export const deviceModule: DayModule<DeviceCarry, DeviceRow> = {
 export interface SeenSpan { readonly start: number; readonly end: number }
 
 /**
+ * Whether a heartbeat span meets the China day [dayStart, dayEnd): it starts before the day ends and ends at or after
+ * its start. Spans never cross a China midnight (server/services/report-engine/seen.ts cuts contact running across it
+ * into one span each side), so a span meets at most its own day, and yesterday's span cut at exactly 00:00 (a heartbeat
+ * came after midnight, which opened today's span) meets today at its first instant.
+ */
+export function seenMeetsDay(span: SeenSpan, dayStart: number, dayEnd: number): boolean {
+  return span.start < dayEnd && span.end >= dayStart && span.end >= span.start;
+}
+
+/**
+ * The online-day rule of every report that says whether a vehicle was online on a China day (spec §9 with heartbeats
+ * as contact): at least one stored position that day (`isOnlineDay`, contact or not: a blind-area re-upload proves the
+ * terminal was working), or heartbeat contact (0x0002) meeting the day, so a terminal that only heartbeats is online.
+ * The device-work and online-analysis reports (`withSeen`) and the positioning-quality reports
+ * (server/services/reports/, its online rate) all decide it here.
+ */
+export function isContactDay(points: number, seen: readonly SeenSpan[], dayStart: number, dayEnd: number): boolean {
+  return isOnlineDay(points) || seen.some((s) => seenMeetsDay(s, dayStart, dayEnd));
+}
+
+/**
  * The day's row with the terminal's heartbeat contact laid over its position sessions (the `online` events of
  * this module): a heartbeat span is contact like a position received on time. The sessions are the union of
  * both, joined where the gap is at most the offline threshold; online minutes are their length; an offline is a
@@ -159,9 +180,7 @@ export interface SeenSpan { readonly start: number; readonly end: number }
  * Points and contacts stay the positions' own. No spans: the row as it is.
  */
 export function withSeen(row: DeviceRow, sessions: readonly SeenSpan[], seen: readonly SeenSpan[], dayStart: number, dayEnd: number): DeviceRow {
-  const spans = seen
-    .map((s) => ({ start: Math.max(s.start, dayStart), end: Math.min(s.end, dayEnd) }))
-    .filter((s) => s.end >= s.start && s.start < dayEnd && s.end >= dayStart);
+  const spans = seen.filter((s) => seenMeetsDay(s, dayStart, dayEnd)).map((s) => ({ start: Math.max(s.start, dayStart), end: Math.min(s.end, dayEnd) }));
   if (spans.length === 0) return row;
   const own = [...sessions].sort((a, b) => a.start - b.start);
   const all = [...own, ...spans].sort((a, b) => a.start - b.start || a.end - b.end);
@@ -195,7 +214,7 @@ export function withSeen(row: DeviceRow, sessions: readonly SeenSpan[], seen: re
   const lastSeen = spans.reduce((m, s) => Math.max(m, s.end), -Infinity);
   return {
     ...row,
-    online: 1,
+    online: isContactDay(row.points, spans, dayStart, dayEnd) ? 1 : 0,
     sessions: merged.length,
     onlineMinutes: minutes(onlineMs),
     offlines,

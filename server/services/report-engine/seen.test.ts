@@ -95,6 +95,19 @@ describe('heartbeats are contact (0x0002 through the gateway)', () => {
     expect(rate.totals).toMatchObject({ days: 2, onlineDays: 1, onlineRate: 50 });
   });
 
+  it('positioning-quality reports (offlinereport): the heartbeat-only day is online and counts in the online rate', async () => {
+    // Yesterday and the heartbeat day; neither vehicle has a position on either.
+    const body = { startDate: chinaDateOfDay(day - 1), endDate: chinaDateOfDay(day), vehicleIds: [beating.vehicleId, stranger.vehicleId], current: 1, size: 100 };
+    const rate = await server.call<Page<Rec>>('POST', '/service-onlinegps/offlinereport/onlinerate', { token: admin, body });
+    expect(rate.code, rate.msg).toBe(200);
+    expect(rate.data.records.find((r) => r['vehicleId'] === beating.vehicleId)).toMatchObject({ days: 2, onlineDays: 1, onlineRate: 50 });
+    expect(rate.data.records.find((r) => r['vehicleId'] === stranger.vehicleId)).toMatchObject({ days: 2, onlineDays: 0, onlineRate: 0 });
+    const daily = await server.call<Page<Rec>>('POST', '/service-onlinegps/offlinereport/daily', { token: admin, body });
+    expect(daily.code, daily.msg).toBe(200);
+    const mine = daily.data.records.filter((r) => r['vehicleId'] === beating.vehicleId).map((r) => [r['date'], r['totalGps'], r['online']]);
+    expect(mine).toEqual([[chinaDateOfDay(day - 1), 0, false], [chinaDateOfDay(day), 0, true]]);
+  });
+
   it('a silence over 3 minutes ends the span: the next heartbeat opens a second one, and the report counts the offline between', async () => {
     const t = await fleet.terminal(beating);
     server.clock.advance(10 * MIN); // 02:14

@@ -224,6 +224,9 @@ export function reportRoutes(app: App, deps: ServiceDeps & { readonly live: Live
   const keptFrom = () => retentionCutoffs(deps.live.store.clock(), retentionPolicy(deps.config)).positionDay ?? -Infinity;
   // The app's one engine (shared-engine.ts): the ops check, the portrait and the safety reports read the same days.
   const engine = sharedReportEngine(storage, deps.live.store.clock, keptFrom);
+  // Heartbeat contact (report-engine/seen.ts): a day a terminal only heartbeated is online here too (one rule,
+  // domain/report-day/device.ts `isContactDay`), for every reader of the shared engine.
+  engine.contact ??= async (ids, firstDay, lastDay) => (await (app.hasDecorator('reportEngine') ? app.reportEngine.seenSpans?.(ids, firstDay, lastDay) : undefined)) ?? new Map();
   const BASE = '/service-onlinegps/offlinereport';
   const summaryPermission = '/report/onlineControl' as const;
   /** Detail lists recently computed, by call, period and vehicles (oldest first, for eviction). */

@@ -21,6 +21,7 @@ import { analyzeTrack, type TrackAnalysis } from '../../../domain/track/analyze.
 import { allocateColumns } from '../../../domain/track/columns.ts';
 import { dailyMetrics, splitInvalid, type DayMetrics, type InvalidReason, type RawTrack, type WindowTrack } from '../../../domain/track/daily-metrics.ts';
 import { chinaDateOfDay, chinaDayIndex, chinaDayStartMs, DAY_MS } from '../../../domain/track/days.ts';
+import { isContactDay, type SeenSpan } from '../../../domain/report-day/device.ts';
 import { impliedSpeedKmh, haversineKm } from '../../../domain/track/geo.ts';
 import type { Storage } from '../../db/repositories.ts';
 import type { CachedDay, ReportStore, StoredPoint } from './store.ts';
@@ -109,7 +110,16 @@ export const TODAY_MEMO_MS = 60_000;
 export const RECOUNT_AFTER_MS = 10 * 60_000;
 const RECOUNT_KEYS = 100_000;
 
+/** Heartbeat contact of vehicles over China days [firstDay, lastDay] (the report engine's `seenSpans`); vehicles without any left out. */
+export type ContactSource = (vehicleIds: readonly number[], firstDay: number, lastDay: number) => Promise<Map<number, SeenSpan[]>>;
+
 export class ReportEngine {
+  /**
+   * Heartbeat contact (server/services/report-engine/seen.ts), when the app wired it (reports/index.ts): a day with no
+   * position but heartbeat contact is online (domain/report-day/device.ts `isContactDay`), as in the device-work and
+   * online-analysis reports. Laid over the answer of `days`, never stored: spans keep arriving after a day is cached.
+   */
+  contact: ContactSource | undefined;
   /** vehicle id → today's metrics and when they were computed (never written to the table). */
   private readonly todayMemo = new Map<number, { day: number; at: number; metrics: DayMetrics }>();
   /**
@@ -210,6 +220,27 @@ export class ReportEngine {
         if (this.counted.size >= RECOUNT_KEYS) this.counted.clear();
         this.counted.set(countKey, { at: now, late });
       }
+    }
+    return this.withContact(out, firstDay, lastDay);
+  }
+
+  /** Days without a position that had heartbeat contact become online (`isContactDay`); new objects, the cached ones untouched. */
+  private async withContact(out: Map<number, DayMetrics[]>, firstDay: number, lastDay: number): Promise<Map<number, DayMetrics[]>> {
+    const offline = [...out].filter(([, list]) => list.some((m) => !m.online)).map(([v]) => v);
+    if (!this.contact || offline.length === 0) return out;
+    const seen = await this.contact(offline, firstDay, lastDay);
+    if (seen.size === 0) return out;
+    const dayOf = new Map<string, number>();
+    for (let d = firstDay; d <= lastDay; d++) dayOf.set(chinaDateOfDay(d), d);
+    for (const [vehicleId, spans] of seen) {
+      const list = out.get(vehicleId);
+      if (!list) continue;
+      out.set(vehicleId, list.map((m) => {
+        const d = dayOf.get(m.date);
+        if (m.online || d === undefined) return m;
+        const start = chinaDayStartMs(d);
+        return isContactDay(m.totalGps, spans, start, start + DAY_MS) ? { ...m, online: true } : m;
+      }));
     }
     return out;
   }
