@@ -20,17 +20,23 @@
  * and reopened, a new engine started: SQLite's page cache is cold, the OS file cache is not) and warm.
  * Ingest: rows per CPU-second of the process (user + system) for the day fleet with the engine vs the
  * same rows without it (the writer alone); generating the rows is inside both figures. The engine's
- * saves run every DEFAULT_PERSIST_MS of the reports' simulated time (at most once per 5,000-row batch),
- * so a save writes each vehicle about as often as it would live.
+ * saves run every DEFAULT_PERSIST_MS (15 min) of the reports' simulated time (at most once per 5,000-row batch),
+ * so a save writes each vehicle about as often as it would live. The quick day fleet reports every 2 min, so a
+ * save comes every ~7 points per vehicle (live at 30 s: every 30 points): its ingest ratio is the pessimistic one.
+ * Ingest history (quick, 2 rounds each, same machine back to back, load ≈ 2–6): 0.22× / 0.25× when each 5-minute save
+ * wrote every module's row, carry and open events; 0.60× / 0.51× with carry-only saves (rows written when a day
+ * closes, open events when `events()` reads them) every 15 minutes and the batch grouped per vehicle instead of sorted.
  * Disk: `fill disk bytes per position` is the data dir's size over its rows (positions with their indexes and
  * the engine's rows), the figure the full run's disk is planned from.
  *
  * The full run (no --quick) — NOT run yet; planned from the quick run of 2026-11-28 (round 1, machine shared by
  * ~6 engineers, wall ≈ 10× CPU): quick day fleet 480,000 rows at 16,449 rows/CPU-s with the engine (all four
- * modules) vs 82,458 without (0.20×); disk 117 B/position (month, 240 points/day) and 162 B/position (day fleet:
- * 2,000 vehicles' rows interleaved). Full sizes are 200× the quick rows: month 2,000 × 31 × 960 = 59.5 M rows,
+ * modules) vs 82,458 without (0.20×; 56–63 k rows/CPU-s since the carry-only saves of 2026-11-29); disk 117 B/position
+ * (month, 240 points/day) and 162 B/position (day fleet: 2,000 vehicles' rows interleaved; 123 B since).
+ * Full sizes are 200× the quick rows: month 2,000 × 31 × 960 = 59.5 M rows,
  * day 100,000 × 960 = 96 M rows (and the same 96 M again without the engine for the ingest baseline).
- *   - Duration, one round on a quiet 2-core machine: month fill ≈ 60 min (59.5 M / 16.4 k rows per CPU-s),
+ *   - Duration, one round on a quiet 2-core machine (planned at the old 16.4 k rows per CPU-s; shorter since):
+ *     month fill ≈ 60 min (59.5 M / 16.4 k rows per CPU-s),
  *     day fill ≈ 100 min with the engine + ≈ 20 min without, reads: the engine's a few seconds, the baseline's
  *     (every position read and reduced, first and warm) ≈ 30 min for the month and ≈ 50 min for the day.
  *     ≈ 4.5 h per round: run `npm run bench -- report-engine --rounds 1` at a session's start, nothing else running.

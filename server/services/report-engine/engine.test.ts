@@ -11,7 +11,7 @@ import { openStorage } from '../../db/open.ts';
 import type { PositionRow } from '../../db/repositories.ts';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { BatchedHistoryWriter } from '../../live/history.ts';
-import { SqliteReportEngine } from './engine.ts';
+import { OPEN_ROW, SqliteReportEngine } from './engine.ts';
 
 const MIN = 60_000;
 const TODAY = chinaDayIndex(Date.now());
@@ -214,6 +214,38 @@ describe('report engine', () => {
     expect(await mileage(2, TODAY)).toEqual(reference(mileageModule, stored, 2, TODAY).row);
     expect(await mileage(1, TODAY)).toEqual(reference(mileageModule, stored, 1, TODAY).row);
     expect(next.stats.recomputes).toBe(1);
+  });
+
+  it('the periodic save writes carries only; a restart after it answers the same rows and events; the row is written when the day closes', async () => {
+    const db = storage.db;
+    await store(drive(1, TODAY, 0, 19)); // moving, then stopped from point 17: a final 'stop' (step) and an 'open' one (finish)
+    engine.flushNow();
+    const dayRows = () => db.prepare('SELECT module, row, carry IS NOT NULL AS carry FROM report_day WHERE vehicle_id = 1 AND day = ? ORDER BY module').all(TODAY);
+    expect(dayRows()).toEqual([{ module: 'mileage', row: OPEN_ROW, carry: 1 }, { module: 'probe', row: OPEN_ROW, carry: 1 }]);
+    // The step's event is saved with the carry it came from; the open one is not written by the periodic save.
+    expect(db.prepare('SELECT kind, open FROM report_event WHERE vehicle_id = 1').all()).toEqual([{ kind: 'stop', open: 0 }]);
+
+    // The process dies after that save; the next start loads the carries.
+    writer.onCommitted = undefined;
+    const next = newEngine();
+    await next.start();
+    await next.idle();
+    engine = next;
+    writer.onCommitted = (rows) => engine.ingest(rows);
+    expect(next.stats.recomputes).toBe(0);
+    expect(await mileage(1, TODAY)).toEqual(reference(mileageModule, stored, 1, TODAY).row);
+    expect((await next.events('probe', [1], TODAY, TODAY)).map((e) => e.event)).toEqual(reference(probe, stored, 1, TODAY).events);
+    expect(db.prepare('SELECT kind, open FROM report_event WHERE vehicle_id = 1 ORDER BY rowid').all()).toEqual([{ kind: 'stop', open: 0 }, { kind: 'open', open: 1 }]);
+
+    // The day is over and quiet: its rows are written final, the carries dropped, the open event final.
+    now = at(TODAY + 1, 20);
+    next.flushNow();
+    expect(next.openDays).toBe(0);
+    const final = db.prepare('SELECT module, row, carry FROM report_day WHERE vehicle_id = 1 AND day = ? ORDER BY module').all(TODAY) as { module: string; row: string; carry: string | null }[];
+    expect(final.map((r) => [r.module, JSON.parse(r.row), r.carry])).toEqual([
+      ['mileage', reference(mileageModule, stored, 1, TODAY).row, null], ['probe', reference(probe, stored, 1, TODAY, { 'probe.factor': 3 }).row, null],
+    ]);
+    expect(db.prepare('SELECT kind, open FROM report_event WHERE vehicle_id = 1 ORDER BY rowid').all()).toEqual([{ kind: 'stop', open: 0 }, { kind: 'open', open: 0 }]);
   });
 
   it('retention deletes rows and events of days before the first kept day only', async () => {

@@ -84,6 +84,12 @@ export class ReportEngineStore {
       .run(module, vehicleId, day, row, carry, lastT, now);
   }
 
+  /** An open day's carry when its row is already written (`putRow`); false when there was no row to update. */
+  putCarry(module: string, vehicleId: number, day: number, carry: string, lastT: number | null, now: number): boolean {
+    return this.stmt('putCarry', 'UPDATE report_day SET carry = ?, last_t = ?, updated_time = ? WHERE module = ? AND vehicle_id = ? AND day = ?')
+      .run(carry, lastT, now, module, vehicleId, day).changes > 0;
+  }
+
   rows(module: string, vehicleId: number, fromDay: number, toDay: number): { day: number; row: string }[] {
     return this.stmt('rows', 'SELECT day, row FROM report_day WHERE module = ? AND vehicle_id = ? AND day >= ? AND day <= ? ORDER BY day')
       .all(module, vehicleId, fromDay, toDay) as never;
