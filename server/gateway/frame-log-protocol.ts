@@ -67,13 +67,14 @@ export type Seal = 'all' | { readonly phones: readonly string[]; readonly vehicl
 
 export type WorkerRequest =
   /**
-   * One batch, in record order (possibly empty: it then only seals). Frame i: time `times[i]`,
-   * direction `meta[3i]`, vehicle `meta[3i+1]` (-1: none), phone `phones[meta[3i+2]]` (-1: the header
-   * cannot be read; the batch's distinct phones, read once on the gateway's thread), bytes
-   * `bytes[offsets[i], offsets[i+1])` as recorded (inbound unescaped; outbound the escaped wire frame).
-   * `now`: the log's clock; open blocks of minutes before now's are sealed.
+   * One batch of `count` frames, in record order (possibly none: it then only seals). Frame i: time
+   * `times[i]`, direction `dirs[i]`, vehicle `meta[2i]` (-1: none), phone `phones[meta[2i+1]]` (-1: the
+   * header cannot be read; the batch's distinct phones, read on the gateway's thread), bytes
+   * `bytes[i ? ends[i-1] : 0, ends[i])` as recorded (inbound unescaped; outbound the escaped wire
+   * frame). The arrays are the gateway's staging buffers, transferred whole: they may be longer than
+   * `count` frames. `now`: the log's clock; open blocks of minutes before now's are sealed.
    */
-  | { type: 'write'; id: number; now: number; seal?: Seal; times: Float64Array; meta: Int32Array; phones: string[]; offsets: Int32Array; bytes: Uint8Array }
+  | { type: 'write'; id: number; now: number; seal?: Seal; count: number; times: Float64Array; dirs: Uint8Array; ends: Int32Array; meta: Int32Array; phones: string[]; bytes: Uint8Array }
   | { type: 'drop'; id: number; keys: string[] }
   | { type: 'close'; id: number };
 

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { packBlock } from './frame-log-block.ts';
+import { BlockBuilder } from './frame-log-block.ts';
 import { BLOCK_MAX_BYTES, dayKey, FRAME_SCHEMA_V2, MINUTE_MS, RARE_MSG_IDS, type Seal, type WorkerReply, type WorkerRequest } from './frame-log-protocol.ts';
 import { unescapeFrame } from './jt808/framing.ts';
 import { readHeader } from './jt808/header.ts';
@@ -45,16 +45,14 @@ function file(key: string): DayFile {
   return f;
 }
 
-/** The frames of one terminal on one vehicle within one minute, not yet written. */
+/** The frames of one terminal on one vehicle within one minute, not yet written (packed as they arrive). */
 interface OpenBlock {
+  readonly key: string;
   readonly day: string;
   readonly minute: number;
   readonly phone: string | null;
   readonly vehicle: number | null;
-  readonly times: number[];
-  readonly dirs: number[];
-  readonly raws: Uint8Array[];
-  bytes: number;
+  readonly block: BlockBuilder;
 }
 
 interface RareRow {
@@ -70,6 +68,9 @@ interface RareRow {
 /** Open blocks by phone ('' for frames whose header cannot be read). */
 const open = new Map<string, OpenBlock>();
 
+/** A new block's buffer: the size the terminal's last block reached (so a busy terminal's block rarely grows), within bounds. */
+const lastSize = new Map<string, number>();
+
 function write(sealed: OpenBlock[], rare: RareRow[]): void {
   const byDay = new Map<string, { blocks: OpenBlock[]; rare: RareRow[] }>();
   const of = (day: string) => {
@@ -83,16 +84,20 @@ function write(sealed: OpenBlock[], rare: RareRow[]): void {
     const f = file(day);
     f.db.transaction(() => {
       for (const b of g.blocks) {
-        let lo = Infinity, hi = -Infinity;
-        for (const t of b.times) {
-          if (t < lo) lo = t;
-          if (t > hi) hi = t;
-        }
-        f.insertBlock.run(b.minute, b.phone, b.vehicle, Math.round(lo), Math.round(hi), b.times.length, packBlock(b.times, b.dirs, b.raws));
+        const k = b.block;
+        f.insertBlock.run(b.minute, b.phone, b.vehicle, k.tMin, k.tMax, k.n, k.finish());
       }
       for (const r of g.rare) f.insertRare.run(Math.round(r.t), r.dir, r.msgId, r.serial, r.phone, r.vehicle, r.raw);
     })();
   }
+}
+
+/** Takes `b` out of the open blocks, to be written. */
+function close(b: OpenBlock, sealed: OpenBlock[]): void {
+  open.delete(b.key);
+  if (lastSize.size >= 1_000_000) lastSize.clear();
+  lastSize.set(b.key, b.block.size);
+  sealed.push(b);
 }
 
 /** Open blocks of minutes before this one are sealed already (the scan of every open block runs once a minute, not per request). */
@@ -103,59 +108,72 @@ function sealWhere(seal: Seal | undefined, nowMinute: number, sealed: OpenBlock[
   sealedBefore = Math.max(sealedBefore, nowMinute);
   const phones = seal === undefined || seal === 'all' ? undefined : new Set(seal.phones);
   const vehicles = seal === undefined || seal === 'all' ? undefined : new Set(seal.vehicles);
-  for (const [k, b] of open) {
+  for (const b of open.values()) {
     const hit = seal === 'all' || b.minute < nowMinute || (b.phone !== null && phones?.has(b.phone) === true) || (b.vehicle !== null && vehicles?.has(b.vehicle) === true);
-    if (hit) {
-      sealed.push(b);
-      open.delete(k);
-    }
+    if (hit) close(b, sealed);
   }
 }
 
+/** The frames of a batch go into their terminals' open blocks, copied (no view of the batch is kept). */
 function accept(m: Extract<WorkerRequest, { type: 'write' }>): number {
-  const { times, meta, offsets, phones } = m;
-  const bytes = m.bytes;
-  const n = times.length;
+  const { times, dirs, ends, meta, phones, bytes } = m;
+  const n = m.count;
   const sealed: OpenBlock[] = [];
   const rare: RareRow[] = [];
+  // The open block of each of the batch's phones (index phones.length: no phone), looked up once per batch.
+  const blocks: (OpenBlock | undefined)[] = new Array<OpenBlock | undefined>(phones.length + 1);
+  // The next 0x7d at or after the current frame (bytes.length when none), reused across frames.
+  let nextEscape = -1;
   for (let i = 0; i < n; i++) {
     const t = times[i]!;
-    const direction = meta[i * 3]!;
-    let raw = bytes.subarray(offsets[i]!, offsets[i + 1]!);
+    const direction = dirs[i]!;
+    let from = i === 0 ? 0 : ends[i - 1]!, to = ends[i]!;
+    let src = bytes;
     if (direction === 1) {
       // Outbound: the wire frame; kept unescaped like the inbound ones (most frames hold no escape: no copy then).
-      const inner = raw[0] === 0x7e && raw[raw.length - 1] === 0x7e && raw.length >= 2 ? raw.subarray(1, raw.length - 1) : raw;
-      if (inner.indexOf(0x7d) < 0) {
-        raw = inner;
-      } else {
-        const u = unescapeFrame(inner);
-        raw = u instanceof Uint8Array ? u : inner;
+      if (to - from >= 2 && bytes[from] === 0x7e && bytes[to - 1] === 0x7e) {
+        from++;
+        to--;
+      }
+      if (nextEscape < from) {
+        nextEscape = bytes.indexOf(0x7d, from);
+        if (nextEscape < 0) nextEscape = bytes.length;
+      }
+      if (nextEscape < to) {
+        const u = unescapeFrame(bytes.subarray(from, to));
+        if (u instanceof Uint8Array) {
+          src = u;
+          from = 0;
+          to = u.length;
+        }
       }
     }
-    const p = meta[i * 3 + 2]!;
+    const p = meta[i * 2 + 1]!;
     const phone = p < 0 ? null : phones[p]!;
-    const v = meta[i * 3 + 1]!;
+    const v = meta[i * 2]!;
     const vehicle = phone === null || v < 0 ? null : v;
-    const msgId = raw.length >= 2 ? (raw[0]! << 8) | raw[1]! : 0;
+    const msgId = to - from >= 2 ? (src[from]! << 8) | src[from + 1]! : 0;
     if (RARE.has(msgId)) {
+      const raw = src.slice(from, to);
       const h = readHeader(raw);
       rare.push({ t, dir: direction, msgId, serial: h instanceof Error ? null : h.header.serial, phone, vehicle, raw });
     }
     const minute = Math.floor(t / MINUTE_MS);
-    const k = phone ?? '';
-    let b = open.get(k);
-    if (b && (b.minute !== minute || b.vehicle !== vehicle || b.bytes >= BLOCK_MAX_BYTES)) {
-      sealed.push(b);
+    const slot = p < 0 ? phones.length : p;
+    let b = blocks[slot];
+    if (b === undefined) b = open.get(phone ?? '');
+    if (b && (b.minute !== minute || b.vehicle !== vehicle || b.block.size >= BLOCK_MAX_BYTES)) {
+      close(b, sealed);
       b = undefined;
     }
     if (!b) {
-      b = { day: dayKey(minute * MINUTE_MS), minute, phone, vehicle, times: [], dirs: [], raws: [], bytes: 0 };
-      open.set(k, b);
+      const key = phone ?? '';
+      const size = Math.min(BLOCK_MAX_BYTES + 2048, Math.max(256, (lastSize.get(key) ?? 0) + 64));
+      b = { key, day: dayKey(minute * MINUTE_MS), minute, phone, vehicle, block: new BlockBuilder(size) };
+      open.set(key, b);
     }
-    b.times.push(t);
-    b.dirs.push(direction);
-    b.raws.push(raw);
-    b.bytes += raw.length;
+    blocks[slot] = b;
+    b.block.append(t, direction, src, from, to);
   }
   sealWhere(m.seal, Math.floor(m.now / MINUTE_MS), sealed);
   if (sealed.length > 0 || rare.length > 0) write(sealed, rare);

@@ -10,10 +10,11 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeFrame, encodeFrameBody, encodePacket, MSG } from './jt808/index.ts';
-import { packBlock, unpackBlock } from './frame-log-block.ts';
+import { BlockBuilder, packBlock, unpackBlock } from './frame-log-block.ts';
 import { FRAME_SCHEMA_V1 } from './frame-log-protocol.ts';
 import { dayKey, DOWN, FrameLog, peekPhone, UP } from './frame-log.ts';
 import { readHeader } from './jt808/header.ts';
+import { unescapeFrame } from './jt808/framing.ts';
 
 const DAY = 86_400_000;
 const dirs: string[] = [];
@@ -116,6 +117,23 @@ describe('frame blocks (format 2)', () => {
     other[0] = 9;
     expect(() => unpackBlock(other)).toThrow(/format 9/);
     expect(() => packBlock([], [], [])).toThrow();
+  });
+
+  it('a block built frame by frame from ranges of a shared buffer grows past its first size and packs exactly', () => {
+    const long = new Uint8Array(500).map((_, i) => (i * 13) & 0xff);
+    const shared = new Uint8Array([...heartbeat(1), ...long, ...ack(2)]);
+    const hb = heartbeat(1).length;
+    const b = new BlockBuilder(16);
+    const ranges: [number, number][] = [[0, hb], [hb, hb + 500], [hb + 500, shared.length], [hb, hb]];
+    const times = [1_764_300_000_400, 1_764_300_000_100, 1_764_300_000_900, 1_764_300_000_400];
+    const dirs = [UP, UP, DOWN, DOWN];
+    ranges.forEach(([from, to], i) => b.append(times[i]!, dirs[i]!, shared, from, to));
+    expect([b.n, b.tMin, b.tMax]).toEqual([4, 1_764_300_000_100, 1_764_300_000_900]);
+    const frames = unpackBlock(b.finish());
+    expect(frames.map((f) => f.time)).toEqual(times); // the second frame is 300 ms before the base: a negative offset
+    expect(frames.map((f) => f.direction)).toEqual(dirs);
+    expect(frames.map((f) => [...f.raw])).toEqual(ranges.map(([from, to]) => [...shared.subarray(from, to)]));
+    expect([...b.finish()]).toEqual([...packBlock(times, dirs, ranges.map(([from, to]) => shared.subarray(from, to)))]);
   });
 });
 
@@ -221,6 +239,59 @@ describe('FrameLog blocks', () => {
     expect(all.rows[2]!.raw).toEqual(heartbeat(1));
     expect((await log.search({ from: now - 5000, to: now, vehicleId: 42, offset: 1, limit: 1 })).rows.map((r) => r.serial)).toEqual([2]);
     expect((await log.search({ from: now - 5000, to: now, vehicleIds: [42], msgIds: [0x0900], offset: 0, limit: 10 })).rows.map((r) => r.serial)).toEqual([2]);
+  });
+});
+
+describe('FrameLog batches', () => {
+  const phoneOf = (k: number) => `1380000${String(k).padStart(4, '0')}`;
+
+  it('frames of many terminals, both ways, beyond the first staging buffers, keep their bytes, phone and vehicle; a terminal split across batches of one minute stays one row', async () => {
+    const minute = Date.UTC(2026, 10, 28, 3, 0, 0);
+    let now = minute + 1000;
+    const { log, dir } = open(7, () => now);
+    log.resolveVehicle = (p) => (p.startsWith('1380000') ? 1000 + Number(p.slice(-4)) : null);
+    const v2019 = '12345678901234567890';
+    const sent: { phone: string; dir: number; raw: Uint8Array }[] = [];
+    const up = (p: string, serial: number, body: Uint8Array, version?: 2019) => {
+      const raw = encodeFrameBody({ msgId: 0x0200, phone: p, serial, version }, body);
+      log.record(UP, raw);
+      sent.push({ phone: p, dir: UP, raw });
+    };
+    const down = (p: string, serial: number, body: Uint8Array) => {
+      const wire = encodeFrame({ msgId: 0x8103, phone: p, serial }, body);
+      log.record(DOWN, wire);
+      sent.push({ phone: p, dir: DOWN, raw: unescapeFrame(wire.subarray(1, -1)) as Uint8Array });
+    };
+    // 3,000 frames (past 1,024 staged), 300 KB (past 64 KiB): runs of one terminal, terminals alternating, a
+    // phone differing from the run's only in its last digit, a 2019 phone, long bodies and escaped headers.
+    for (let i = 0; i < 500; i++) {
+      const k = i % 7;
+      up(phoneOf(k), i, new Uint8Array(i % 50 === 0 ? 900 : 20).fill(i & 0xff));
+      down(phoneOf(k), i, new Uint8Array(i % 25 === 0 ? 0x7e : 5).fill(1)); // 0x7e bytes of body: an escaped length byte
+      up(phoneOf(k + 1), i, new Uint8Array(30));
+      up(v2019, i, new Uint8Array(10), 2019);
+      up(phoneOf(k), i, new Uint8Array(3).fill(0x7d)); // 0x7d inside an inbound (unescaped) frame: data, not an escape
+      down(phoneOf(k + 1), i, new Uint8Array(1));
+      if (i === 250) {
+        // A targeted search hands the batch over and seals the other terminal's blocks only.
+        expect((await log.search({ from: minute, to: minute + 60_000, vehicleId: 1009, offset: 0, limit: 1 })).total).toBe(0);
+        now += 1000;
+      }
+    }
+    expect(fs.existsSync(path.join(dir, `frames-${dayKey(minute)}.db`))).toBe(false); // nothing sealed yet: all in open blocks
+    await log.flush();
+    const db = new Database(path.join(dir, `frames-${dayKey(minute)}.db`), { readonly: true });
+    const rows = db.prepare('SELECT phone, vehicle_id AS v, count(*) AS blocks, sum(n) AS n FROM block GROUP BY phone ORDER BY phone').all();
+    db.close();
+    const perPhone = new Map<string, number>();
+    for (const x of sent) perPhone.set(x.phone, (perPhone.get(x.phone) ?? 0) + 1);
+    expect(rows).toEqual([...perPhone.keys()].sort().map((p) => ({ phone: p, v: p === v2019 ? null : 1000 + Number(p.slice(-4)), blocks: 1, n: perPhone.get(p) })));
+    for (const p of [phoneOf(0), phoneOf(7), v2019]) {
+      const found = await log.search({ from: minute, to: minute + 60_000, phone: p, offset: 0, limit: 10_000 });
+      const mine = sent.filter((x) => x.phone === p);
+      expect(found.total).toBe(mine.length);
+      expect(found.rows.reverse().map((r) => [r.direction, [...r.raw]])).toEqual(mine.map((x) => [x.dir, [...x.raw]]));
+    }
   });
 });
 

@@ -2,16 +2,18 @@
  * The gateway's communication log (issue 17): every JT/T 808 frame of every terminal, both directions,
  * kept for a number of days (FRAME_LOG_DAYS, default 7) and searchable by device or vehicle and time.
  *
- * Cost on the gateway's thread (100,000 terminals): `record` only appends the frame to an in-memory
- * batch (inbound frames are the splitter's fresh copies, outbound ones the fresh buffers handed to the
- * socket, so nothing is copied). Every ~1 s each frame's phone is peeked and its vehicle resolved here
- * (the directory lives on this thread), and the batch is packed into four transferable buffers (no
- * strings: nothing for structured clone to copy) posted to a writer thread (frame-log-worker.ts). That
- * thread reads the headers, gathers each terminal's frames of a minute into one block and writes one
- * row per terminal-minute (frame-log-block.ts; format 2) into an append-only SQLite file of its own per
- * China day (`DATA_DIR/frames/frames-YYYYMMDD.db`, WAL, synchronous=NORMAL), never the main database.
+ * Cost on the gateway's thread (100,000 terminals): `record` copies the frame into a staging buffer
+ * (with its time, direction and end in typed arrays), so the log holds no reference to the frame: the
+ * frame dies young as it does with the log off (holding the frames themselves for ~1 s had them
+ * survive into the old generation). Every ~1 s each frame's phone is read from the staging buffer (a
+ * run of one terminal's frames compares the phone's bytes with the previous frame's) and each distinct
+ * phone's vehicle resolved once here (the directory lives on this thread); the staging buffers are
+ * transferred, not copied, to a writer thread (frame-log-worker.ts). That thread appends each frame to
+ * its terminal's open block for the minute (frame-log-block.ts `BlockBuilder`; format 2) and writes one
+ * row per terminal-minute into an append-only SQLite file of its own per China day
+ * (`DATA_DIR/frames/frames-YYYYMMDD.db`, WAL, synchronous=NORMAL), never the main database.
  * Format 1 wrote one row per frame with three indexes: that writer's inserts were most of the log's
- * cost (bench/gateway-framelog.bench.ts: 0.37x the reports per CPU-second with the log on). The
+ * cost (bench/gateway-framelog.bench.ts: 0.3x the reports per CPU-second with the log on). The
  * device-message ids (RARE_MSG_IDS) are also kept one row each, for the cross-vehicle message search.
  * When the writer falls behind, at most `maxPending` frames wait; later ones are counted in `dropped`
  * and not kept (the log is a diagnostic aid; it must not grow memory without bound nor slow the
@@ -91,6 +93,9 @@ export interface FrameQuery {
 }
 
 const FILE_RE = /^frames-(\d{8})\.db$/;
+/** The staging buffers' least sizes (a batch larger than the last one grows them by doubling). */
+const STAGE_MIN_FRAMES = 1024;
+const STAGE_MIN_BYTES = 64 * 1024;
 
 interface Waiting {
   resolve(written: number): void;
@@ -103,9 +108,15 @@ export class FrameLog implements FrameLogSink {
   dropped = 0;
   /** Frames handed to the writer thread (acknowledged; held in its open blocks or written). */
   written = 0;
-  private times: number[] = [];
-  private dirs: FrameDirection[] = [];
-  private frames: Uint8Array[] = [];
+  // The batch being recorded (staging buffers, handed over whole every ~1 s): frame i is
+  // stage[i ? ends[i-1] : 0, ends[i]), recorded at times[i] in direction dirs[i]. A frame is copied in
+  // when recorded, so the log keeps no reference to it: it dies young, as it would without the log.
+  private count = 0;
+  private used = 0;
+  private stage = new Uint8Array(STAGE_MIN_BYTES);
+  private times = new Float64Array(STAGE_MIN_FRAMES);
+  private ends = new Int32Array(STAGE_MIN_FRAMES);
+  private dirs = new Uint8Array(STAGE_MIN_FRAMES);
   /** Read-only connections of the day files (searches run on the caller's thread; WAL lets them read while the writer writes). */
   private readonly readers = new Map<string, Database.Database>();
   private readonly timer: NodeJS.Timeout;
@@ -159,18 +170,47 @@ export class FrameLog implements FrameLogSink {
   }
 
   get pending(): number {
-    return this.frames.length;
+    return this.count;
   }
 
   record(direction: FrameDirection, bytes: Uint8Array): void {
     if (this.closed) return;
-    if (this.frames.length >= this.maxPending) {
+    const i = this.count;
+    if (i >= this.maxPending) {
       this.dropped++;
       return;
     }
-    this.times.push(this.clock());
-    this.dirs.push(direction);
-    this.frames.push(bytes);
+    if (i === this.times.length) this.growFrames();
+    const length = bytes.length;
+    let o = this.used;
+    const end = o + length;
+    if (end > this.stage.length) this.growStage(end);
+    const stage = this.stage;
+    // Short frames (reports, acks) byte by byte: cheaper than the native copy's call.
+    if (length <= 64) for (let k = 0; k < length; k++) stage[o++] = bytes[k]!;
+    else stage.set(bytes, o);
+    this.used = end;
+    this.times[i] = this.clock();
+    this.ends[i] = end;
+    this.dirs[i] = direction;
+    this.count = i + 1;
+  }
+
+  private growFrames(): void {
+    const n = this.times.length * 2;
+    const times = new Float64Array(n), ends = new Int32Array(n), dirs = new Uint8Array(n);
+    times.set(this.times);
+    ends.set(this.ends);
+    dirs.set(this.dirs);
+    this.times = times;
+    this.ends = ends;
+    this.dirs = dirs;
+  }
+
+  private growStage(need: number): void {
+    const next = new Uint8Array(Math.max(need, this.stage.length * 2));
+    next.set(this.stage.subarray(0, this.used));
+    this.stage = next;
   }
 
   private post(req: WorkerRequest, transfer: ArrayBuffer[] = []): Promise<number> {
@@ -190,48 +230,110 @@ export class FrameLog implements FrameLogSink {
    * lives on this thread) and asks it to seal `seal`'s open blocks besides those of past minutes.
    */
   private handOver(seal?: Seal): void {
-    const n = this.frames.length;
+    const n = this.count;
     if (this.closed) return;
     const now = this.clock();
     const minute = Math.floor(now / MINUTE_MS);
     if (n === 0 && seal === undefined && minute === this.postedMinute) return;
     this.postedMinute = minute;
-    const times = Float64Array.from(this.times);
-    const dirs = this.dirs, frames = this.frames;
-    this.times = [];
-    this.dirs = [];
-    this.frames = [];
-    const meta = new Int32Array(n * 3);
-    const offsets = new Int32Array(n + 1);
-    // The batch's distinct phones: the writer gets each once (a string per frame would be cloned per frame).
-    const phones: string[] = [];
-    const phoneIndex = new Map<string, number>();
-    let total = 0;
-    for (let i = 0; i < n; i++) {
-      const dir = dirs[i]!;
-      const bytes = frames[i]!;
-      offsets[i] = total;
-      total += bytes.length;
-      meta[i * 3] = dir;
-      const phone = peekPhone(bytes, dir === DOWN);
-      if (phone === undefined) {
-        meta[i * 3 + 1] = -1;
-        meta[i * 3 + 2] = -1;
-        continue;
-      }
-      meta[i * 3 + 1] = this.resolveVehicle(phone) ?? -1;
-      let p = phoneIndex.get(phone);
-      if (p === undefined) {
-        p = phones.length;
-        phones.push(phone);
-        phoneIndex.set(phone, p);
-      }
-      meta[i * 3 + 2] = p;
+    const { times, ends, dirs, stage } = this;
+    if (n > 0) {
+      // The next batch's buffers, sized for a batch like this one (the full ones are transferred, not copied).
+      const frames = Math.max(STAGE_MIN_FRAMES, 2 ** Math.ceil(Math.log2(n * 1.25)));
+      this.times = new Float64Array(frames);
+      this.ends = new Int32Array(frames);
+      this.dirs = new Uint8Array(frames);
+      this.stage = new Uint8Array(Math.max(STAGE_MIN_BYTES, Math.ceil(this.used * 1.25)));
+      this.count = 0;
+      this.used = 0;
     }
-    offsets[n] = total;
-    const packed = new Uint8Array(total);
-    for (let i = 0; i < n; i++) packed.set(frames[i]!, offsets[i]!);
-    void this.post({ type: 'write', id: this.nextId++, now, seal, times, meta, phones, offsets, bytes: packed }, [times.buffer, meta.buffer, offsets.buffer, packed.buffer]).catch(() => undefined);
+    const { meta, phones } = n > 0 ? this.phonesOf(n, stage, ends, dirs) : { meta: new Int32Array(0), phones: [] };
+    const req: WorkerRequest = n > 0
+      ? { type: 'write', id: this.nextId++, now, seal, count: n, times, dirs, ends, meta, phones, bytes: stage }
+      : { type: 'write', id: this.nextId++, now, seal, count: 0, times: new Float64Array(0), dirs: new Uint8Array(0), ends: new Int32Array(0), meta, phones, bytes: new Uint8Array(0) };
+    void this.post(req, n > 0 ? [times.buffer, dirs.buffer, ends.buffer, meta.buffer, stage.buffer] : []).catch(() => undefined);
+  }
+
+  /**
+   * Each staged frame's phone (an index into the batch's distinct phones) and vehicle. A run of frames
+   * of one terminal (a connection's chunk and its acks) compares the phone's bytes with the previous
+   * frame's and reuses its answer; a new phone is read (peekPhone's checks) and its vehicle resolved
+   * once per batch.
+   */
+  private phonesOf(n: number, stage: Uint8Array, ends: Int32Array, dirs: Uint8Array): { meta: Int32Array<ArrayBuffer>; phones: string[] } {
+    const meta = new Int32Array(n * 2);
+    const phones: string[] = [];
+    const vehicles: number[] = [];
+    const phoneIndex = new Map<string, number>();
+    let prevAt = -1, prevLen = 0, prevPhone = -1, prevVehicle = -1;
+    for (let i = 0; i < n; i++) {
+      const a = i === 0 ? 0 : ends[i - 1]!, b = ends[i]!;
+      let h = a, end = b;
+      let field = -1;
+      let escaped = false;
+      if (dirs[i] === DOWN) {
+        if (b - a >= 2 && stage[a] === 0x7e && stage[b - 1] === 0x7e) {
+          h = a + 1;
+          end = b - 1;
+        }
+        // As peekPhone: an escape within the first 42 wire bytes takes the slow path (rare: a length byte of 0x7d/0x7e).
+        const lim = Math.min(end, h + 42);
+        for (let k = h; k < lim; k++) {
+          if (stage[k] === 0x7d) {
+            escaped = true;
+            break;
+          }
+        }
+      }
+      if (!escaped) {
+        field = phoneField(stage, h, end);
+        if (field < 0) {
+          meta[i * 2] = -1;
+          meta[i * 2 + 1] = -1;
+          continue;
+        }
+        const at = field >> 1, len = field & 1 ? 10 : 6;
+        if (len === prevLen) {
+          let same = true;
+          for (let k = 0; k < len; k++) {
+            if (stage[at + k] !== stage[prevAt + k]) {
+              same = false;
+              break;
+            }
+          }
+          if (same) {
+            meta[i * 2] = prevVehicle;
+            meta[i * 2 + 1] = prevPhone;
+            continue;
+          }
+        }
+      }
+      const phone = escaped ? peekPhone(stage.subarray(a, b), true) : phoneAt(stage, field);
+      let p = -1, vehicle = -1;
+      if (phone !== undefined) {
+        const known = phoneIndex.get(phone);
+        if (known === undefined) {
+          p = phones.length;
+          phones.push(phone);
+          vehicles.push((vehicle = this.resolveVehicle(phone) ?? -1));
+          phoneIndex.set(phone, p);
+        } else {
+          p = known;
+          vehicle = vehicles[known]!;
+        }
+      }
+      meta[i * 2] = p < 0 ? -1 : vehicle;
+      meta[i * 2 + 1] = p;
+      if (escaped) {
+        prevLen = 0;
+      } else {
+        prevAt = field >> 1;
+        prevLen = field & 1 ? 10 : 6;
+        prevPhone = p;
+        prevVehicle = meta[i * 2]!;
+      }
+    }
+    return { meta, phones };
   }
 
   /** Hands everything recorded so far to the writer thread and resolves once all of it is written (every open block sealed). */
@@ -331,6 +433,42 @@ export class FrameLog implements FrameLogSink {
 const phones2013 = new Map<number, string>();
 
 /**
+ * Where the phone lies in the unescaped header at f[h, end): `offset * 2 + (1 when 2019: 10 BCD bytes,
+ * else 6)`, -1 when readHeader (jt808/header.ts) would refuse the header (same checks).
+ */
+function phoneField(f: Uint8Array, h: number, end: number): number {
+  const n = end - h;
+  if (n < 4) return -1;
+  const props = (f[h + 2]! << 8) | f[h + 3]!;
+  if (props & 0x8000) return -1; // reserved bit
+  const v2019 = (props & 0x4000) !== 0, sub = (props & 0x2000) !== 0;
+  const length = (v2019 ? 17 : 12) + (sub ? 4 : 0);
+  if (n < length) return -1;
+  if (sub) {
+    const e = h + length;
+    const total = (f[e - 4]! << 8) | f[e - 3]!, index = (f[e - 2]! << 8) | f[e - 1]!;
+    if (total === 0 || index === 0 || index > total) return -1;
+  }
+  if (v2019) return f[h + 4] === 0 ? -1 : (h + 5) * 2 + 1;
+  return (h + 4) * 2;
+}
+
+/** The phone text of the field `phoneField` found; undefined when its bytes are not BCD. */
+function phoneAt(f: Uint8Array, field: number): string | undefined {
+  const at = field >> 1;
+  if (field & 1) return decodeBcdPhone(f, at, 10);
+  const key = ((f[at]! * 256 + f[at + 1]!) * 65536 + ((f[at + 2]! << 8) | f[at + 3]!)) * 65536 + ((f[at + 4]! << 8) | f[at + 5]!);
+  let phone = phones2013.get(key);
+  if (phone === undefined) {
+    phone = decodeBcdPhone(f, at, 6);
+    if (phone === undefined) return undefined;
+    if (phones2013.size >= 1_000_000) phones2013.clear();
+    phones2013.set(key, phone);
+  }
+  return phone;
+}
+
+/**
  * The terminal phone in a frame's header, undefined when readHeader (jt808/header.ts) would refuse the
  * header (same checks), read without unescaping the whole frame nor building a header object.
  */
@@ -348,27 +486,8 @@ export function peekPhone(bytes: Uint8Array, wire: boolean): string | undefined 
       f = head;
     }
   }
-  const n = f.length;
-  if (n < 4) return undefined;
-  const props = (f[2]! << 8) | f[3]!;
-  if (props & 0x8000) return undefined; // reserved bit
-  const v2019 = (props & 0x4000) !== 0, sub = (props & 0x2000) !== 0;
-  const length = (v2019 ? 17 : 12) + (sub ? 4 : 0);
-  if (n < length) return undefined;
-  if (sub) {
-    const total = (f[length - 4]! << 8) | f[length - 3]!, index = (f[length - 2]! << 8) | f[length - 1]!;
-    if (total === 0 || index === 0 || index > total) return undefined;
-  }
-  if (v2019) return f[4] === 0 ? undefined : decodeBcdPhone(f, 5, 10);
-  const key = ((f[4]! * 256 + f[5]!) * 65536 + ((f[6]! << 8) | f[7]!)) * 65536 + ((f[8]! << 8) | f[9]!);
-  let phone = phones2013.get(key);
-  if (phone === undefined) {
-    phone = decodeBcdPhone(f, 4, 6);
-    if (phone === undefined) return undefined;
-    if (phones2013.size >= 1_000_000) phones2013.clear();
-    phones2013.set(key, phone);
-  }
-  return phone;
+  const field = phoneField(f, 0, f.length);
+  return field < 0 ? undefined : phoneAt(f, field);
 }
 
 /** Which terminal's or vehicles' frames: a WHERE fragment over the columns `phone` and `vehicle_id` (both formats' tables have them). */
