@@ -3,9 +3,8 @@
  * kept for a number of days (FRAME_LOG_DAYS, default 7) and searchable by device or vehicle and time.
  *
  * Cost on the gateway's thread (100,000 terminals): `record` copies the frame into a staging buffer
- * (with its time, direction and end in typed arrays), so the log holds no reference to the frame: the
- * frame dies young as it does with the log off (holding the frames themselves for ~1 s had them
- * survive into the old generation). Every ~1 s each frame's phone is read from the staging buffer (a
+ * (with its time, direction and end in typed arrays), so the log holds no reference to the frame (it
+ * dies young, as with the log off). Every ~1 s each frame's phone is read from the staging buffer (a
  * run of one terminal's frames compares the phone's bytes with the previous frame's) and each distinct
  * phone's vehicle resolved once here (the directory lives on this thread); the staging buffers are
  * transferred, not copied, to a writer thread (frame-log-worker.ts). That thread appends each frame to
