@@ -5,8 +5,9 @@
  * `box_permit`: one permit of one vehicle: its number (unique per company), the validity period
  * [valid_from, valid_to) in epoch ms, the disposal site it names (optional; a deleted site leaves the
  * permit without one) and its approved route as text (the route as bound on /monitor/route_map is what
- * 70007 checks; this is the permit's wording). The company is the vehicle's at saving: scope checks
- * and the number's uniqueness use it. A vehicle's deletion deletes its permits.
+ * 70007 checks; this is the permit's wording). The company is the vehicle's: set at saving and moved
+ * with the vehicle (modifyVehiCompany); scope checks and the number's uniqueness use it. A vehicle's
+ * deletion deletes its permits.
  */
 export const BOX_PERMITS_MIGRATION = {
   version: 55,

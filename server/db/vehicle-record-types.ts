@@ -133,9 +133,15 @@ export interface VehicleRepository {
   deviceOf(vehicleId: number): Promise<VehicleDeviceRow | undefined>;
   /**
    * Moves vehicles to `companyId` with the company copies their history carries (alarms, board items,
-   * media items, installation records, the bound device) — the caller logs and moves change-log rows.
+   * media items, installation records, transport permits, the bound device) — the caller logs and moves
+   * change-log rows.
    */
   moveToCompany(ids: readonly number[], companyId: number, companyPath: string): Promise<VehicleMoveResult>;
+  /**
+   * A transport permit (box_permit) of these vehicles whose number `companyId` would then hold twice
+   * (numbers are unique per company): the move is refused while there is one.
+   */
+  permitClash(ids: readonly number[], companyId: number): Promise<{ vehiidno: string; permitNo: string } | undefined>;
   /** Devices and drivers a company owns itself (a company still owning them is not deleted). */
   companyAssets(companyId: number): Promise<{ devices: number; drivers: number }>;
   /** Every vehicle's id, VIN and line (the demo seed fills vehicle fields from them). */

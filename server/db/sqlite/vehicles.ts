@@ -221,13 +221,23 @@ export class SqliteVehicleRepository implements VehicleRepository {
     }
     if (clearedLines.size) this.sql(`UPDATE vehicle SET line_id = NULL WHERE id IN (${placeholders(clearedLines.size)})`).run(...clearedLines);
     this.sql(`UPDATE vehicle SET company_id = ?, update_time = ? WHERE id IN (${ph})`).run(companyId, now, ...ids);
-    // The company copies the vehicle's history carries: scoping of those reads follows them.
-    for (const table of ['alarm', 'board_item', 'media_item', 'vehicle_installation']) {
+    // The company copies the vehicle's history carries: scoping of those reads follows them. A transport
+    // permit belongs to its vehicle: the new owner keeps it, the old one no longer sees it.
+    for (const table of ['alarm', 'board_item', 'media_item', 'vehicle_installation', 'box_permit']) {
       this.sql(`UPDATE ${table} SET company_id = ? WHERE vehicle_id IN (${ph})`).run(companyId, ...ids);
     }
     this.sql(`UPDATE device SET company_id = ?, update_time = ? WHERE device_no IN (SELECT device_no FROM vehicle WHERE id IN (${ph}) AND device_no IS NOT NULL)`)
       .run(companyId, now, ...ids);
     return { droppedDrivers, clearedLines, before, installationIds };
+  }
+
+  async permitClash(ids: readonly number[], companyId: number): Promise<{ vehiidno: string; permitNo: string } | undefined> {
+    const ph = placeholders(ids.length);
+    // After the move the company holds its own permits and every permit of the moving vehicles.
+    return this.sql(`SELECT v.vehiidno, p.permit_no AS permitNo FROM box_permit p JOIN vehicle v ON v.id = p.vehicle_id
+        WHERE p.vehicle_id IN (${ph}) AND EXISTS (SELECT 1 FROM box_permit q WHERE q.permit_no = p.permit_no AND q.id <> p.id
+          AND (q.company_id = ? OR q.vehicle_id IN (${ph})))
+        ORDER BY v.vehiidno, p.permit_no LIMIT 1`).get(...ids, companyId, ...ids) as { vehiidno: string; permitNo: string } | undefined;
   }
 
   async companyAssets(companyId: number): Promise<{ devices: number; drivers: number }> {

@@ -83,6 +83,8 @@ export class BoxStatusService {
   /** Transport permits by vehicle (70006), and the company paths that keep any (the register is in use there). */
   private permits = new Map<number, PermitPeriod[]>();
   private permitPaths = new Set<string>();
+  /** Each permit holder's company path as `permitPaths` counted it: a holder moved since shows as a difference. */
+  private permitHolders = new Map<number, string>();
   /** The 0xF3A0 block each truck last acknowledged (its limits for 70001/70002/70004/70005/70009). */
   private controller: ControllerParams | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -111,6 +113,7 @@ export class BoxStatusService {
     this.refreshControllerParams();
     this.timer ??= setInterval(() => {
       this.refreshControllerParams();
+      this.followPermitHolders();
       void this.flush();
     }, BOX_FLUSH_MS);
     this.timer.unref();
@@ -137,7 +140,24 @@ export class BoxStatusService {
       permits.set(r.vehicleId, list);
     }
     this.permits = permits;
-    this.permitPaths = new Set(rows.map((r) => r.path));
+    // A permit is its vehicle's: the register is in use where its holder stands now (the live company, which
+    // a move changes before the next tick; the permit's stored company follows in the same move).
+    this.permitHolders = new Map(rows.map((r) => [r.vehicleId, this.pathOf(r.vehicleId) || r.path]));
+    this.permitPaths = new Set(this.permitHolders.values());
+  }
+
+  /**
+   * A permit holder moved to another company (modifyVehiCompany) since the permits were loaded: reload, so
+   * 70006 applies in the new company and no longer counts the old one's register (the 2 s timer calls it).
+   */
+  followPermitHolders(): void {
+    for (const [vehicleId, path] of this.permitHolders) {
+      const now = this.pathOf(vehicleId);
+      if (now !== '' && now !== path) {
+        this.reloadPermits();
+        return;
+      }
+    }
   }
 
   /** Reads the controller blocks acknowledged since the last call (the flush timer calls it; tests may too). */
@@ -445,7 +465,12 @@ export function boxStatusRoutes(app: App, deps: { storage: Storage; live: LiveRu
     const ctx = auth(request);
     const b = request.body;
     const scope = await narrowedScope(storage, ctx, b.companyId);
-    // Every check before the write: a refused request writes nothing.
+    // Every check before the write: a refused request writes nothing. A permit outside the scope (another
+    // company's, or one whose truck moved away) is 404 before anything else is looked at.
+    const cond = scopeCondition(scope, 'c');
+    if (b.id !== undefined && !db.prepare(`SELECT 1 FROM box_permit p JOIN company c ON c.id = p.company_id WHERE p.id = ? AND ${cond.sql}`).get(b.id, ...cond.params)) {
+      throw fail.notFound(BoxMessages.permitNotFound);
+    }
     const vehicle = await storage.fleet.getVehicle(scope, b.vehicleId);
     if (!vehicle) throw badField('vehicleId', BoxMessages.vehicleNotFound, 'outOfScope');
     if (b.validTo <= b.validFrom) throw badField('validTo', BoxMessages.permitPeriod, 'range');
@@ -453,10 +478,6 @@ export function boxStatusRoutes(app: App, deps: { storage: Storage; live: LiveRu
     // The site a permit names must be one the truck may unload at: its company's or above.
     if (siteId !== null && !service.allSites().some((s) => s.id === siteId && vehicle.path.startsWith(s.companyPath))) throw badField('siteId', BoxMessages.permitSite, 'outOfScope');
     const permitNo = b.permitNo.trim();
-    const cond = scopeCondition(scope, 'c');
-    if (b.id !== undefined && !db.prepare(`SELECT 1 FROM box_permit p JOIN company c ON c.id = p.company_id WHERE p.id = ? AND ${cond.sql}`).get(b.id, ...cond.params)) {
-      throw fail.notFound(BoxMessages.permitNotFound);
-    }
     if (db.prepare('SELECT 1 FROM box_permit WHERE company_id = ? AND permit_no = ? AND id IS NOT ?').get(vehicle.companyId, permitNo, b.id ?? null)) {
       throw badField('permitNo', BoxMessages.permitNoTaken, 'duplicate');
     }

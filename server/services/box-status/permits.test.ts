@@ -11,7 +11,7 @@ import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { location, TestTerminal } from '../../gateway/terminal-client.ts';
 import { startLiveServer, type LiveTestServer } from '../../live/test-harness.ts';
 import { until } from '../../test/sim-fleet.ts';
-import { createUserWithRole } from '../../test/users.ts';
+import { createUserWithRole, permissionId } from '../../test/users.ts';
 
 const DAY = 86_400_000;
 let server: LiveTestServer;
@@ -144,5 +144,86 @@ describe('transport permits (准运证) and 70006', () => {
     expect((await server.call('POST', '/service-monitor/box/permit/delete', { token: viewer, body: { id } })).status).toBe(403);
     expect((await server.call('POST', '/service-monitor/box/permit/delete', { token: admin, body: { id } })).code).toBe(200);
     expect((await server.call('POST', '/service-monitor/box/permit/delete', { token: admin, body: { id } })).status).toBe(404);
+  });
+});
+
+describe('a truck moved to another company takes its permits along', () => {
+  type PermitPage = { total: number; records: { id: number; permitNo: string; companyId: number; companyName: string }[] };
+  const page = (token: string, query: string) =>
+    server.call<PermitPage>('GET', `/service-monitor/box/permit/page?current=1&size=50&${query}`, { token, lang: 'en' });
+  const move = (ids: number[], companyId: number) =>
+    server.call<{ moved: number }>('POST', '/service-priv/vehicle/modifyVehiCompany', { token: admin, body: { ids, companyId }, lang: 'zh' });
+  const companyOf = (vehicleId: number) => (db.prepare('SELECT company_id AS id FROM vehicle WHERE id = ?').get(vehicleId) as { id: number }).id;
+  type Company = { id: number; name: string; path: string };
+  /** The seeded branches outside the subtree truck b stands in now. */
+  const otherBranches = (): Company[] => {
+    const companies = db.prepare('SELECT id, name, path FROM company').all() as Company[];
+    const home = companies.find((c) => c.id === companyOf(b.vehicleId))!;
+    return companies.filter((c) => ['华北分公司', '华东分公司', '华南分公司'].includes(c.name) && !home.path.startsWith(c.path));
+  };
+  const bits = () => [3, 12, permissionId('/monitor/boxStatus:site')];
+
+  it('the old company no longer lists, edits or deletes them, the new one does, and 70006 judges the truck by the new company', async () => {
+    const home = companyOf(b.vehicleId);
+    const [target] = otherBranches();
+    const oldUser = await createUserWithRole(server, 'permit_old_owner', home, bits());
+    const newUser = await createUserWithRole(server, 'permit_new_owner', target!.id, bits());
+    const now = server.clock.now();
+    // Truck b drives on an expired permit, registered by its company; the target company has registered none.
+    const expired = await savePermit({ vehicleId: b.vehicleId, permitNo: 'ZY-100', validFrom: now - 30 * DAY, validTo: now - DAY }, oldUser);
+    expect(expired.code).toBe(200);
+    expect((await page(oldUser, `vehicleId=${b.vehicleId}`)).data.total).toBe(1);
+    expect((await page(newUser, `vehicleId=${b.vehicleId}`)).data.total).toBe(0);
+
+    expect((await move([b.vehicleId], target!.id)).data).toEqual({ moved: 1 });
+    // Listing: the old company's user finds it neither by vehicle nor by number; the new company's finds it as theirs.
+    expect((await page(oldUser, `vehicleId=${b.vehicleId}`)).data.total).toBe(0);
+    expect((await page(oldUser, 'keyword=ZY-100')).data.total).toBe(0);
+    expect((await page(newUser, `vehicleId=${b.vehicleId}`)).data.records).toEqual([
+      expect.objectContaining({ id: expired.data.id, permitNo: 'ZY-100', companyId: target!.id, companyName: target!.name }),
+    ]);
+    // Opening it to edit, or deleting it: 404 for the old company, nothing written.
+    const edit = (token: string, validTo: number) => savePermit({ id: expired.data.id, vehicleId: b.vehicleId, permitNo: 'ZY-100', validFrom: now - 30 * DAY, validTo }, token);
+    expect((await edit(oldUser, now + 30 * DAY)).status).toBe(404);
+    expect((await server.call('POST', '/service-monitor/box/permit/delete', { token: oldUser, body: { id: expired.data.id } })).status).toBe(404);
+    expect(db.prepare('SELECT valid_to AS validTo FROM box_permit WHERE id = ?').get(expired.data.id)).toEqual({ validTo: now - DAY });
+
+    // The target company now keeps a register (b's expired permit): b driving loaded raises 70006 there. The box
+    // service follows the move on its 2 s timer.
+    expect(alarms(b.vehicleId, 70006)).toEqual({ n: 0, open: 0 });
+    await report(b.terminal, 30, { loaded: false, loadT: 0 });
+    const end = Date.now() + 8_000;
+    while (alarms(b.vehicleId, 70006).open === 0 && Date.now() < end) {
+      server.clock.advance(1_000);
+      await report(b.terminal, 30, { loaded: true, loadT: 20 });
+      await settle();
+      if (alarms(b.vehicleId, 70006).open === 0) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(alarms(b.vehicleId, 70006)).toEqual({ n: 1, open: 1 });
+    // The new company's user renews it: the next report ends the alarm.
+    expect((await edit(newUser, now + 30 * DAY)).code).toBe(200);
+    server.clock.advance(10_000);
+    await report(b.terminal, 30, { loaded: true, loadT: 20 });
+    await settle();
+    expect(alarms(b.vehicleId, 70006)).toEqual({ n: 1, open: 0 });
+  });
+
+  it('a move that would give the target company a permit number twice is refused with 409 naming plate and number; nothing moves', async () => {
+    const home = companyOf(b.vehicleId);
+    const [clashing] = otherBranches();
+    const now = server.clock.now();
+    const other = await server.app.storage.vehicles.create({
+      vehiidno: '粤Z·PM001', plateColor: 2, companyId: clashing!.id, lineId: null, vin: '', vehicleType: 'muck', status: 1, insuranceExpire: null, inspectionExpire: null, remark: '',
+    });
+    expect((await savePermit({ vehicleId: other, permitNo: 'ZY-200', validFrom: now - DAY, validTo: now + DAY })).code).toBe(200);
+    expect((await savePermit({ vehicleId: b.vehicleId, permitNo: 'ZY-200', validFrom: now - DAY, validTo: now + DAY })).code).toBe(200);
+    const permitsOfB = () => db.prepare('SELECT id, company_id AS companyId FROM box_permit WHERE vehicle_id = ? ORDER BY id').all(b.vehicleId);
+    const before = permitsOfB();
+    const refused = await move([b.vehicleId], clashing!.id);
+    expect(refused.status).toBe(409);
+    const plate = (db.prepare('SELECT vehiidno FROM vehicle WHERE id = ?').get(b.vehicleId) as { vehiidno: string }).vehiidno;
+    expect(refused.msg).toBe(`车辆「${plate}」的准运证「ZY-200」与目标单位已有的准运证同号，请先修改或删除其中一张再转移`);
+    expect(companyOf(b.vehicleId)).toBe(home);
+    expect(permitsOfB()).toEqual(before);
   });
 });

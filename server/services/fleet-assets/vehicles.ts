@@ -33,6 +33,10 @@ export const VehicleCallMessages = {
   /** syncToCab: the terminal answered 0x8103 with a result other than 0 (`answer` is its result in words). */
   plateRefused: (answer: string): Message => pair(`终端未接受车牌设置（${answer}）`, `The terminal did not accept the plate (${answer})`),
   plateNoReply: pair('已下发车牌，终端未应答，请稍后重试', 'The plate was sent but the terminal did not reply: try again later'),
+  /** modifyVehiCompany: a permit moving with its vehicle would give the target company a number twice. */
+  permitClash: (plate: string, permitNo: string): Message =>
+    pair(`车辆「${plate}」的准运证「${permitNo}」与目标单位已有的准运证同号，请先修改或删除其中一张再转移`,
+      `Vehicle ${plate}'s transport permit ${permitNo} has the number of one the target company already holds: change or delete one of them, then move`),
 } as const;
 
 const MoveBody = Type.Object({
@@ -85,6 +89,9 @@ export function registerVehicleCalls(app: App, deps: FleetAssetDeps): void {
     const devices: string[] = [];
     if (moving.length) {
       await storage.transaction(async (tx) => {
+        // Permits follow their vehicles; a number the target would then hold twice stops the move (nothing written).
+        const clash = await tx.vehicles.permitClash(moving, companyId);
+        if (clash) throw fail.conflict(VehicleCallMessages.permitClash(clash.vehiidno, clash.permitNo));
         const r = await tx.vehicles.moveToCompany(moving, companyId, target.rootPath);
         const who = { userId: ctx.user.id, userName: ctx.user.realName || ctx.user.username, ip: request.ip, time: Date.now() };
         for (const v of vehicles) {
