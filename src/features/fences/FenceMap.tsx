@@ -43,6 +43,8 @@ const SELECT_FLAGS = {
   circle: { feature: { draggable: true, coordinates: { draggable: true, resizable: 'center-fixed' as const } } },
 };
 const DRAW_COLOR = '#f76707';
+/** How near (px) a press must be to a vertex or midpoint for terra-draw's select mode to drag it (its default). */
+const GRAB_PX = 40;
 
 /** Puts terra-draw in the mode the page asks for: a drawing tool, the edited fence selected with its handles, or idle. */
 function syncMode(d: TerraDraw | null, shape: FenceShape | null, edited: FenceGeometry | null, crs: DisplayCrs): void {
@@ -151,8 +153,57 @@ export function FenceMap({ fences, selectedId, onSelect, drawing, onDrawn, pendi
     };
   }, []);
 
+  // For e2e: whether the camera is moving (a fit after a save animates); the drags wait for it to stop.
+  useEffect(() => {
+    const map = mapRef.current?.map;
+    if (!map) return;
+    const box = map.getContainer();
+    const moving = () => box.setAttribute('data-camera', 'moving');
+    const still = () => box.setAttribute('data-camera', 'still');
+    still();
+    map.on('movestart', moving);
+    map.on('moveend', still);
+    return () => {
+      map.off('movestart', moving);
+      map.off('moveend', still);
+    };
+  }, []);
+
   // A new tool, or editing switched on or off (not every vertex drag: `editing` changes with each one).
   const editingOn = editing !== null;
+
+  // While a shape is edited, a press on it (a vertex, a midpoint, or inside it: what terra-draw then drags) holds
+  // the map still from the press on. terra-draw switches maplibre's drag-pan off only at its drag start, on the
+  // first pointermove, but maplibre's pan is armed at mousedown: on a busy page whose first move arrives late and
+  // coalesced, the map panned that far with the cursor (30 of a 40 px drag, e2e/fences.e2e.ts) and the vertex,
+  // though under the cursor, moved a quarter of that on the map. Pointerdown comes before mousedown, so the pan
+  // never starts. terra-draw turns the pan back on at pointerup on the map; this does it wherever the button is let go.
+  useEffect(() => {
+    const map = mapRef.current?.map;
+    if (!map || !editingOn) return;
+    const canvas = map.getCanvas();
+    let held = false;
+    const release = () => {
+      window.removeEventListener('pointerup', release);
+      window.removeEventListener('pointercancel', release);
+      if (held) map.dragPan.enable();
+      held = false;
+    };
+    const press = (e: PointerEvent) => {
+      const d = drawRef.current;
+      if (!d || e.button !== 0 || !e.isPrimary) return;
+      if (d.getFeaturesAtPointerEvent(e, { pointerDistance: GRAB_PX, ignoreSelectFeatures: false }).length === 0) return;
+      held = true;
+      map.dragPan.disable();
+      window.addEventListener('pointerup', release);
+      window.addEventListener('pointercancel', release);
+    };
+    canvas.addEventListener('pointerdown', press, true);
+    return () => {
+      canvas.removeEventListener('pointerdown', press, true);
+      release();
+    };
+  }, [editingOn]);
   useEffect(() => {
     syncMode(drawRef.current, callbacks.current.drawing, callbacks.current.editing, crs);
   }, [drawing, editingOn, crs]);
