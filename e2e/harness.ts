@@ -293,6 +293,18 @@ export async function login(page: Page, username: string, password: string, logi
   await page.waitForURL((url) => routeOf(url.href) !== loginPath);
 }
 
+/**
+ * Signs in on the login page with `?redirect=<route>` and waits until the console shows that route: one page
+ * load, where `login()` then `page.goto(route)` loads the console twice (the landing page's calls and map included).
+ * `route` may carry a query (`/monitor/trackPlaybackPage?vehicleId=3`); the user must be allowed to see it.
+ */
+export async function loginTo(page: Page, account: { username: string; password: string }, route: string): Promise<void> {
+  const pathOnly = route.split(/[?#]/)[0] ?? route;
+  await page.goto(consolePath(`/login?redirect=${encodeURIComponent(route)}`));
+  await submitLogin(page, account.username, account.password);
+  await page.waitForURL((url) => routeOf(url.href) === pathOnly);
+}
+
 /** `data-testid` values present on the page that start with a prefix (e.g. every `nav-group-`). */
 export async function testIds(page: Page, prefix: string): Promise<string[]> {
   return page

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { isLoginPath } from '../domain/session/login-type.ts';
 import { PERMISSION_REGISTRY } from '../domain/permissions/registry.ts';
 import { location, TestTerminal } from '../server/gateway/terminal-client.ts';
-import { ACCOUNTS, consolePath, gatewayPort, login, realtimeVehicles, ROOT, routeOf, useE2E } from './harness.ts';
+import { ACCOUNTS, consolePath, gatewayPort, login, loginTo, realtimeVehicles, ROOT, routeOf, useE2E } from './harness.ts';
 import { expectCleanLayout, layoutProblems } from './layout-checks.ts';
 import { samplePixels } from './pixels.ts';
 
@@ -63,30 +63,88 @@ function builtRoutes(): string[] {
 }
 
 /**
- * Waits until the page has had no API call in flight for half a second (its first queries answered and
- * rendered), at most `timeoutMs`: a table's rows and a form's options are then on screen to be checked.
+ * The page's API calls (`/service-…`), counted from the moment it is created: a call a screen starts right
+ * as it mounts is seen even before the test's navigation has returned.
  */
-async function settle(page: Page, timeoutMs = 15_000): Promise<void> {
+interface ApiCalls {
+  /** Calls started so far. */
+  readonly started: number;
+  /**
+   * Waits until the page has had no API call in flight for `quietMs` (its first queries answered and rendered,
+   * and none chained after them), at most `timeoutMs`: a table's rows and a form's options are then on screen.
+   */
+  settle(quietMs?: number, timeoutMs?: number): Promise<void>;
+}
+
+function watchApiCalls(page: Page): ApiCalls {
   const pending = new Set<unknown>();
+  let started = 0;
+  let changed = Date.now();
   const api = (url: string) => new URL(url).pathname.startsWith('/service-');
-  const add = (r: { url(): string }) => api(r.url()) && pending.add(r);
-  const done = (r: { url(): string }) => pending.delete(r);
-  page.on('request', add);
+  page.on('request', (r) => {
+    if (!api(r.url())) return;
+    pending.add(r);
+    started += 1;
+    changed = Date.now();
+  });
+  const done = (r: unknown) => {
+    if (pending.delete(r)) changed = Date.now();
+  };
   page.on('requestfinished', done);
   page.on('requestfailed', done);
-  try {
-    const deadline = Date.now() + timeoutMs;
-    let quietSince = Date.now();
-    while (Date.now() < deadline) {
-      await page.waitForTimeout(100);
-      if (pending.size > 0) quietSince = Date.now();
-      else if (Date.now() - quietSince >= 500) return;
-    }
-  } finally {
-    page.off('request', add);
-    page.off('requestfinished', done);
-    page.off('requestfailed', done);
+  return {
+    get started() {
+      return started;
+    },
+    async settle(quietMs = 500, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      // at least quietMs from now: a call the last action is about to start has that long to show up
+      changed = Math.max(changed, Date.now());
+      for (;;) {
+        const now = Date.now();
+        if (now >= deadline) return;
+        const quietFor = now - changed;
+        if (pending.size === 0 && quietFor >= quietMs) return;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(pending.size === 0 ? quietMs - quietFor : 50, deadline - now)));
+      }
+    },
+  };
+}
+
+/**
+ * Resizes the viewport and waits until the screen has followed: resize observers and media queries ran,
+ * a call the new size started answered, and the controls' boxes stayed put over 100 ms (charts and the
+ * map redraw to their new boxes; layoutProblems() then also waits for CSS transitions).
+ */
+async function resizeTo(page: Page, calls: ApiCalls, size: { width: number; height: number }): Promise<void> {
+  const before = calls.started;
+  await page.setViewportSize(size);
+  const geometry = () =>
+    page.evaluate(
+      () =>
+        new Promise<string>((resolve) =>
+          // after the next frame: ResizeObserver callbacks and React's commit for the new size have run
+          requestAnimationFrame(() =>
+            setTimeout(() => {
+              const boxes = [...document.querySelectorAll('button, a[href], input, [role=tab], th, canvas')].map((el) => {
+                const r = el.getBoundingClientRect();
+                return `${Math.round(r.left)},${Math.round(r.top)},${Math.round(r.width)},${Math.round(r.height)}`;
+              });
+              resolve(`${innerWidth}x${innerHeight}|${boxes.join(';')}`);
+            }, 0),
+          ),
+        ),
+    );
+  const deadline = Date.now() + 10_000;
+  let last = await geometry();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = await geometry();
+    if (now === last && now.startsWith(`${size.width}x${size.height}|`)) break;
+    last = now;
+    if (Date.now() > deadline) break; // still moving after 10 s: check anyway, the report shows what was where
   }
+  if (calls.started > before) await calls.settle();
 }
 
 /**
@@ -130,41 +188,46 @@ describe('layout checks', () => {
     await page.close();
   });
 
-  SIZES.forEach((size, i) => {
-    test(`at ${size.width}×${size.height} every built screen, with the alarm pop-up showing, has no covered control and no column under its minimum`, { timeout: 600_000 }, async () => {
-      // ~30 screens, each settled (its calls answered) before the checks: at 3840×2160 on a loaded machine
-      // this took 155 s, and the walls and the dashboard add more.
-      const routes = builtRoutes();
-      expect(routes.length).toBeGreaterThan(20);
-      const page = await e2e.newPage();
-      await page.setViewportSize(size);
-      await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
-      await page.locator('[data-testid=alarm-counter][data-popup=on]').waitFor({ timeout: FIRST_PAINT_MS });
-      // ranks 3–5: the scenes below raise theirs on ranks 0–2
-      const plate = await raiseAlarm(3 + i);
-      await page.locator(`[data-testid=alarm-popup-title][data-plate="${plate}"]`).waitFor({ timeout: FIRST_PAINT_MS });
-      const problems: unknown[] = [];
-      for (const route of routes) {
-        await go(page, route);
-        // settle() already waited for half a second without a call in flight, and layoutProblems() waits for
-        // CSS transitions: no fixed pause on top (it cost 40 s per size over a hundred screens).
-        await settle(page);
+  test(`at ${SIZES.map((s) => `${s.width}×${s.height}`).join(', ')} every built screen, with the alarm pop-up showing, has no covered control and no column under its minimum`, { timeout: 900_000 }, async () => {
+    // ~100 screens, each opened once and settled (its calls answered), then checked at each size in turn
+    // (the viewport resized on the same page, the way a window is resized; sizes zigzag so each screen starts at
+    // the size the last one ended on). Three walks, one per size with a new login, took ~585 s in CI.
+    const routes = builtRoutes();
+    expect(routes.length).toBeGreaterThan(20);
+    const page = await e2e.newPage();
+    const calls = watchApiCalls(page);
+    await page.setViewportSize(SIZES[0]);
+    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    await page.locator('[data-testid=alarm-counter][data-popup=on]').waitFor({ timeout: FIRST_PAINT_MS });
+    // rank 3: the scenes below raise theirs on ranks 0–2
+    const plate = await raiseAlarm(3);
+    await page.locator(`[data-testid=alarm-popup-title][data-plate="${plate}"]`).waitFor({ timeout: FIRST_PAINT_MS });
+    const problems: unknown[] = [];
+    let sizes: readonly { width: number; height: number }[] = SIZES;
+    for (const route of routes) {
+      await go(page, route);
+      // settle() waits half a second without a call in flight, and layoutProblems() waits for CSS transitions:
+      // no fixed pause on top (it cost 40 s per size over a hundred screens).
+      await calls.settle();
+      for (const [k, size] of sizes.entries()) {
+        if (k > 0) await resizeTo(page, calls, size);
         const found = await layoutProblems(page);
-        if (found.covered.length || found.narrow.length) problems.push({ route, ...found });
+        if (found.covered.length || found.narrow.length) problems.push({ route, size: `${size.width}×${size.height}`, ...found });
       }
-      // every screen's offenders at once, not only the first screen's
-      expect(problems).toEqual([]);
-      await page.close();
-    });
+      sizes = [...sizes].reverse();
+    }
+    // every screen's offenders at once, not only the first screen's
+    expect(problems).toEqual([]);
+    await page.close();
   });
 
   SIZES.forEach((size, i) => {
     test(`at ${size.width}×${size.height} nothing covers a control with the alarm pop-up showing, and the alarm drawer's 确认 takes its click`, async () => {
       const page = await e2e.newPage();
       await page.setViewportSize(size);
-      await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+      // straight to the live map (one console load, not the dashboard first)
+      await loginTo(page, ACCOUNTS.admin, '/monitor/index');
       await page.locator('[data-testid=alarm-counter][data-popup=on]').waitFor({ timeout: FIRST_PAINT_MS });
-      await go(page, '/monitor/index');
       await page.locator('.maplibregl-ctrl-zoom-in').waitFor({ timeout: FIRST_PAINT_MS });
       const plate = await raiseAlarm(i);
       await page.locator(`[data-testid=alarm-popup-title][data-plate="${plate}"]`).waitFor({ timeout: FIRST_PAINT_MS });
@@ -198,8 +261,7 @@ describe('layout checks', () => {
 
   test('after a reload the header offers 开启声音 until a click lets alarm sound play; the dark theme darkens the console and the basemap', async () => {
     const page = await e2e.newPage();
-    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
-    await go(page, '/monitor/index');
+    await loginTo(page, ACCOUNTS.admin, '/monitor/index');
     const map = page.getByTestId('map-view');
     await page.locator('.maplibregl-ctrl-zoom-in').waitFor({ timeout: 20_000 });
     const light = await samplePixels(map);
