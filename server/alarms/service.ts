@@ -40,7 +40,7 @@ export interface AlarmServiceOptions {
    * Speaks a text in a vehicle's cab (0x8300 with the TTS flag) and answers the terminal's result:
    * 0x0001 result, -1 offline, -2 no reply (the alarm log's terminalResult). Without it, TTS linkage is off.
    */
-  readonly speak?: (vehicleId: number, text: string) => Promise<number>;
+  readonly speak?: (vehicleId: number, text: string, alarmId: number) => Promise<number>;
   /** The fences the platform evaluates (fence-watch.ts); without it, no fence alarm is raised. */
   readonly fences?: FenceSource;
   /** The routes the platform evaluates (route-watch.ts); without it, no route alarm is raised. */
@@ -435,7 +435,7 @@ export class AlarmService {
   private speakLinked(record: AlarmRecord): void {
     const text = linkageSpeech(record.alarmType);
     this.stats.spoken++;
-    void this.options.speak!(record.vehicleId, text)
+    void this.options.speak!(record.vehicleId, text, record.id)
       .then((terminalResult) => this.storage.alarms.addLog({
         alarmId: record.id, userId: null, username: '', action: 'linkageTts', dealType: null, content: text, terminalResult, resultText: '',
         createTime: this.store.clock(),

@@ -58,6 +58,74 @@ export function commandRecords(db: SqliteDb) {
   };
 }
 
+/**
+ * A one-off command for an operator (or for the platform: user id null), as a command record: written
+ * 'sent' before the frame goes out, settled with what came back (ok, failed with the 0x0001 result,
+ * timeout, offline). TTS from the alarm pop-up, linkage TTS and the 0x8203 of an alarm decision go
+ * through here, so `command_record/tts` and `command_record/findAlarmDeal` list them.
+ */
+export async function sendRecorded(
+  db: SqliteDb, gateway: Pick<Gateway, 'sendCommand'>, v: VehicleLabel, msg: Jt808MessageInput,
+  what: { readonly fun: string; readonly content: unknown; readonly user: CommandUser }, timeoutMs = ANSWER_TIMEOUT_MS,
+): Promise<CommandOutcome> {
+  const records = recordsOf(db);
+  const id = records.record(v, msg, what.fun, what.content, what.user, 'sent');
+  const outcome = await gateway.sendCommand(v.vehicleId, msg, timeoutMs);
+  records.settle(id, outcome);
+  return outcome;
+}
+
+const recordsByDb = new WeakMap<SqliteDb, ReturnType<typeof commandRecords>>();
+/** The record statements of one connection, prepared once. */
+function recordsOf(db: SqliteDb): ReturnType<typeof commandRecords> {
+  let r = recordsByDb.get(db);
+  if (r === undefined) recordsByDb.set(db, (r = commandRecords(db)));
+  return r;
+}
+
+/** Which command records a listing wants (all optional, ANDed). */
+export interface RecordFilter {
+  readonly vehicleId?: number;
+  readonly taskId?: number;
+  /** `fun` values (e.g. ['tts']). */
+  readonly funs?: readonly string[];
+  /** Records whose content names this alarm (`content.alarmId`). */
+  readonly alarmId?: number;
+  /** Send time range, epoch ms, inclusive. */
+  readonly from?: number;
+  readonly to?: number;
+}
+
+interface RecordRowDb {
+  id: number; vehicle_id: number | null; vehiidno: string; device_no: string; msg_id: number; fun: string; content: string; task_id: number | null;
+  user_id: number | null; user_name: string; send_time: number; answer_time: number | null; state: RecordState; result: number | null; answer: string | null;
+}
+
+export const commandRecordView = (r: RecordRowDb) => ({
+  id: r.id, vehicleId: r.vehicle_id, vehiidno: r.vehiidno, deviceNo: r.device_no, msgId: r.msg_id, fun: r.fun, content: JSON.parse(r.content) as unknown,
+  taskId: r.task_id, userName: r.user_name, sendTime: r.send_time, answerTime: r.answer_time, state: r.state, result: r.result,
+  answer: r.answer === null ? null : JSON.parse(r.answer) as unknown,
+});
+
+/** Command records in `scope` (by the vehicle's company when sent), newest first; `page` absent: all of them. */
+export function commandRecordPage(db: SqliteDb, scope: Scope, f: RecordFilter, page?: { readonly current: number; readonly size: number }) {
+  const cond = scopeCondition(scope, 'c');
+  const where = [cond.sql];
+  const params: unknown[] = [...cond.params];
+  if (f.vehicleId !== undefined) { where.push('r.vehicle_id = ?'); params.push(f.vehicleId); }
+  if (f.taskId !== undefined) { where.push('r.task_id = ?'); params.push(f.taskId); }
+  if (f.funs !== undefined) { where.push(`r.fun IN (${f.funs.map(() => '?').join(', ')})`); params.push(...f.funs); }
+  if (f.alarmId !== undefined) { where.push("json_extract(r.content, '$.alarmId') = ?"); params.push(f.alarmId); }
+  if (f.from !== undefined) { where.push('r.send_time >= ?'); params.push(f.from); }
+  if (f.to !== undefined) { where.push('r.send_time <= ?'); params.push(f.to); }
+  const sql = `FROM command_record r JOIN company c ON c.id = r.company_id WHERE ${where.join(' AND ')}`;
+  const total = (db.prepare(`SELECT count(*) AS n ${sql}`).get(...params) as { n: number }).n;
+  const rows = page === undefined
+    ? db.prepare(`SELECT r.* ${sql} ORDER BY r.id DESC`).all(...params) as RecordRowDb[]
+    : db.prepare(`SELECT r.* ${sql} ORDER BY r.id DESC LIMIT ? OFFSET ?`).all(...params, page.size, (page.current - 1) * page.size) as RecordRowDb[];
+  return { records: rows.map(commandRecordView), total };
+}
+
 export interface TaskTables {
   /** e.g. 'param_task' */
   readonly task: string;

@@ -11,13 +11,16 @@ import { manualConfirmMask, type RiskLevel } from '../../../domain/alarms/source
 import { ErrorCode, type Lang } from '../../../domain/errors/catalogue.ts';
 import type { AlarmDealLogEntry, AlarmRecord } from '../../db/alarm-types.ts';
 import type { Storage } from '../../db/repositories.ts';
-import type { Scope } from '../../db/scope.ts';
+import { ALL_COMPANIES, type Scope } from '../../db/scope.ts';
+import type { SqliteDb } from '../../db/sqlite.ts';
 import { MSG } from '../../gateway/jt808/index.ts';
+import type { Jt808MessageInput } from '../../gateway/jt808/messages.ts';
 import type { CommandOutcome, Jt808Gateway } from '../../gateway/server.ts';
 import { auth, narrowedScope, type AuthContext } from '../../http/auth.ts';
 import { AppError, fail, ok } from '../../http/envelope.ts';
 import { requestLang } from '../../http/lang.ts';
 import { Code, EpochMs, Id, IdList, PageFields, Strict, Text, type App } from '../../http/route.ts';
+import { commandRecordPage, sendRecorded } from '../command-tasks/index.ts';
 import { alarmAddress } from './alarm-sheet.ts';
 import { publishHandling, type HandledPublisher } from './handled.ts';
 import { RiskLevelField } from './settings.ts';
@@ -78,16 +81,25 @@ export function outcomeCode(o: CommandOutcome): number {
 export interface AlarmRouteDeps {
   readonly storage: Storage;
   readonly gateway: Jt808Gateway;
+  /** The connection the command records (`command_record`) live in. */
+  readonly db: SqliteDb;
   readonly clock: () => number;
   /** Where handlings are announced to the other consoles (the push hub); none in bare route tests. */
   readonly push?: HandledPublisher;
 }
 
 export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
-  const { storage, gateway, clock, push } = deps;
+  const { storage, gateway, db, clock, push } = deps;
   const page = '/safeManagement/alarmProcessingPage' as const;
   const deal = '/safeManagement/alarmProcessingPage:deal' as const;
   const confirm = '/safeManagement/alarmProcessingPage:confirm' as const;
+
+  /** A command to the alarm's (or any scoped) vehicle, kept as a command record (issue 17). */
+  async function sendAs(ctx: AuthContext, vehicleId: number, msg: Jt808MessageInput, fun: string, content: unknown): Promise<CommandOutcome> {
+    const label = (await storage.terminals.labels(ALL_COMPANIES, [vehicleId])).get(vehicleId);
+    if (!label) return gateway.sendCommand(vehicleId, msg, TERMINAL_REPLY_TIMEOUT_MS);
+    return sendRecorded(db, gateway, label, msg, { fun, content, user: { id: ctx.user.id, name: displayName(ctx) } }, TERMINAL_REPLY_TIMEOUT_MS);
+  }
 
   async function inScope(scope: Scope, ids: readonly number[]): Promise<number[]> {
     const found = await storage.alarms.inScope(scope, ids);
@@ -209,6 +221,32 @@ export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
     return ok((await storage.alarms.logs(a.id)).map((e) => logView(e, lang)), lang);
   });
 
+  // Text (TTS) sent to terminals: by hand from the alarm pop-up or the 808 menu, and the alarm linkage's (user 平台).
+  app.get('/service-command/command_record/tts', {
+    config: { permission: page },
+    schema: {
+      querystring: Strict({
+        ...PageFields, vehicleId: Type.Optional(Id), alarmId: Type.Optional(Id), startTime: Type.Optional(EpochMs), endTime: Type.Optional(EpochMs),
+      }),
+    },
+  }, async (request) => {
+    const q = request.query;
+    const { records, total } = commandRecordPage(db, auth(request).scope, { funs: ['tts'], vehicleId: q.vehicleId, alarmId: q.alarmId, from: q.startTime, to: q.endTime }, q);
+    return ok({ records, total, current: q.current, size: q.size }, requestLang(request));
+  });
+
+  // What the terminal was told about one alarm: the 0x8203 of each decision and the TTS sent for it, oldest first.
+  app.get('/service-command/command_record/findAlarmDeal', {
+    config: { permission: page },
+    schema: { querystring: Strict({ alarmId: Id }) },
+  }, async (request) => {
+    const lang = requestLang(request);
+    const ctx = auth(request);
+    const a = await storage.alarms.get(ctx.scope, request.query.alarmId);
+    if (!a) throw fail.notFound(SafeMessages.alarmNotFound);
+    return ok(commandRecordPage(db, ALL_COMPANIES, { funs: ['alarmDeal', 'tts'], alarmId: a.id }).records.reverse(), lang);
+  });
+
   /** Confirm or invalidate one alarm, then send the terminal a 0x8203 when one applies. */
   const replyDevice = (path: string, permission: typeof confirm | typeof deal, action: 'confirm' | 'invalid', status: DealStatus) => {
     app.get(path, {
@@ -237,7 +275,10 @@ export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
       }
       // The alarm is decided whatever the terminal does; the log says what the terminal answered.
       let terminal = TERMINAL_NOT_APPLICABLE;
-      if (mask !== 0) terminal = outcomeCode(await gateway.sendCommand(a.vehicleId, { msgId: MSG.ALARM_CONFIRM, alarmSerial: 0, alarmType: mask }, TERMINAL_REPLY_TIMEOUT_MS));
+      if (mask !== 0) {
+        const msg = { msgId: MSG.ALARM_CONFIRM, alarmSerial: 0, alarmType: mask };
+        terminal = outcomeCode(await sendAs(ctx, a.vehicleId, msg, 'alarmDeal', { alarmId: a.id, alarmType: a.alarmType, action, dealType: type, dealContent: content, mask }));
+      }
       if (resend) {
         await storage.alarms.addLog({
           alarmId: a.id, userId: ctx.user.id, username: displayName(ctx), action, dealType: type, content, terminalResult: terminal, resultText: '', createTime: clock(),
@@ -269,7 +310,7 @@ export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
     const alarm = alarmId === undefined ? undefined : await storage.alarms.get(ctx.scope, alarmId);
     if (alarmId !== undefined && (!alarm || alarm.vehicleId !== vehicleId)) throw fail.notFound(SafeMessages.alarmNotFound);
     const flags = types.reduce((f, t) => f | TEXT_FLAGS[t as keyof typeof TEXT_FLAGS], 0);
-    const outcome = await gateway.sendCommand(vehicleId, { msgId: MSG.TEXT, flags, textType: 1, text }, TERMINAL_REPLY_TIMEOUT_MS);
+    const outcome = await sendAs(ctx, vehicleId, { msgId: MSG.TEXT, flags, textType: 1, text }, 'tts', { text, types, alarmId: alarmId ?? null });
     const code = outcomeCode(outcome);
     if (alarm) {
       await storage.alarms.addLog({

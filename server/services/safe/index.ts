@@ -21,6 +21,8 @@ import { sharedReportEngine } from '../reports/shared-engine.ts';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { sqliteFenceSource } from '../../db/sqlite/fences.ts';
 import { sqliteRouteSource } from '../routes/store.ts';
+import { ALL_COMPANIES } from '../../db/scope.ts';
+import { sendRecorded } from '../command-tasks/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,13 +34,19 @@ declare module 'fastify' {
 /** Registers the calls; needs `app.push` (register after the push channel). */
 export async function safeRoutes(app: App, deps: ServiceDeps & { readonly live: LiveRuntime }): Promise<AlarmService> {
   const { storage, live } = deps;
+  const db = (storage as SqliteStorage).db;
   const service = new AlarmService(storage, live.store, app.push, {
     log: app.log,
-    fences: sqliteFenceSource((storage as SqliteStorage).db), // issue 17: the stored fences the platform evaluates
-    routes: sqliteRouteSource((storage as SqliteStorage).db, deps.config.routeNightWindow), // issue 17: the stored routes (13010, 13003, 12006, 13011)
+    fences: sqliteFenceSource(db), // issue 17: the stored fences the platform evaluates
+    routes: sqliteRouteSource(db, deps.config.routeNightWindow), // issue 17: the stored routes (13010, 13003, 12006, 13011)
     // TTS linkage: spoken and shown on the terminal's screen, as the pop-up's ttsReminder does by hand.
-    speak: async (vehicleId, text) => outcomeCode(await live.gateway.sendCommand(
-      vehicleId, { msgId: MSG.TEXT, flags: TEXT_FLAGS.tts | TEXT_FLAGS.display, textType: 1, text }, TERMINAL_REPLY_TIMEOUT_MS)),
+    // Kept as a command record under the platform (user id null), like an operator's TTS (issue 17).
+    speak: async (vehicleId, text, alarmId) => {
+      const msg = { msgId: MSG.TEXT, flags: TEXT_FLAGS.tts | TEXT_FLAGS.display, textType: 1, text };
+      const label = (await storage.terminals.labels(ALL_COMPANIES, [vehicleId])).get(vehicleId);
+      const what = { fun: 'tts', content: { text, types: ['tts', 'display'], alarmId, linkage: true }, user: { id: null, name: '' } };
+      return outcomeCode(label ? await sendRecorded(db, live.gateway, label, msg, what, TERMINAL_REPLY_TIMEOUT_MS) : await live.gateway.sendCommand(vehicleId, msg, TERMINAL_REPLY_TIMEOUT_MS));
+    },
   });
   await service.init();
   app.decorate('alarms', service);
@@ -50,7 +58,7 @@ export async function safeRoutes(app: App, deps: ServiceDeps & { readonly live: 
     await service.stop();
   });
   settingsRoutes(app, { storage, alarms: service });
-  alarmRoutes(app, { storage, gateway: live.gateway, clock: live.store.clock, push: app.push });
+  alarmRoutes(app, { storage, gateway: live.gateway, db, clock: live.store.clock, push: app.push });
   aggregateRoutes(app, { storage, clock: live.store.clock });
   driverSignIn(live.gateway, storage, live.store.clock); // 0x0702: the driver the statistics attribute alarms to
   // Vehicle appraisal and analysis reports: km and running days from the positioning rollup (report_vehicle_day).

@@ -271,6 +271,9 @@ describe('alarm linkage', () => {
       const alarmId = data!.id as number;
       await expect.poll(async () => (await server.call<LogView[]>('GET', `/service-command/command_record/findAlarmDealLog?alarmId=${alarmId}`, { token: admin })).data)
         .toEqual([expect.objectContaining({ action: 'linkageTts', userId: null, content: speech, terminalResult: 0 })]);
+      // …and kept as the platform's command record of that alarm.
+      const told = await server.call<{ fun: string; state: string; userName: string; content: Record<string, unknown> }[]>('GET', `/service-command/command_record/findAlarmDeal?alarmId=${alarmId}`, { token: admin });
+      expect(told.data).toEqual([expect.objectContaining({ fun: 'tts', state: 'ok', userName: '', content: expect.objectContaining({ text: speech, alarmId, linkage: true }) })]);
     } finally {
       push.close();
       // other tests raise 17001 on vehicles of the same fleet
@@ -556,5 +559,34 @@ describe('alarm addresses', () => {
     expect(detail.data.address).toBe(listed!.address);
     const en = await server.call<AlarmView>('GET', `/service-safe/alarmInfo/${listed!.id}`, { token, lang: 'en' });
     expect(en.data.address).toMatch(/Shanghai/);
+  });
+});
+
+// Last in the file: it takes two fresh vehicles, and the tests above expect the fleet's order of hand-out.
+describe('command records of alarm handling and text messages', () => {
+  it('keeps every 0x8203 and TTS as a command record: findAlarmDeal lists what the terminal was told about an alarm, tts lists texts by vehicle, offline ones too, and neither leaks to another branch', async () => {
+    const v = freshVehicle(false);
+    const t = await terminalFor(v);
+    await report(t, bit(0));
+    const [a] = await alarmsOf(v.vehicleId);
+    await server.call('GET', `/service-command/command/confirmAlarmAndReplyDevice?alarmId=${a!.id}&dealType=1&dealContent=ok`, { token: safety });
+    await server.call('POST', '/service-command/command/startTts', { token: admin, body: { vehicleId: v.vehicleId, text: '请减速', alarmId: a!.id } });
+    interface RecordView { fun: string; msgId: number; state: string; result: number | null; userName: string; content: Record<string, unknown>; vehicleId: number }
+    const told = await server.call<RecordView[]>('GET', `/service-command/command_record/findAlarmDeal?alarmId=${a!.id}`, { token: safety });
+    expect(told.data).toEqual([
+      expect.objectContaining({ fun: 'alarmDeal', msgId: MSG.ALARM_CONFIRM, state: 'ok', result: 0, content: expect.objectContaining({ alarmId: a!.id, action: 'confirm', mask: 1, dealContent: 'ok' }) }),
+      expect.objectContaining({ fun: 'tts', msgId: MSG.TEXT, state: 'ok', result: 0, content: expect.objectContaining({ text: '请减速', alarmId: a!.id }) }),
+    ]);
+    expect(told.data[0]!.userName).not.toBe(told.data[1]!.userName); // the safety officer decided, the administrator spoke
+
+    const offline = freshVehicle(false);
+    await server.call('POST', '/service-command/command/startTts', { token: admin, body: { vehicleId: offline.vehicleId, text: '请回电' } });
+    const texts = (id: number, token = admin) => server.call<{ records: RecordView[]; total: number }>('GET', `/service-command/command_record/tts?vehicleId=${id}`, { token });
+    expect((await texts(v.vehicleId)).data.records.map((r) => [r.content.text, r.state])).toEqual([['请减速', 'ok']]);
+    expect((await texts(offline.vehicleId)).data.records.map((r) => [r.content.text, r.state])).toEqual([['请回电', 'offline']]);
+
+    // A branch user: the alarm is not theirs (404) and the vehicle's texts are not listed.
+    expect((await server.call('GET', `/service-command/command_record/findAlarmDeal?alarmId=${a!.id}`, { token: eastSafety })).status).toBe(404);
+    expect((await texts(v.vehicleId, eastSafety)).data.total).toBe(0);
   });
 });

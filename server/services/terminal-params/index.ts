@@ -26,7 +26,7 @@ import { requestLang } from '../../http/lang.ts';
 import type { Message } from '../../http/messages.ts';
 import { Id, Name, PageFields, Strict, Text, type App, type PermissionKey } from '../../http/route.ts';
 import type { LiveRuntime } from '../../live/runtime.ts';
-import { ANSWER_TIMEOUT_MS, commandRecords, createCommandTasks, TASK_QUEUE_MS, TASK_VEHICLES_MAX, type CommandUser } from '../command-tasks/index.ts';
+import { ANSWER_TIMEOUT_MS, commandRecordPage, commandRecords, createCommandTasks, TASK_QUEUE_MS, TASK_VEHICLES_MAX, type CommandUser } from '../command-tasks/index.ts';
 
 export const PARAMS_PAGE = '/information/params/baseParam';
 export const ADAS_PAGE = '/information/params/adasParam';
@@ -278,19 +278,7 @@ export function terminalParamsRoutes(app: App, deps: TerminalParamsDeps): void {
     const ctx = auth(request);
     const q = request.query;
     const scope = await narrowedScope(storage, ctx, q.companyId);
-    const cond = scopeCondition(scope, 'c');
-    const where = [cond.sql];
-    const params: unknown[] = [...cond.params];
-    if (q.vehicleId !== undefined) { where.push('r.vehicle_id = ?'); params.push(q.vehicleId); }
-    if (q.taskId !== undefined) { where.push('r.task_id = ?'); params.push(q.taskId); }
-    const sql = `FROM command_record r JOIN company c ON c.id = r.company_id WHERE ${where.join(' AND ')}`;
-    const total = (db.prepare(`SELECT count(*) AS n ${sql}`).get(...params) as { n: number }).n;
-    const rows = db.prepare(`SELECT r.* ${sql} ORDER BY r.id DESC LIMIT ? OFFSET ?`).all(...params, q.size, (q.current - 1) * q.size) as Record<string, unknown>[];
-    const records = rows.map((r) => ({
-      id: r.id, vehicleId: r.vehicle_id, vehiidno: r.vehiidno, deviceNo: r.device_no, msgId: r.msg_id, fun: r.fun, content: JSON.parse(r.content as string) as unknown,
-      taskId: r.task_id, userName: r.user_name, sendTime: r.send_time, answerTime: r.answer_time, state: r.state, result: r.result,
-      answer: r.answer === null ? null : JSON.parse(r.answer as string) as unknown,
-    }));
+    const { records, total } = commandRecordPage(db, scope, { vehicleId: q.vehicleId, taskId: q.taskId }, q);
     return ok({ records, total, current: q.current, size: q.size }, requestLang(request));
   });
 
