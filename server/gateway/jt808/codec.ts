@@ -93,7 +93,8 @@ export function encodeFrame(init: HeaderInit, body: Uint8Array): Uint8Array {
 export function encodePacket(init: Omit<HeaderInit, 'msgId'>, message: Jt808MessageInput): Uint8Array {
   const w = new Writer(96);
   writeMessage(w, message, init.version ?? 2013);
-  return encodeFrame({ ...init, msgId: message.msgId }, w.finish());
+  // Not `{ ...init, msgId }`: one per acknowledgement, and that shape costs a hidden class per object (server/CONTEXT.md).
+  return encodeFrame(Object.assign({}, init, { msgId: message.msgId }), w.finish());
 }
 
 /**

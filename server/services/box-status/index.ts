@@ -212,7 +212,8 @@ export class BoxStatusService {
     this.stats.reports++;
     const before = this.latest.get(vehicleId);
     const changed = !before || before.lifted !== state.lifted || before.sealed !== state.sealed || before.loaded !== state.loaded;
-    const now: BoxNow = { ...state, since: changed ? loc.time : before.since, time: loc.time, speed: loc.speed, lng: loc.lng, lat: loc.lat };
+    // Object.assign, not a spread plus fields: once per report (server/CONTEXT.md, Pitfalls).
+    const now: BoxNow = Object.assign({}, state, { since: changed ? loc.time : before.since, time: loc.time, speed: loc.speed, lng: loc.lng, lat: loc.lat });
     this.latest.set(vehicleId, now);
     if (changed) {
       this.stats.changes++;
