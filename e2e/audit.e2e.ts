@@ -18,6 +18,9 @@ describe('audit trail: a change made in the console shows on the by-page screen'
     const page = await e2e.newPage();
     await page.setViewportSize({ width: 1280, height: 720 });
     await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    // The router reports a page once it has stayed for a second (VISIT_SETTLE_MS): the edit below can take
+    // less than that on a quiet machine, so the test waits for the report before it leaves the page.
+    const visitReported = page.waitForResponse((r) => r.url().includes('/service-priv/pageview/add') && r.request().postData()?.includes('/information/vehicle') === true);
     await page.goto(consolePath('/information/vehicle'));
     const vehicles = page.locator('[data-page="information-vehicle"]');
     await vehicles.getByPlaceholder('车牌号 / 车架号 / 设备号').fill(v.vehiidno);
@@ -28,6 +31,7 @@ describe('audit trail: a change made in the console shows on the by-page screen'
     await form.locator('[name=remark]').fill('审计 e2e');
     await page.getByTestId('vehicle-form-submit').click();
     await form.waitFor({ state: 'detached' });
+    expect((await visitReported).ok()).toBe(true);
 
     await page.goto(consolePath('/system/user_operate/operateByPage'));
     const screen = page.locator('[data-page="system-operate-page"]');
