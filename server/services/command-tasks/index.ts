@@ -40,7 +40,12 @@ export function commandRecords(db: SqliteDb) {
   const insertRecord = db.prepare(`INSERT INTO command_record (company_id, vehicle_id, vehiidno, device_no, msg_id, fun, content, task_id, user_id, user_name, send_time, state)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const finishRecord = db.prepare('UPDATE command_record SET state = ?, result = ?, answer = ?, answer_time = ? WHERE id = ?');
+  const dropRecord = db.prepare('DELETE FROM command_record WHERE id = ?');
   return {
+    /** Removes a record whose command was never sent and whose call was refused. */
+    drop(id: number): void {
+      dropRecord.run(id);
+    },
     record(v: VehicleLabel, msg: Jt808MessageInput, fun: string, content: unknown, user: CommandUser, state: RecordState, taskId: number | null = null): number {
       return Number(insertRecord.run(v.companyId, v.vehicleId, v.vehiidno, v.deviceNo ?? '', msg.msgId, fun, JSON.stringify(content), taskId, user.id, user.name, Date.now(), state).lastInsertRowid);
     },
@@ -66,12 +71,14 @@ export function commandRecords(db: SqliteDb) {
  */
 export async function sendRecorded(
   db: SqliteDb, gateway: Pick<Gateway, 'sendCommand'>, v: VehicleLabel, msg: Jt808MessageInput,
-  what: { readonly fun: string; readonly content: unknown; readonly user: CommandUser }, timeoutMs = ANSWER_TIMEOUT_MS,
+  what: { readonly fun: string; readonly content: unknown; readonly user: CommandUser; readonly keepOffline?: boolean }, timeoutMs = ANSWER_TIMEOUT_MS,
 ): Promise<CommandOutcome> {
   const records = recordsOf(db);
   const id = records.record(v, msg, what.fun, what.content, what.user, 'sent');
   const outcome = await gateway.sendCommand(v.vehicleId, msg, timeoutMs);
-  records.settle(id, outcome);
+  // keepOffline false: the caller refuses an offline terminal (a 4xx), and a refused call writes nothing.
+  if (outcome.kind === 'offline' && what.keepOffline === false) records.drop(id);
+  else records.settle(id, outcome);
   return outcome;
 }
 

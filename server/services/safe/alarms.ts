@@ -95,10 +95,10 @@ export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
   const confirm = '/safeManagement/alarmProcessingPage:confirm' as const;
 
   /** A command to the alarm's (or any scoped) vehicle, kept as a command record (issue 17). */
-  async function sendAs(ctx: AuthContext, vehicleId: number, msg: Jt808MessageInput, fun: string, content: unknown): Promise<CommandOutcome> {
+  async function sendAs(ctx: AuthContext, vehicleId: number, msg: Jt808MessageInput, fun: string, content: unknown, keepOffline: boolean): Promise<CommandOutcome> {
     const label = (await storage.terminals.labels(ALL_COMPANIES, [vehicleId])).get(vehicleId);
     if (!label) return gateway.sendCommand(vehicleId, msg, TERMINAL_REPLY_TIMEOUT_MS);
-    return sendRecorded(db, gateway, label, msg, { fun, content, user: { id: ctx.user.id, name: displayName(ctx) } }, TERMINAL_REPLY_TIMEOUT_MS);
+    return sendRecorded(db, gateway, label, msg, { fun, content, user: { id: ctx.user.id, name: displayName(ctx) }, keepOffline }, TERMINAL_REPLY_TIMEOUT_MS);
   }
 
   async function inScope(scope: Scope, ids: readonly number[]): Promise<number[]> {
@@ -277,7 +277,7 @@ export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
       let terminal = TERMINAL_NOT_APPLICABLE;
       if (mask !== 0) {
         const msg = { msgId: MSG.ALARM_CONFIRM, alarmSerial: 0, alarmType: mask };
-        terminal = outcomeCode(await sendAs(ctx, a.vehicleId, msg, 'alarmDeal', { alarmId: a.id, alarmType: a.alarmType, action, dealType: type, dealContent: content, mask }));
+        terminal = outcomeCode(await sendAs(ctx, a.vehicleId, msg, 'alarmDeal', { alarmId: a.id, alarmType: a.alarmType, action, dealType: type, dealContent: content, mask }, true));
       }
       if (resend) {
         await storage.alarms.addLog({
@@ -310,7 +310,7 @@ export function alarmRoutes(app: App, deps: AlarmRouteDeps): void {
     const alarm = alarmId === undefined ? undefined : await storage.alarms.get(ctx.scope, alarmId);
     if (alarmId !== undefined && (!alarm || alarm.vehicleId !== vehicleId)) throw fail.notFound(SafeMessages.alarmNotFound);
     const flags = types.reduce((f, t) => f | TEXT_FLAGS[t as keyof typeof TEXT_FLAGS], 0);
-    const outcome = await sendAs(ctx, vehicleId, { msgId: MSG.TEXT, flags, textType: 1, text }, 'tts', { text, types, alarmId: alarmId ?? null });
+    const outcome = await sendAs(ctx, vehicleId, { msgId: MSG.TEXT, flags, textType: 1, text }, 'tts', { text, types, alarmId: alarmId ?? null }, false); // offline: 409, nothing kept
     const code = outcomeCode(outcome);
     if (alarm) {
       await storage.alarms.addLog({
