@@ -158,7 +158,13 @@ function reduceOnRequest(storage: SqliteStorage, vehicles: number, fromDay: numb
 
 async function measure(fleet: Fleet, compareIngest: boolean): Promise<BenchRecord[]> {
   const name = (what: string) => `report-engine ${fleet.label}: ${what}`;
+  // A full round takes hours: each figure is also logged as soon as it is measured (stderr), so a run
+  // stopped in its second fleet still leaves the first fleet's figures.
   const records: BenchRecord[] = [];
+  const publish = (...items: BenchRecord[]) => {
+    for (const r of items) process.stderr.write(`[report-engine ${new Date().toISOString()}] ${r.name} · ${r.metric}: ${r.value}${r.baseline === undefined ? '' : ` (baseline ${r.baseline})`}\n`);
+    records.push(...items);
+  };
   const dirs: string[] = [];
   const dir = () => {
     const d = mkdtempSync(path.join(tmpdir(), 'report-engine-bench-'));
@@ -187,7 +193,7 @@ async function measure(fleet: Fleet, compareIngest: boolean): Promise<BenchRecor
     engine.flushNow();
     await engine.close();
     const bytes = diskBytes(dataDir);
-    records.push(
+    publish(
       { name: name('fill'), metric: 'disk bytes per position (positions, indexes, engine rows)', value: bytes / withEngine.rows, unit: 'B' },
       { name: name('fill'), metric: 'positions', value: withEngine.rows, unit: 'rows' },
       { name: name('fill'), metric: 'vehicle-days', value: fleet.vehicles * fleet.days, unit: 'days' },
@@ -200,7 +206,7 @@ async function measure(fleet: Fleet, compareIngest: boolean): Promise<BenchRecor
       plain.db.close();
       const a = withEngine.rows / (withEngine.cpuMs / 1000);
       const b = without.rows / (without.cpuMs / 1000);
-      records.push(
+      publish(
         { name: name('ingest'), metric: 'rows / CPU-s, engine on', value: a, unit: 'rows/s', baseline: b, ratio: a / b },
         { name: name('ingest'), metric: 'wall ms, engine on', value: withEngine.wallMs, unit: 'ms', baseline: without.wallMs, ratio: withEngine.wallMs / without.wallMs },
       );
@@ -235,6 +241,7 @@ async function measure(fleet: Fleet, compareIngest: boolean): Promise<BenchRecor
     });
     const got = fleet.vehicles * fleet.days;
     await engine.close();
+    process.stderr.write(`[report-engine ${new Date().toISOString()}] ${name('read')}: engine start ${startMs} ms, first ${firstMs} ms, warm ${warmMs} ms; the baseline's reads follow\n`);
 
     // The baseline on a fresh connection too, then warm.
     storage.db.close();
@@ -248,7 +255,7 @@ async function measure(fleet: Fleet, compareIngest: boolean): Promise<BenchRecor
     if (reduced !== got) throw new Error(`baseline reduced ${reduced} vehicle-days, engine ${got}`);
     storage.db.close();
 
-    records.push(
+    publish(
       { name: name('restart'), metric: 'engine start', value: startMs, unit: 'ms' },
       { name: name('read'), metric: 'first after restart', value: firstMs, unit: 'ms', baseline: baseFirstMs, ratio: firstMs / baseFirstMs },
       { name: name('read'), metric: 'warm', value: warmMs, unit: 'ms', baseline: baseWarmMs, ratio: warmMs / baseWarmMs },
@@ -266,5 +273,8 @@ export async function run(args: BenchArgs): Promise<BenchRecord[]> {
   const day: Fleet = args.quick
     ? { label: 'day (quick: 2,000 vehicles)', vehicles: 2000, days: 1, points: 240, stepMs: 120_000 }
     : { label: 'day (100,000 vehicles)', vehicles: 100_000, days: 1, points: 960, stepMs: 30_000 };
-  return [...(await measure(month, false)), ...(await measure(day, true))];
+  // BENCH_FLEET=month|day runs one fleet (a full round of both takes hours on a 2-core machine).
+  const only = process.env.BENCH_FLEET;
+  if (only !== undefined && only !== 'month' && only !== 'day') throw new Error(`BENCH_FLEET is 'month' or 'day', not '${only}'`);
+  return [...(only === 'day' ? [] : await measure(month, false)), ...(only === 'month' ? [] : await measure(day, true))];
 }
