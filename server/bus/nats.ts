@@ -56,7 +56,17 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<PositionB
     await nc.close().catch(() => undefined);
     throw err;
   }
-  return new NatsPositionBus(nc, jetstream(nc), options);
+  const bus = new NatsPositionBus(nc, jetstream(nc), options);
+  connections.set(bus, nc);
+  return bus;
+}
+
+/** The connection of a bus made here: other bus modules (events-nats.ts) share it instead of opening their own. */
+const connections = new WeakMap<PositionBus, NatsConnection>();
+
+/** The NATS connection under `bus` (undefined for a bus not made by connectNatsBus, e.g. a test double). */
+export function natsConnectionOf(bus: PositionBus): NatsConnection | undefined {
+  return connections.get(bus);
 }
 
 async function ensureStream(nc: NatsConnection): Promise<void> {
