@@ -64,6 +64,7 @@ import { tileRoutes } from './services/tiles/index.ts';
 import { fleetAssetRoutes } from './services/fleet-assets/index.ts';
 import { createFleetSync } from './live/fleet-sync.ts';
 import { installOps } from './ops/routes.ts';
+import { installLeadership } from './ops/leader.ts';
 import { boxStatusRoutes } from './services/box-status/index.ts';
 
 declare module 'fastify' {
@@ -99,6 +100,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.decorate('storage', storage);
   if (owned) app.addHook('onClose', async () => storage.close());
+  // Issue 20: which node of a cluster on one PostgreSQL database runs the once-only jobs (always this one on SQLite; server/cluster-jobs.md).
+  await installLeadership(app, { config, storage });
   // Long track reads (playback weeks, reports' scans) run in worker threads, off the gateway's event loop.
   const trackReads = attachTrackReadPool(storage);
   app.addHook('preClose', async () => trackReads?.close());

@@ -33,6 +33,12 @@ export interface AlarmPublisher {
 export interface AlarmServiceOptions {
   /** Offline sweep period (real time). @default 10 s */
   readonly sweepMs?: number;
+  /**
+   * Whether this node decides the platform's offline alarm now (issue 20: in a cluster, one node whose store sees
+   * every terminal: `app.sweepLeadership`, server/cluster-jobs.md). The sweep's other parts (route key-point windows of
+   * this node's terminals, pruning) run regardless. @default always
+   */
+  readonly offlineWhen?: () => boolean;
   /** The platform overspeed rule for every vehicle; null: off. @default DEFAULT_SPEED_RULE (100 km/h for 10 s) */
   readonly speedRule?: SpeedRule | null;
   readonly log?: { warn(obj: object, msg: string): void };
@@ -154,6 +160,23 @@ export class AlarmService {
       const key = this.engine.restore(a.vehicleId, a.alarmType, { lastTime: a.lastTime, count: a.count, active });
       this.ids.set(key, Promise.resolve(a.id));
     }
+  }
+
+  /**
+   * Issue 20: this node has just become the one that decides offline alarms (`offlineWhen`). The offline alarms
+   * another node opened and left open are taken over (ended here when their vehicle reports again, never raised a
+   * second time); one this engine already holds is kept.
+   */
+  async adoptOpenOffline(now: number = this.store.clock()): Promise<number> {
+    const code = PLATFORM_RULES.offline;
+    let adopted = 0;
+    for (const a of await this.storage.alarms.recent(now - RESTORE_HELD_MS, now - ALARM_WINDOW_MS)) {
+      if (a.alarmType !== code || a.endTime !== null || this.engine.isActive(a.vehicleId, code) || this.store.slotOf(a.vehicleId) < 0) continue;
+      const key = this.engine.restore(a.vehicleId, code, { lastTime: a.lastTime, count: a.count, active: true });
+      this.ids.set(key, Promise.resolve(a.id));
+      adopted++;
+    }
+    return adopted;
   }
 
   start(): void {
@@ -337,7 +360,8 @@ export class AlarmService {
     const c = this.store.columns;
     const code = PLATFORM_RULES.offline;
     const events: AlarmEvent[] = [];
-    for (let slot = 0; slot < this.store.count; slot++) {
+    const offlineHere = this.options.offlineWhen?.() ?? true;
+    for (let slot = 0; offlineHere && slot < this.store.count; slot++) {
       const contact = c.lastContact[slot]!;
       if (!Number.isFinite(contact)) continue;
       const vehicleId = c.vehicleId[slot]!;

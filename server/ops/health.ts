@@ -8,7 +8,8 @@
  * - push: the push hub ticked within PUSH_TICK_STALE_MS (a timer that is set but whose tick throws
  *   every time, or a hub never started, is down).
  * A part whose role this node does not run (ROLES, issue 20 scale-out: `gateway`, `push`) is `off`
- * and does not make the node unready.
+ * and does not make the node unready. `leader` says whether this node runs the cluster's once-only jobs
+ * (server/ops/leader.ts); a follower is as ready as the leader.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Role } from '../config.ts';
@@ -21,6 +22,8 @@ export type PartState = 'up' | 'down' | 'off';
 export interface Readiness {
   readonly status: 'ok' | 'unavailable';
   readonly checks: { readonly database: PartState; readonly gateway: PartState; readonly push: PartState };
+  /** Issue 20: this node runs the cluster's once-only jobs (always true on the embedded database; not a check). */
+  readonly leader: boolean;
 }
 
 export interface HealthSources {
@@ -30,6 +33,8 @@ export interface HealthSources {
   readonly log: FastifyBaseLogger;
   /** This node's roles; absent: all. */
   readonly roles?: ReadonlySet<Role>;
+  /** Whether this node is the cluster's leader (server/ops/leader.ts); absent: true. */
+  readonly leader?: () => boolean;
 }
 
 /** The push part is down when the hub has not completed a tick for this long (ticks run every 50 ms). */
@@ -50,7 +55,7 @@ export class HealthCheck {
     // A hub started a moment ago has not ticked yet (ticks every 50 ms): its start counts as a tick.
     const push: PartState = roles && !roles.has('push') ? 'off' : hub?.running && performance.now() - Math.max(this.lastTick, hub.startedAt) <= PUSH_TICK_STALE_MS ? 'up' : 'down';
     const ok = database === 'up' && gateway !== 'down' && push !== 'down';
-    return { status: ok ? 'ok' : 'unavailable', checks: { database, gateway, push } };
+    return { status: ok ? 'ok' : 'unavailable', checks: { database, gateway, push }, leader: this.sources.leader?.() ?? true };
   }
 
   /**

@@ -109,6 +109,6 @@ describe('/metrics without METRICS_TOKEN: loopback only', () => {
     const ready = await server.app.inject({ method: 'GET', url: '/health/ready', remoteAddress: '10.0.0.7' });
     // startServer does not bind the gateway: not ready, and only up/down says so.
     expect(ready.statusCode).toBe(503);
-    expect(ready.json()).toEqual({ status: 'unavailable', checks: { database: 'up', gateway: 'down', push: 'up' } });
+    expect(ready.json()).toEqual({ status: 'unavailable', checks: { database: 'up', gateway: 'down', push: 'up' }, leader: true });
   });
 });

@@ -17,6 +17,8 @@ import type { PushHub } from '../push/hub.ts';
 export interface MetricSources {
   readonly live: LiveRuntime;
   readonly push: () => PushHub | undefined;
+  /** Issue 20: this node is the cluster's leader (server/ops/leader.ts); absent: 1. */
+  readonly leader?: () => boolean;
 }
 
 /**
@@ -81,6 +83,8 @@ export class OpsMetrics {
     gauge(r, 'fleet_push_consumers_behind', 'Push consumers skipped for being behind (waiting to drain for a fresh snapshot).', pushFigure((hub) => hub.behindCount()));
     followCounter(r, 'fleet_push_bytes_sent_total', 'Bytes the push hub wrote to console websockets.', pushFigure((hub) => hub.stats.bytesSent));
     followCounter(r, 'fleet_push_slow_closed_total', 'Push consumers closed for not reading (4008).', pushFigure((hub) => hub.stats.slowClosed));
+
+    gauge(r, 'fleet_leader', '1 when this node runs the cluster\'s once-only jobs (always on the embedded database), else 0.', () => (sources.leader?.() ?? true ? 1 : 0));
 
     this.alarms = new Counter({ name: 'fleet_alarms_raised_total', help: 'New alarms, by alarm type code and risk level.', labelNames: ['type', 'level'], registers: [r] });
     this.http = new Histogram({

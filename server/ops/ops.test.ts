@@ -51,7 +51,13 @@ describe('health and metrics of a running server', () => {
     const ready = await fetch(`${url}/health/ready`);
     expect(ready.status).toBe(200);
     expect(ready.headers.get('cache-control')).toBe('no-store');
-    expect(await ready.json()).toEqual({ status: 'ok', checks: { database: 'up', gateway: 'up', push: 'up' } });
+    expect(await ready.json()).toEqual({ status: 'ok', checks: { database: 'up', gateway: 'up', push: 'up' }, leader: true });
+  });
+
+  it('the embedded database\'s single node is always the leader: every job runs here (issue 20)', async () => {
+    expect(server.app.leadership).toMatchObject({ isLeader: true, shared: false });
+    expect(server.app.sweepLeadership).toMatchObject({ isLeader: true, shared: false });
+    expect(sample(await scrape(), 'fleet_leader')).toBe(1);
   });
 
   it('counts a real terminal: 1 connected, reports up by exactly N, history rows written and flushes timed', async () => {
@@ -164,7 +170,7 @@ describe('health and metrics of a running server', () => {
     await server.app.live.gateway.stop();
     const ready = await fetch(`${url}/health/ready`);
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toEqual({ status: 'unavailable', checks: { database: 'up', gateway: 'down', push: 'up' } });
+    expect(await ready.json()).toEqual({ status: 'unavailable', checks: { database: 'up', gateway: 'down', push: 'up' }, leader: true });
     expect((await fetch(`${url}/health/live`)).status).toBe(200);
   });
 });
@@ -185,7 +191,7 @@ describe('readiness of the push hub', () => {
       await new Promise((r) => setTimeout(r, PUSH_TICK_STALE_MS + 300));
       const ready = await fetch(`${url}/health/ready`);
       expect(ready.status).toBe(503);
-      expect(await ready.json()).toEqual({ status: 'unavailable', checks: { database: 'up', gateway: 'up', push: 'down' } });
+      expect(await ready.json()).toEqual({ status: 'unavailable', checks: { database: 'up', gateway: 'up', push: 'down' }, leader: true });
       // Ticking again: ready within a tick or two.
       hub.tick = tick;
       const again = await until(() => fetch(`${url}/health/ready`).then((r) => r.status), (s) => s === 200, 2000);
@@ -209,7 +215,7 @@ describe('readiness without a database', () => {
       const ready = await fetch(`${url}/health/ready`);
       expect(ready.status).toBe(503);
       const body = await ready.json();
-      expect(body).toEqual({ status: 'unavailable', checks: { database: 'down', gateway: 'up', push: 'up' } });
+      expect(body).toEqual({ status: 'unavailable', checks: { database: 'down', gateway: 'up', push: 'up' }, leader: true });
       // The cause stays in the server's log: the public answer holds no error text.
       expect(JSON.stringify(body)).not.toMatch(/connection|sqlite|open/i);
     } finally {

@@ -36,12 +36,12 @@ export interface OpsDeps {
 export function installOps(app: FastifyInstance, deps: OpsDeps): OpsMetrics {
   // The hub is registered after this (registerPush); read it once it exists.
   const push = (): PushHub | undefined => (app.hasDecorator('push') ? app.push : undefined);
-  const metrics = new OpsMetrics({ live: deps.live, push });
+  const metrics = new OpsMetrics({ live: deps.live, push, leader: () => app.leadership.isLeader });
   app.decorate('opsMetrics', metrics);
   installHttpMetrics(app, metrics);
   // One observation per committed batch (≤ HISTORY_BATCH_ROWS rows), not per position.
   if (deps.live.history instanceof BatchedHistoryWriter) deps.live.history.onFlushed = (_rows, ms) => metrics.observeFlush(ms);
-  const health = new HealthCheck({ storage: deps.storage, live: deps.live, push, log: app.log, roles: deps.config.roles });
+  const health = new HealthCheck({ storage: deps.storage, live: deps.live, push, log: app.log, roles: deps.config.roles, leader: () => app.leadership.isLeader });
   app.addHook('onReady', async () => {
     const hub = push();
     if (hub) hub.onAlarm = (alarm) => metrics.observeAlarm(alarm);

@@ -56,7 +56,12 @@ export function reportRollupDay(storage: Storage, clock: () => number, policy: R
 
 export function installRetention(app: FastifyInstance, deps: { config: Config; storage: Storage; clock: () => number }): void {
   const { config, storage, clock } = deps;
-  const scheduler = new RetentionScheduler({ log: app.log });
+  // Issue 20: shared rows are swept by the leader only; a node that becomes leader sweeps at once (its predecessor may have died mid-round).
+  const scheduler = new RetentionScheduler({ log: app.log, isLeader: () => app.leadership.isLeader });
+  let started = false;
+  app.leadership.onChange((leader) => {
+    if (leader && started) void scheduler.runAll();
+  });
   app.decorate('retention', scheduler);
 
   const exportFiles = new ExportFiles({ storage, dir: path.join(config.dataDir, 'exports'), keepMs: config.exportRetentionMinutes * 60_000, clock, log: app.log });
@@ -75,8 +80,10 @@ export function installRetention(app: FastifyInstance, deps: { config: Config; s
   app.addHook('onReady', async () => {
     await exportFiles.start();
     scheduler.start();
+    started = true;
   });
   app.addHook('preClose', async () => {
+    started = false;
     await scheduler.stop();
     await rollups?.close();
     await exportFiles.stop();

@@ -39,6 +39,20 @@ describe('retention scheduler', () => {
     expect(a.runs).toBe(after);
   });
 
+  it('on a follower of a cluster runs only the per-node tasks; on the leader every task (issue 20)', async () => {
+    let leader = false;
+    const s = new RetentionScheduler({ isLeader: () => leader });
+    const shared = task('shared');
+    const own = Object.assign(task('own'), { perNode: true });
+    s.add(shared);
+    s.add(own);
+    expect(Object.keys(await s.runAll())).toEqual(['own']);
+    expect([shared.runs, own.runs]).toEqual([0, 1]);
+    leader = true;
+    expect(Object.keys(await s.runAll())).toEqual(['shared', 'own']);
+    expect([shared.runs, own.runs]).toEqual([1, 2]);
+  });
+
   it('keeps sweeping the other kinds when one fails, and logs the failure', async () => {
     const warned: string[] = [];
     const s = new RetentionScheduler({ log: { warn: (o, msg) => warned.push(`${(o as { task: string }).task}: ${msg}`) } });

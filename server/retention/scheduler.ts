@@ -2,7 +2,8 @@
  * One scheduler for every retention sweep of the server (media files, history, export files, search
  * results): each task runs at start and then every interval, one task after another, so two sweeps
  * never compete for the single SQLite connection. Each task bounds its own work per step and yields
- * between steps (see data-retention.ts); the scheduler only decides when.
+ * between steps (see data-retention.ts); the scheduler only decides when, and (in a cluster on one PostgreSQL
+ * database) that a task deleting shared rows runs on the leader only.
  */
 export const RETENTION_INTERVAL_MS = 3_600_000;
 
@@ -12,10 +13,17 @@ export interface RetentionTask {
   sweep(): Promise<object>;
   /** Asks a sweep in progress to end after its current step (shutdown). */
   halt?(): void;
+  /**
+   * Runs on every node of a cluster (it cleans what only this node has: its own files). Without it a task runs on
+   * the leader only (`isLeader`): it deletes shared rows, which one node must do once (server/cluster-jobs.md).
+   */
+  readonly perNode?: boolean;
 }
 
 export interface SchedulerOptions {
   readonly intervalMs?: number;
+  /** This node runs the cluster's once-only tasks (issue 20: server/ops/leader.ts); absent: always. */
+  readonly isLeader?: () => boolean;
   readonly log?: { warn(obj: object, msg: string): void };
 }
 
@@ -53,8 +61,10 @@ export class RetentionScheduler {
   runAll(): Promise<Record<string, object>> {
     this.running ??= (async () => {
       const results: Record<string, object> = {};
+      const leader = this.options.isLeader?.() ?? true;
       for (const task of this.tasks) {
         if (this.stopped) break;
+        if (!leader && !task.perNode) continue;
         try {
           results[task.name] = await task.sweep();
         } catch (err) {

@@ -123,7 +123,7 @@ export function installCommLog(app: FastifyInstance, api: App, deps: CommLogDeps
   app.decorate('frameLog', frameLog);
   if (frameLog) {
     live.gateway.attachFrameLog(frameLog);
-    app.retention.add({ name: 'frameLog', sweep: async () => frameLog.sweep() });
+    app.retention.add({ name: 'frameLog', sweep: async () => frameLog.sweep(), perNode: true }); // its own files: every node sweeps them (issue 20)
     // After live.stop (registered earlier): the gateway's last acks are in the batch.
     app.addHook('preClose', async () => frameLog.close());
   }

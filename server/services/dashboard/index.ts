@@ -203,11 +203,13 @@ export function dashboardRoutes(app: App, deps: ServiceDeps & { readonly live: L
   const permission = '/home/index' as const;
 
   // The 7-day rows in the background: 10 s after start (a user opening / right after `npm start` should
-  // not wait for them), then 5 minutes after each China midnight.
+  // not wait for them), then 5 minutes after each China midnight. In a cluster the leader computes them
+  // (issue 20: every node reading every vehicle's history once a day is the same work N times); a node's
+  // own request for a day still missing computes it as before.
   let timer: ReturnType<typeof setTimeout> | undefined;
   const schedule = (ms: number) => {
     timer = setTimeout(() => {
-      figures.ensureDays().catch((err: unknown) => app.log.warn({ err: String(err) }, 'dashboard: 7-day driving rows failed'))
+      (app.leadership.isLeader ? figures.ensureDays() : Promise.resolve()).catch((err: unknown) => app.log.warn({ err: String(err) }, 'dashboard: 7-day driving rows failed'))
         .finally(() => schedule(DAY_MS - ((Date.now() + CHINA_OFFSET_MS) % DAY_MS) + 5 * 60_000));
     }, ms);
     timer.unref();

@@ -37,6 +37,7 @@ export async function safeRoutes(app: App, deps: ServiceDeps & { readonly live: 
   const db = (storage as SqliteStorage).db;
   const service = new AlarmService(storage, live.store, app.push, {
     log: app.log,
+    offlineWhen: () => app.sweepLeadership.isLeader, // issue 20: one node of a cluster raises offline alarms
     fences: sqliteFenceSource(db), // issue 17: the stored fences the platform evaluates
     routes: sqliteRouteSource(db, deps.config.routeNightWindow), // issue 17: the stored routes (13010, 13003, 12006, 13011)
     // TTS linkage: spoken and shown on the terminal's screen, as the pop-up's ttsReminder does by hand.
@@ -52,6 +53,10 @@ export async function safeRoutes(app: App, deps: ServiceDeps & { readonly live: 
   app.decorate('alarms', service);
   live.gateway.onReport = (vehicleId, report, edition) => service.onReport(vehicleId, report, edition);
   app.addHook('onReady', async () => service.start());
+  // Issue 20: a node that takes over the offline sweep takes over the offline alarms its predecessor left open.
+  app.sweepLeadership.onChange((leader) => {
+    if (leader) service.adoptOpenOffline().catch((err: unknown) => app.log.warn({ err }, 'offline alarms could not be taken over'));
+  });
   // Before the live runtime's preClose flushes history and storage closes: no writes after close.
   app.addHook('preClose', async () => {
     live.gateway.onReport = undefined;
