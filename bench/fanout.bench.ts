@@ -24,7 +24,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
-import { login, percentile, wallNow } from './load/common.ts';
+import { frameToDecoded, login, nextMessage as nextChildMessage, percentile, wallNow } from './load/common.ts';
 import type { FanoutTerminalsStart } from './load/fanout-terminals.ts';
 import type { PushClientsOptions, PushClientsResult } from './load/push-clients.ts';
 import type { BenchArgs, BenchRecord } from './types.ts';
@@ -159,21 +159,7 @@ export async function measureFanout(vehicles: number, clients: number, seconds: 
 
 type ChildMessage = { type: string; result?: PushClientsResult; message?: string; loginMs?: number; failed?: number; sent?: number; sentAt?: [number, number, number][] };
 
-function nextMessage(proc: ChildProcess, type: string): Promise<ChildMessage> {
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`child exited with ${code} before '${type}'`));
-    const onMessage = (m: ChildMessage) => {
-      if (m.type === 'error') reject(new Error(m.message));
-      else if (m.type === type) {
-        proc.off('message', onMessage);
-        proc.off('exit', onExit);
-        resolve(m);
-      }
-    };
-    proc.on('message', onMessage);
-    proc.once('exit', onExit);
-  });
-}
+const nextMessage = (proc: ChildProcess, type: string) => nextChildMessage<ChildMessage>(proc, type);
 
 export interface GatewayFanoutResult extends Omit<FanoutResult, 'feederCpuPercent'> {
   /** Terminals that failed to sign in. */
@@ -238,14 +224,7 @@ export async function measureFanoutGateway(vehicles: number, clients: number, se
     consoles.send({ cmd: 'stop' });
     const result = (await decodedP).result!;
 
-    const sentAt = new Map<number, number>();
-    for (const [id, gpsSec, at] of sent.sentAt!) sentAt.set(id * 1e6 + (gpsSec - baseSec), at);
-    const latencies: number[] = [];
-    for (const [id, gpsSec, decodedAt] of result.samples) {
-      const at = sentAt.get(id * 1e6 + (gpsSec - baseSec));
-      if (at !== undefined) latencies.push(decodedAt - at);
-    }
-    latencies.sort((a, b) => a - b);
+    const latencies = frameToDecoded(sent.sentAt!, result.samples, baseSec);
     const cpuMs = (cpu.user + cpu.system) / 1000;
     return {
       vehicles: rows.length, clients, seconds: result.seconds, loginFailed: ready.failed ?? 0,

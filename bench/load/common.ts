@@ -1,7 +1,9 @@
 /**
  * Shared bits of the Node load runners (bench/load/*.ts): argument parsing, the loopback guard and
- * sign-in. The runners only ever talk to this machine and stop after a bounded count and time.
+ * sign-in. The runners only ever talk to this machine and stop after a bounded count and time. Also the
+ * benches' handling of their load children (IPC messages, frame → decoded latency).
  */
+import type { ChildProcess } from 'node:child_process';
 
 export function args(argv: readonly string[] = process.argv.slice(2)): Map<string, string> {
   const out = new Map<string, string>();
@@ -48,4 +50,43 @@ export function percentile(sorted: readonly number[], p: number): number {
 /** Wall clock with sub-millisecond resolution, comparable across processes on one machine. */
 export function wallNow(): number {
   return performance.timeOrigin + performance.now();
+}
+
+/** A load child's IPC message: `type`, and `message` on an 'error'. */
+export interface LoadChildMessage {
+  type: string;
+  message?: string;
+}
+
+/** The load child's next message of `type`; rejects on an 'error' message from it, or when it exits first. */
+export function nextMessage<T extends LoadChildMessage>(proc: ChildProcess, type: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`child exited with ${code} before '${type}'`));
+    const onMessage = (m: T) => {
+      if (m.type === 'error') reject(new Error(m.message));
+      else if (m.type === type) {
+        proc.off('message', onMessage);
+        proc.off('exit', onExit);
+        resolve(m);
+      }
+    };
+    proc.on('message', onMessage);
+    proc.once('exit', onExit);
+  });
+}
+
+/**
+ * Frame → decoded latencies (ms, sorted) of the sampled positions: the terminals' [vehicle id, GPS second,
+ * written at] (load/fanout-terminals.ts) matched with the consoles' [vehicle id, GPS second, decoded at]
+ * (load/push-clients.ts); `baseSec` is the terminals' GPS second of round 0.
+ */
+export function frameToDecoded(sentAt: readonly [number, number, number][], decoded: readonly [number, number, number][], baseSec: number): number[] {
+  const written = new Map<number, number>();
+  for (const [id, gpsSec, at] of sentAt) written.set(id * 1e6 + (gpsSec - baseSec), at);
+  const latencies: number[] = [];
+  for (const [id, gpsSec, decodedAt] of decoded) {
+    const at = written.get(id * 1e6 + (gpsSec - baseSec));
+    if (at !== undefined) latencies.push(decodedAt - at);
+  }
+  return latencies.sort((a, b) => a - b);
 }

@@ -67,8 +67,13 @@ export function socketUrl(dir: string, port: number, database = 'postgres'): str
   return `postgresql://${CLUSTER_USER}@localhost/${database}?host=${encodeURIComponent(dir)}&port=${port}`;
 }
 
-/** initdb + pg_ctl start (C collation: the scope queries compare company paths bytewise, db/scope.ts). */
-export async function startCluster(): Promise<PgCluster> {
+/**
+ * initdb + pg_ctl start (C collation: the scope queries compare company paths bytewise, db/scope.ts).
+ * `durable`: fsync and full-page writes on, commits not waiting for their WAL flush (synchronous_commit
+ * off): what embedded SQLite's default (WAL, synchronous NORMAL) keeps, for a benchmark comparing the two
+ * (bench/bus.bench.ts). Without it a test cluster skips every sync.
+ */
+export async function startCluster(options: { durable?: boolean } = {}): Promise<PgCluster> {
   const bin = findPgBin();
   if (!bin) throw new Error(pgUnavailableReason());
   const owner = postgresUser();
@@ -89,7 +94,7 @@ export async function startCluster(): Promise<PgCluster> {
       const opts = [
         `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}`,
         // A test cluster: nothing to keep after a crash, so no syncs.
-        '-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100',
+        `-c fsync=${options.durable ? 'on' : 'off'} -c synchronous_commit=off -c full_page_writes=${options.durable ? 'on' : 'off'} -c max_connections=100`,
       ].join(' ');
       try {
         run('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', '-o', opts, 'start']);
