@@ -98,25 +98,35 @@ function parkingSummaryRow(v: VehicleLabel, days: OperationRow[]) {
 }
 type ParkingSummaryRow = ReturnType<typeof parkingSummaryRow>;
 
-/** A stop's place in the caller's language: the offline county-level geocoder (server/services/track/geocoder.ts). */
-function stopRow(v: VehicleLabel, day: number, e: DayEvent, lang: Lang) {
+/** A stop; its place (the offline county-level geocoder, server/services/track/geocoder.ts) is worded by `presentStops`. */
+function stopRow(v: VehicleLabel, day: number, e: DayEvent) {
   return {
     ...vehicleFields(v), date: chinaDateOfDay(day), startTime: e.start, endTime: e.end, minutes: r1(e.value['minutes'] ?? 0),
-    parking: e.value['parking'] === 1, lng: e.lng, lat: e.lat, place: address(e.lng, e.lat, lang), open: e.value['open'] === 1,
+    parking: e.value['parking'] === 1, lng: e.lng, lat: e.lat, place: '', open: e.value['open'] === 1,
   };
 }
 type StopRow = ReturnType<typeof stopRow>;
+/** The places of the rows that leave (ReportDecl.present), in the caller's language. */
+function presentStops(rows: StopRow[], lang: Lang): void {
+  for (const r of rows) r.place = address(r.lng, r.lat, lang);
+}
 
-function tripRow(v: VehicleLabel, day: number, e: DayEvent, lang: Lang) {
+function tripRow(v: VehicleLabel, day: number, e: DayEvent) {
   const x = e.value;
   const endLng = x['endLng'] ?? e.lng, endLat = x['endLat'] ?? e.lat;
   return {
     ...vehicleFields(v), date: chinaDateOfDay(day), startTime: e.start, endTime: e.end, startLng: e.lng, startLat: e.lat,
-    startPlace: address(e.lng, e.lat, lang), endLng, endLat, endPlace: address(endLng, endLat, lang), km: r2(x['km'] ?? 0), minutes: r1(x['minutes'] ?? 0),
+    startPlace: '', endLng, endLat, endPlace: '', km: r2(x['km'] ?? 0), minutes: r1(x['minutes'] ?? 0),
     maxSpeed: r1(x['maxSpeed'] ?? 0), avgSpeed: r1(x['avgSpeed'] ?? 0), open: x['open'] === 1,
   };
 }
 type TripRow = ReturnType<typeof tripRow>;
+function presentTrips(rows: TripRow[], lang: Lang): void {
+  for (const r of rows) {
+    r.startPlace = address(r.startLng, r.startLat, lang);
+    r.endPlace = address(r.endLng, r.endLat, lang);
+  }
+}
 
 function nightRow(v: VehicleLabel, day: number, d: OperationRow) {
   return { ...vehicleFields(v), date: chinaDateOfDay(day), nightKm: r2(d.nightKm), nightMinutes: r1(d.nightMinutes), tripKm: r2(d.tripKm) };
@@ -140,10 +150,10 @@ async function mileageDays(engine: ReportEngine, vehicles: VehicleLabel[], perio
 async function operationDays(engine: ReportEngine, vehicles: VehicleLabel[], period: Period) {
   return engine.days<OperationRow>(OPERATION_MODULE_KEY, ids(vehicles), period.firstDay, period.lastDay);
 }
-async function eventRows<T>(engine: ReportEngine, vehicles: VehicleLabel[], period: Period, kind: string, lang: Lang, row: (v: VehicleLabel, day: number, e: DayEvent, lang: Lang) => T) {
+async function eventRows<T>(engine: ReportEngine, vehicles: VehicleLabel[], period: Period, kind: string, row: (v: VehicleLabel, day: number, e: DayEvent) => T) {
   const byId = new Map(vehicles.map((v) => [v.vehicleId, v]));
   const list = await engine.events(OPERATION_MODULE_KEY, ids(vehicles), period.firstDay, period.lastDay, kind);
-  return list.flatMap((x) => (byId.has(x.vehicleId) ? [row(byId.get(x.vehicleId)!, x.day, x.event, lang)] : []));
+  return list.flatMap((x) => (byId.has(x.vehicleId) ? [row(byId.get(x.vehicleId)!, x.day, x.event)] : []));
 }
 
 const REPORTS = {
@@ -186,20 +196,22 @@ const REPORTS = {
   } satisfies OperationDecl<ParkingSummaryRow>,
   parkingReport: {
     path: '/geography/getVehicleDailyStop', method: 'GET', screen: '/report/vehicleOperationAnalysis/parkingReport', file: ['停车报表', 'parking-report'],
-    build: async (engine, vehicles, period, _extra, lang) => {
-      const rows = await eventRows(engine, vehicles, period, 'stop', lang, stopRow);
+    build: async (engine, vehicles, period) => {
+      const rows = await eventRows(engine, vehicles, period, 'stop', stopRow);
       return { rows, totals: { stops: rows.length, minutes: r1(sum(rows, (r) => r.minutes)) } };
     },
+    present: presentStops,
     columns: (lang: Lang) => sheet<StopRow>(...VEHICLE_COLS<StopRow>(), col('开始时间', 'From', (r) => chinaDateTime(r.startTime), 20), col('结束时间', 'To', (r) => chinaDateTime(r.endTime), 20),
       col('时长(分钟)', 'Minutes', (r) => r.minutes), col('类型', 'Kind', (r) => (r.parking ? (lang === 'zh' ? '熄火停车' : 'Parked') : lang === 'zh' ? '怠速' : 'Idling')),
       col('位置', 'Place', (r) => r.place, 30), col('经纬度', 'Lng, lat', (r) => coords(r.lng, r.lat), 24))(lang),
   } satisfies OperationDecl<StopRow>,
   travelDetails: {
     path: '/geography/getVehicleTrips', method: 'GET', screen: '/report/vehicleOperationAnalysis/travelDetails', file: ['行程明细', 'trip-details'],
-    build: async (engine, vehicles, period, _extra, lang) => {
-      const rows = await eventRows(engine, vehicles, period, 'trip', lang, tripRow);
+    build: async (engine, vehicles, period) => {
+      const rows = await eventRows(engine, vehicles, period, 'trip', tripRow);
       return { rows, totals: { trips: rows.length, km: r2(sum(rows, (r) => r.km)), minutes: r1(sum(rows, (r) => r.minutes)) } };
     },
+    present: presentTrips,
     columns: sheet<TripRow>(...VEHICLE_COLS<TripRow>(), col('开始时间', 'From', (r) => chinaDateTime(r.startTime), 20), col('开始位置', 'From place', (r) => r.startPlace, 30),
       col('开始经纬度', 'From lng, lat', (r) => coords(r.startLng, r.startLat), 24), col('结束时间', 'To', (r) => chinaDateTime(r.endTime), 20),
       col('结束位置', 'To place', (r) => r.endPlace, 30), col('结束经纬度', 'To lng, lat', (r) => coords(r.endLng, r.endLat), 24), col('里程(km)', 'km', (r) => r.km),

@@ -117,6 +117,11 @@ describe('operation reports answer what a recompute from raw positions gives', (
       expect(t.startPlace).toBe(address(t.startLng, t.startLat, 'en'));
       expect(t.endPlace).toBe(address(t.endLng, t.endLat, 'en'));
     }
+    // Places are worded for the rows that leave (the page), not for all rows first: page 2 of size 1 has its place.
+    const second = await get<Answer<{ lng: number; lat: number; place: string }>>(P.parkingReport, { ...period([a]), current: 2, size: 1 }, admin, 'zh');
+    expect(second.data.records).toHaveLength(1);
+    expect(second.data.records[0]!.place).toBe(address(second.data.records[0]!.lng, second.data.records[0]!.lat, 'zh'));
+    expect(second.data.records[0]!.place).toBe(zh.data.records[1]!.place);
   });
 
   it('trip details: km, max and average speed of each trip equal the recompute', async () => {

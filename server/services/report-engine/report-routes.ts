@@ -93,6 +93,12 @@ export interface ReportDecl<T> {
   /** Rules on those fields that need no data (throw the field's 400), checked before a list is built or an export starts. */
   readonly check?: (extra: Readonly<Record<string, unknown>>) => void;
   readonly columns: (lang: Lang) => SheetColumn<T>[];
+  /**
+   * Fills in place what costs per row to word (a place from the offline geocoder, ~40 µs each), only on the rows
+   * that leave: the page's, or the export's. `build` leaves those fields empty: a month of 500 vehicles' trips is
+   * 15,500 rows, and wording them all for a page of 50 made the trip list take 1.7 s (measured, issue 18).
+   */
+  readonly present?: (rows: T[], lang: Lang) => void;
   /** A catalogue name of the export-start call beside `<path>/excel` (e.g. devstatus/errorlistExport), under the prefix. */
   readonly exportAlias?: string;
   /**
@@ -177,6 +183,7 @@ export function reportRoutes(app: App, deps: ReportRouteDeps, opts: ReportRouteO
     const answer = async (request: FastifyRequest, q: Query & { current: number; size: number }) => {
       const { rows, totals } = await run(decl, request, q);
       const records = rows.slice((q.current - 1) * q.size, q.current * q.size);
+      decl.present?.(records, requestLang(request));
       return ok({ records, total: rows.length, current: q.current, size: q.size, totals }, requestLang(request));
     };
     if (decl.method === 'GET') {
@@ -201,6 +208,7 @@ export function reportRoutes(app: App, deps: ReportRouteDeps, opts: ReportRouteO
       const job = await jobs.start({ userId: auth(request).user.id, fileName: decl.file, asciiName: decl.file[1], log: request.log }, async () => {
         const { rows } = await run(decl, request, q);
         const kept = rows.slice(0, REPORT_EXPORT_MAX_ROWS);
+        decl.present?.(kept, lang);
         return { total: rows.length, exported: kept.length, file: await xlsxBuffer(decl.file[lang === 'zh' ? 0 : 1], decl.columns(lang), kept, lang) };
       });
       return ok({ taskId: job.id }, lang);
