@@ -3,6 +3,7 @@
  * database in DATA_DIR, serves the API and the console, and shuts down cleanly on SIGINT/SIGTERM.
  */
 import { buildApp } from './app.ts';
+import { warmGeocoder } from './services/track/geocoder.ts';
 import { loadConfig, ROLES } from './config.ts';
 import { PUSH_PATH } from './push/index.ts';
 import { openStorage } from './db/open.ts';
@@ -59,6 +60,8 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  // The first stop/trip report or alarm sheet after a restart would otherwise load the offline geocoder (~300 ms).
+  if (config.roles.has('api')) setImmediate(warmGeocoder);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // Issue 20: a node opens only its roles' ports (ROLES; all by default). The simulated fleet needs a gateway here.
