@@ -85,10 +85,10 @@ const ZERO_DEVICE: DeviceRow = {
 };
 
 function onlineDayRow(v: VehicleLabel, day: number, d: DeviceRow) {
-  return {
-    ...vehicleFields(v), date: chinaDateOfDay(day), online: d.online === 1, sessions: d.sessions, onlineMinutes: r1(d.onlineMinutes), offlines: d.offlines,
+  return Object.assign(vehicleFields(v), {
+    date: chinaDateOfDay(day), online: d.online === 1, sessions: d.sessions, onlineMinutes: r1(d.onlineMinutes), offlines: d.offlines,
     offlineMinutes: r1(d.offlineMinutes), longestOfflineMinutes: r1(d.longestOfflineMinutes), firstContact: d.firstContact, lastContact: d.lastContact,
-  };
+  });
 }
 type OnlineDayRow = ReturnType<typeof onlineDayRow>;
 
@@ -100,11 +100,11 @@ function elapsedMinutes(period: Period, now: number): number {
 
 function onlineStatRow(v: VehicleLabel, days: DeviceRow[], period: Period, now: number) {
   const minutes = sum(days, (d) => d.onlineMinutes);
-  return {
-    ...vehicleFields(v), days: periodDays(period), onlineDays: days.filter((d) => d.online === 1).length, onlineMinutes: r1(minutes),
+  return Object.assign(vehicleFields(v), {
+    days: periodDays(period), onlineDays: days.filter((d) => d.online === 1).length, onlineMinutes: r1(minutes),
     onlineTimeRate: pct(minutes, elapsedMinutes(period, now)), sessions: sum(days, (d) => d.sessions), offlines: sum(days, (d) => d.offlines),
     offlineMinutes: r1(sum(days, (d) => d.offlineMinutes)),
-  };
+  });
 }
 type OnlineStatRow = ReturnType<typeof onlineStatRow>;
 
@@ -118,40 +118,40 @@ export interface FaultRow {
 function faultStatRow(v: VehicleLabel, faults: readonly FaultRow[]) {
   const counts = Object.fromEntries(Object.keys(FAULT_KINDS).map((k) => [k, 0])) as Record<FaultKind, number>;
   for (const f of faults) counts[f.kind]++;
-  return { ...vehicleFields(v), ...counts, total: faults.length, faultMinutes: r1(sum(faults, (f) => f.minutes ?? 0)) };
+  return Object.assign(vehicleFields(v), counts, { total: faults.length, faultMinutes: r1(sum(faults, (f) => f.minutes ?? 0)) });
 }
 type FaultStatRow = ReturnType<typeof faultStatRow>;
 
 function onlineAnalysisRow(v: VehicleLabel, day: number, op: OperationRow | undefined, dev: DeviceRow | undefined, km: MileageRow | undefined) {
   const trackKm = km?.trackKm ?? 0;
-  return {
+  return Object.assign(vehicleFields(v), {
     // Online day: a position that day, or heartbeat contact (the device row with the heartbeats laid over it).
-    ...vehicleFields(v), date: chinaDateOfDay(day), online: op?.online === 1 || dev?.online === 1, points: op?.points ?? dev?.points ?? 0,
+    date: chinaDateOfDay(day), online: op?.online === 1 || dev?.online === 1, points: op?.points ?? dev?.points ?? 0,
     onlineMinutes: r1(dev?.onlineMinutes ?? 0), trackKm: r2(trackKm), operation: operationDay(trackKm), firstTime: op?.firstTime ?? null, lastTime: op?.lastTime ?? null,
-  };
+  });
 }
 type OnlineAnalysisRow = ReturnType<typeof onlineAnalysisRow>;
 
 function onlineRateRow(v: VehicleLabel, days: OnlineAnalysisRow[]) {
   const onlineDays = days.filter((d) => d.online).length;
   const operationDays = days.filter((d) => d.operation).length;
-  return {
-    ...vehicleFields(v), days: days.length, onlineDays, operationDays, onlineRate: pct(onlineDays, days.length), operationRate: pct(operationDays, days.length),
-  };
+  return Object.assign(vehicleFields(v), {
+    days: days.length, onlineDays, operationDays, onlineRate: pct(onlineDays, days.length), operationRate: pct(operationDays, days.length),
+  });
 }
 type OnlineRateRow = ReturnType<typeof onlineRateRow>;
 
 function morningDayRow(v: VehicleLabel, day: number, d: OperationRow) {
-  return { ...vehicleFields(v), date: chinaDateOfDay(day), morningKm: r2(d.morningKm), morningMinutes: r1(d.morningMinutes), tripKm: r2(d.tripKm), drivingMinutes: r1(d.drivingMinutes) };
+  return Object.assign(vehicleFields(v), { date: chinaDateOfDay(day), morningKm: r2(d.morningKm), morningMinutes: r1(d.morningMinutes), tripKm: r2(d.tripKm), drivingMinutes: r1(d.drivingMinutes) });
 }
 type MorningDayRow = ReturnType<typeof morningDayRow>;
 
 function morningStatRow(v: VehicleLabel, days: OperationRow[], period: Period) {
   const driven = days.filter((d) => d.morning === 1);
-  return {
-    ...vehicleFields(v), days: periodDays(period), morningDays: driven.length, morningKm: r2(sum(driven, (d) => d.morningKm)),
+  return Object.assign(vehicleFields(v), {
+    days: periodDays(period), morningDays: driven.length, morningKm: r2(sum(driven, (d) => d.morningKm)),
     morningMinutes: r1(sum(driven, (d) => d.morningMinutes)), share: pct(driven.length, periodDays(period)),
-  };
+  });
 }
 type MorningStatRow = ReturnType<typeof morningStatRow>;
 
@@ -195,10 +195,10 @@ async function faultsOf(storage: Storage, vehicles: VehicleLabel[], period: Peri
     const v = byId.get(a.vehicleId);
     const kind = KIND_OF.get(a.alarmType);
     if (!v || !kind) continue;
-    rows.push({
-      ...vehicleFields(v), date: chinaDate(a.startTime), alarmId: a.id, alarmType: a.alarmType, kind, startTime: a.startTime, endTime: a.endTime,
+    rows.push(Object.assign(vehicleFields(v), {
+      date: chinaDate(a.startTime), alarmId: a.id, alarmType: a.alarmType, kind, startTime: a.startTime, endTime: a.endTime,
       minutes: a.endTime === null ? null : r1((a.endTime - a.startTime) / 60_000), count: a.count, lng: a.lng, lat: a.lat,
-    });
+    }));
   }
   return rows.sort((a, b) => a.vehiidno.localeCompare(b.vehiidno) || a.startTime - b.startTime || a.alarmId - b.alarmId);
 }

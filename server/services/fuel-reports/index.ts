@@ -54,8 +54,7 @@ function summaryRow(v: VehicleLabel, days: { day: number; row: FuelRow }[]) {
   const sum = (pick: (r: FuelRow) => number) => days.reduce((s, d) => s + pick(d.row), 0);
   const km = r2(sum((r) => r.km));
   const consumed = r1(sum((r) => r.consumed));
-  return {
-    ...vehicleFields(v),
+  return Object.assign(vehicleFields(v), {
     days: withData.length,
     startLevel: withData[0]?.row.startLevel ?? null,
     endLevel: withData.at(-1)?.row.endLevel ?? null,
@@ -67,20 +66,20 @@ function summaryRow(v: VehicleLabel, days: { day: number; row: FuelRow }[]) {
     km,
     per100km: withData.length > 0 ? per100(consumed, km) : null,
     samples: sum((r) => r.samples),
-  };
+  });
 }
 type SummaryRow = ReturnType<typeof summaryRow>;
 
 function dailyRow(v: VehicleLabel, day: number, r: FuelRow) {
-  return { ...vehicleFields(v), date: chinaDateOfDay(day), ...r };
+  return Object.assign(vehicleFields(v), { date: chinaDateOfDay(day), ...r });
 }
 type DailyRow = ReturnType<typeof dailyRow>;
 
 function eventRow(v: VehicleLabel, day: number, e: DayEvent) {
-  return {
-    ...vehicleFields(v), date: chinaDateOfDay(day), start: e.start, end: e.end, lng: e.lng, lat: e.lat,
+  return Object.assign(vehicleFields(v), {
+    date: chinaDateOfDay(day), start: e.start, end: e.end, lng: e.lng, lat: e.lat,
     before: e.value.before ?? 0, after: e.value.after ?? 0, litres: e.value.litres ?? 0,
-  };
+  });
 }
 type EventRow = ReturnType<typeof eventRow>;
 
@@ -186,6 +185,6 @@ export function fuelReportRoutes(app: App, deps: FuelReportDeps): void {
     const rows = await storage.positions.range(q.vehicleId, from, from + DAY_MS, CHART_MAX_POINTS);
     const samples: FuelSample[] = rows.map((r) => ({ t: r.gpsTime, lng: r.lng, lat: r.lat, speed: r.speed, mileage: r.mileage, fuel: r.fuel ?? null }));
     const a = analyzeFuel(samples, th);
-    return ok({ ...vehicleFields(label), date: q.date, thresholds: th, t: a.t, raw: a.raw, smooth: a.smooth, events: a.events, figures: a.figures }, lang);
+    return ok(Object.assign(vehicleFields(label), { date: q.date, thresholds: th, t: a.t, raw: a.raw, smooth: a.smooth, events: a.events, figures: a.figures }), lang);
   });
 }

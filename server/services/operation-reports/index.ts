@@ -62,18 +62,18 @@ function byDay<R>(list: { day: number; row: R }[] | undefined): Map<number, R> {
 function mileageStatRow(v: VehicleLabel, days: MileageDay[]) {
   const odo = days.some((d) => d.odometerKm !== null) ? sum(days, (d) => d.odometerKm) : null;
   const track = sum(days, (d) => d.trackKm);
-  return {
-    ...vehicleFields(v), odometerKm: odo === null ? null : r2(odo), trackKm: r2(track), differenceKm: odo === null ? null : r2(odo - track),
+  return Object.assign(vehicleFields(v), {
+    odometerKm: odo === null ? null : r2(odo), trackKm: r2(track), differenceKm: odo === null ? null : r2(odo - track),
     operationDays: days.filter((d) => operationDay(d.trackKm)).length,
-  };
+  });
 }
 type MileageStatRow = ReturnType<typeof mileageStatRow>;
 
 function mileageDayRow(v: VehicleLabel, day: number, d: MileageDay) {
-  return {
-    ...vehicleFields(v), date: chinaDateOfDay(day), odometerKm: d.odometerKm === null ? null : r2(d.odometerKm), trackKm: r2(d.trackKm),
+  return Object.assign(vehicleFields(v), {
+    date: chinaDateOfDay(day), odometerKm: d.odometerKm === null ? null : r2(d.odometerKm), trackKm: r2(d.trackKm),
     differenceKm: d.odometerKm === null ? null : r2(d.odometerKm - d.trackKm), operation: operationDay(d.trackKm),
-  };
+  });
 }
 type MileageDayRow = ReturnType<typeof mileageDayRow>;
 
@@ -90,20 +90,20 @@ const ZERO_OPERATION: OperationRow = {
 };
 
 function parkingSummaryRow(v: VehicleLabel, days: OperationRow[]) {
-  return {
-    ...vehicleFields(v), stops: sum(days, (d) => d.stops), stopMinutes: r1(sum(days, (d) => d.stopMinutes)),
+  return Object.assign(vehicleFields(v), {
+    stops: sum(days, (d) => d.stops), stopMinutes: r1(sum(days, (d) => d.stopMinutes)),
     parkingCount: sum(days, (d) => d.parkingCount), parkingMinutes: r1(sum(days, (d) => d.parkingMinutes)),
     idlingCount: sum(days, (d) => d.idlingCount), idlingMinutes: r1(sum(days, (d) => d.idlingMinutes)),
-  };
+  });
 }
 type ParkingSummaryRow = ReturnType<typeof parkingSummaryRow>;
 
 /** A stop; its place (the offline county-level geocoder, server/services/track/geocoder.ts) is worded by `presentStops`. */
 function stopRow(v: VehicleLabel, day: number, e: DayEvent) {
-  return {
-    ...vehicleFields(v), date: chinaDateOfDay(day), startTime: e.start, endTime: e.end, minutes: r1(e.value['minutes'] ?? 0),
+  return Object.assign(vehicleFields(v), {
+    date: chinaDateOfDay(day), startTime: e.start, endTime: e.end, minutes: r1(e.value['minutes'] ?? 0),
     parking: e.value['parking'] === 1, lng: e.lng, lat: e.lat, place: '', open: e.value['open'] === 1,
-  };
+  });
 }
 type StopRow = ReturnType<typeof stopRow>;
 /** The places of the rows that leave (ReportDecl.present), in the caller's language. */
@@ -114,11 +114,11 @@ function presentStops(rows: StopRow[], lang: Lang): void {
 function tripRow(v: VehicleLabel, day: number, e: DayEvent) {
   const x = e.value;
   const endLng = x['endLng'] ?? e.lng, endLat = x['endLat'] ?? e.lat;
-  return {
-    ...vehicleFields(v), date: chinaDateOfDay(day), startTime: e.start, endTime: e.end, startLng: e.lng, startLat: e.lat,
+  return Object.assign(vehicleFields(v), {
+    date: chinaDateOfDay(day), startTime: e.start, endTime: e.end, startLng: e.lng, startLat: e.lat,
     startPlace: '', endLng, endLat, endPlace: '', km: r2(x['km'] ?? 0), minutes: r1(x['minutes'] ?? 0),
     maxSpeed: r1(x['maxSpeed'] ?? 0), avgSpeed: r1(x['avgSpeed'] ?? 0), open: x['open'] === 1,
-  };
+  });
 }
 type TripRow = ReturnType<typeof tripRow>;
 function presentTrips(rows: TripRow[], lang: Lang): void {
@@ -129,13 +129,13 @@ function presentTrips(rows: TripRow[], lang: Lang): void {
 }
 
 function nightRow(v: VehicleLabel, day: number, d: OperationRow) {
-  return { ...vehicleFields(v), date: chinaDateOfDay(day), nightKm: r2(d.nightKm), nightMinutes: r1(d.nightMinutes), tripKm: r2(d.tripKm) };
+  return Object.assign(vehicleFields(v), { date: chinaDateOfDay(day), nightKm: r2(d.nightKm), nightMinutes: r1(d.nightMinutes), tripKm: r2(d.tripKm) });
 }
 type NightRow = ReturnType<typeof nightRow>;
 
 function nightCollectRow(v: VehicleLabel, days: OperationRow[]) {
   const nightDays = days.filter((d) => d.nightKm > 0).length;
-  return { ...vehicleFields(v), nightDays, nightKm: r2(sum(days, (d) => d.nightKm)), nightMinutes: r1(sum(days, (d) => d.nightMinutes)), tripKm: r2(sum(days, (d) => d.tripKm)) };
+  return Object.assign(vehicleFields(v), { nightDays, nightKm: r2(sum(days, (d) => d.nightKm)), nightMinutes: r1(sum(days, (d) => d.nightMinutes)), tripKm: r2(sum(days, (d) => d.tripKm)) });
 }
 type NightCollectRow = ReturnType<typeof nightCollectRow>;
 

@@ -64,27 +64,27 @@ function lineName(lines: Map<number, { name: string }>, id: number | null): stri
 }
 
 function carRow(v: VehicleLabel, day: number, line: string, r: PassengerDayRow) {
-  return {
-    ...vehicleFields(v), date: chinaDateOfDay(day), lineName: line, boarding: r.boarding, alighting: r.alighting, uploads: r.uploads,
+  return Object.assign(vehicleFields(v), {
+    date: chinaDateOfDay(day), lineName: line, boarding: r.boarding, alighting: r.alighting, uploads: r.uploads,
     peakHour: peakHour(r), maxOnboard: r.maxOnboard, doors: Object.keys(r.doors).length,
-  };
+  });
 }
 type CarRow = ReturnType<typeof carRow>;
 
 function supervisionRow(v: VehicleLabel, line: string, r: PassengerDayRow) {
-  return {
-    ...vehicleFields(v), lineName: line, boarding: r.boarding, alighting: r.alighting, uploads: r.uploads, maxOnboard: r.maxOnboard,
+  return Object.assign(vehicleFields(v), {
+    lineName: line, boarding: r.boarding, alighting: r.alighting, uploads: r.uploads, maxOnboard: r.maxOnboard,
     overloads: r.overloads, abnormal: r.abnormal, overloadRate: ratio(r.overloads, r.uploads), abnormalRate: ratio(r.abnormal, r.uploads),
-  };
+  });
 }
 type SupervisionRow = ReturnType<typeof supervisionRow>;
 
 function bigDataRow(v: VehicleLabel, day: number, line: string, r: PassengerDayRow) {
   const peak = peakHour(r);
-  return {
-    ...vehicleFields(v), date: chinaDateOfDay(day), lineName: line, boarding: r.boarding, alighting: r.alighting, peakHour: peak,
+  return Object.assign(vehicleFields(v), {
+    date: chinaDateOfDay(day), lineName: line, boarding: r.boarding, alighting: r.alighting, peakHour: peak,
     peakBoarding: peak === null ? 0 : r.hourlyBoarding[peak]!, hourlyBoarding: r.hourlyBoarding, hourlyAlighting: r.hourlyAlighting,
-  };
+  });
 }
 type BigDataRow = ReturnType<typeof bigDataRow>;
 
@@ -141,8 +141,8 @@ function reports(store: () => PassengerStore) {
           }
         }
         if (lineBoarding.size > LINE_REPORT_MAX_LINES) throw fail.badRequest(PassengerReportMessages.tooManyLinesServed);
-        const rows: LineRow[] = [...cells.values()].map((c) => ({
-          ...vehicleFields(c.company), lineId: c.lineId, lineName: lines.get(c.lineId)?.name ?? String(c.lineId), direction: c.direction, stationSeq: c.seq,
+        const rows: LineRow[] = [...cells.values()].map((c) => Object.assign(vehicleFields(c.company), {
+          lineId: c.lineId, lineName: lines.get(c.lineId)?.name ?? String(c.lineId), direction: c.direction, stationSeq: c.seq,
           stationName: lines.get(c.lineId)?.stations.get(`${c.direction}:${c.seq}`) ?? `#${c.seq}`,
           vehicles: c.vehicles.size, boarding: c.boarding, alighting: c.alighting, boardingShare: ratio(c.boarding, lineBoarding.get(c.lineId) ?? 0),
         }));
@@ -222,8 +222,8 @@ function reports(store: () => PassengerStore) {
         for (const v of new Set(list.map((m) => m.vehicleId))) {
           photos.set(v, store().photoIds(v, list.flatMap((m) => (m.vehicleId === v && m.mediaId !== null ? [m.mediaId] : []))));
         }
-        const rows = list.map((m) => ({
-          ...vehicleFields(byId.get(m.vehicleId)!), time: m.time, kind: m.kind, mask: m.mask, celsius: m.celsius, fever: isFever(m.celsius),
+        const rows = list.map((m) => Object.assign(vehicleFields(byId.get(m.vehicleId)!), {
+          time: m.time, kind: m.kind, mask: m.mask, celsius: m.celsius, fever: isFever(m.celsius),
           mediaId: m.mediaId, photoId: m.mediaId === null ? null : photos.get(m.vehicleId)?.get(m.mediaId) ?? null, uploadTime: m.receivedAt,
         }));
         rows.sort((a, b) => a.vehiidno.localeCompare(b.vehiidno) || a.vehicleId - b.vehicleId || a.time - b.time);

@@ -103,12 +103,12 @@ function vehicleFields(v: VehicleLabel) {
 }
 
 function dayRow(v: VehicleLabel, m: DayMetrics) {
-  return {
-    ...vehicleFields(v), date: m.date, totalGps: m.totalGps, pass: m.pass, undetermined: m.undetermined, error: m.error, drift: m.drift,
+  return Object.assign(vehicleFields(v), {
+    date: m.date, totalGps: m.totalGps, pass: m.pass, undetermined: m.undetermined, error: m.error, drift: m.drift,
     lossTimes: m.lossTimes, lossHours: round(m.lossHours, 2), lossKm: round(m.lossKm, 2), continuousKm: round(m.continuousKm, 2),
     mileageKm: round(m.mileageKm, 2), earlyMorningKm: round(m.earlyMorningKm, 2), online: m.online, operation: m.operation,
     qualifiedRate: percent(m.pass, m.totalGps),
-  };
+  });
 }
 type DayRow = ReturnType<typeof dayRow>;
 
@@ -123,22 +123,22 @@ function periodFields(m: PeriodMetrics) {
 type SummaryRow = ReturnType<typeof periodFields> & ReturnType<typeof vehicleFields>;
 
 function onlineRow(v: VehicleLabel, m: PeriodMetrics) {
-  return { ...vehicleFields(v), days: m.days, onlineDays: m.onlineDays, operationDays: m.operationDays, onlineRate: m.onlineRate };
+  return Object.assign(vehicleFields(v), { days: m.days, onlineDays: m.onlineDays, operationDays: m.operationDays, onlineRate: m.onlineRate });
 }
 type OnlineRow = ReturnType<typeof onlineRow>;
 
 function driftRow(v: VehicleLabel, d: DriftItem) {
-  return { ...vehicleFields(v), gpsTime: d.gpsTime, lng: d.lng, lat: d.lat, speed: round(d.speed, 1), speedIn: speedOut(d.speedIn), speedOut: speedOut(d.speedOut) };
+  return Object.assign(vehicleFields(v), { gpsTime: d.gpsTime, lng: d.lng, lat: d.lat, speed: round(d.speed, 1), speedIn: speedOut(d.speedIn), speedOut: speedOut(d.speedOut) });
 }
 type DriftRow = ReturnType<typeof driftRow>;
 
 function gapRow(v: VehicleLabel, g: GapItem) {
-  return { ...vehicleFields(v), ...g, km: round(g.km, 2), hours: round(g.hours, 2) };
+  return Object.assign(vehicleFields(v), g, { km: round(g.km, 2), hours: round(g.hours, 2) });
 }
 type GapRow = ReturnType<typeof gapRow>;
 
 function invalidRow(v: VehicleLabel, e: InvalidItem) {
-  return { ...vehicleFields(v), ...e };
+  return Object.assign(vehicleFields(v), e);
 }
 type InvalidRow = ReturnType<typeof invalidRow>;
 
@@ -324,7 +324,7 @@ export function reportRoutes(app: App, deps: ServiceDeps & { readonly live: Live
   async function summaryRows(request: FastifyRequest, p: ListParams) {
     const period = periodOf(p, engine.clock());
     const list = await summaries(await vehiclesOf(request, p), period);
-    const rows: SummaryRow[] = list.map(({ v, m }) => ({ ...vehicleFields(v), ...periodFields(m) }));
+    const rows: SummaryRow[] = list.map(({ v, m }) => Object.assign(vehicleFields(v), periodFields(m)));
     return { rows, totals: periodFields(sumMetrics(list.map((x) => x.m))) };
   }
 
