@@ -248,6 +248,87 @@ describe('report engine', () => {
     expect(db.prepare('SELECT kind, open FROM report_event WHERE vehicle_id = 1 ORDER BY rowid').all()).toEqual([{ kind: 'stop', open: 0 }, { kind: 'open', open: 0 }]);
   });
 
+  it('two nodes on one database (issue 20): a terminal moving from gateway A to B mid-day loses no point, and A\'s later saves and day close never overwrite B\'s', async () => {
+    const db = storage.db;
+    now = at(TODAY, 13 * 60);
+    // Node A: the suite's engine and writer. Node B: its own engine and writer on the same database.
+    const a = engine;
+    const b = newEngine();
+    await b.start();
+    const writerB = new BatchedHistoryWriter(storage.positions, { flushMs: 1_000_000, maxRows: 1_000_000 });
+    writerB.onCommitted = (rows) => b.ingest(rows);
+    const storeOn = async (w: BatchedHistoryWriter, rows: PositionRow[]) => {
+      for (const r of rows) w.enqueue(r);
+      await w.flush();
+      stored.push(...rows);
+    };
+    try {
+      // On A 08:00-09:00, saved; 09:00-10:00 stepped, not saved yet (a save is every 15 min).
+      const day = drive(1, TODAY, 8 * 60, 480);
+      await storeOn(writer, day.slice(0, 120));
+      a.flushNow();
+      await storeOn(writer, day.slice(120, 240));
+      // The terminal reconnects through the balancer to B: B's first point finds A's row and recomputes the day
+      // from the shared positions (A's unsaved hour included).
+      await storeOn(writerB, day.slice(240, 360));
+      await b.idle();
+      expect(b.stats.recomputes).toBe(1);
+      expect(await b.days<MileageRow>('mileage', [1], TODAY, TODAY)).toEqual(new Map([[1, [{ day: TODAY, row: reference(mileageModule, stored, 1, TODAY).row }]]]));
+      b.flushNow();
+      await storeOn(writerB, day.slice(360));
+
+      // A's next save: B saved the day further; A lets it go (old code: A's carry and its hour's 'stop' events written again).
+      a.flushNow();
+      expect(a.stats.handedOver).toBe(1);
+      expect(a.openDays).toBe(0);
+      b.flushNow();
+      // A node that does not hold the day answers it from the holder's saved carry (as of that save).
+      expect((await a.days<MileageRow>('mileage', [1], TODAY, TODAY)).get(1)![0]!.row).toEqual(reference(mileageModule, stored, 1, TODAY).row);
+      const stops = reference(probe, stored, 1, TODAY).events.filter((e) => e.kind === 'stop');
+      expect(db.prepare("SELECT start_time FROM report_event WHERE vehicle_id = 1 AND module = 'probe' AND kind = 'stop' ORDER BY start_time").pluck().all())
+        .toEqual(stops.map((e) => e.start));
+
+      // The day is over and quiet on both: whoever closes last, the final row holds every point of the day.
+      now = at(TODAY + 1, 60);
+      b.flushNow();
+      a.flushNow();
+      const final = db.prepare("SELECT row, carry FROM report_day WHERE module = 'mileage' AND vehicle_id = 1 AND day = ?").get(TODAY) as { row: string; carry: string | null };
+      expect([JSON.parse(final.row), final.carry]).toEqual([reference(mileageModule, stored, 1, TODAY).row, null]);
+      expect((JSON.parse(final.row) as MileageRow).points).toBe(480);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('a node opening a day another node stepped before saving it recomputes it from the positions (issue 20)', async () => {
+    now = at(TODAY, 13 * 60);
+    const b = newEngine();
+    await b.start();
+    const writerB = new BatchedHistoryWriter(storage.positions, { flushMs: 1_000_000, maxRows: 1_000_000 });
+    writerB.onCommitted = (rows) => b.ingest(rows);
+    try {
+      const day = drive(1, TODAY, 8 * 60, 200);
+      // A steps 100 points and never saves (the terminal leaves within the first 15 minutes of A's day).
+      await store(day.slice(0, 100));
+      for (const r of day.slice(100)) writerB.enqueue(r);
+      await writerB.flush();
+      stored.push(...day.slice(100));
+      await b.idle();
+      // Old code: B opened a fresh carry with its own 100 points only.
+      expect((await b.days<MileageRow>('mileage', [1], TODAY, TODAY)).get(1)![0]!.row).toEqual(reference(mileageModule, stored, 1, TODAY).row);
+      b.flushNow();
+      engine.flushNow(); // A's carry is older: handed over, not written
+      expect(engine.stats.handedOver).toBe(1);
+      const restarted = newEngine();
+      await restarted.start();
+      await restarted.idle();
+      expect((await restarted.days<MileageRow>('mileage', [1], TODAY, TODAY)).get(1)![0]!.row).toEqual(reference(mileageModule, stored, 1, TODAY).row);
+      await restarted.close();
+    } finally {
+      await b.close();
+    }
+  });
+
   it('retention deletes rows and events of days before the first kept day only', async () => {
     await store(drive(1, TODAY - 40, 480, 60));
     await store(drive(1, Y, 480, 60));

@@ -105,10 +105,12 @@ export interface ReportEngineStats {
   recomputes: number;
   saves: number;
   lastSaveMs: number;
+  /** Open days dropped at a save because another node had saved the day further (the terminal moved: cluster-jobs.md). */
+  handedOver: number;
 }
 
 export class SqliteReportEngine implements ReportEngine {
-  readonly stats: ReportEngineStats = { pointsStepped: 0, pointsResumed: 0, daysOpened: 0, recomputes: 0, saves: 0, lastSaveMs: 0 };
+  readonly stats: ReportEngineStats = { pointsStepped: 0, pointsResumed: 0, daysOpened: 0, recomputes: 0, saves: 0, lastSaveMs: 0, handedOver: 0 };
   private readonly modules: AnyModule[] = [];
   private readonly index = new Map<string, number>();
   private readonly store: ReportEngineStore;
@@ -280,6 +282,13 @@ export class SqliteReportEngine implements ReportEngine {
         this.enqueue(vehicleId, day, true);
         return;
       }
+      // Points of this day stored before this batch's first, and this engine has none of them: another node stepped
+      // them (the terminal came over from another gateway before that node's first save). A fresh carry would leave
+      // them out: the day is recomputed from the shared positions instead (it reads this batch too).
+      if (this.store.newestTime(vehicleId, chinaDayStartMs(day), points[from]!.p.t) !== null) {
+        this.enqueue(vehicleId, day, false);
+        return;
+      }
       e = this.open(vehicleId, day, now);
     }
     if (e.stale) return;
@@ -422,7 +431,8 @@ export class SqliteReportEngine implements ReportEngine {
     }
     this.store.transaction(() => {
       this.store.deleteEvents(this.moduleKeys, vehicleId, day);
-      this.saveEntry(e, !stillOpen, 'full', now);
+      // From the shared positions: as complete as any node's carry, so it is written whatever the row holds.
+      this.saveEntry(e, !stillOpen, 'full', now, true);
     });
   }
 
@@ -457,8 +467,12 @@ export class SqliteReportEngine implements ReportEngine {
       for (const e of this.entries.values()) {
         if (e.stale) continue; // its recompute writes it
         const close = !this.closed && e.day < today && now - e.touched >= this.closeAfterMs;
-        if (close) closing.push(e);
-        if (close || ((e.dirty || (mode === 'full' && !e.openEventsSaved)) && which(e))) this.saveEntry(e, close, mode, now);
+        if (close || ((e.dirty || (mode === 'full' && !e.openEventsSaved)) && which(e))) {
+          if (!this.saveEntry(e, close, mode, now)) {
+            closing.push(e);
+            this.stats.handedOver++;
+          } else if (close) closing.push(e);
+        }
       }
     });
     for (const e of closing) this.drop(e);
@@ -473,9 +487,17 @@ export class SqliteReportEngine implements ReportEngine {
    *   memory now and after a restart from the loaded carry, so the periodic save neither finishes nor serialises rows;
    * - open, 'full': the same plus its open events (rewritten), which `events()` reads from the table.
    */
-  private saveEntry(e: Entry, final: boolean, mode: SaveMode, now: number): void {
+  private saveEntry(e: Entry, final: boolean, mode: SaveMode, now: number, force = false): boolean {
     const mods = this.modules;
     const lastT = Number.isFinite(e.lastT) ? e.lastT : null;
+    // Cluster (issue 20): another node saved this day further than this carry got (the vehicle's terminal moved to its
+    // gateway, which recomputed the day from the shared positions). Writing would put back an older carry, add events
+    // that node's recompute already wrote, or close the day with part of its points: this node lets the day go.
+    // The row stays locked to the end of the transaction, so two savers never interleave.
+    if (!force) {
+      const held = this.store.heldLastT(mods[0]!.key, e.vehicleId, e.day);
+      if (held !== undefined && held !== null && (lastT === null || held > lastT)) return false;
+    }
     const writeOpen = final || mode === 'full';
     for (let m = 0; m < mods.length; m++) {
       const key = mods[m]!.key;
@@ -497,6 +519,7 @@ export class SqliteReportEngine implements ReportEngine {
     e.dirty = false;
     e.openRowsSaved = !final;
     if (writeOpen) e.openEventsSaved = true;
+    return true;
   }
 
   // ---- reads -----------------------------------------------------------------------------------
@@ -515,8 +538,13 @@ export class SqliteReportEngine implements ReportEngine {
       const open = this.byVehicle.get(v);
       const list: { day: number; row: Row }[] = [];
       for (const r of this.store.rows(moduleKey, v, fromDay, toDay)) {
-        // An open day not in memory is queued for recompute (a module added since its carry was saved): no figures yet.
-        if (open?.has(r.day) || r.row === OPEN_ROW) continue;
+        if (open?.has(r.day)) continue;
+        if (r.row === OPEN_ROW) {
+          // An open day this engine does not hold: another node's (issue 20: the gateway that has the vehicle's terminal),
+          // or one queued here for recompute. Its figures as of that carry's last save (at most persistMs behind).
+          if (r.carry !== null) list.push({ day: r.day, row: this.modules[m]!.finish(JSON.parse(r.carry), []) as Row });
+          continue;
+        }
         list.push({ day: r.day, row: JSON.parse(r.row) as Row });
       }
       if (open) {

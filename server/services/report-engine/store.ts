@@ -84,14 +84,24 @@ export class ReportEngineStore {
       .run(module, vehicleId, day, row, carry, lastT, now);
   }
 
+  /**
+   * Locks a day's row for the rest of the transaction (a concurrent saver on another node waits) and answers its stored
+   * `last_t`: undefined without a row, null for a day without points.
+   */
+  heldLastT(module: string, vehicleId: number, day: number): number | null | undefined {
+    const r = this.stmt('held', 'UPDATE report_day SET stale = stale WHERE module = ? AND vehicle_id = ? AND day = ? RETURNING last_t')
+      .get(module, vehicleId, day) as { last_t: number | null } | undefined;
+    return r === undefined ? undefined : r.last_t;
+  }
+
   /** An open day's carry when its row is already written (`putRow`); false when there was no row to update. */
   putCarry(module: string, vehicleId: number, day: number, carry: string, lastT: number | null, now: number): boolean {
     return this.stmt('putCarry', 'UPDATE report_day SET carry = ?, last_t = ?, updated_time = ? WHERE module = ? AND vehicle_id = ? AND day = ?')
       .run(carry, lastT, now, module, vehicleId, day).changes > 0;
   }
 
-  rows(module: string, vehicleId: number, fromDay: number, toDay: number): { day: number; row: string }[] {
-    return this.stmt('rows', 'SELECT day, row FROM report_day WHERE module = ? AND vehicle_id = ? AND day >= ? AND day <= ? ORDER BY day')
+  rows(module: string, vehicleId: number, fromDay: number, toDay: number): { day: number; row: string; carry: string | null }[] {
+    return this.stmt('rows', 'SELECT day, row, carry FROM report_day WHERE module = ? AND vehicle_id = ? AND day >= ? AND day <= ? ORDER BY day')
       .all(module, vehicleId, fromDay, toDay) as never;
   }
 
