@@ -17,7 +17,7 @@ import { installErrorHandler } from './http/errors.ts';
 import { loggerOptions } from './http/log.ts';
 import { installRoutePolicies } from './http/route.ts';
 import { installRoleGate } from './http/roles.ts';
-import { applyBusPosition, FOLLOW_OVERLAP_MS, openBus, streamedHistory } from './bus/index.ts';
+import { applyBusPosition, attachCommandBus, FOLLOW_OVERLAP_MS, openBus, streamedHistory } from './bus/index.ts';
 import type { HistorySink } from './live/history.ts';
 import type { LiveStore } from './live/store.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
@@ -117,6 +117,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // A push node follows every gateway's positions into its store; the bus closes after the gateway stopped (its acks drained).
     if (config.roles.has('push')) app.addHook('onReady', async () => bus.follow(followSince, (p) => applyBusPosition(live.store, p)));
     app.addHook('preClose', async () => bus.close());
+    // Commands to a terminal reach the gateway node holding its connection (server/bus/commands.ts); closed after the gateway stopped.
+    const commands = await attachCommandBus(config, live.gateway, bus.nodeId, app.log);
+    app.addHook('preClose', async () => commands?.close());
   }
   const media = createMediaRuntime(config, live.gateway);
   app.decorate('media', media);

@@ -6,10 +6,14 @@
  * - A node with the `push` role follows the stream into its live store, so its consoles see vehicles
  *   connected to any gateway. Its own positions (gateway and push in one process) are skipped: the
  *   gateway already applied them.
+ * - Commands to terminals (commands.ts, `attachCommandBus`): a node's commands for a vehicle no
+ *   connection of its own holds go to the gateway node that holds it (NATS request/reply), with a
+ *   single node's outcomes; a gateway node serves its terminals' commands.
  */
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
 import { FUTURE_TOLERANCE_MS } from '../gateway/live-apply.ts';
+import type { Jt808Gateway } from '../gateway/server.ts';
 import type { HistorySink } from '../live/history.ts';
 import type { LiveStore } from '../live/store.ts';
 import { StreamedHistory } from './sink.ts';
@@ -31,6 +35,17 @@ export async function openBus(config: Config, log: Log): Promise<PositionBus | u
   } catch (err) {
     throw new Error(`NATS_URL: could not connect to ${config.natsUrl.replace(/\/\/[^@/]*@/g, '//…@')} or set up the stream: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
+}
+
+/**
+ * Issue 20: commands to terminals across nodes (commands.ts, NATS loaded only here): the gateway's
+ * commands for vehicles it does not hold go to the gateway node that does; a gateway node serves its
+ * terminals' commands. Undefined without NATS_URL.
+ */
+export async function attachCommandBus(config: Config, gateway: Jt808Gateway, nodeId: string, log: Log): Promise<{ close(): Promise<void> } | undefined> {
+  if (!config.natsUrl) return undefined;
+  const { connectCommandBus } = await import('./commands.ts');
+  return connectCommandBus(gateway, { servers: config.natsUrl, nodeId, serve: config.roles.has('gateway'), log });
 }
 
 /** The gateway's history sink publishing to `bus` (what createLiveRuntime hands the gateway). */

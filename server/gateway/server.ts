@@ -25,8 +25,11 @@ import {
   type CommandOutcome,
   type GatewayLog,
   type GatewayStats,
+  type ReachabilityListener,
+  type RemoteTerminals,
   type ReportListener,
   type RequestOutcome,
+  type TerminalCommander,
   type TerminalMessageHandler,
 } from './types.ts';
 
@@ -36,8 +39,11 @@ export type {
   AuthenticatedListener,
   CommandOutcome,
   GatewayStats,
+  ReachabilityListener,
+  RemoteTerminals,
   ReportListener,
   RequestOutcome,
+  TerminalCommander,
   TerminalMessageContext,
   TerminalMessageHandler,
 } from './types.ts';
@@ -78,6 +84,8 @@ const DEFAULT_REASSEMBLY_BUDGET = 256 * 1024 * 1024;
 /** Where an authenticated terminal can be reached (platform → terminal messages). */
 interface Reachable extends SessionTarget {
   readonly session: TerminalSession;
+  /** Epoch ms the terminal authenticated on `session` (issue 20: a later authentication on another node displaces it). */
+  readonly since: number;
 }
 
 /** The connection a device (phone key) is authenticated on, with its header's edition (installed or not). */
@@ -107,6 +115,27 @@ export class Jt808Gateway {
   private readonly handlers = new Map<number, TerminalMessageHandler>();
   /** Called after a terminal authenticated (0x0102 accepted) on a connection; see `onAuthenticated`. */
   private readonly authListeners: AuthenticatedListener[] = [];
+  /** Told when a vehicle becomes reachable here or stops being (issue 20: the bus subscribes its commands). */
+  private readonly reachListeners: ReachabilityListener[] = [];
+  /** Issue 20: the gateway nodes holding the terminals this process does not (server/bus/commands.ts); none on a single node. */
+  private remote: RemoteTerminals | undefined;
+
+  /**
+   * The in-process commander: the connections of this process only, `offline` for any other vehicle.
+   * The bus's responder sends through it (a command that came over the bus never goes back to it).
+   */
+  readonly local: TerminalCommander = {
+    sendCommand: (vehicleId, message, timeoutMs = 10_000, onSerial) => {
+      const r = this.reachable.get(vehicleId);
+      if (!r || !r.session.open || this.stopping) return Promise.resolve({ kind: 'offline' });
+      return r.session.command(r, message, timeoutMs, onSerial);
+    },
+    request: (vehicleId, message, answerId, timeoutMs = 10_000) => {
+      const r = this.reachable.get(vehicleId);
+      if (!r || !r.session.open || this.stopping) return Promise.resolve({ kind: 'offline' });
+      return r.session.request(r, message, answerId, timeoutMs);
+    },
+  };
 
   constructor(
     private readonly deps: GatewayDeps,
@@ -133,7 +162,7 @@ export class Jt808Gateway {
       bind: (session, entry, header) => this.bind(session, entry, header),
       announce: (session, entry) => this.announce(session, entry),
       unbind: (session, entry) => {
-        if (entry.vehicleId !== null && this.reachable.get(entry.vehicleId)?.session === session) this.reachable.delete(entry.vehicleId);
+        if (entry.vehicleId !== null && this.reachable.get(entry.vehicleId)?.session === session) this.unreach(entry.vehicleId);
         const phone = phoneKey(entry.deviceNo);
         if (this.connected.get(phone)?.session === session) this.connected.delete(phone);
       },
@@ -245,9 +274,8 @@ export class Jt808Gateway {
    * when it closes first), `timeout` without an answer.
    */
   request(vehicleId: number, message: Jt808MessageInput, answerId: number, timeoutMs = 10_000): Promise<RequestOutcome> {
-    const r = this.reachable.get(vehicleId);
-    if (!r || !r.session.open || this.stopping) return Promise.resolve({ kind: 'offline' });
-    return r.session.request(r, message, answerId, timeoutMs);
+    if (this.remote && !this.stopping && !this.isReachableHere(vehicleId)) return this.remote.request(vehicleId, message, answerId, timeoutMs);
+    return this.local.request(vehicleId, message, answerId, timeoutMs);
   }
 
   /**
@@ -256,9 +284,47 @@ export class Jt808Gateway {
    * `onSerial` learns the platform serial it was sent with (0x1206 / 0x9207 refer to a 0x9206 by it).
    */
   sendCommand(vehicleId: number, message: Jt808MessageInput, timeoutMs = 10_000, onSerial?: (serial: number) => void): Promise<CommandOutcome> {
-    const r = this.reachable.get(vehicleId);
-    if (!r || !r.session.open || this.stopping) return Promise.resolve({ kind: 'offline' });
-    return r.session.command(r, message, timeoutMs, onSerial);
+    if (this.remote && !this.stopping && !this.isReachableHere(vehicleId)) return this.remote.sendCommand(vehicleId, message, timeoutMs, onSerial);
+    return this.local.sendCommand(vehicleId, message, timeoutMs, onSerial);
+  }
+
+  /**
+   * Issue 20 scale-out: commands (`sendCommand`, `request`) for a vehicle whose terminal no connection
+   * of this process holds go to `remote` (the bus to the gateway node that holds it) instead of ending
+   * as offline; `isReachable` counts the terminals `remote` knows of. A terminal connected here is
+   * still sent to directly.
+   */
+  attachRemote(remote: RemoteTerminals): void {
+    this.remote = remote;
+  }
+
+  /**
+   * Subscribes to vehicles becoming reachable here (each authentication of their terminal, `phone` its
+   * device) and ceasing to be (`phone` null). Issue 20: the bus routes their commands to this node.
+   */
+  onReachability(listener: ReachabilityListener): void {
+    this.reachListeners.push(listener);
+  }
+
+  /** Vehicles whose terminal is authenticated on an open connection of this process, with its device (phone key). */
+  reachableHere(): Array<{ vehicleId: number; phone: string }> {
+    const out: Array<{ vehicleId: number; phone: string }> = [];
+    for (const [vehicleId, r] of this.reachable) if (r.session.open) out.push({ vehicleId, phone: r.phone });
+    return out;
+  }
+
+  /**
+   * Issue 20: the device authenticated on another node at `authenticatedAt` (epoch ms). One terminal,
+   * one session across nodes as within one: an authentication here older than that no longer acts as
+   * the terminal (as `bind` does with an older connection of this process). True when one was released.
+   */
+  displace(deviceNo: string, authenticatedAt: number): boolean {
+    const phone = phoneKey(deviceNo);
+    const c = this.connected.get(phone);
+    if (!c || !c.session.open || !c.session.holds(phone) || c.since >= authenticatedAt) return false;
+    this.stats.displaced++;
+    c.session.release(phone);
+    return true;
   }
 
   /**
@@ -280,6 +346,11 @@ export class Jt808Gateway {
 
   /** True when the vehicle's terminal is authenticated on an open connection. */
   isReachable(vehicleId: number): boolean {
+    return this.isReachableHere(vehicleId) || (this.remote?.isReachable(vehicleId) ?? false);
+  }
+
+  /** True when the vehicle's terminal is authenticated on an open connection of this process. */
+  private isReachableHere(vehicleId: number): boolean {
     const r = this.reachable.get(vehicleId);
     return r !== undefined && r.session.open;
   }
@@ -319,7 +390,7 @@ export class Jt808Gateway {
       if (previousVehicleId !== null) {
         touched.push(previousVehicleId);
         const r = this.reachable.get(previousVehicleId);
-        if (r && r.phone === phone) this.reachable.delete(previousVehicleId);
+        if (r && r.phone === phone) this.unreach(previousVehicleId);
         this.deps.store.markOffline(previousVehicleId);
       }
       const c = this.connected.get(phone);
@@ -336,7 +407,7 @@ export class Jt808Gateway {
       if (entry.vehicleId !== null) {
         touched.push(entry.vehicleId);
         const previous = this.reachable.get(entry.vehicleId);
-        this.reachable.set(entry.vehicleId, { ...c, vehicleId: entry.vehicleId });
+        this.reach(entry.vehicleId, { ...c, vehicleId: entry.vehicleId });
         // The vehicle had another device online: that one no longer reaches it (it was unbound in the same change).
         if (previous && previous.session !== c.session && previous.phone !== phone) this.stats.displaced++;
         this.deps.store.touch(entry.vehicleId);
@@ -387,15 +458,35 @@ export class Jt808Gateway {
 
   /** The terminal authenticated on `session`: it is reachable there, and no longer on an older connection. */
   private bind(session: TerminalSession, entry: TerminalEntry, header: Jt808Header): void {
-    const target: Connected = { session, phone: header.phone, version: header.version as ProtocolEdition, protocolVersion: header.protocolVersion };
+    const target: Connected = { session, phone: header.phone, version: header.version as ProtocolEdition, protocolVersion: header.protocolVersion, since: Date.now() };
     const previous = this.connected.get(header.phone);
     this.connected.set(header.phone, target);
-    if (entry.vehicleId !== null) this.reachable.set(entry.vehicleId, { ...target, vehicleId: entry.vehicleId });
+    if (entry.vehicleId !== null) this.reach(entry.vehicleId, { ...target, vehicleId: entry.vehicleId });
     if (previous && previous.session !== session && previous.session.holds(previous.phone)) {
       // One terminal, one session: the older connection (a half-open socket, or someone who knew the
       // code) no longer acts as the terminal.
       this.stats.displaced++;
       previous.session.release(previous.phone);
+    }
+  }
+
+  /** The vehicle is reachable on `r` (an authentication, or its device installed on it): listeners learn of each. */
+  private reach(vehicleId: number, r: Reachable): void {
+    this.reachable.set(vehicleId, r);
+    this.tellReach(vehicleId, r.phone);
+  }
+
+  private unreach(vehicleId: number): void {
+    if (this.reachable.delete(vehicleId)) this.tellReach(vehicleId, null);
+  }
+
+  private tellReach(vehicleId: number, phone: string | null): void {
+    for (const listener of this.reachListeners) {
+      try {
+        listener(vehicleId, phone);
+      } catch (err) {
+        this.deps.log?.warn({ err }, 'gateway: reachability listener failed');
+      }
     }
   }
 

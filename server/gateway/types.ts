@@ -82,6 +82,35 @@ export type RequestOutcome =
   | { readonly kind: 'offline' }
   | { readonly kind: 'timeout'; readonly retransmissions?: number };
 
+/**
+ * Sends platform messages to vehicles' terminals and awaits their answers: what services call (through
+ * the gateway's `sendCommand` / `request`). The gateway's `local` commander reaches the connections of
+ * this process; issue 20's bus commander (server/bus/commands.ts) reaches the gateway node that holds
+ * the terminal's connection, with the same outcomes (offline, timeout, reply, answer).
+ */
+export interface TerminalCommander {
+  /** 0x8203, 0x8300, ...: waits for the terminal's 0x0001. `onSerial` learns the platform serial it was sent with. */
+  sendCommand(vehicleId: number, message: Jt808MessageInput, timeoutMs?: number, onSerial?: (serial: number) => void): Promise<CommandOutcome>;
+  /** 0x9205 → 0x1205, 0x8801 → 0x0805, ...: waits for the answer message `answerId`. */
+  request(vehicleId: number, message: Jt808MessageInput, answerId: number, timeoutMs?: number): Promise<RequestOutcome>;
+}
+
+/**
+ * Where the gateway sends a vehicle's commands when no connection of this process holds its terminal
+ * (issue 20: another gateway node over the bus), and whether one does.
+ */
+export interface RemoteTerminals extends TerminalCommander {
+  /** True when the vehicle's terminal is authenticated on another node (as far as this node knows). */
+  isReachable(vehicleId: number): boolean;
+}
+
+/**
+ * Told when a vehicle's terminal becomes reachable on this process (authenticated; `phone` its device)
+ * and when it stops being (`phone` null: the connection closed, the terminal authenticated elsewhere,
+ * logged out, or the device left the vehicle).
+ */
+export type ReachabilityListener = (vehicleId: number, phone: string | null) => void;
+
 /** A terminal message outside the core set, passed to the handler registered for its id. */
 export interface TerminalMessageContext {
   readonly vehicleId: number;
