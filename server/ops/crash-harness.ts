@@ -18,7 +18,7 @@ export interface CrashServer {
  * Starts the server on `dataDir`; resolves once it printed its ports. `preload`: modules loaded
  * before main.ts (a fault injected for one run, e.g. crash-slow-alarms.ts). Adds the child to `children`.
  */
-export function startCrashServer(dataDir: string, children: Set<ChildProcess>, options: { preload?: readonly string[]; env?: Record<string, string> } = {}): Promise<CrashServer> {
+export function startCrashServer(dataDir: string, children: Set<ChildProcess>, options: { preload?: readonly string[]; env?: Record<string, string>; startTimeoutMs?: number } = {}): Promise<CrashServer> {
   const preload = (options.preload ?? []).flatMap((p) => ['--import', p]);
   const proc = spawn(process.execPath, ['--import', 'tsx', ...preload, 'server/main.ts'], {
     cwd: ROOT,
@@ -35,7 +35,9 @@ export function startCrashServer(dataDir: string, children: Set<ChildProcess>, o
   proc.once('exit', () => children.delete(proc));
   let out = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start within 120 s:\n${out.slice(-3000)}`)), 120_000);
+    // Default 120 s; a node on PostgreSQL (the synchronous bridge) on a loaded machine may need longer.
+    const startTimeoutMs = options.startTimeoutMs ?? 120_000;
+    const timer = setTimeout(() => reject(new Error(`the server did not start within ${startTimeoutMs / 1000} s:\n${out.slice(-3000)}`)), startTimeoutMs);
     const read = (chunk: Buffer) => {
       out += chunk.toString('utf8');
       // A node without the api role (ROLES, issue 20) prints its HTTP address as health-and-metrics only;
