@@ -62,8 +62,11 @@ export interface ExportFileRepository {
   /** Records the outcome; false when the job's row is gone (deleted over the cap while it ran). */
   finish(id: string, patch: { status: 'done' | 'failed'; total: number; exported: number; size: number; finishedAt: number }): Promise<boolean>;
   get(kind: string, id: string): Promise<ExportFileRow | undefined>;
-  /** Marks every `running` job failed (at start: the process that ran them is gone); answers how many. */
-  failRunning(at: number): Promise<number>;
+  /**
+   * Marks `running` jobs failed (at start: the process that ran them is gone), those created before `createdBefore` only
+   * when given (a cluster: another node may still run the newer ones); answers how many.
+   */
+  failRunning(at: number, createdBefore?: number): Promise<number>;
   /** Ids of finished jobs with finished_at < before, oldest first, at most `limit`. */
   expired(before: number, limit: number): Promise<string[]>;
   /** Ids beyond the newest `keep` jobs (the count cap), oldest first, at most `limit`. */

@@ -64,7 +64,7 @@ export function installRetention(app: FastifyInstance, deps: { config: Config; s
   });
   app.decorate('retention', scheduler);
 
-  const exportFiles = new ExportFiles({ storage, dir: path.join(config.dataDir, 'exports'), keepMs: config.exportRetentionMinutes * 60_000, clock, log: app.log });
+  const exportFiles = new ExportFiles({ storage, dir: path.join(config.dataDir, 'exports'), keepMs: config.exportRetentionMinutes * 60_000, clock, log: app.log, shared: app.leadership.shared });
   app.decorate('exportFiles', exportFiles);
   scheduler.add({ name: 'exports', sweep: () => exportFiles.sweep() });
 

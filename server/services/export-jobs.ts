@@ -21,6 +21,12 @@ import type { Message } from '../http/messages.ts';
 export const MAX_EXPORT_JOBS = 100;
 /** Rows deleted per batch of a sweep. */
 const SWEEP_BATCH = 100;
+/**
+ * In a cluster (issue 20) a `running` job older than this has died with its node: an export of 50,000 rows takes
+ * seconds. A node's start cannot fail every running job there (other nodes run theirs); its status reads as failed
+ * from then on, on every node, and the leader's sweep writes it so.
+ */
+export const EXPORT_STALE_MS = 10 * 60_000;
 
 export interface ExportJobMessages {
   readonly notFound: Message;
@@ -46,6 +52,8 @@ export interface ExportFilesOptions {
   readonly keepMs: number;
   readonly clock?: () => number;
   readonly log?: { info(o: object, msg: string): void; warn(o: object, msg: string): void };
+  /** Several nodes share the table (PostgreSQL, issue 20): running jobs fail by age, not all at a start. */
+  readonly shared?: boolean;
 }
 
 export interface ExportSweepResult {
@@ -74,10 +82,14 @@ export class ExportFiles {
     return path.join(this.options.dir, `${id}.xlsx`);
   }
 
-  /** At start: jobs left running by the previous process have failed (the retention scheduler sweeps expired ones). */
+  /**
+   * At start: jobs left running by the previous process have failed (the retention scheduler sweeps expired ones). In a
+   * cluster only those past EXPORT_STALE_MS: the newer ones may be running on another node.
+   */
   async start(): Promise<void> {
     await mkdir(this.options.dir, { recursive: true });
-    const failed = await this.options.storage.exportFiles.failRunning(this.clock());
+    const now = this.clock();
+    const failed = await this.options.storage.exportFiles.failRunning(now, this.options.shared ? now - EXPORT_STALE_MS : undefined);
     if (failed > 0) this.options.log?.warn({ failed }, 'export jobs interrupted by the last shutdown marked failed');
   }
 
@@ -90,6 +102,7 @@ export class ExportFiles {
     const { storage } = this.options;
     const result: ExportSweepResult = { removed: 0, failed: 0 };
     const before = this.clock() - this.options.keepMs;
+    if (this.options.shared) await storage.exportFiles.failRunning(this.clock(), this.clock() - EXPORT_STALE_MS);
     for (const pick of [() => storage.exportFiles.expired(before, SWEEP_BATCH), () => storage.exportFiles.overCap(MAX_EXPORT_JOBS, SWEEP_BATCH)]) {
       for (;;) {
         const ids = await pick();
@@ -119,9 +132,10 @@ export class ExportFiles {
     void p.finally(() => this.working.delete(p));
   }
 
-  /** A finished job's row, unless past its lifetime (a sweep may not have run yet). */
+  /** A finished job's row, unless past its lifetime (a sweep may not have run yet); a cluster's stale running job as failed. */
   live(row: ExportFileRow | undefined): ExportFileRow | undefined {
     if (!row || (row.finishedAt !== null && row.finishedAt < this.clock() - this.options.keepMs)) return undefined;
+    if (this.options.shared && row.status === 'running' && row.createdAt < this.clock() - EXPORT_STALE_MS) return { ...row, status: 'failed' };
     return row;
   }
 }

@@ -91,8 +91,8 @@ export class SqliteExportFileRepository implements ExportFileRepository {
     return r && toExport(r);
   }
 
-  async failRunning(at: number): Promise<number> {
-    return this.db.prepare("UPDATE export_file SET status = 'failed', finished_at = ? WHERE status = 'running'").run(at).changes;
+  async failRunning(at: number, createdBefore = Number.MAX_SAFE_INTEGER): Promise<number> {
+    return this.db.prepare("UPDATE export_file SET status = 'failed', finished_at = ? WHERE status = 'running' AND created_at < ?").run(at, createdBefore).changes;
   }
 
   async expired(before: number, limit: number): Promise<string[]> {

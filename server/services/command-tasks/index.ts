@@ -186,6 +186,8 @@ export function createCommandTasks<P>(deps: { db: SqliteDb; storage: Storage; ga
   const { task: T, vehicle: TV, payload: PAYLOAD } = kind.tables;
   const records = commandRecords(db);
   const taskRow = db.prepare(`UPDATE ${TV} SET state = ?, result = ?, record_id = ?, update_time = ? WHERE task_id = ? AND vehicle_id = ?`);
+  // Issue 20: a queued vehicle is claimed before it is sent, so two gateways draining it during a reconnect never both send it.
+  const claimRow = db.prepare(`UPDATE ${TV} SET state = 'sent', update_time = ? WHERE task_id = ? AND vehicle_id = ? AND state = 'queued'`);
 
   function setState(taskId: number, payload: P, vehicleId: number, state: TaskVehicleState, result: number | null, recordId: number): void {
     taskRow.run(state, result, recordId, Date.now(), taskId, vehicleId);
@@ -195,6 +197,7 @@ export function createCommandTasks<P>(deps: { db: SqliteDb; storage: Storage; ga
   /** Sends a task's message to one vehicle now (it is online) and keeps its row up to date. */
   async function deliver(taskId: number, v: VehicleLabel, payload: P, user: CommandUser): Promise<void> {
     const msg = kind.message(payload, v.vehicleId);
+    if (claimRow.run(Date.now(), taskId, v.vehicleId).changes === 0) return; // another node took it (or it is no longer queued)
     const recordId = records.record(v, msg, kind.fun(payload), kind.content(payload), user, 'sent', taskId);
     setState(taskId, payload, v.vehicleId, 'sent', null, recordId);
     const a = kind.answer;
