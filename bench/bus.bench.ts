@@ -92,6 +92,9 @@ function serverEnv(vehicles: number): Record<string, string> {
   return { SEED_VEHICLES: String(vehicles), SEED_FLEETS_PER_BRANCH: '4' };
 }
 
+/** A node creating and seeding the PostgreSQL database took over 120 s on this loaded 2-core machine. */
+const START_TIMEOUT_MS = 600_000;
+
 async function startSingle(vehicles: number, children: Set<ChildProcess>): Promise<Setup> {
   const dir = mkdtempSync(path.join(tmpdir(), 'fleet-bus-bench-single-'));
   let node: CrashServer | undefined;
@@ -102,7 +105,7 @@ async function startSingle(vehicles: number, children: Set<ChildProcess>): Promi
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    node = await startCrashServer(dir, children, { env: serverEnv(vehicles) });
+    node = await startCrashServer(dir, children, { env: serverEnv(vehicles), startTimeoutMs: START_TIMEOUT_MS });
     const store = new Database(path.join(dir, 'fleet.sqlite'), { readonly: true, fileMustExist: true });
     db = store;
     const n = node;
@@ -145,8 +148,8 @@ async function startBus(vehicles: number, children: Set<ChildProcess>): Promise<
     nats = await startNats();
     const env = { ...serverEnv(vehicles), DATABASE_URL: url, NATS_URL: nats.url };
     // One after the other: B finds the schema and seed A made.
-    nodes.push(await startCrashServer(dirs[0]!, children, { env: { ...env, ROLES: 'gateway' } }));
-    nodes.push(await startCrashServer(dirs[1]!, children, { env: { ...env, ROLES: 'api,push' } }));
+    nodes.push(await startCrashServer(dirs[0]!, children, { env: { ...env, ROLES: 'gateway' }, startTimeoutMs: START_TIMEOUT_MS }));
+    nodes.push(await startCrashServer(dirs[1]!, children, { env: { ...env, ROLES: 'api,push' }, startTimeoutMs: START_TIMEOUT_MS }));
     const c = new pg.Client({ connectionString: url });
     client = c;
     await c.connect();
