@@ -31,6 +31,39 @@ describe('translate', () => {
     expect(t.reader).toBe(false);
   });
 
+  it('gives a FROM-list subquery without an alias one (audit/writer.ts insertAudit: PG 15 refuses it bare)', () => {
+    const t = translate(`INSERT INTO audit_log (time, user_id) SELECT ?, u.id
+      FROM (SELECT 1) LEFT JOIN user u ON u.id = COALESCE(?, (SELECT id FROM user WHERE username = ?))`, catalog);
+    expect(t.text).toContain('FROM (SELECT 1) AS _sub0 LEFT JOIN "user" u ON u.id = COALESCE($2, (SELECT id FROM "user" WHERE username = $3))');
+    // One with an alias, one nested inside another, one at the end of the statement.
+    expect(translate('SELECT n FROM (SELECT count(*) n FROM vehicle) v').text).toBe('SELECT n FROM (SELECT count(*) n FROM vehicle) v');
+    expect(translate('SELECT x FROM (SELECT a AS x FROM (SELECT 1 AS a) AS q) JOIN t ON TRUE').text)
+      .toBe('SELECT x FROM (SELECT a AS x FROM (SELECT 1 AS a) AS q) AS _sub0 JOIN t ON TRUE');
+    expect(translate('SELECT * FROM (SELECT 1)').text).toBe('SELECT * FROM (SELECT 1) AS _sub0');
+    expect(translate('SELECT * FROM t WHERE id IN (SELECT id FROM u)').text).toBe('SELECT * FROM t WHERE id IN (SELECT id FROM u)');
+  });
+
+  it('reads rowid of a table whose INTEGER PRIMARY KEY is id as id (test/db-fingerprint.ts), and leaves real rowid columns alone', () => {
+    const withRowid: PgCatalog = { ...catalog, idTables: new Set(['vehicle', 'positions_x']), rowidTables: new Set(['positions', 'user_role']) };
+    expect(translate('SELECT * FROM "vehicle" ORDER BY rowid', withRowid).text).toBe('SELECT * FROM "vehicle" ORDER BY id');
+    expect(translate('DELETE FROM vehicle WHERE rowid IN (SELECT rowid FROM vehicle WHERE create_time < ? LIMIT ?)', withRowid).text)
+      .toBe('DELETE FROM vehicle WHERE id IN (SELECT id FROM vehicle WHERE create_time < $1 LIMIT $2)');
+    expect(translate('SELECT * FROM "user_role" ORDER BY rowid', withRowid).text).toBe('SELECT * FROM "user_role" ORDER BY rowid');
+    expect(translate('SELECT rowid AS id FROM positions ORDER BY gps_time, rowid', withRowid).text).toBe('SELECT rowid AS id FROM positions ORDER BY gps_time, rowid');
+    // A join, or a qualified rowid: left as written.
+    expect(translate('SELECT v.rowid FROM vehicle v JOIN company c ON c.id = v.company_id', withRowid).text).toContain('v.rowid');
+  });
+
+  it('sums a condition as 0/1, as SQLite does (vehicles.ts statusCounts), and leaves a sum of values alone', () => {
+    const t = translate(`SELECT count(*) total, coalesce(sum(v.status = 1), 0) in_service, coalesce(sum(v.device_no IS NOT NULL), 0) bound,
+        coalesce(sum(v.insurance_expire >= ? AND v.insurance_expire < ?), 0) ins_soon FROM vehicle v`);
+    expect(t.text).toContain('coalesce(sum((v.status = 1)::int), 0) in_service');
+    expect(t.text).toContain('coalesce(sum((v.device_no IS NOT NULL)::int), 0) bound');
+    expect(t.text).toContain('coalesce(sum((v.insurance_expire >= $1 AND v.insurance_expire < $2)::int), 0) ins_soon');
+    expect(translate('SELECT sum(mileage) m, sum(CASE WHEN speed > 0 THEN mileage END) moving, sum(a * (b - 1)) x FROM t').text)
+      .toBe('SELECT sum(mileage) m, sum(CASE WHEN speed > 0 THEN mileage END) moving, sum(a * (b - 1)) x FROM t');
+  });
+
   it('rewrites group_concat and quotes the table user (users.ts SELECT)', () => {
     const t = translate(`SELECT u.*, c.name AS company_name,
   (SELECT group_concat(role_id) FROM user_role ur WHERE ur.user_id = u.id) AS role_ids

@@ -29,6 +29,11 @@ export interface PgCatalog {
   readonly primaryKeys: ReadonlyMap<string, readonly string[]>;
   /** Tables partitioned by day, with their key column: an INSERT names which argument holds the key. */
   readonly partitioned?: ReadonlyMap<string, string>;
+  /**
+   * Tables with a `rowid` column (SQLite rowid tables without an INTEGER PRIMARY KEY, schema.ts). In an
+   * `id`-table (idTables) without one, SQLite's `rowid` is the INTEGER PRIMARY KEY `id`.
+   */
+  readonly rowidTables?: ReadonlySet<string>;
 }
 
 export const EMPTY_CATALOG: PgCatalog = { idTables: new Set(), primaryKeys: new Map() };
@@ -146,6 +151,64 @@ function literalOf(arg: string, restore: (s: string) => string): string | undefi
 
 const quoteLiteral = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
+/**
+ * True when `expr` is a condition at its top level (a comparison, IS [NOT] NULL, LIKE, IN, BETWEEN, AND/OR,
+ * NOT, EXISTS), not merely holding one inside parentheses or a CASE (`sum(CASE WHEN a > 0 THEN a END)`).
+ */
+function isCondition(expr: string): boolean {
+  let top = '';
+  let depth = 0;
+  for (const c of expr) {
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (depth === 0) top += c;
+  }
+  top = top.replace(/\bCASE\b[\s\S]*?\bEND\b/gi, ' ');
+  return /[=<>]|!=|\b(?:IS|I?LIKE|IN|BETWEEN|AND|OR|NOT|EXISTS|GLOB)\b/i.test(top);
+}
+
+/** Words that may follow a FROM-list subquery without being its alias. */
+const NOT_AN_ALIAS = /^(?:LEFT|RIGHT|INNER|OUTER|CROSS|FULL|NATURAL|JOIN|ON|USING|WHERE|GROUP|HAVING|WINDOW|ORDER|LIMIT|OFFSET|UNION|EXCEPT|INTERSECT|RETURNING)$/i;
+
+/**
+ * `FROM (SELECT 1) LEFT JOIN …` (audit/writer.ts): SQLite, and PG from 16 on, take a subquery in FROM
+ * without an alias; PG 15 (Debian 12's) refuses it ("subquery in FROM must have an alias"). One is added.
+ */
+function aliasSubqueries(s: string): string {
+  const re = /\b(?:FROM|JOIN)\s*\(\s*(?:SELECT|VALUES|WITH)\b/gi;
+  let out = '';
+  let from = 0;
+  let n = 0;
+  for (let m = re.exec(s); m; m = re.exec(s)) {
+    const open = s.indexOf('(', m.index);
+    const close = closing(s, open);
+    if (close < 0) break;
+    const next = /^\s*([A-Za-z_]\w*|"|\uE000)?/.exec(s.slice(close + 1))![1];
+    if (next === undefined || NOT_AN_ALIAS.test(next)) {
+      out += `${s.slice(from, close + 1)} AS _sub${n++}`;
+      from = close + 1;
+    }
+    re.lastIndex = open + 1;
+  }
+  return out + s.slice(from);
+}
+
+/**
+ * `rowid` of a table whose INTEGER PRIMARY KEY is `id` is that column in SQLite, and PG has no such column
+ * there (schema.ts gives only the other rowid tables one): `SELECT * FROM "vehicle" ORDER BY rowid`
+ * (server/test/db-fingerprint.ts) orders by `id`. Only in a statement over that one table (no join, no
+ * other table named), where an unqualified `rowid` can mean nothing else.
+ */
+function rowidAsId(s: string, catalog: PgCatalog, restore: (s: string) => string): string {
+  if (!catalog.rowidTables || !/(?<![\w.])rowid\b/i.test(s)) return s;
+  const tables = new Set([...s.matchAll(/\b(?:FROM|JOIN|UPDATE|INTO)\s+(\uE000\d+\uE000|\w+)/gi)]
+    .map((m) => restore(m[1]!).replace(/^"|"$/g, '').toLowerCase()));
+  if (tables.size !== 1 || /\bJOIN\b/i.test(s)) return s;
+  const table = [...tables][0]!;
+  if (!catalog.idTables.has(table) || catalog.rowidTables.has(table)) return s;
+  return s.replace(/(?<![\w.])rowid\b/gi, 'id');
+}
+
 /** Translates one SQLite statement (no trailing second statement) to PostgreSQL. */
 export function translate(sql: string, catalog: PgCatalog = EMPTY_CATALOG): Translated {
   const { code: protectedCode, restore } = protect(sql);
@@ -197,6 +260,8 @@ export function translate(sql: string, catalog: PgCatalog = EMPTY_CATALOG): Tran
   s = rewriteCalls(s, 'group_concat', (a) => `string_agg((${a[0]})::text, ${a[1] ?? "','"})`);
   s = rewriteCalls(s, 'instr', (a) => `strpos(${a.join(', ')})`);
   s = rewriteCalls(s, 'ifnull', (a) => `coalesce(${a.join(', ')})`);
+  // SQLite has no boolean: `sum(v.status = 1)` counts the rows where it holds. PG has no sum(boolean).
+  s = rewriteCalls(s, 'sum', (a) => (a.length === 1 && isCondition(a[0]!) ? `sum((${a[0]})::int)` : undefined));
   s = rewriteCalls(s, 'max', (a) => (a.length > 1 ? `greatest(${a.join(', ')})` : undefined));
   s = rewriteCalls(s, 'min', (a) => (a.length > 1 ? `least(${a.join(', ')})` : undefined));
   s = rewriteCalls(s, 'json_extract', (a) => {
@@ -206,6 +271,9 @@ export function translate(sql: string, catalog: PgCatalog = EMPTY_CATALOG): Tran
     const last = keys.pop()!;
     return `((${a[0]})::json${keys.map((k) => `->${quoteLiteral(k)}`).join('')}->>${quoteLiteral(last)})`;
   });
+
+  s = aliasSubqueries(s);
+  s = rowidAsId(s, catalog, restore);
 
   if (insert?.[1]) {
     const mode = insert[1].toUpperCase();
