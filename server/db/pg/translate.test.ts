@@ -64,6 +64,15 @@ describe('translate', () => {
       .toBe('SELECT sum(mileage) m, sum(CASE WHEN speed > 0 THEN mileage END) moving, sum(a * (b - 1)) x FROM t');
   });
 
+  it("writes date(…, 'unixepoch') and strftime('%Y-%m', …, 'unixepoch') as UTC to_char (obd/reports.ts, cab-supervision/portrait.ts)", () => {
+    expect(translate("SELECT date((h.time + 28800000) / 1000, 'unixepoch') AS day FROM obd_history h").text)
+      .toBe("SELECT to_char(to_timestamp((h.time + 28800000) / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day FROM obd_history h");
+    expect(translate("SELECT strftime('%Y-%m', (a.start_time + 28800000) / 1000, 'unixepoch') AS mon FROM alarm a").text)
+      .toBe("SELECT to_char(to_timestamp((a.start_time + 28800000) / 1000) AT TIME ZONE 'UTC', 'YYYY-MM') AS mon FROM alarm a");
+    // Other modifiers and formats stay as written (and fail on PG by name).
+    expect(translate("SELECT strftime('%W', t, 'unixepoch'), date('now') FROM x").text).toBe("SELECT strftime('%W', t, 'unixepoch'), date('now') FROM x");
+  });
+
   it('rewrites group_concat and quotes the table user (users.ts SELECT)', () => {
     const t = translate(`SELECT u.*, c.name AS company_name,
   (SELECT group_concat(role_id) FROM user_role ur WHERE ur.user_id = u.id) AS role_ids

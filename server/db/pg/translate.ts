@@ -167,6 +167,24 @@ function isCondition(expr: string): boolean {
   return /[=<>]|!=|\b(?:IS|I?LIKE|IN|BETWEEN|AND|OR|NOT|EXISTS|GLOB)\b/i.test(top);
 }
 
+/** SQLite strftime fields PG's to_char writes the same way. */
+const STRFTIME_FIELDS: Readonly<Record<string, string>> = { Y: 'YYYY', m: 'MM', d: 'DD', H: 'HH24', M: 'MI', S: 'SS' };
+
+/** `to_char` of epoch seconds `seconds` in UTC, for a strftime `format` of the fields above (else undefined). */
+function utcText(seconds: string, format: string): string | undefined {
+  let pattern = '';
+  for (let i = 0; i < format.length; i++) {
+    const c = format[i]!;
+    if (c === '%') {
+      const field = STRFTIME_FIELDS[format[++i] ?? ''];
+      if (!field) return undefined;
+      pattern += field;
+    } else if (/[-:/ T]/.test(c)) pattern += c;
+    else return undefined;
+  }
+  return `to_char(to_timestamp(${seconds}) AT TIME ZONE 'UTC', ${quoteLiteral(pattern)})`;
+}
+
 /** Words that may follow a FROM-list subquery without being its alias. */
 const NOT_AN_ALIAS = /^(?:LEFT|RIGHT|INNER|OUTER|CROSS|FULL|NATURAL|JOIN|ON|USING|WHERE|GROUP|HAVING|WINDOW|ORDER|LIMIT|OFFSET|UNION|EXCEPT|INTERSECT|RETURNING)$/i;
 
@@ -260,6 +278,14 @@ export function translate(sql: string, catalog: PgCatalog = EMPTY_CATALOG): Tran
   s = rewriteCalls(s, 'group_concat', (a) => `string_agg((${a[0]})::text, ${a[1] ?? "','"})`);
   s = rewriteCalls(s, 'instr', (a) => `strpos(${a.join(', ')})`);
   s = rewriteCalls(s, 'ifnull', (a) => `coalesce(${a.join(', ')})`);
+  // `date(ms / 1000, 'unixepoch')`, `strftime('%Y-%m', ms / 1000, 'unixepoch')` (obd/reports.ts, portrait.ts):
+  // the UTC calendar text of epoch seconds (the callers add China's 8 h themselves).
+  s = rewriteCalls(s, 'date', (a) => (a.length === 2 && literalOf(a[1]!, restore) === 'unixepoch' ? utcText(a[0]!, '%Y-%m-%d') : undefined));
+  s = rewriteCalls(s, 'strftime', (a) => {
+    const format = literalOf(a[0] ?? '', restore);
+    if (a.length !== 3 || literalOf(a[2]!, restore) !== 'unixepoch' || format === undefined) return undefined;
+    return utcText(a[1]!, format);
+  });
   // SQLite has no boolean: `sum(v.status = 1)` counts the rows where it holds. PG has no sum(boolean).
   s = rewriteCalls(s, 'sum', (a) => (a.length === 1 && isCondition(a[0]!) ? `sum((${a[0]})::int)` : undefined));
   s = rewriteCalls(s, 'max', (a) => (a.length > 1 ? `greatest(${a.join(', ')})` : undefined));
