@@ -43,6 +43,8 @@ export interface ClusterOptions {
   readonly onOutput?: (name: string, line: string) => void;
   /** Progress of the start, one line a step. */
   readonly onStep?: (line: string) => void;
+  /** Aborted while starting: what has started is stopped at once, and the start rejects. */
+  readonly signal?: AbortSignal;
 }
 
 export interface ClusterNode {
@@ -118,6 +120,14 @@ export async function startLocalCluster(options: ClusterOptions = {}): Promise<L
     return stopping;
   };
 
+  // A node being started is killed at once (its start then fails), so an abort does not wait minutes for it.
+  options.signal?.addEventListener('abort', () => {
+    for (const c of children) c.kill('SIGKILL');
+  }, { once: true });
+  const check = () => {
+    if (options.signal?.aborted) throw new Error('stopped while starting');
+  };
+
   try {
     const skip = clusterSkipReason();
     if (skip) throw new Error(skip);
@@ -138,6 +148,7 @@ export async function startLocalCluster(options: ClusterOptions = {}): Promise<L
       databaseTcpUrl = pgCluster.tcpUrl('fleet');
     }
 
+    check();
     step('NATS: nats-server -js…');
     const natsPort = await freePort();
     const natsDir = path.join(dir, 'nats');
@@ -173,9 +184,11 @@ export async function startLocalCluster(options: ClusterOptions = {}): Promise<L
     };
     // The first node creates the schema and seeds it; the others find it made. One at a time: nodes starting
     // together on PostgreSQL wait on each other's start-up writes (the permission registry) past the lock timeout.
+    check();
     step('node api1 (ROLES=api,push): creating and seeding the database…');
     await startNode('api1');
     for (const name of ['gw1', 'gw2', 'api2'] as const) {
+      check();
       step(`node ${name} (ROLES=${ROLES_OF[name]})…`);
       await startNode(name);
     }
@@ -192,6 +205,7 @@ export async function startLocalCluster(options: ClusterOptions = {}): Promise<L
     const cfg = path.join(dir, 'haproxy.cfg');
     writeFileSync(cfg, haproxyConfig(layout));
     const statsUrl = `http://${host}:${layout.statsPort}/`;
+    check();
     step('HAProxy…');
     const haproxyBin = findHaproxy()!;
     helpers.push(await startManaged('haproxy', haproxyBin, ['-db', '-f', cfg], {

@@ -74,14 +74,18 @@ async function main(): Promise<void> {
   }
 
   // Filled as things start; a signal stops whatever is there by then.
-  const running: { cluster?: LocalCluster; sim?: RunningSimulator; timer?: NodeJS.Timeout; stopping?: boolean } = {};
+  const running: { starting?: Promise<LocalCluster>; cluster?: LocalCluster; sim?: RunningSimulator; timer?: NodeJS.Timeout; stopping?: boolean } = {};
+  const abort = new AbortController();
   const stopAll = async (signal: NodeJS.Signals) => {
     if (running.stopping) return;
     running.stopping = true;
     process.stdout.write(`\n${signal}: stopping the simulated fleet, HAProxy, the nodes, NATS and PostgreSQL…\n`);
     clearInterval(running.timer);
+    // Still starting: what has started is stopped by the start itself.
+    abort.abort();
     await running.sim?.stop();
-    await running.cluster?.stop();
+    const cluster = running.cluster ?? (await running.starting?.catch(() => undefined));
+    await cluster?.stop();
     process.stdout.write('stopped.\n');
     process.exit(0);
   };
@@ -94,16 +98,20 @@ async function main(): Promise<void> {
   }, 1000).unref();
 
   const started = Date.now();
-  const cluster = await startLocalCluster({
-    httpPort, terminalPort, statsPort, seedVehicles,
+  running.starting = startLocalCluster({
+    httpPort, terminalPort, statsPort, seedVehicles, signal: abort.signal,
     onStep: (line) => process.stdout.write(`${line}\n`),
     // The nodes log warnings and errors only (LOG_LEVEL=warn); nats-server's start-up banner is left out.
     onOutput: (name, line) => {
       if (name !== 'nats' || /\[(WRN|ERR|FTL)\]/.test(line)) process.stdout.write(`[${name}] ${line}\n`);
     },
   });
+  const cluster = await running.starting.catch((err: unknown) => {
+    if (running.stopping) return undefined;
+    throw err;
+  });
+  if (!cluster || running.stopping) return;
   running.cluster = cluster;
-  if (running.stopping) return;
   let terminals: TerminalSpec[];
   try {
     terminals = await provisionedTerminals(cluster.databaseUrl, vehicles);
