@@ -18,6 +18,7 @@ import { loggerOptions } from './http/log.ts';
 import { installRoutePolicies } from './http/route.ts';
 import { installRoleGate } from './http/roles.ts';
 import { applyBusPosition, attachCommandBus, FOLLOW_OVERLAP_MS, openBus, streamedHistory } from './bus/index.ts';
+import { attachBusEvents } from './bus/events.ts';
 import type { HistorySink } from './live/history.ts';
 import type { LiveStore } from './live/store.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
@@ -153,6 +154,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   deviceReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined) }); // issue 18: device work, online analysis, early-morning reports (registers the device module)
   passengerReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined), gateway: live.gateway, dataDir: config.dataDir }); // issue 18: passenger flow (0x1005) and temperature (0x0E30) reports
   registerPush(api, live.store, storage);
+  // Issue 20: alarms, handlings, terminal contact and fleet changes between nodes (server/bus/events.ts; only with NATS_URL).
+  const fleetSync = createFleetSync(storage, live, app.log);
+  const busEvents = await attachBusEvents(app, config, { roles: config.roles, store: live.store, push: app.push, fleetSync, nodeId: bus?.nodeId, followSince, log: app.log });
   await safeRoutes(api, { config, storage, tokens, live }); // issue 5: safety alarms (after push: it publishes there)
   // Issue 19: dictionary and system parameters; pages and services read them live (a change reaches open consoles over push).
   const systemConfig = systemConfigRoutes(api, { storage, defaults: { [ParamKeys.videoDailyLimit]: String(config.videoDailyLimit) } });
@@ -167,7 +171,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   deviceRegistrationRoutes(api, { storage, gateway: live.gateway }); // issue 12: terminal registration state and operator reset
   wallRoutes(api, { storage, store: live.store, dashboard: app.dashboard }); // issue 14: /largeScreen walls' data, display credentials, presets
   tileRoutes(api, { config }); // issue 14: street-map PMTiles archives from TILES_DIR (range requests, public)
-  fleetAssetRoutes(api, { config, storage, tokens, live, fleetSync: createFleetSync(storage, live, app.log) }); // issue 15: vehicles, devices, drivers, installations, lines, operator logs
+  fleetAssetRoutes(api, { config, storage, tokens, live, fleetSync: busEvents?.fleetSync ?? fleetSync }); // issue 15: vehicles, devices, drivers, installations, lines, operator logs
   photoWallRoutes(api, { storage, live }); // issue 15: photo walls (after multimedia: snap now uses app.multimedia)
   terminalParamsRoutes(api, { storage, live }); // issue 17: terminal parameters, command records, paramconfig
   terminalUpgradeRoutes(api, { storage, live, dataDir: config.dataDir }); // issue 17: upgrade packages, 0x8108 pushes as command tasks

@@ -18,7 +18,7 @@
  * from then. A durable consumer would keep per-node state on the server and cost an ack per message for
  * nothing a live view needs.
  */
-import { DeliverPolicy, DiscardPolicy, jetstream, jetstreamManager, JetStreamApiError, RetentionPolicy, StorageType, type ConsumerMessages, type JetStreamClient } from '@nats-io/jetstream';
+import { DeliverPolicy, DiscardPolicy, jetstream, jetstreamManager, JetStreamApiError, RetentionPolicy, StorageType, type ConsumerMessages, type JetStreamClient, type OrderedConsumerOptions } from '@nats-io/jetstream';
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import { AckTracker } from './acks.ts';
 import { decodePosition, encodePosition } from './codec.ts';
@@ -43,43 +43,119 @@ export interface NatsBusOptions {
 
 /** Connects, makes sure the stream exists with this configuration, and answers the bus. */
 export async function connectNatsBus(options: NatsBusOptions): Promise<PositionBus> {
-  const nc = await connect({
-    servers: options.servers.split(','),
-    name: `fleet-${options.nodeId}`,
-    // Keep trying for ever: a node outlives a NATS restart; acks wait meanwhile.
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 500,
-  });
+  const nc = await connectWithStream(options.servers, `fleet-${options.nodeId}`, STREAM_NAME, SUBJECT_PREFIX);
+  return new NatsPositionBus(nc, jetstream(nc), options);
+}
+
+/**
+ * A connection to NATS_URL (a comma list) that keeps reconnecting for ever (a node outlives a NATS restart;
+ * acks wait meanwhile), once stream `stream` exists with this configuration (`ensureStream`); closed again when it cannot be made.
+ */
+export async function connectWithStream(servers: string, name: string, stream: string, prefix: string): Promise<NatsConnection> {
+  const nc = await connect({ servers: servers.split(','), name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
   try {
-    await ensureStream(nc);
+    await ensureStream(nc, stream, prefix);
   } catch (err) {
     await nc.close().catch(() => undefined);
     throw err;
   }
-  const bus = new NatsPositionBus(nc, jetstream(nc), options);
-  connections.set(bus, nc);
-  return bus;
+  return nc;
 }
 
-/** The connection of a bus made here: other bus modules (events-nats.ts) share it instead of opening their own. */
-const connections = new WeakMap<PositionBus, NatsConnection>();
-
-/** The NATS connection under `bus` (undefined for a bus not made by connectNatsBus, e.g. a test double). */
-export function natsConnectionOf(bus: PositionBus): NatsConnection | undefined {
-  return connections.get(bus);
-}
-
-async function ensureStream(nc: NatsConnection): Promise<void> {
+/** Makes sure stream `name` holds `<prefix>.>` on file storage with limits retention and STREAM_MAX_AGE_MS. */
+async function ensureStream(nc: NatsConnection, name: string, prefix: string): Promise<void> {
   const jsm = await jetstreamManager(nc);
   // What an existing stream can be changed to (storage and retention are fixed at creation).
-  const updatable = { subjects: [`${SUBJECT_PREFIX}.>`], discard: DiscardPolicy.Old, max_age: nanos(STREAM_MAX_AGE_MS) };
+  const updatable = { subjects: [`${prefix}.>`], discard: DiscardPolicy.Old, max_age: nanos(STREAM_MAX_AGE_MS) };
   try {
     // Idempotent when the stream exists with this configuration (two nodes starting together).
-    await jsm.streams.add({ name: STREAM_NAME, storage: StorageType.File, retention: RetentionPolicy.Limits, ...updatable });
+    await jsm.streams.add({ name, storage: StorageType.File, retention: RetentionPolicy.Limits, ...updatable });
   } catch (err) {
     if (!(err instanceof JetStreamApiError && err.code === STREAM_NAME_IN_USE)) throw err;
-    await jsm.streams.update(STREAM_NAME, updatable);
+    await jsm.streams.update(name, updatable);
   }
+}
+
+export interface PersistOptions {
+  readonly stats: { persisted: number; retried: number };
+  /** True once the bus closed: a failed publish is not sent again. */
+  closed(): boolean;
+  /** The stream stored it. */
+  stored(): void;
+  readonly log?: { warn(obj: object, msg: string): void };
+}
+
+/**
+ * Publishes `data` until the stream stored it (PubAck within PUBLISH_TIMEOUT_MS): a failed try is sent
+ * again after RETRY_FIRST_MS, doubling up to RETRY_MAX_MS, until the bus closes.
+ */
+export function publishPersisted(js: JetStreamClient, subject: string, data: Uint8Array, o: PersistOptions, retryMs = RETRY_FIRST_MS): void {
+  js.publish(subject, data, { timeout: PUBLISH_TIMEOUT_MS }).then(
+    () => {
+      o.stats.persisted++;
+      o.stored();
+    },
+    (err: unknown) => {
+      if (o.closed()) return;
+      o.stats.retried++;
+      o.log?.warn({ err, subject, retryMs }, 'bus: publish not acknowledged by the stream; sending again');
+      setTimeout(() => publishPersisted(js, subject, data, o, Math.min(retryMs * 2, RETRY_MAX_MS)), retryMs).unref();
+    },
+  );
+}
+
+export interface FollowOptions<D extends { readonly origin: string }> {
+  readonly stream: string;
+  /** Epoch ms the ordered consumer starts from. */
+  readonly sinceMs: number;
+  /** One subject filter (nats-server 2.9 takes one); the whole stream without it. */
+  readonly filter?: string;
+  /** Messages this node published (`origin`) are skipped. */
+  readonly nodeId: string;
+  readonly stats: { received: number; skippedOwn: number };
+  /** What a message should be, for the log ('position', 'event'). */
+  readonly what: string;
+  /** Throws on a message that is not one. */
+  decode(data: Uint8Array): D;
+  apply(decoded: D): void;
+  closed(): boolean;
+  readonly log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+/**
+ * Follows a stream from `sinceMs` with an ordered consumer and applies every message another node
+ * published, in stream order; a message that does not decode is logged and skipped, a failing `apply`
+ * logged. Answers the messages iterator (its `close` stops following).
+ */
+export async function followStream<D extends { readonly origin: string }>(js: JetStreamClient, o: FollowOptions<D>): Promise<ConsumerMessages> {
+  const config: Partial<OrderedConsumerOptions> = { deliver_policy: DeliverPolicy.StartTime, opt_start_time: new Date(o.sinceMs).toISOString() };
+  if (o.filter !== undefined) config.filter_subjects = o.filter;
+  const consumer = await js.consumers.get(o.stream, config);
+  const messages = await consumer.consume();
+  void (async () => {
+    for await (const m of messages) {
+      let decoded: D;
+      try {
+        decoded = o.decode(m.data);
+      } catch (err) {
+        o.log?.warn({ err, subject: m.subject }, `bus: a message on ${o.stream} was not a ${o.what}`);
+        continue;
+      }
+      if (decoded.origin === o.nodeId) {
+        o.stats.skippedOwn++;
+        continue;
+      }
+      o.stats.received++;
+      try {
+        o.apply(decoded);
+      } catch (err) {
+        o.log?.error({ err }, `bus: applying a ${o.what} failed`);
+      }
+    }
+  })().catch((err: unknown) => {
+    if (!o.closed()) o.log?.error({ err }, `bus: following ${o.stream} stopped`);
+  });
+  return messages;
 }
 
 class NatsPositionBus implements PositionBus {
@@ -101,7 +177,9 @@ class NatsPositionBus implements PositionBus {
   publish(position: BusPosition): void {
     const seq = this.acks.next();
     this.stats.published++;
-    this.send(seq, `${SUBJECT_PREFIX}.${position.companyId}`, encodePosition(this.nodeId, position), RETRY_FIRST_MS);
+    publishPersisted(this.js, `${SUBJECT_PREFIX}.${position.companyId}`, encodePosition(this.nodeId, position), {
+      stats: this.stats, closed: () => this.closed, stored: () => this.acks.ack(seq), log: this.options.log,
+    });
   }
 
   afterPersisted(callback: () => void): void {
@@ -113,34 +191,9 @@ class NatsPositionBus implements PositionBus {
   }
 
   async follow(sinceMs: number, apply: (position: BusPosition) => void): Promise<void> {
-    const consumer = await this.js.consumers.get(STREAM_NAME, {
-      deliver_policy: DeliverPolicy.StartTime,
-      opt_start_time: new Date(sinceMs).toISOString(),
-    });
-    const messages = await consumer.consume();
-    this.following = messages;
-    void (async () => {
-      for await (const m of messages) {
-        let decoded;
-        try {
-          decoded = decodePosition(m.data);
-        } catch (err) {
-          this.options.log?.warn({ err, subject: m.subject }, 'bus: a message on the position stream was not a position');
-          continue;
-        }
-        if (decoded.origin === this.nodeId) {
-          this.stats.skippedOwn++;
-          continue;
-        }
-        this.stats.received++;
-        try {
-          apply(decoded.position);
-        } catch (err) {
-          this.options.log?.error({ err }, 'bus: applying a position failed');
-        }
-      }
-    })().catch((err: unknown) => {
-      if (!this.closed) this.options.log?.error({ err }, 'bus: following the position stream stopped');
+    this.following = await followStream(this.js, {
+      stream: STREAM_NAME, sinceMs, nodeId: this.nodeId, stats: this.stats, what: 'position', log: this.options.log, closed: () => this.closed,
+      decode: decodePosition, apply: (d) => apply(d.position),
     });
   }
 
@@ -154,18 +207,4 @@ class NatsPositionBus implements PositionBus {
     await this.nc.drain().catch(() => undefined);
   }
 
-  private send(seq: number, subject: string, data: Uint8Array, retryMs: number): void {
-    this.js.publish(subject, data, { timeout: PUBLISH_TIMEOUT_MS }).then(
-      () => {
-        this.stats.persisted++;
-        this.acks.ack(seq);
-      },
-      (err: unknown) => {
-        if (this.closed) return;
-        this.stats.retried++;
-        this.options.log?.warn({ err, subject, retryMs }, 'bus: publish not acknowledged by the stream; sending again');
-        setTimeout(() => this.send(seq, subject, data, Math.min(retryMs * 2, RETRY_MAX_MS)), retryMs).unref();
-      },
-    );
-  }
 }

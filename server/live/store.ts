@@ -94,6 +94,12 @@ export class LiveStore {
   private readonly listeners = new Set<Listener>();
   /** lastContact at the last touch notification, per slot. */
   private notifiedContact: Float64Array;
+  /**
+   * Issue 20: called with every contact `touch` records (the vehicle and its new lastContact), set on a
+   * gateway node with NATS_URL: server/bus/events.ts sends contacts to the other nodes. Accepted positions
+   * are not reported here (they travel on the bus themselves).
+   */
+  onContact: ((vehicleId: number, at: number) => void) | undefined;
 
   constructor(options: LiveStoreOptions = {}) {
     this.clock = options.clock ?? Date.now;
@@ -172,6 +178,7 @@ export class LiveStore {
     const before = this.cols.lastContact[slot]!;
     if (before >= now) return;
     this.cols.lastContact[slot] = now;
+    this.onContact?.(vehicleId, now);
     const wasOnline = Number.isFinite(before) && now - before <= OFFLINE_AFTER_MS;
     const notified = this.notifiedContact[slot]!;
     if (!wasOnline || !(now - notified < TOUCH_NOTIFY_MS)) {

@@ -227,6 +227,12 @@ export class PushHub {
   onTick: ((now: number, sent: number) => void) | undefined;
   /** Called once per published alarm, before the fan-out (the alarm counter of server/ops/metrics.ts). */
   onAlarm: ((alarm: AlarmMessage) => void) | undefined;
+  /**
+   * Issue 20: hands every alarm and handling published on this node to the other push nodes
+   * (server/bus/events.ts, set only with NATS_URL). What arrives from them goes to `deliverAlarm` /
+   * `deliverHandled`: this node's consoles only, not relayed again, not counted as raised here.
+   */
+  relay: { alarm(companyPath: string, alarm: AlarmMessage): void; handled(companyPath: string, handled: AlarmHandled): void } | undefined;
 
   constructor(
     private readonly store: PushStore,
@@ -359,6 +365,12 @@ export class PushHub {
    */
   publishAlarm(companyPath: string, alarm: AlarmMessage): void {
     this.onAlarm?.(alarm);
+    this.relay?.alarm(companyPath, alarm);
+    this.deliverAlarm(companyPath, alarm);
+  }
+
+  /** `publishAlarm` to this node's consoles only (an alarm another node raised, from the bus). */
+  deliverAlarm(companyPath: string, alarm: AlarmMessage): void {
     let binary: Uint8Array | undefined;
     let text: string | undefined;
     const id = alarmIdOf(alarm);
@@ -390,6 +402,12 @@ export class PushHub {
    * a connection's catch-up read like alarms, so it cannot arrive before the replayed alarm it handles.
    */
   publishHandled(companyPath: string, handled: AlarmHandled): void {
+    this.relay?.handled(companyPath, handled);
+    this.deliverHandled(companyPath, handled);
+  }
+
+  /** `publishHandled` to this node's consoles only (a handling done on another node, from the bus). */
+  deliverHandled(companyPath: string, handled: AlarmHandled): void {
     let binary: Uint8Array | undefined;
     let text: string | undefined;
     for (const g of this.groups.values()) {

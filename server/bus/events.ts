@@ -1,0 +1,210 @@
+/**
+ * What travels between nodes besides positions (issue 20): alarms, alarm handlings, terminal contact and
+ * fleet changes. Nothing here imports NATS: `attachBusEvents` loads events-nats.ts only when NATS_URL is set.
+ *
+ * Each is published where a single node would have handed it on in-process, and applied on the other
+ * nodes where that hand-off would have landed:
+ * - **Alarms and handlings** (push/hub.ts `relay`): the alarm service's `publishAlarm` (0x0200 alarm bits and
+ *   attachments, platform rules) and the safe routes' `publishHandled` (confirm, close, board steps) go to
+ *   this node's consoles and to the bus; a push node hands another node's to `deliverAlarm` /
+ *   `deliverHandled`, the same fan-out with the same company scoping, so its consoles get the same messages.
+ * - **Contact** (live/store.ts `onContact`): a gateway node batches the contacts its terminals make without a
+ *   position (heartbeats, answers, any message) per CONTACT_FLUSH_MS and publishes the latest time per
+ *   vehicle; a push node `touch`es them. Offline is a timeout on every node (no contact for 3 minutes,
+ *   domain/vehicle/state.ts; a disconnect marks nothing), so a push node holding the gateway's contact
+ *   times marks a vehicle offline when the gateway's node would, at most one flush later.
+ * - **Fleet changes** (live/fleet-sync.ts): the vehicles and devices a management call changed, published
+ *   after the local FleetSync ran (after the commit); every other node runs its own FleetSync on them (they
+ *   re-read the shared database): the live store's slots and companies, the gateway directory's device →
+ *   vehicle entries. Every node follows these; only push nodes follow the rest.
+ *
+ * Events a node published itself are skipped when they come back. Contacts applied from the bus are
+ * not published again.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Config, Role } from '../config.ts';
+import type { FleetSync } from '../live/fleet-sync.ts';
+import type { LiveStore } from '../live/store.ts';
+import type { AlarmHandled, AlarmMessage, PushHub } from '../push/hub.ts';
+
+export type BusEvent =
+  | { readonly kind: 'alarm'; readonly companyPath: string; readonly alarm: AlarmMessage }
+  | { readonly kind: 'handled'; readonly companyPath: string; readonly handled: AlarmHandled }
+  /** The latest contact time (epoch ms, the gateway's clock) of each vehicle heard from since the last batch. */
+  | { readonly kind: 'contacts'; readonly vehicleIds: readonly number[]; readonly times: readonly number[] }
+  | { readonly kind: 'fleet'; readonly vehicleIds: readonly number[]; readonly deviceNos: readonly string[] };
+
+export interface EventBusStats {
+  /** Events handed to the bus by this node. */
+  published: number;
+  /** Of those, persisted in the stream (PubAck received). */
+  persisted: number;
+  /** Publishes that failed and were sent again. */
+  retried: number;
+  /** Other nodes' events applied here. */
+  received: number;
+  /** Own events seen on the stream and skipped. */
+  skippedOwn: number;
+}
+
+export interface EventBus {
+  readonly nodeId: string;
+  readonly stats: EventBusStats;
+  /** Publishes without waiting; a failed publish is sent again until it is persisted or the bus closes. */
+  publish(event: BusEvent): void;
+  /** Follows other nodes' events from `sinceMs` (epoch ms): every kind, or only fleet changes. */
+  follow(sinceMs: number, only: 'fleet' | undefined, apply: (event: BusEvent) => void): Promise<void>;
+  /** Stops following, waits (bounded) for outstanding PubAcks, closes the connection. */
+  close(): Promise<void>;
+}
+
+/** How often a gateway node publishes its terminals' contacts (the most a push node's lastContact lags). */
+export const CONTACT_FLUSH_MS = 1000;
+/** Vehicles per contact message (≈ 14 bytes each: well under NATS's 1 MB default max payload). */
+export const CONTACT_BATCH_MAX = 10_000;
+
+/** A gateway node's contacts, the latest per vehicle, published every CONTACT_FLUSH_MS. */
+export class ContactBatcher {
+  private pending = new Map<number, number>();
+  private readonly timer: ReturnType<typeof setInterval>;
+
+  constructor(private readonly publish: (event: BusEvent) => void, flushMs = CONTACT_FLUSH_MS) {
+    this.timer = setInterval(() => this.flush(), flushMs);
+    this.timer.unref();
+  }
+
+  note(vehicleId: number, at: number): void {
+    const before = this.pending.get(vehicleId);
+    if (before === undefined || at > before) this.pending.set(vehicleId, at);
+  }
+
+  flush(): void {
+    if (this.pending.size === 0) return;
+    const all = [...this.pending];
+    this.pending = new Map();
+    for (let i = 0; i < all.length; i += CONTACT_BATCH_MAX) {
+      const part = all.slice(i, i + CONTACT_BATCH_MAX);
+      this.publish({ kind: 'contacts', vehicleIds: part.map((p) => p[0]), times: part.map((p) => p[1]) });
+    }
+  }
+
+  /** Stops the timer after one last flush. */
+  stop(): void {
+    clearInterval(this.timer);
+    this.flush();
+  }
+}
+
+export interface EventDeps {
+  readonly roles: ReadonlySet<Role>;
+  readonly store: Pick<LiveStore, 'touch' | 'clock' | 'onContact'>;
+  readonly push: Pick<PushHub, 'relay' | 'deliverAlarm' | 'deliverHandled'>;
+  /** This node's own FleetSync (what the management calls ran before this module published). */
+  readonly fleetSync: FleetSync;
+  readonly log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+/** Hooks one node's hub, store and FleetSync to the events bus (see the header). */
+export class BusEventLink {
+  /** The FleetSync the management calls use: this node's, then the bus. */
+  readonly fleetSync: FleetSync;
+  private readonly contacts: ContactBatcher | undefined;
+  /** True while contacts from the bus are applied: they are not published again. */
+  private applyingRemote = false;
+  /** Fleet changes from the bus, applied one after the other in arrival order. */
+  private fleetChain: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly bus: EventBus,
+    private readonly deps: EventDeps,
+  ) {
+    const { push, store, fleetSync: local } = deps;
+    push.relay = {
+      alarm: (companyPath, alarm) => bus.publish({ kind: 'alarm', companyPath, alarm }),
+      handled: (companyPath, handled) => bus.publish({ kind: 'handled', companyPath, handled }),
+    };
+    if (deps.roles.has('gateway')) {
+      const contacts = new ContactBatcher((e) => bus.publish(e));
+      this.contacts = contacts;
+      store.onContact = (vehicleId, at) => {
+        if (!this.applyingRemote) contacts.note(vehicleId, at);
+      };
+    }
+    this.fleetSync = {
+      async vehiclesChanged(vehicleIds) {
+        await local.vehiclesChanged(vehicleIds);
+        if (vehicleIds.length > 0) bus.publish({ kind: 'fleet', vehicleIds: [...vehicleIds], deviceNos: [] });
+      },
+      async devicesChanged(deviceNos) {
+        await local.devicesChanged(deviceNos);
+        if (deviceNos.length > 0) bus.publish({ kind: 'fleet', vehicleIds: [], deviceNos: [...deviceNos] });
+      },
+    };
+  }
+
+  /** Follows from `sinceMs`: a push node every event, any other node the fleet changes. */
+  start(sinceMs: number): Promise<void> {
+    return this.bus.follow(sinceMs, this.deps.roles.has('push') ? undefined : 'fleet', (e) => this.apply(e));
+  }
+
+  /** Another node's event. */
+  apply(e: BusEvent): void {
+    const { push, store, fleetSync } = this.deps;
+    switch (e.kind) {
+      case 'alarm':
+        push.deliverAlarm(e.companyPath, e.alarm);
+        return;
+      case 'handled':
+        push.deliverHandled(e.companyPath, e.handled);
+        return;
+      case 'contacts': {
+        // The gateway's time (what a single node would have kept), never ahead of this node's clock.
+        const now = store.clock();
+        this.applyingRemote = true;
+        try {
+          for (let i = 0; i < e.vehicleIds.length; i++) store.touch(e.vehicleIds[i]!, Math.min(e.times[i]!, now));
+        } finally {
+          this.applyingRemote = false;
+        }
+        return;
+      }
+      case 'fleet':
+        // FleetSync re-reads the shared database and logs its own failures (it never throws).
+        this.fleetChain = this.fleetChain.then(async () => {
+          if (e.deviceNos.length > 0) await fleetSync.devicesChanged(e.deviceNos);
+          if (e.vehicleIds.length > 0) await fleetSync.vehiclesChanged(e.vehicleIds);
+        });
+    }
+  }
+
+  /** Publishes the last contacts, unhooks, waits for fleet changes being applied, closes the bus. */
+  async stop(): Promise<void> {
+    this.contacts?.stop();
+    this.deps.store.onContact = undefined;
+    this.deps.push.relay = undefined;
+    await this.fleetChain;
+    await this.bus.close();
+  }
+}
+
+/**
+ * Issue 20: connects the events bus when NATS_URL is set (undefined without it; NATS is not loaded then),
+ * follows it once the app is ready and stops it when the app closes.
+ */
+export async function attachBusEvents(app: FastifyInstance, config: Config, deps: EventDeps & { readonly nodeId?: string; readonly followSince: number }): Promise<BusEventLink | undefined> {
+  if (!config.natsUrl) return undefined;
+  const { connectNatsEvents } = await import('./events-nats.ts');
+  let bus: EventBus;
+  try {
+    bus = await connectNatsEvents({ servers: config.natsUrl, nodeId: deps.nodeId ?? randomBytes(6).toString('base64url'), log: deps.log });
+  } catch (err) {
+    throw new Error(`NATS_URL: could not connect to ${config.natsUrl.replace(/\/\/[^@/]*@/g, '//…@')} or set up the event stream: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+  const link = new BusEventLink(bus, deps);
+  app.addHook('onReady', async () => link.start(deps.followSince));
+  // onClose runs after every preClose (the gateway's and the alarm service's stops: their last contacts and
+  // alarms still go out), and before the storage's own onClose (registered earlier, run later).
+  app.addHook('onClose', async () => link.stop());
+  return link;
+}
