@@ -37,6 +37,23 @@
  * list. A stale "reachable" costs nothing worse than single-node behaviour: the command then meets no
  * responders and answers offline.
  *
+ * Terminal messages that complete a command later are handled where the terminal is connected: every
+ * node registers the same handlers on its gateway, so the gateway node runs them against the shared
+ * database. What that covers and what it does not, across nodes:
+ * - 0x1206 (a recording upload finished, after a 0x9206): the task in the database is settled by the
+ *   gateway node; the serial it matches by is stored when the 0x9206's reply returns (see `onSerial`).
+ *   The FTP credentials it revokes are the gateway node's receiver's; a separate media node's receiver
+ *   keeps them until its idle sweep.
+ * - Queued command tasks (parameters, upgrades, voice, ...) are sent by the gateway node's task service
+ *   when the terminal authenticates there (shared task tables); one created on an API node for a terminal
+ *   reachable elsewhere is sent at once over the bus. Both at the same instant could send a task twice.
+ * - 0x0801 photos of a snapshot (0x8801 → 0x0805 over the bus): stored by the gateway node, in its
+ *   DATA_DIR; the API node that asked waits for them in memory and times out ("captureFailed"). Needs a
+ *   shared media store and a wait on the database or the bus: not done.
+ * - Upgrade packages (0x8108) are read from their file by the gateway node: it needs the API node's
+ *   DATA_DIR at the same path (shared storage); without it the send fails there (logged) and the
+ *   command ends unanswered.
+ *
  * Its own connection, apart from the position stream's: a command's round trip never queues behind a
  * burst of position publishes or the stream consumer's flow control.
  */
