@@ -9,6 +9,8 @@
  * - Commands to terminals (commands.ts, `attachCommandBus`): a node's commands for a vehicle no
  *   connection of its own holds go to the gateway node that holds it (NATS request/reply), with a
  *   single node's outcomes; a gateway node serves its terminals' commands.
+ * - Alarms, alarm handlings, terminal contact and fleet changes (events.ts, `attachBusEvents`, stream
+ *   FLEET_EVT): published where a single node hands them on in-process, applied on the other nodes.
  */
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
