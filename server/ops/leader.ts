@@ -221,8 +221,8 @@ export function createLeadership(db: unknown, options: PgLeadershipOptions = {})
 
 /**
  * Does this node's live store see every terminal's contact? On the embedded database it is the only node; in a
- * cluster a node following every gateway's positions on the bus (`push` role with NATS_URL) does (heartbeats are
- * not on the bus yet: server/cluster-jobs.md); a gateway-only node sees its own terminals only.
+ * cluster a node following every gateway's positions and terminal contact on the bus (`push` role with NATS_URL,
+ * server/bus/events.ts) does; a gateway-only node sees its own terminals only.
  */
 export function storeSeesEveryTerminal(config: Pick<Config, 'roles' | 'natsUrl'>, shared: boolean): boolean {
   return !shared || (config.natsUrl !== undefined && config.roles.has('push'));
