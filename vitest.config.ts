@@ -1,5 +1,7 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { pgSuitePlan } from './server/db/pg/suite.ts';
 
 export default defineConfig({
   plugins: [react()],
@@ -56,6 +58,23 @@ export default defineConfig({
           setupFiles: ['server/db/pg/setup-file.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server-on-pg',
+          // The `server` project's own files with their storage on PostgreSQL (issue 20, `npm run test:server-on-pg`):
+          // which files and why the others not, server/db/pg/suite.ts; a database per data dir, suite-setup.ts.
+          maxWorkers: 2,
+          include: pgSuitePlan(fileURLToPath(new URL('.', import.meta.url))).include,
+          environment: 'node',
+          globalSetup: ['server/db/pg/suite-global-setup.ts'],
+          setupFiles: ['server/db/pg/suite-setup.ts'],
+          // Every statement is a blocking round trip to PostgreSQL (CONTEXT.md): a server start or a seeded
+          // request takes several times its SQLite time on 2 loaded cores. Not a speed check either.
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
         },
       },
     ],

@@ -2,11 +2,27 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { isPostgresUrl } from '../db/pg/open.ts';
+import { PgSyncDb } from '../db/pg/sync-db.ts';
 import { registerBus } from './passengers.ts';
 import { generatedDeviceNo, type TerminalSpec } from './simulator.ts';
 
 /** The server's database file inside DATA_DIR (see server/db/open.ts). */
 export const DB_FILE = 'fleet.sqlite';
+
+/**
+ * The server's database, read-only: PostgreSQL when DATABASE_URL names one (as server/db/open.ts chooses;
+ * issue 20), else DATA_DIR's SQLite file. Both answer the same better-sqlite3 calls.
+ */
+function openServerDatabase(dataDir: string): Pick<Database.Database, 'prepare' | 'close'> {
+  const url = process.env.DATABASE_URL;
+  if (isPostgresUrl(url)) return new PgSyncDb(url) as unknown as Database.Database;
+  const file = path.join(dataDir, DB_FILE);
+  if (!existsSync(file)) throw new Error(`no database at ${file}: start the server once with DATA_DIR=${dataDir}, or leave out --data-dir`);
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
 
 /**
  * `limit` vehicles (by id, after skipping `offset`) of DATA_DIR's database, read-only: device number and plate,
@@ -15,11 +31,8 @@ export const DB_FILE = 'fleet.sqlite';
  * registered terminal's 0x0100 (result 3), so a restarted fleet must authenticate with the codes it had.
  */
 export function readProvisionedTerminals(dataDir: string, limit = Number.MAX_SAFE_INTEGER, offset = 0): TerminalSpec[] {
-  const file = path.join(dataDir, DB_FILE);
-  if (!existsSync(file)) throw new Error(`no database at ${file}: start the server once with DATA_DIR=${dataDir}, or leave out --data-dir`);
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = openServerDatabase(dataDir);
   try {
-    db.pragma('busy_timeout = 5000');
     // An empty code is a voided registration (migration 14); the registration is the device's (migration 22).
     // Vehicles without an installed device have no terminal to simulate.
     // Buses (vehicles on a line) count passengers at their line's stops (sim/passengers.ts).
@@ -60,11 +73,8 @@ export interface StoredTerminal {
  * know are absent (such a terminal is refused at register unless auto-registration is on).
  */
 export function readChosenTerminals(dataDir: string, deviceNos: readonly string[]): Map<string, StoredTerminal> {
-  const file = path.join(dataDir, DB_FILE);
-  if (!existsSync(file)) throw new Error(`no database at ${file}: start the server once with DATA_DIR=${dataDir}, or leave out --data-dir`);
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = openServerDatabase(dataDir);
   try {
-    db.pragma('busy_timeout = 5000');
     const read = db.prepare(`SELECT d.device_no AS deviceNo, v.vehiidno AS plate, v.plate_color AS plateColor, d.terminal_id AS terminalId,
                                     d.protocol AS protocol, NULLIF(t.auth_code, '') AS authCode
                              FROM device d LEFT JOIN vehicle v ON v.device_no = d.device_no LEFT JOIN terminal t ON t.device_no = d.device_no

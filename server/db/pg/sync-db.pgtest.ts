@@ -136,6 +136,22 @@ describe.skipIf(skip !== '')('PgSyncDb', () => {
     expect(() => new PgSyncDb(socketUrl('/nonexistent-fleet-pg', 5432), { timeoutMs: 20_000 })).toThrow(/ENOENT|connect/);
   });
 
+  it('answers a connection the server ended with an error on the next statement, without an uncaught exception', async () => {
+    // Found by the server suite on PG (server-on-pg): a database dropped under an idle connection ended the
+    // test process with "terminating connection due to administrator command" from the worker.
+    const victim = new PgSyncDb(tdb.url);
+    try {
+      const pid = victim.prepare('SELECT pg_backend_pid()').pluck().get() as number;
+      expect(db.query('SELECT pg_terminate_backend($1) AS ok', [pid]).rows).toEqual([{ ok: 1 }]);
+      // The worker hears of it between statements (an 'error' event on the idle client).
+      await new Promise((r) => setTimeout(r, 300));
+      expect(() => victim.prepare('SELECT 1').get()).toThrow(/the PostgreSQL connection was lost: /);
+      expect(() => victim.prepare('SELECT 1').get()).toThrow(/connection was lost/);
+    } finally {
+      victim.close();
+    }
+  });
+
   it('measures the blocking round trip against better-sqlite3 (figures printed, not asserted)', () => {
     const n = 2000;
     const pgStmt = db.prepare('SELECT username FROM user WHERE id = ?').pluck();

@@ -392,5 +392,9 @@ export function readCatalog(db: PgSyncDb): PgCatalog {
     const exists = (db.query('SELECT to_regclass($1) IS NOT NULL AS ok', [`public."${table}"`]).rows[0] as { ok: boolean }).ok;
     if (exists) partitioned.set(table, key);
   }
-  return { idTables, primaryKeys, partitioned };
+  const rowidTables = new Set(
+    (db.query("SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'rowid'").rows as { table_name: string }[])
+      .map((r) => r.table_name),
+  );
+  return { idTables, primaryKeys, partitioned, rowidTables };
 }

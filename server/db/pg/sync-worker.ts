@@ -22,6 +22,11 @@ const client = new pg.Client({ connectionString: url });
 let status = 'I';
 (client as unknown as { connection: { on(e: string, f: (m: { status: string }) => void): void } }).connection
   .on('readyForQuery', (m) => { status = m.status; });
+// A connection the server ends while idle (a restart, pg_terminate_backend, a dropped database) is an
+// 'error' event on the client: without a listener it is an uncaught exception that ends the whole server
+// process. It is kept instead, and the next request is answered with it.
+let lost: (Error & { code?: string }) | undefined;
+client.on('error', (err) => { lost = err; });
 const ready = client.connect();
 // A failed connect is answered to the first request; this keeps it from being an unhandled rejection.
 ready.catch(() => undefined);
@@ -45,8 +50,12 @@ port.on('message', (req: PgRequest) => {
     try {
       await ready;
       if (req.op === 'close') {
-        await client.end();
+        if (!lost) await client.end();
         answer({ ok: true, rows: [], rowCount: 0, status: 'I' });
+        return;
+      }
+      if (lost) {
+        answer({ ok: false, message: `the PostgreSQL connection was lost: ${lost.message}`, code: lost.code ?? '08006', detail: undefined, status: 'I' });
         return;
       }
       if (req.op === 'exec') {

@@ -19,13 +19,14 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** `template`: a database of the cluster to copy (no one may be connected to it); template0 (empty) by default. */
+export async function createTestDatabase(template = 'template0'): Promise<TestDatabase> {
   const { dir, port } = inject('pgCluster');
   const name = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: socketUrl(dir, port, 'postgres') });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template} ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
   } finally {
     await admin.end();
   }
