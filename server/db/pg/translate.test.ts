@@ -44,10 +44,16 @@ describe('translate', () => {
   });
 
   it('reads rowid of a table whose INTEGER PRIMARY KEY is id as id (test/db-fingerprint.ts), and leaves real rowid columns alone', () => {
-    const withRowid: PgCatalog = { ...catalog, idTables: new Set(['vehicle', 'positions_x']), rowidTables: new Set(['positions', 'user_role']) };
-    expect(translate('SELECT * FROM "vehicle" ORDER BY rowid', withRowid).text).toBe('SELECT * FROM "vehicle" ORDER BY id');
+    const withRowid: PgCatalog = {
+      ...catalog,
+      idTables: new Set(['vehicle']),
+      primaryKeys: new Map([['vehicle', ['id']], ['vehicle_state', ['vehicle_id']], ['user_role', ['user_id', 'role_id']], ['track_block', ['vehicle_id', 'day']]]),
+      rowidTables: new Set(['positions', 'user_role']),
+    };
+    expect(translate('SELECT * FROM "vehicle" ORDER BY rowid', withRowid).text).toBe('SELECT * FROM "vehicle" ORDER BY "id"');
+    expect(translate('SELECT * FROM "vehicle_state" ORDER BY rowid', withRowid).text).toBe('SELECT * FROM "vehicle_state" ORDER BY "vehicle_id"');
     expect(translate('DELETE FROM vehicle WHERE rowid IN (SELECT rowid FROM vehicle WHERE create_time < ? LIMIT ?)', withRowid).text)
-      .toBe('DELETE FROM vehicle WHERE id IN (SELECT id FROM vehicle WHERE create_time < $1 LIMIT $2)');
+      .toBe('DELETE FROM vehicle WHERE "id" IN (SELECT "id" FROM vehicle WHERE create_time < $1 LIMIT $2)');
     expect(translate('SELECT * FROM "user_role" ORDER BY rowid', withRowid).text).toBe('SELECT * FROM "user_role" ORDER BY rowid');
     expect(translate('SELECT rowid AS id FROM positions ORDER BY gps_time, rowid', withRowid).text).toBe('SELECT rowid AS id FROM positions ORDER BY gps_time, rowid');
     // A join, or a qualified rowid: left as written.
@@ -71,6 +77,13 @@ describe('translate', () => {
       .toBe("SELECT to_char(to_timestamp((a.start_time + 28800000) / 1000) AT TIME ZONE 'UTC', 'YYYY-MM') AS mon FROM alarm a");
     // Other modifiers and formats stay as written (and fail on PG by name).
     expect(translate("SELECT strftime('%W', t, 'unixepoch'), date('now') FROM x").text).toBe("SELECT strftime('%W', t, 'unixepoch'), date('now') FROM x");
+  });
+
+  it('compares COLLATE NOCASE through lower() (device-types.ts, lines.ts name checks)', () => {
+    expect(translate('SELECT 1 FROM device_type WHERE company_id = ? AND name = ? COLLATE NOCASE AND id != ?').text)
+      .toBe('SELECT 1 FROM device_type WHERE company_id = $1 AND lower(name) = lower($2) AND id != $3');
+    expect(translate("SELECT name FROM line WHERE l.code <> 'A' COLLATE NOCASE ORDER BY name COLLATE NOCASE").text)
+      .toBe("SELECT name FROM line WHERE lower(l.code) <> lower('A') ORDER BY lower(name)");
   });
 
   it('rewrites group_concat and quotes the table user (users.ts SELECT)', () => {

@@ -17,8 +17,11 @@
  *   two-argument `max`/`min` → `greatest`/`least`, `json_extract(c, '$.k')` → `(c::json->>'k')`;
  * - `BEGIN IMMEDIATE|EXCLUSIVE|DEFERRED [TRANSACTION]` → `BEGIN` (the caller adds the advisory lock).
  * - `col IN (SELECT value FROM json_each(?))` → a text comparison with `json_array_elements_text`.
- * Not handled (hand rewrites, listed in server/db/CONTEXT.md): `strftime`, other `json_each`,
- * `json_group_object`, `COLLATE NOCASE`, `PRAGMA`, NULL ordering, bare columns in GROUP BY.
+ * - `a = b COLLATE NOCASE` → `lower(a) = lower(b)`, `x COLLATE NOCASE` → `lower(x)`; `sum(<condition>)` as
+ *   0/1; `date/strftime(…, 'unixepoch')` as UTC `to_char`; `rowid` of an INTEGER PRIMARY KEY table; an alias
+ *   for an unnamed FROM-list subquery.
+ * Not handled (hand rewrites, listed in server/db/CONTEXT.md): other `strftime`, other `json_each`,
+ * `json_group_object`, `PRAGMA`, NULL ordering, bare columns in GROUP BY, boolean arithmetic.
  */
 
 /** What the translator needs to know about the PG schema (read once at open). */
@@ -212,9 +215,9 @@ function aliasSubqueries(s: string): string {
 }
 
 /**
- * `rowid` of a table whose INTEGER PRIMARY KEY is `id` is that column in SQLite, and PG has no such column
- * there (schema.ts gives only the other rowid tables one): `SELECT * FROM "vehicle" ORDER BY rowid`
- * (server/test/db-fingerprint.ts) orders by `id`. Only in a statement over that one table (no join, no
+ * `rowid` of a table with an INTEGER PRIMARY KEY is that column in SQLite, and PG has no such column there
+ * (schema.ts gives only the other rowid tables one): `SELECT * FROM "vehicle" ORDER BY rowid`
+ * (server/test/db-fingerprint.ts) orders by `id`, a table keyed by `vehicle_id` by that. Only in a statement over that one table (no join, no
  * other table named), where an unqualified `rowid` can mean nothing else.
  */
 function rowidAsId(s: string, catalog: PgCatalog, restore: (s: string) => string): string {
@@ -223,8 +226,10 @@ function rowidAsId(s: string, catalog: PgCatalog, restore: (s: string) => string
     .map((m) => restore(m[1]!).replace(/^"|"$/g, '').toLowerCase()));
   if (tables.size !== 1 || /\bJOIN\b/i.test(s)) return s;
   const table = [...tables][0]!;
-  if (!catalog.idTables.has(table) || catalog.rowidTables.has(table)) return s;
-  return s.replace(/(?<![\w.])rowid\b/gi, 'id');
+  const pk = catalog.primaryKeys.get(table);
+  // A table without a rowid column is an INTEGER PRIMARY KEY one (its key is the rowid) or WITHOUT ROWID.
+  if (catalog.rowidTables.has(table) || pk?.length !== 1) return s;
+  return s.replace(/(?<![\w.])rowid\b/gi, `"${pk[0]!.replaceAll('"', '""')}"`);
 }
 
 /** Translates one SQLite statement (no trailing second statement) to PostgreSQL. */
@@ -267,6 +272,10 @@ export function translate(sql: string, catalog: PgCatalog = EMPTY_CATALOG): Tran
   s = s.replace(/\bIS\s+NOT\s+(\$\d+)/gi, 'IS DISTINCT FROM $1').replace(/\bIS\s+(\$\d+)/gi, 'IS NOT DISTINCT FROM $1');
   s = s.replace(/(?<![\w."$])user(?![\w"])/gi, '"user"');
   s = s.replace(/(?<![\w"$])([a-z][a-z0-9]*[A-Z][A-Za-z0-9]*)\b/g, '"$1"');
+  // `name = ? COLLATE NOCASE` (device types, lines: a name unique regardless of case): SQLite's NOCASE folds
+  // ASCII letters only, as lower() does in a C-ctype database (the schema's unique indexes use lower() too).
+  s = s.replace(/([\w.$]+|\uE000\d+\uE000)\s*(=|!=|<>)\s*([\w.$]+|\uE000\d+\uE000)\s+COLLATE\s+NOCASE\b/gi, 'lower($1) $2 lower($3)');
+  s = s.replace(/([\w.$]+|\uE000\d+\uE000)\s+COLLATE\s+NOCASE\b/gi, 'lower($1)');
   s = s.replace(/\bLIKE\b/gi, 'ILIKE');
   // A bare constant condition: `scopeCondition` answers '1' for the whole forest (`WHERE 1 AND …`).
   s = s.replace(/(\b(?:WHERE|AND|OR)\s+(?:\(\s*)?)([01])(?=\s*(?:$|\)|\b(?:AND|OR|ORDER|GROUP|LIMIT)\b))/gi, (_, pre: string, bit: string) => `${pre}${bit === '1' ? 'TRUE' : 'FALSE'}`);
