@@ -89,8 +89,9 @@ describe.skipIf(skip !== '')('leadership on a shared PostgreSQL database', () =>
     beforeAll(async () => {
       dirs.push(mkdtempSync(path.join(tmpdir(), 'fleet-lead1-')), mkdtempSync(path.join(tmpdir(), 'fleet-lead2-')));
       // Node 1 alone makes the schema and becomes the leader.
-      node1 = await startCrashServer(dirs[0]!, children, { env: { DATABASE_URL: tdb.url, SEED_VEHICLES: '5' } });
-    }, 240_000);
+      // The loaded 2-core machine: a node on the synchronous PostgreSQL bridge can take minutes to start.
+      node1 = await startCrashServer(dirs[0]!, children, { env: { DATABASE_URL: tdb.url, SEED_VEHICLES: '5' }, startTimeoutMs: 600_000 });
+    }, 660_000);
 
     afterAll(async () => {
       for (const n of [node1, node2]) if (n && n.proc.exitCode === null && n.proc.signalCode === null) await stopClean(n).catch(() => undefined);
@@ -98,7 +99,7 @@ describe.skipIf(skip !== '')('leadership on a shared PostgreSQL database', () =>
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
     });
 
-    it('one leader; the follower skips the once-only sweep; kill -9 of the leader hands it over within a bound', { timeout: 240_000 }, async () => {
+    it('one leader; the follower skips the once-only sweep; kill -9 of the leader hands it over within a bound', { timeout: 900_000 }, async () => {
       expect(await ready(node1)).toMatchObject({ status: 'ok', leader: true });
       // Node 1's retention round at start has run (it deleted nothing: no exports yet). An export finished two
       // hours ago (EXPORT_RETENTION_MINUTES 30) is due for deletion from now on, by the leader's next round.
@@ -111,7 +112,7 @@ describe.skipIf(skip !== '')('leadership on a shared PostgreSQL database', () =>
           VALUES ('expired-probe', 'track', 1, 'done', 1, 1, 1, 'x', 'x', 'x', ?, ?)`).run(twoHoursAgo, twoHoursAgo);
 
         // Node 2 starts now: a leader would sweep at once (the round runs at start); a follower leaves the row.
-        node2 = await startCrashServer(dirs[1]!, children, { env: { DATABASE_URL: tdb.url, SEED_VEHICLES: '5' } });
+        node2 = await startCrashServer(dirs[1]!, children, { env: { DATABASE_URL: tdb.url, SEED_VEHICLES: '5' }, startTimeoutMs: 600_000 });
         expect(await ready(node2)).toMatchObject({ status: 'ok', leader: false });
         expect(await leaderGauge(node2)).toBe(0);
         expect(await leaderGauge(node1)).toBe(1);
