@@ -5,13 +5,14 @@
  */
 import { pack } from 'msgpackr';
 import { describe, expect, it, vi } from 'vitest';
-import type { Role } from '../config.ts';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Role } from '../config.ts';
 import type { FleetSync } from '../live/fleet-sync.ts';
 import { LiveStore } from '../live/store.ts';
 import { PushHub, type AlarmHandled } from '../push/hub.ts';
 import { decodeEvent, encodeEvent, EVENT_CODEC_VERSION } from './events-codec.ts';
 import { companyOfPath, eventSubject } from './events-nats.ts';
-import { BusEventLink, CONTACT_BATCH_MAX, ContactBatcher, type BusEvent, type EventBus } from './events.ts';
+import { attachBusEvents, BusEventLink, CONTACT_BATCH_MAX, ContactBatcher, type BusEvent, type EventBus } from './events.ts';
 
 const handled: AlarmHandled = { alarmIds: [5, 6], dealStatus: 2, boardItemId: null, userId: 3, time: 1_790_000_000_000 };
 const alarm = { id: 41, alarmType: 12001, vehicleId: 7, companyId: 12, alarmName: '超速报警', popup: true, voice: false, lng: 121.5, createTime: 1_790_000_000_000 };
@@ -162,5 +163,20 @@ describe('BusEventLink', () => {
     const gateway = node(['gateway']);
     await gateway.link.start(456);
     expect(gateway.bus.followed).toEqual({ sinceMs: 456, only: 'fleet' });
+  });
+});
+
+describe('attachBusEvents', () => {
+  it('without NATS_URL: nothing connects and no hook is set (a single node keeps its in-process hand-offs only)', async () => {
+    const store = new LiveStore();
+    const hub = new PushHub(store, { inScope: async () => [], byIds: async () => [] });
+    const hooks: string[] = [];
+    const app = { addHook: (name: string) => void hooks.push(name) } as unknown as FastifyInstance;
+    const local: FleetSync = { vehiclesChanged: async () => undefined, devicesChanged: async () => undefined };
+    const attached = await attachBusEvents(app, loadConfig({}), { roles: new Set<Role>(['gateway', 'api', 'push']), store, push: hub, fleetSync: local, followSince: 0 });
+    expect(attached).toBeUndefined();
+    expect(hooks).toEqual([]);
+    expect(hub.relay).toBeUndefined();
+    expect(store.onContact).toBeUndefined();
   });
 });
