@@ -31,6 +31,9 @@ export const SQLITE_ONLY_TESTS: Readonly<Record<string, Readonly<Record<string, 
     'gives company alarm rows made before linkage applied the default pop-up and tone (migration 13), and leaves chosen linkage alone':
       're-runs SQLite migration 13 on an existing file (an existing PostgreSQL database is not migrated: CONTEXT.md)',
   },
+  'server/resources/import-jobs.test.ts': {
+    'never answer 5xx, and a refusal writes nothing': 'counts writes with SQLite\'s total_changes() (a per-connection counter PostgreSQL has no equivalent of)',
+  },
   'server/gateway/server.test.ts': {
     'writes every acknowledged position to the database before closing': 'opens DATA_DIR/fleet.sqlite after the shutdown to count the positions',
   },

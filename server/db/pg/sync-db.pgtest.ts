@@ -136,6 +136,19 @@ describe.skipIf(skip !== '')('PgSyncDb', () => {
     expect(() => new PgSyncDb(socketUrl('/nonexistent-fleet-pg', 5432), { timeoutMs: 20_000 })).toThrow(/ENOENT|connect/);
   });
 
+  it('undoes only the failing statement of a transaction, as SQLite does, and commits the rest', () => {
+    // Found by server-on-pg: an import catches a unique violation inside its transaction and checks the row
+    // again (resources/import-jobs.ts checkOnConflict); on PG the next statement failed "transaction is aborted".
+    const insert = db.prepare('INSERT INTO user (username) VALUES (?)');
+    db.transaction(() => {
+      insert.run('tx-first');
+      expect(() => insert.run('tx-first')).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_UNIQUE' }));
+      expect(db.prepare('SELECT count(*) FROM user WHERE username = ?').pluck().get('tx-first')).toBe(1);
+      insert.run('tx-second');
+    })();
+    expect(db.prepare("SELECT username FROM user WHERE username LIKE 'tx-%' ORDER BY username").pluck().all()).toEqual(['tx-first', 'tx-second']);
+  });
+
   it('answers a connection the server ended with an error on the next statement, without an uncaught exception', async () => {
     // Found by the server suite on PG (server-on-pg): a database dropped under an idle connection ended the
     // test process with "terminating connection due to administrator command" from the worker.

@@ -13,7 +13,8 @@ import { DAY_PARTITIONED, partitionDdl } from './partitions.ts';
 import { EMPTY_CATALOG, splitStatements, translate, type PgCatalog, type Translated } from './translate.ts';
 
 export type PgRequest =
-  | { op: 'query'; sql: string; params: unknown[]; raw: boolean }
+  /** `atomic`: inside a transaction, a failing statement is undone alone (SQLite's statement atomicity). */
+  | { op: 'query'; sql: string; params: unknown[]; raw: boolean; atomic?: boolean }
   | { op: 'exec'; sql: string }
   | { op: 'close' };
 
@@ -146,7 +147,9 @@ export class PgStatement {
 
   run(...args: unknown[]): RunResult {
     this.before(args);
-    const { rows, rowCount } = this.db.query(this.t.text, this.values(args), false);
+    // SQLite undoes only the failing statement and keeps the transaction (code catches a unique violation
+    // and goes on, e.g. import-jobs.ts checkOnConflict); PG aborts the whole transaction on any error.
+    const { rows, rowCount } = this.db.query(this.t.text, this.values(args), false, this.db.inTransaction);
     const last = this.t.returningId ? (rows[rows.length - 1] as { id?: number } | undefined)?.id : undefined;
     if (last !== undefined) this.db.lastInsertRowid = last;
     return { changes: rowCount, lastInsertRowid: this.db.lastInsertRowid };
@@ -228,8 +231,8 @@ export class PgSyncDb {
   }
 
   /** One statement in PG's own dialect, with `$n` parameters. */
-  query(sql: string, params: unknown[] = [], raw = false): { rows: unknown[]; rowCount: number } {
-    return this.call({ op: 'query', sql, params, raw });
+  query(sql: string, params: unknown[] = [], raw = false, atomic = false): { rows: unknown[]; rowCount: number } {
+    return this.call({ op: 'query', sql, params, raw, atomic });
   }
 
   /** Day partitions known to exist, per table (`${table}:${from}`). */

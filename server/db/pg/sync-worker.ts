@@ -65,7 +65,21 @@ port.on('message', (req: PgRequest) => {
         return;
       }
       const query = { text: req.sql, values: req.params.map(param) };
-      const res = req.raw ? await client.query({ ...query, rowMode: 'array' }) : await client.query(query);
+      const run = () => (req.raw ? client.query({ ...query, rowMode: 'array' }) : client.query(query));
+      let res: Awaited<ReturnType<typeof run>>;
+      if (req.atomic) {
+        // A savepoint around the statement: its failure rolls back to it, and the transaction goes on.
+        await client.query('SAVEPOINT pg_stmt');
+        try {
+          res = await run();
+        } catch (err) {
+          await client.query('ROLLBACK TO SAVEPOINT pg_stmt; RELEASE SAVEPOINT pg_stmt');
+          throw err;
+        }
+        await client.query('RELEASE SAVEPOINT pg_stmt');
+      } else {
+        res = await run();
+      }
       answer({ ok: true, rows: res.rows as unknown[], rowCount: res.rowCount ?? 0, status });
     } catch (err) {
       const e = err as { message?: string; code?: string; detail?: string };
