@@ -106,6 +106,8 @@ describe.skipIf(skip !== '')('failover through HAProxy: two gateways, two push n
   let reporter: NodeJS.Timeout | undefined;
 
   const startReporting = () => {
+    // One reporter at a time (a test that failed midway left its own running).
+    clearInterval(reporter);
     reporter = setInterval(() => {
       k++;
       const time = base + k * 1000;
