@@ -67,7 +67,8 @@ export class SqliteMediaRepository implements MediaRepository {
   }
 
   async expired(before: number, limit: number, after?: { receivedTime: number; id: number }): Promise<{ id: number; path: string; size: number; receivedTime: number }[]> {
-    const from = after ?? { receivedTime: -Infinity, id: 0 };
+    // The smallest safe integer, not -Infinity: PostgreSQL refuses -Infinity as a bigint parameter (the sweep failed there).
+    const from = after ?? { receivedTime: Number.MIN_SAFE_INTEGER, id: 0 };
     return this.db.prepare(`SELECT id, path, size, received_time AS receivedTime FROM media_item
                             WHERE received_time < ? AND (received_time, id) > (?, ?) ORDER BY received_time, id LIMIT ?`)
       .all(before, from.receivedTime, from.id, limit) as { id: number; path: string; size: number; receivedTime: number }[];
