@@ -31,6 +31,10 @@ export const SQLITE_ONLY_TESTS: Readonly<Record<string, Readonly<Record<string, 
     'gives company alarm rows made before linkage applied the default pop-up and tone (migration 13), and leaves chosen linkage alone':
       're-runs SQLite migration 13 on an existing file (an existing PostgreSQL database is not migrated: CONTEXT.md)',
   },
+  'server/db/first-admin.test.ts': {
+    'prints the generated password once, at the start that created the administrator':
+      'spawns server/main.ts, whose storage follows its own environment (SQLite here); main.ts on PostgreSQL is two-node.pgtest.ts\'s',
+  },
   'server/resources/import-jobs.test.ts': {
     'never answer 5xx, and a refusal writes nothing': 'counts writes with SQLite\'s total_changes() (a per-connection counter PostgreSQL has no equivalent of)',
   },
