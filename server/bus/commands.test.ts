@@ -87,6 +87,16 @@ describe('the gateway with a remote commander (issue 20 seam)', () => {
     expect(events).toEqual([[d.vehicleId, t.phone.replace(/^0+/, '')], [d.vehicleId, null]]);
   });
 
+  it('a code another gateway node registered after this one cached the device is accepted (the database re-read once)', async () => {
+    const d = devices[1]!;
+    await server.app.storage.terminals.register({ deviceNo: d.deviceNo, authCode: 'c0ffee00c0ffee00', makerId: 'X', model: 'M', terminalId: 'T1', plateColor: 0, plate: '' });
+    const t = await TestTerminal.connect(server.gatewayPort, d.deviceNo);
+    open.push(t);
+    expect((await t.authenticate('0123456789abcdef')).result).not.toBe(0);
+    expect((await t.authenticate('c0ffee00c0ffee00')).result).toBe(0);
+    await t.close();
+  });
+
   it('displace: a later authentication elsewhere releases this one; an older one does not', async () => {
     const gateway = server.app.live.gateway;
     const d = devices[0]!;

@@ -143,6 +143,8 @@ describe.skipIf(skip !== '')('commands from an API node to a terminal on a gatew
     terminal = moved; // what the next test disconnects
     try {
       await moved.login();
+      // With its stored code: C re-read the code A's registration wrote (C cached the device before it).
+      expect(moved.replies.filter((r) => r.msgId === MSG.REGISTER_RESPONSE)).toEqual([]);
       // The old connection on A stays open (a half-open link as A sees it) and would still answer.
       expect(old.socket.destroyed).toBe(false);
       await new Promise((r) => setTimeout(r, 500));

@@ -79,6 +79,12 @@ export class TerminalDirectory {
   private readonly byPhone = new Map<string, TerminalEntry>();
   /** Devices being provisioned (autoRegister), so two connections registering one number create one device. */
   private readonly provisioning = new Map<string, Promise<TerminalEntry | undefined>>();
+  /**
+   * Issue 20: other gateway nodes share the database (set when the bus is attached). A terminal may have
+   * registered on another node since this one cached its entry: a refused code is checked against the
+   * database once before the refusal (`refreshCode`).
+   */
+  shared = false;
 
   constructor(
     private readonly terminals: TerminalRepository,
@@ -117,6 +123,16 @@ export class TerminalDirectory {
     if (row.vehicleId !== null && row.companyId !== null && row.companyPath !== null) {
       this.store.upsertVehicle({ vehicleId: row.vehicleId, companyId: row.companyId, companyPath: row.companyPath });
     }
+    return entry;
+  }
+
+  /**
+   * Re-reads the entry's auth code from the database (issue 20: a registration on another gateway node
+   * set it, or an unregistration there voided it, after this node cached it). Changes the entry in place.
+   */
+  async refreshCode(entry: TerminalEntry): Promise<TerminalEntry> {
+    const row = await this.terminals.deviceByNo(entry.deviceNo);
+    entry.authCode = row ? row.authCode : null;
     return entry;
   }
 

@@ -296,6 +296,8 @@ export class Jt808Gateway {
    */
   attachRemote(remote: RemoteTerminals): void {
     this.remote = remote;
+    // Other gateway nodes register terminals in the same database.
+    this.directory.shared = true;
   }
 
   /**

@@ -520,7 +520,9 @@ export class TerminalSession {
 
   private authenticate(header: Jt808Header, authCode: string): Promise<void> | undefined {
     const { directory, stats } = this.host;
-    const decide = (entry: TerminalEntry | undefined) => {
+    const decide = (entry: TerminalEntry | undefined, rechecked = false): Promise<void> | undefined => {
+      // Issue 20: another gateway node may have registered the terminal after this one cached it.
+      if (entry && !rechecked && directory.shared && !directory.accepts(entry, authCode)) return directory.refreshCode(entry).then((e) => decide(e, true));
       if (entry && directory.accepts(entry, authCode)) {
         this.authed.set(header.phone, entry);
         this.host.bind(this, entry, header);
@@ -533,13 +535,11 @@ export class TerminalSession {
         stats.authFailed++;
         this.reply(header, RESULT.FAIL);
       }
+      return undefined;
     };
     const cached = directory.cached(header.phone);
-    if (cached) {
-      decide(cached);
-      return undefined;
-    }
-    return directory.lookup(header.phone).then(decide);
+    if (cached) return decide(cached);
+    return directory.lookup(header.phone).then((e) => decide(e));
   }
 
   /** Runs the registered handler of a terminal message and acknowledges it. */
