@@ -114,9 +114,11 @@ describe.skipIf(skip !== '')('alarms, contact and fleet changes between nodes on
     const env = { DATABASE_URL: tdb.url, SEED_VEHICLES: '12', NATS_URL: nats.url, GATEWAY_AUTO_REGISTER: '0' };
     for (const name of ['gw', 'push-b', 'push-c']) dirs.push(mkdtempSync(path.join(tmpdir(), `fleet-evt-${name}-`)));
     // One after the other: A makes the schema and seeds; two starting together time out on each other's start-up writes.
-    nodeA = await startCrashServer(dirs[0]!, children, { env: { ...env, ROLES: 'gateway' } });
-    nodeB = await startCrashServer(dirs[1]!, children, { env: { ...env, ROLES: 'api,push' } });
-    nodeC = await startCrashServer(dirs[2]!, children, { env: { ...env, ROLES: 'api,push' } });
+    // 600 s each: on the loaded 2-core machine a node on the PostgreSQL bridge once took over the default 120 s.
+    const start = (i: number, roles: string) => startCrashServer(dirs[i]!, children, { env: { ...env, ROLES: roles }, startTimeoutMs: 600_000 });
+    nodeA = await start(0, 'gateway');
+    nodeB = await start(1, 'api,push');
+    nodeC = await start(2, 'api,push');
     const db = new PgSyncDb(tdb.url);
     try {
       east = db.prepare('SELECT c.id AS id, c.path AS path FROM user u JOIN company c ON c.id = u.company_id WHERE u.username = ?').get('branch') as typeof east;
@@ -137,7 +139,7 @@ describe.skipIf(skip !== '')('alarms, contact and fleet changes between nodes on
     [consoles.adminB, consoles.eastB, consoles.adminC, consoles.eastC] = await Promise.all([
       open(nodeB, tokens.adminB), open(nodeB, tokens.eastB), open(nodeC, tokens.adminC), open(nodeC, tokens.eastC),
     ]);
-  }, 300_000);
+  }, 1_900_000);
 
   afterAll(async () => {
     for (const c of clients) c.close();
