@@ -97,6 +97,21 @@ describe('the gateway with a remote commander (issue 20 seam)', () => {
     await t.close();
   });
 
+  it('a code another gateway node voided after this one cached it is refused (the trust gap: a reset there left the old code valid here)', async () => {
+    const d = devices[1]!;
+    await server.app.storage.terminals.register({ deviceNo: d.deviceNo, authCode: 'feedface00000001', makerId: 'X', model: 'M', terminalId: 'T1', plateColor: 0, plate: '' });
+    const first = await TestTerminal.connect(server.gatewayPort, d.deviceNo);
+    open.push(first);
+    expect((await first.authenticate('feedface00000001')).result).toBe(0);
+    await first.close();
+    // An operator resets the registration on another node: only the shared database changes.
+    await server.app.storage.terminals.unregister(d.deviceNo, Date.now(), 'operator');
+    const again = await TestTerminal.connect(server.gatewayPort, d.deviceNo);
+    open.push(again);
+    expect((await again.authenticate('feedface00000001')).result).not.toBe(0);
+    await again.close();
+  });
+
   it('displace: a later authentication elsewhere releases this one; an older one does not', async () => {
     const gateway = server.app.live.gateway;
     const d = devices[0]!;

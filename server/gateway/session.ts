@@ -521,8 +521,10 @@ export class TerminalSession {
   private authenticate(header: Jt808Header, authCode: string): Promise<void> | undefined {
     const { directory, stats } = this.host;
     const decide = (entry: TerminalEntry | undefined, rechecked = false): Promise<void> | undefined => {
-      // Issue 20: another gateway node may have registered the terminal after this one cached it.
-      if (entry && !rechecked && directory.shared && !directory.accepts(entry, authCode)) return directory.refreshCode(entry).then((e) => decide(e, true));
+      // Issue 20: with other gateway nodes on the database, the cached code may be stale either way: the terminal
+      // registered there after this node cached it, or an operator's reset or the terminal's 0x0003 there voided it.
+      // So the code is read from the database at every authentication (one read per connection), not only on a refusal.
+      if (entry && !rechecked && directory.shared) return directory.refreshCode(entry).then((e) => decide(e, true));
       if (entry && directory.accepts(entry, authCode)) {
         this.authed.set(header.phone, entry);
         this.host.bind(this, entry, header);
