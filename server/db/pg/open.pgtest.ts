@@ -91,4 +91,31 @@ describe.skipIf(skip !== '')('openStorage on PostgreSQL', () => {
       storage.close();
     }
   });
+
+  it('stores a history flush larger than one statement as multi-row INSERTs, and tells a resend and a twice-sent key from the stored rows', { timeout: 120_000 }, async () => {
+    const { storage } = await openStorage(config());
+    const db = (storage as SqliteStorage).db as unknown as PgSyncDb;
+    try {
+      const vehicleId = db.prepare('SELECT max(id) FROM vehicle').pluck().get() as number;
+      // 9,000 rows, 10 s apart from 2026-11-20 23:00 China time: three statements (4,000 rows each at most), two China days.
+      const t0 = Date.UTC(2026, 10, 20, 15, 0);
+      const row = (i: number) => ({ vehicleId, gpsTime: t0 + i * 10_000, lng: 116 + i / 1e5, lat: 39.9, speed: i % 90, heading: i % 360, altitude: 50, status: 3, alarm: 0, mileage: i / 10, fuel: i % 7 === 0 ? null : 40, receivedAt: t0 + i * 10_000 + 700 });
+      expect(await storage.positions.append([row(5000)])).toBeUndefined(); // all stored: nothing to report back
+      const batch = Array.from({ length: 9000 }, (_, i) => row(i));
+      batch.splice(6000, 0, row(7000)); // the same report twice in one flush
+      const stored = await storage.positions.append(batch) as { gpsTime: number }[];
+      // Row 5000 was already in the database and 7000's second copy is not stored: 9,001 sent, 8,999 stored, in order.
+      expect(stored.length).toBe(8999);
+      expect(stored.some((r) => r.gpsTime === row(5000).gpsTime)).toBe(false);
+      expect(stored.filter((r) => r.gpsTime === row(7000).gpsTime).length).toBe(1);
+      expect(stored[5000]!.gpsTime).toBe(row(5001).gpsTime);
+      const count = db.prepare('SELECT count(*) FROM positions WHERE vehicle_id = ?').pluck().get(vehicleId);
+      expect(count).toBe(9000);
+      const got = await storage.positions.range(vehicleId, row(8999).gpsTime, row(8999).gpsTime + 1, 1);
+      expect(got[0]).toMatchObject({ lng: row(8999).lng, speed: 8999 % 90, mileage: 899.9, fuel: 40, receivedAt: row(8999).receivedAt });
+      expect((await storage.positions.range(vehicleId, row(7).gpsTime, row(7).gpsTime + 1, 1))[0]?.fuel).toBeNull();
+    } finally {
+      storage.close();
+    }
+  });
 });

@@ -1,5 +1,7 @@
 import { chinaDayIndex } from '../../../domain/track/days.ts';
 import type { PositionRepository, PositionRow } from '../repositories.ts';
+import { insertPositionsPg } from '../pg/positions-batch.ts';
+import { PgSyncDb } from '../pg/sync-db.ts';
 import type { SqliteDb } from '../sqlite.ts';
 
 interface PositionRowDb {
@@ -34,15 +36,19 @@ export class SqlitePositionRepository implements PositionRepository {
       const insert = this.db.prepare(`INSERT OR IGNORE INTO positions (vehicle_id, gps_time, lng, lat, speed, heading, altitude, status, alarm, mileage, fuel, received_at)
                                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
       const dropBlock = this.db.prepare('DELETE FROM track_block WHERE vehicle_id = ? AND day = ?');
+      // On PostgreSQL a statement is a blocking round trip: the batch goes as multi-row INSERTs (pg/positions-batch.ts).
+      const pg = (this.db as unknown) instanceof PgSyncDb ? (this.db as unknown as PgSyncDb) : undefined;
       this.appendAll = this.db.transaction((batch: readonly PositionRow[]) => {
         // A row of a day that is already over may have a track block (a cache, see tracks.ts): drop it.
         const today = chinaDayIndex(Date.now());
         let late: Set<number> | undefined;
         // The rows stored, built only once a row was skipped (rare: a resend).
         let stored: PositionRow[] | undefined;
+        const pgStored = pg ? insertPositionsPg(pg, batch) : undefined;
         for (let i = 0; i < batch.length; i++) {
           const r = batch[i]!;
-          const { changes } = insert.run(r.vehicleId, Math.round(r.gpsTime), r.lng, r.lat, r.speed, r.heading, r.altitude, r.status, r.alarm, r.mileage, r.fuel ?? null, r.receivedAt);
+          const changes = pg ? (pgStored === undefined || pgStored[i] ? 1 : 0)
+            : insert.run(r.vehicleId, Math.round(r.gpsTime), r.lng, r.lat, r.speed, r.heading, r.altitude, r.status, r.alarm, r.mileage, r.fuel ?? null, r.receivedAt).changes;
           if (changes === 0) {
             stored ??= batch.slice(0, i);
             continue;
