@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../gateway/jt808/index.ts';
 import { TestTerminal } from '../gateway/terminal-client.ts';
 import type { CommandOutcome, RemoteTerminals, RequestOutcome } from '../gateway/types.ts';
+import { createFleetSync } from '../live/fleet-sync.ts';
 import { startLiveServer, type LiveTestServer } from '../live/test-harness.ts';
 import { decodeReply, decodeRequest, encodeReply, encodeRequest, gatewayWaitMs, LONG_SEND_ALLOWANCE_MS } from './commands.ts';
 
@@ -110,6 +111,24 @@ describe('the gateway with a remote commander (issue 20 seam)', () => {
     open.push(again);
     expect((await again.authenticate('feedface00000001')).result).not.toBe(0);
     await again.close();
+  });
+
+  it('an operator\'s reset on another node ends the authentication this gateway holds once the fleet change arrives (the attack: a voided terminal kept reporting here until it reconnected)', async () => {
+    const d = devices[2]!;
+    await server.app.storage.terminals.register({ deviceNo: d.deviceNo, authCode: 'abad1dea00000002', makerId: 'X', model: 'M', terminalId: 'T2', plateColor: 0, plate: '' });
+    const t = await TestTerminal.connect(server.gatewayPort, d.deviceNo);
+    open.push(t);
+    expect((await t.authenticate('abad1dea00000002')).result).toBe(0);
+    // The API node resets it: only the shared database changes, then its FleetSync's change comes over the bus.
+    await server.app.storage.terminals.unregister(d.deviceNo, Date.now(), 'operator');
+    const fleetSync = createFleetSync(server.app.storage, server.app.live, server.app.log);
+    await fleetSync.devicesChanged([d.deviceNo]);
+    await t.closed;
+    expect(server.app.live.gateway.isReachable(d.vehicleId)).toBe(false);
+    // A second change for the same device finds nothing more to void (the entry now holds the database's state).
+    const again = await TestTerminal.connect(server.gatewayPort, d.deviceNo);
+    open.push(again);
+    expect((await again.authenticate('abad1dea00000002')).result).not.toBe(0);
   });
 
   it('displace: a later authentication elsewhere releases this one; an older one does not', async () => {

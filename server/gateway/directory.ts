@@ -56,6 +56,11 @@ export interface EntryChange {
   readonly entry: TerminalEntry;
   /** The device is gone (deleted, or renumbered away from this number). */
   readonly removed: boolean;
+  /**
+   * The code this node's cached entry held is no longer the database's (an operator's reset, or a new
+   * registration, made on another node): a connection authenticated with it loses the terminal.
+   */
+  readonly voided?: boolean;
   readonly previousVehicleId: number | null;
 }
 
@@ -161,9 +166,12 @@ export class TerminalDirectory {
       if (row.vehicleId !== null && row.companyId !== null && row.companyPath !== null) {
         this.store.upsertVehicle({ vehicleId: row.vehicleId, companyId: row.companyId, companyPath: row.companyPath });
       }
-      if (row.vehicleId !== previousVehicleId) {
+      // Scale-out (issue 20): the reset was made on another node, whose FleetSync told this one the device changed.
+      const voided = entry.authCode !== null && (row.authCode === null || !sameCode(row.authCode, entry.authCode));
+      if (voided) entry.authCode = row.authCode;
+      if (row.vehicleId !== previousVehicleId || voided) {
         entry.vehicleId = row.vehicleId;
-        changes.push({ phone, entry, removed: false, previousVehicleId });
+        changes.push({ phone, entry, removed: false, voided, previousVehicleId: row.vehicleId !== previousVehicleId ? previousVehicleId : null });
       }
     }
     return changes;

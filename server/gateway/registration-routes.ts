@@ -9,6 +9,7 @@ import { Type } from '@fastify/type-provider-typebox';
 import type { Lang } from '../../domain/errors/catalogue.ts';
 import type { TerminalRegistrationView } from '../../domain/vehicle/registration.ts';
 import type { Storage } from '../db/repositories.ts';
+import type { FleetSync } from '../live/fleet-sync.ts';
 import { auth } from '../http/auth.ts';
 import { fail, ok } from '../http/envelope.ts';
 import { requestLang } from '../http/lang.ts';
@@ -26,8 +27,15 @@ export const RegistrationMessages = {
 /** What the calls answer: the stored state and whether the terminal is online now. */
 export type RegistrationView = TerminalRegistrationView;
 
-export function deviceRegistrationRoutes(app: App, deps: { readonly storage: Storage; readonly gateway: Jt808Gateway }): void {
-  const { storage, gateway } = deps;
+export function deviceRegistrationRoutes(app: App, deps: { readonly storage: Storage; readonly gateway: Jt808Gateway; readonly fleetSync: FleetSync }): void {
+  const { storage, gateway, fleetSync } = deps;
+
+  /**
+   * This node's gateway released the terminal in `resetDeviceRegistration`; in scale-out (issue 20) its
+   * connection may be on another gateway node: the fleet change reaches every node, whose directory finds
+   * the code it cached void in the database and ends that authentication. On one node: one re-read.
+   */
+  const tellOtherNodes = (deviceNo: string) => fleetSync.devicesChanged([deviceNo]);
 
   /** The vehicle's registration inside the caller's scope; 404 outside it (no existence leak). */
   async function view(vehicleId: number, scope: Parameters<Storage['terminals']['labels']>[0]): Promise<RegistrationView> {
@@ -63,6 +71,7 @@ export function deviceRegistrationRoutes(app: App, deps: { readonly storage: Sto
       const device = await storage.devices.get(ctx.scope, body.deviceId);
       if (!device) throw fail.notFound(RegistrationMessages.deviceNotFound);
       const reset = await gateway.resetDeviceRegistration(device.deviceNo, ctx.user.id);
+      if (reset) await tellOtherNodes(device.deviceNo);
       request.log.warn({ deviceNo: device.deviceNo, userId: ctx.user.id, wasRegistered: reset },
         'terminal registration reset by an operator: the terminal must register again');
       if (reset) await logReset(ctx, request.ip, device);
@@ -73,6 +82,7 @@ export function deviceRegistrationRoutes(app: App, deps: { readonly storage: Sto
     // A vehicle without a device (issue 15) has no registration to reset.
     if (!before.deviceNo) return ok(before, requestLang(request));
     const reset = await gateway.resetRegistration(before.vehicleId, before.deviceNo, ctx.user.id);
+    if (reset) await tellOtherNodes(before.deviceNo);
     request.log.warn({ vehicleId: before.vehicleId, deviceNo: before.deviceNo, userId: ctx.user.id, wasRegistered: reset },
       'terminal registration reset by an operator: the terminal must register again');
     if (reset) {

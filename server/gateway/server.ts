@@ -382,7 +382,9 @@ export class Jt808Gateway {
    * - keeps its session when the device moved to another vehicle or to none: its next report goes to
    *   the new vehicle (or nowhere), platform requests for the previous vehicle end as offline and that
    *   vehicle shows offline at once;
-   * - loses the terminal when the device is gone (closed when nothing else is authenticated there).
+   * - loses the terminal when the device is gone (closed when nothing else is authenticated there), or
+   *   when the auth code it authenticated with is void in the database (an operator's reset or a new
+   *   registration made on another node, issue 20: the API node's FleetSync reaches this one on the bus).
    * Answers the vehicles whose device changed.
    */
   async devicesChanged(deviceNos: readonly string[]): Promise<number[]> {
@@ -396,7 +398,8 @@ export class Jt808Gateway {
         this.deps.store.markOffline(previousVehicleId);
       }
       const c = this.connected.get(phone);
-      if (change.removed) {
+      if (change.removed || change.voided) {
+        if (change.voided && entry.vehicleId !== null) touched.push(entry.vehicleId);
         for (const s of this.sessions) {
           if (!s.holds(phone)) continue;
           s.release(phone);
