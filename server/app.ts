@@ -156,7 +156,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerPush(api, live.store, storage);
   // Issue 20: alarms, handlings, terminal contact and fleet changes between nodes (server/bus/events.ts; only with NATS_URL).
   const fleetSync = createFleetSync(storage, live, app.log);
-  const busEvents = await attachBusEvents(app, config, { roles: config.roles, store: live.store, push: app.push, fleetSync, nodeId: bus?.nodeId, followSince, log: app.log });
+  const busEvents = await attachBusEvents(app, config, { roles: config.roles, store: live.store, push: app.push, fleetSync, alarms: () => (app.hasDecorator('alarms') ? app.alarms : undefined), nodeId: bus?.nodeId, followSince, log: app.log });
   await safeRoutes(api, { config, storage, tokens, live }); // issue 5: safety alarms (after push: it publishes there)
   // Issue 19: dictionary and system parameters; pages and services read them live (a change reaches open consoles over push).
   const systemConfig = systemConfigRoutes(api, { storage, defaults: { [ParamKeys.videoDailyLimit]: String(config.videoDailyLimit) } });
@@ -168,7 +168,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   multimediaRoutes(api, { config, storage, tokens, live }); // issue 6: snapshots, 0x0800/0x0801 photos, media reports
   app.decorate('dashboard', dashboardRoutes(api, { config, storage, tokens, live })); // issue 14: the operation dashboard's figures (the walls reuse app.dashboard)
   recordingUploadRoutes(api, { config, storage, gateway: live.gateway }); // issue 6: recordings pulled to the server over FTP
-  deviceRegistrationRoutes(api, { storage, gateway: live.gateway }); // issue 12: terminal registration state and operator reset
+  deviceRegistrationRoutes(api, { storage, gateway: live.gateway, fleetSync: busEvents?.fleetSync ?? fleetSync }); // issue 12: terminal registration state and operator reset
   wallRoutes(api, { storage, store: live.store, dashboard: app.dashboard }); // issue 14: /largeScreen walls' data, display credentials, presets
   tileRoutes(api, { config }); // issue 14: street-map PMTiles archives from TILES_DIR (range requests, public)
   fleetAssetRoutes(api, { config, storage, tokens, live, fleetSync: busEvents?.fleetSync ?? fleetSync }); // issue 15: vehicles, devices, drivers, installations, lines, operator logs

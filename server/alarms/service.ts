@@ -30,6 +30,9 @@ export interface AlarmPublisher {
   publishAlarm(companyPath: string, alarm: Readonly<Record<string, unknown>>): void;
 }
 
+/** The platform alarm rules a node keeps in memory and re-reads when a call changes them. */
+export type AlarmRules = 'fences' | 'routes' | 'settings';
+
 export interface AlarmServiceOptions {
   /** Offline sweep period (real time). @default 10 s */
   readonly sweepMs?: number;
@@ -113,6 +116,11 @@ export class AlarmService {
   routeWatch: RouteWatch | undefined;
   /** The fence an event came from (stored on the alarm's log, carried by its push as `content`). */
   private readonly notes = new WeakMap<AlarmEvent, string>();
+  /**
+   * Scale-out (issue 20, bus/events.ts): told of each fence, route or settings change this node's calls
+   * made, so the gateway nodes that evaluate the reports re-read them too. Unset on a single node.
+   */
+  rulesRelay: ((what: AlarmRules, ids?: readonly number[]) => void) | undefined;
 
   constructor(
     private readonly storage: Storage,
@@ -201,6 +209,7 @@ export class AlarmService {
 
   /** Re-reads the fences after a fence or its vehicle bindings changed (the fence API calls it, naming the fences it wrote). */
   fencesChanged(ids?: readonly number[]): void {
+    this.rulesRelay?.('fences', ids);
     if (!this.options.fences) return;
     if (this.fenceWatch === undefined) {
       this.fenceWatch = new FenceWatch(this.options.fences);
@@ -233,6 +242,7 @@ export class AlarmService {
 
   /** Re-reads the routes after a route or its vehicle bindings changed (the route API calls it). */
   routesChanged(): void {
+    this.rulesRelay?.('routes');
     if (!this.options.routes) return;
     if (this.routeWatch === undefined) {
       this.routeWatch = new RouteWatch(this.options.routes);
@@ -244,6 +254,7 @@ export class AlarmService {
 
   /** Re-reads company settings after a settings call changed them. */
   async reloadSettings(): Promise<void> {
+    this.rulesRelay?.('settings');
     const next = new Map<number, Map<number, CompanyAlarmSetting>>();
     for (const s of await this.storage.alarms.allSettings()) {
       let m = next.get(s.companyId);

@@ -11,7 +11,8 @@ import type { BusEvent } from './events.ts';
 /** Bumped when a kind's field list changes; a node refuses a message of another version. */
 export const EVENT_CODEC_VERSION = 1;
 
-const KIND = { alarm: 1, handled: 2, contacts: 3, fleet: 4 } as const;
+const KIND = { alarm: 1, handled: 2, contacts: 3, fleet: 4, rules: 5 } as const;
+const RULES = ['fences', 'routes', 'settings'] as const;
 
 export function encodeEvent(origin: string, e: BusEvent): Uint8Array {
   switch (e.kind) {
@@ -19,6 +20,7 @@ export function encodeEvent(origin: string, e: BusEvent): Uint8Array {
     case 'handled': return pack([EVENT_CODEC_VERSION, origin, KIND.handled, e.companyPath, e.handled]);
     case 'contacts': return pack([EVENT_CODEC_VERSION, origin, KIND.contacts, e.vehicleIds, e.times]);
     case 'fleet': return pack([EVENT_CODEC_VERSION, origin, KIND.fleet, e.vehicleIds, e.deviceNos]);
+    case 'rules': return pack([EVENT_CODEC_VERSION, origin, KIND.rules, e.what, e.ids ?? null]);
   }
 }
 
@@ -59,6 +61,9 @@ export function decodeEvent(data: Uint8Array): DecodedEvent {
     case KIND.fleet:
       if (!numbers(x) || !Array.isArray(y) || !y.every((d) => typeof d === 'string')) throw new Error('bus: a fleet change without vehicle ids or device numbers');
       return { origin, event: { kind: 'fleet', vehicleIds: x, deviceNos: y as string[] } };
+    case KIND.rules:
+      if (!RULES.includes(x as (typeof RULES)[number]) || (y !== null && !numbers(y))) throw new Error('bus: an alarm-rules change without a known rule set or with ids that are not numbers');
+      return { origin, event: { kind: 'rules', what: x as (typeof RULES)[number], ids: y === null ? undefined : y } };
     default:
       throw new Error(`bus: an event of unknown kind ${String(kind)}`);
   }

@@ -47,7 +47,8 @@ export function eventSubject(e: BusEvent): string {
     case 'alarm': return `${EVENT_SUBJECT_PREFIX}.alarm.${companyOfPath(e.companyPath)}`;
     case 'handled': return `${EVENT_SUBJECT_PREFIX}.handled.${companyOfPath(e.companyPath)}`;
     case 'contacts': return `${EVENT_SUBJECT_PREFIX}.contact`;
-    case 'fleet': return FLEET_SUBJECT;
+    case 'fleet':
+    case 'rules': return FLEET_SUBJECT; // every node follows both, in one order
   }
 }
 

@@ -24,6 +24,8 @@ describe('event codec', () => {
       { kind: 'handled', companyPath: '/1/3/', handled },
       { kind: 'contacts', vehicleIds: [7, 8], times: [1_790_000_000_000, 1_790_000_000_500] },
       { kind: 'fleet', vehicleIds: [9], deviceNos: ['013800000001'] },
+      { kind: 'rules', what: 'fences', ids: [3, 4] },
+      { kind: 'rules', what: 'settings', ids: undefined },
     ];
     for (const e of events) expect(decodeEvent(encodeEvent('node-a', e))).toEqual({ origin: 'node-a', event: e });
   });
@@ -35,6 +37,8 @@ describe('event codec', () => {
     expect(() => decodeEvent(pack([EVENT_CODEC_VERSION, 'n', 1, 5, {}]))).toThrow(/company path/);
     expect(() => decodeEvent(pack([EVENT_CODEC_VERSION, 'n', 3, [1, 2], [3]]))).toThrow(/do not pair/);
     expect(() => decodeEvent(pack([EVENT_CODEC_VERSION, 'n', 4, [1], [2]]))).toThrow(/device numbers/);
+    expect(() => decodeEvent(pack([EVENT_CODEC_VERSION, 'n', 5, 'geofences', null]))).toThrow(/rule set/);
+    expect(() => decodeEvent(pack([EVENT_CODEC_VERSION, 'n', 5, 'fences', ['3']]))).toThrow(/rule set|not numbers/);
   });
 
   it('subjects: alarms and handlings per company (the last id of the path), contacts and fleet changes one each', () => {
@@ -44,6 +48,8 @@ describe('event codec', () => {
     expect(eventSubject({ kind: 'handled', companyPath: '/1/3/', handled })).toBe('fleet.evt.handled.3');
     expect(eventSubject({ kind: 'contacts', vehicleIds: [], times: [] })).toBe('fleet.evt.contact');
     expect(eventSubject({ kind: 'fleet', vehicleIds: [], deviceNos: [] })).toBe('fleet.evt.fleet');
+    // Every node follows the fleet subject: a gateway node evaluating fences learns of a change made on an API node.
+    expect(eventSubject({ kind: 'rules', what: 'routes', ids: undefined })).toBe('fleet.evt.fleet');
   });
 });
 
@@ -154,6 +160,39 @@ describe('BusEventLink', () => {
     await link.stop();
     expect(calls.slice(2)).toEqual(['devices 013800000002', 'vehicles 10']);
     expect(bus.sent).toHaveLength(2);
+  });
+
+  it('alarm rules: a fence, route or settings change made here is published; one from the bus is re-read here and not sent again', async () => {
+    const calls: string[] = [];
+    // As AlarmService: each call tells the relay first (synchronously), then re-reads.
+    const alarms = {
+      rulesRelay: undefined as ((what: 'fences' | 'routes' | 'settings', ids?: readonly number[]) => void) | undefined,
+      fencesChanged(ids?: readonly number[]) { this.rulesRelay?.('fences', ids); calls.push(`fences ${ids?.join(',') ?? 'all'}`); },
+      routesChanged() { this.rulesRelay?.('routes'); calls.push('routes'); },
+      async reloadSettings() { this.rulesRelay?.('settings'); await new Promise((r) => setTimeout(r, 5)); calls.push('settings'); },
+    };
+    const store = new LiveStore();
+    const hub = new PushHub(store, { inScope: async () => [], byIds: async () => [] });
+    const bus = new FakeEventBus();
+    const fleetSync: FleetSync = { vehiclesChanged: async () => undefined, devicesChanged: async () => undefined };
+    const link = new BusEventLink(bus, { roles: new Set<Role>(['api', 'push']), store, push: hub, fleetSync, alarms: () => alarms });
+    alarms.fencesChanged([5]); // before start (init's first reads): not published
+    await link.start(0);
+    alarms.fencesChanged([6, 7]);
+    alarms.routesChanged();
+    await alarms.reloadSettings();
+    expect(bus.sent).toEqual([
+      { kind: 'rules', what: 'fences', ids: [6, 7] }, { kind: 'rules', what: 'routes', ids: undefined }, { kind: 'rules', what: 'settings', ids: undefined },
+    ]);
+    calls.length = 0;
+    link.apply({ kind: 'rules', what: 'settings', ids: undefined });
+    link.apply({ kind: 'rules', what: 'fences', ids: [8] });
+    link.apply({ kind: 'rules', what: 'routes', ids: undefined });
+    await link.stop();
+    // In arrival order (the settings read finished before the fences were re-read), none echoed.
+    expect(calls).toEqual(['settings', 'fences 8', 'routes']);
+    expect(bus.sent).toHaveLength(3);
+    expect(alarms.rulesRelay).toBeUndefined();
   });
 
   it('follows every kind on a push node, only fleet changes elsewhere', async () => {

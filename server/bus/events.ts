@@ -16,7 +16,12 @@
  * - **Fleet changes** (live/fleet-sync.ts): the vehicles and devices a management call changed, published
  *   after the local FleetSync ran (after the commit); every other node runs its own FleetSync on them (they
  *   re-read the shared database): the live store's slots and companies, the gateway directory's device →
- *   vehicle entries. Every node follows these; only push nodes follow the rest.
+ *   vehicle entries (and its auth codes: a registration reset on an API node ends the authentication a
+ *   gateway node holds). Every node follows these; only push nodes follow the rest.
+ * - **Alarm rules** (alarms/service.ts `rulesRelay`): a fence, route or alarm-settings call re-reads them on
+ *   its node and publishes which; every other node re-reads the same from the shared database, so the gateway
+ *   node evaluating the reports raises fence, route and speed alarms by the rules just saved. On the fleet
+ *   subject, in the same order as fleet changes.
  *
  * Events a node published itself are skipped when they come back. Contacts applied from the bus are
  * not published again.
@@ -26,6 +31,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config, Role } from '../config.ts';
 import type { FleetSync } from '../live/fleet-sync.ts';
 import type { LiveStore } from '../live/store.ts';
+import type { AlarmRules, AlarmService } from '../alarms/service.ts';
 import type { AlarmHandled, AlarmMessage, PushHub } from '../push/hub.ts';
 
 export type BusEvent =
@@ -33,7 +39,9 @@ export type BusEvent =
   | { readonly kind: 'handled'; readonly companyPath: string; readonly handled: AlarmHandled }
   /** The latest contact time (epoch ms, the gateway's clock) of each vehicle heard from since the last batch. */
   | { readonly kind: 'contacts'; readonly vehicleIds: readonly number[]; readonly times: readonly number[] }
-  | { readonly kind: 'fleet'; readonly vehicleIds: readonly number[]; readonly deviceNos: readonly string[] };
+  | { readonly kind: 'fleet'; readonly vehicleIds: readonly number[]; readonly deviceNos: readonly string[] }
+  /** Fences (all, or these ids), routes or alarm settings changed: a node evaluating reports re-reads them. */
+  | { readonly kind: 'rules'; readonly what: AlarmRules; readonly ids: readonly number[] | undefined };
 
 export interface EventBusStats {
   /** Events handed to the bus by this node. */
@@ -102,6 +110,8 @@ export interface EventDeps {
   readonly push: Pick<PushHub, 'relay' | 'deliverAlarm' | 'deliverHandled'>;
   /** This node's own FleetSync (what the management calls ran before this module published). */
   readonly fleetSync: FleetSync;
+  /** This node's alarm service once the safety routes made it (undefined before, and in bare set-ups). */
+  readonly alarms?: () => Pick<AlarmService, 'fencesChanged' | 'routesChanged' | 'reloadSettings' | 'rulesRelay'> | undefined;
   readonly log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -112,6 +122,8 @@ export class BusEventLink {
   private readonly contacts: ContactBatcher | undefined;
   /** True while contacts from the bus are applied: they are not published again. */
   private applyingRemote = false;
+  /** True while another node's alarm-rules change is applied: it is not published again. */
+  private applyingRules = false;
   /** Fleet changes from the bus, applied one after the other in arrival order. */
   private fleetChain: Promise<void> = Promise.resolve();
 
@@ -143,8 +155,14 @@ export class BusEventLink {
     };
   }
 
-  /** Follows from `sinceMs`: a push node every event, any other node the fleet changes. */
+  /** Follows from `sinceMs`: a push node every event, any other node the fleet changes (and rules). */
   start(sinceMs: number): Promise<void> {
+    const alarms = this.deps.alarms?.();
+    if (alarms) {
+      alarms.rulesRelay = (what, ids) => {
+        if (!this.applyingRules) this.bus.publish({ kind: 'rules', what, ids: ids === undefined ? undefined : [...ids] });
+      };
+    }
     return this.bus.follow(sinceMs, this.deps.roles.has('push') ? undefined : 'fleet', (e) => this.apply(e));
   }
 
@@ -175,6 +193,28 @@ export class BusEventLink {
           if (e.deviceNos.length > 0) await fleetSync.devicesChanged(e.deviceNos);
           if (e.vehicleIds.length > 0) await fleetSync.vehiclesChanged(e.vehicleIds);
         });
+        return;
+      case 'rules': {
+        // In the same chain as fleet changes: a fence written right after its vehicle was created finds it.
+        const alarms = this.deps.alarms?.();
+        if (!alarms) return;
+        this.fleetChain = this.fleetChain.then(async () => {
+          // Re-read here, not published again (the node that made the change did): the relay is told
+          // synchronously, at the start of each call, while this flag is up.
+          let reading: Promise<void> | undefined;
+          this.applyingRules = true;
+          try {
+            if (e.what === 'fences') alarms.fencesChanged(e.ids);
+            else if (e.what === 'routes') alarms.routesChanged();
+            else reading = alarms.reloadSettings();
+          } catch (err) {
+            this.deps.log?.error({ err, what: e.what }, 'bus: re-reading the alarm rules another node changed failed');
+          } finally {
+            this.applyingRules = false;
+          }
+          await reading?.catch((err: unknown) => this.deps.log?.error({ err, what: e.what }, 'bus: re-reading the alarm rules another node changed failed'));
+        });
+      }
     }
   }
 
@@ -183,6 +223,8 @@ export class BusEventLink {
     this.contacts?.stop();
     this.deps.store.onContact = undefined;
     this.deps.push.relay = undefined;
+    const alarms = this.deps.alarms?.();
+    if (alarms) alarms.rulesRelay = undefined;
     await this.fleetChain;
     await this.bus.close();
   }

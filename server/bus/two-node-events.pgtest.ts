@@ -10,6 +10,8 @@
  *   disconnects B and C mark it offline when A would (offline is 3 minutes without contact on every node).
  * - Vehicles created, moved to another company and deleted through B's API reach A's terminal directory
  *   (a terminal refused for want of a vehicle registers once B installed its device on one) and C's store.
+ * - An operator's registration reset on B ends the terminal's authentication on A (its connection closes).
+ * - A fence drawn on B is evaluated by A (the alarm-rules event): A's terminal leaving it raises 13006.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -285,5 +287,40 @@ describe.skipIf(skip !== '')('alarms, contact and fleet changes between nodes on
     expect(await inSnapshot()).toBe(true);
     expect((await call(nodeB.apiUrl, 'DELETE', '/service-priv/vehicle', tokens.adminB, { ids: [other.data.id] })).status).toBe(200);
     await eventually(async () => ((await inSnapshot()) ? undefined : true), 10_000, 'C forgets the deleted vehicle');
+  });
+
+  it('an operator\'s registration reset on B ends the terminal\'s authentication on gateway A (the attack: a voided terminal kept reporting on A until it reconnected)', { timeout: 60_000 }, async () => {
+    const v = outside[2]!;
+    const t = await terminal(v.deviceNo);
+    await t.login();
+    const time = seconds(Date.now());
+    expect((await t.report(location({ lng: 121.2, lat: 31.2, time, speed: 10 }))).result).toBe(0);
+    const reset = await call<{ registered: boolean }>(nodeB.apiUrl, 'POST', '/service-priv/device/resetRegistration', tokens.adminB, { vehicleId: v.id });
+    expect(reset.status).toBe(200);
+    expect(reset.data.registered).toBe(false);
+    // A closes the connection once B's fleet change reaches it: the terminal must register afresh.
+    await Promise.race([t.closed, sleep(10_000).then(() => { throw new Error('A kept the voided terminal connected for 10 s'); })]);
+  });
+
+  it('a fence drawn on B is evaluated by gateway A at once: A\'s terminal leaving it raises 13006, seen on B\'s console (the gap: A kept the fences it loaded at start)', { timeout: 60_000 }, async () => {
+    const v = outside[outside.length - 1]!;
+    const t = await terminal(v.deviceNo);
+    await t.login();
+    const made = await call<{ id: number }>(nodeB.apiUrl, 'POST', '/service-monitor/fence', tokens.adminB, {
+      name: '跨节点离场', geometry: { shape: 'circle', center: [113.3, 23.1], radius: 200 },
+      rule: { alarmIn: false, alarmOut: true, forbidIn: false, forbidOut: false, maxSpeed: null, overspeedSeconds: 10, startTime: null, endTime: null },
+      vehicleIds: [v.id],
+    });
+    expect(made.status).toBe(200);
+    const { adminB } = consoles;
+    // The rule reaches A over the bus (milliseconds); report in, then ~1 km east (out, past the hysteresis), until A raises it.
+    const raised = await eventually(async () => {
+      const at = seconds(Date.now());
+      await t.report(location({ lng: 113.3, lat: 23.1, time: at - 2000, speed: 20 }));
+      await t.report(location({ lng: 113.31, lat: 23.1, time: at - 1000, speed: 20 }));
+      await sleep(500);
+      return alarmsOf(adminB).find((a) => a.vehicleId === v.id && a.alarmType === 13006);
+    }, 15_000, 'A raises the leave-fence alarm of the fence drawn on B');
+    expect(raised.vehicleId).toBe(v.id);
   });
 });
