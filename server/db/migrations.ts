@@ -46,6 +46,7 @@ import { AUDIT_MIGRATION } from '../services/audit/migration.ts';
 import { VOICE_MIGRATION } from './migration-voice.ts';
 import { CAB_SUPERVISION_MIGRATION } from './migration-cab-supervision.ts';
 import { POSITION_DEDUPE_MIGRATION } from './migration-position-dedupe.ts';
+import { NODE_PRESENCE_MIGRATION } from './migration-node-presence.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 interface Migration {
@@ -334,6 +335,8 @@ const MIGRATIONS: readonly Migration[] = [
   POSITION_DEDUPE_MIGRATION,
   // Issue 16 (alarm storm: one index fewer per alarm insert): version 56.
   ALARM_INDEX_TRIM_MIGRATION,
+  // Issue 20 (node presence; recording uploads owned by the node holding their FTP credentials): version 57.
+  NODE_PRESENCE_MIGRATION,
 ];
 
 /** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */

@@ -32,7 +32,10 @@ export interface UploadFile {
   readonly receivedAt: number;
 }
 
-export type NewUploadTask = Omit<UploadTask, 'id' | 'state' | 'failReason' | 'serial' | 'result' | 'updatedAt' | 'finishedAt'>;
+export type NewUploadTask = Omit<UploadTask, 'id' | 'state' | 'failReason' | 'serial' | 'result' | 'updatedAt' | 'finishedAt'> & {
+  /** The node whose FTP receiver holds the task's credentials (server/ops/presence.ts; '' when unknown). */
+  readonly node?: string;
+};
 
 export type UploadTaskPatch = Partial<Pick<UploadTask, 'state' | 'failReason' | 'serial' | 'result' | 'finishedAt'>>;
 
@@ -51,6 +54,11 @@ export interface RecordingUploadRepository {
   getFile(id: number): Promise<UploadFile | undefined>;
   /** Marks every unfinished task failed with `reason` (the server restarted: credentials are gone). */
   failUnfinished(reason: string, at: number): Promise<number>;
+  /**
+   * Scale-out: marks failed the unfinished tasks of nodes not checked in (`node_presence`) since `presentSince`,
+   * the credentials died with their node; forgets presence rows older than `forgetBefore`. Answers the ids failed.
+   */
+  failOrphaned(reason: string, at: number, presentSince: number, forgetBefore: number): Promise<number[]>;
   /** Finished tasks (done, failed, cancelled) that ended before `before`, by id above `afterId` (at most `limit`). */
   finishedBefore(before: number, limit: number, afterId?: number): Promise<number[]>;
   /** Deletes tasks and their file rows. */

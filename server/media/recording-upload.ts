@@ -8,7 +8,8 @@
  *   uploadVideoControl → 0x9207 pause / resume / cancel (cancel also revokes: nothing more lands)
  *
  * The FTP receiver binds when the HTTP server is made ready (FTP_PORT; a free port when PORT is 0,
- * as in tests). Credentials live in memory only: tasks left unfinished by a restart are failed on start.
+ * as in tests). Credentials live in memory only: tasks left unfinished by a restart are failed on start; in a
+ * cluster (shared database) each task names its node, and the leader fails those of nodes gone instead.
  */
 import { createReadStream, type ReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -28,6 +29,7 @@ import type { UploadFile, UploadRequest, UploadTask } from '../db/recording-uplo
 import { FILE_UPLOAD_MSG, UPLOAD_NETWORK, UPLOAD_RESULT } from '../gateway/jt808/file-upload.ts';
 import { RESULT } from '../gateway/jt808/messages.ts';
 import type { Jt808Gateway } from '../gateway/server.ts';
+import { PRESENCE_FORGET_MS, PRESENCE_STALE_MS } from '../ops/presence.ts';
 import { newCredentials, RecordingFtpServer } from './recording-ftp.ts';
 
 /** How long the terminal has to acknowledge 0x9206 / 0x9207 with 0x0001. */
@@ -55,6 +57,11 @@ export interface RecordingUploadRuntime {
   control(task: UploadTask, control: UploadControl, now: number): Promise<UploadOutcome>;
   /** Fails unpaused tasks without FTP activity for UPLOAD_IDLE_MS before `now` (runs every minute; tests call it). */
   sweep(now: number): Promise<number[]>;
+  /**
+   * Scale-out, on the leader: fails the unfinished tasks of nodes gone (not checked in for PRESENCE_STALE_MS
+   * before `now`): their credentials died with them. Runs every ORPHAN_SWEEP_MS; tests call it.
+   */
+  recoverOrphans(now: number): Promise<number[]>;
   /** The bytes of a received file (a stream), or undefined when it is gone from disk. */
   open(file: UploadFile): Promise<{ stream: ReadStream; size: number } | undefined>;
   close(): Promise<void>;
@@ -63,7 +70,17 @@ export interface RecordingUploadRuntime {
 export interface RecordingUploadOptions {
   readonly log?: FastifyBaseLogger;
   readonly clock?: () => number;
+  /**
+   * This node (server/ops/presence.ts): its tasks carry its id. On a shared database a start fails nothing
+   * (other nodes' uploads are running) and the leader fails the tasks of nodes gone instead.
+   */
+  readonly node?: { readonly id: string; readonly shared: boolean };
+  /** True while this node runs the once-per-cluster jobs (`app.leadership`). */
+  readonly isLeader?: () => boolean;
 }
+
+/** How often the leader looks for uploads of nodes gone (a task is failed ≤ PRESENCE_STALE_MS + this after its node's last check-in). */
+export const ORPHAN_SWEEP_MS = 15_000;
 
 export function createRecordingUploadRuntime(config: Config, storage: Storage, gateway: Jt808Gateway, options: RecordingUploadOptions = {}): RecordingUploadRuntime {
   const clock = options.clock ?? Date.now;
@@ -99,9 +116,23 @@ export function createRecordingUploadRuntime(config: Config, storage: Storage, g
   };
 
   let sweeper: NodeJS.Timeout | undefined;
-
-  // Tasks left running by the previous process lost their credentials with it.
-  void repo.failUnfinished('uploadFailed', clock());
+  const node = options.node;
+  let orphanSweeper: NodeJS.Timeout | undefined;
+  const recoverOrphans = async (now: number): Promise<number[]> => {
+    const failed = await repo.failOrphaned('uploadFailed', now, now - PRESENCE_STALE_MS, now - PRESENCE_FORGET_MS);
+    if (failed.length > 0) log?.warn({ tasks: failed }, 'recording uploads of a node gone failed (their FTP credentials died with it)');
+    return failed;
+  };
+  if (node?.shared) {
+    // Not at start: the unfinished tasks in the shared database are other nodes' running uploads.
+    orphanSweeper = setInterval(() => {
+      if (options.isLeader?.() ?? true) void recoverOrphans(clock()).catch((err: unknown) => log?.warn({ err: String(err) }, 'recording uploads: recovering a gone node\'s tasks failed'));
+    }, ORPHAN_SWEEP_MS);
+    orphanSweeper.unref();
+  } else {
+    // One process on its own database: tasks left running by the previous process lost their credentials with it.
+    void repo.failUnfinished('uploadFailed', clock());
+  }
 
   gateway.handleTerminalMessage(FILE_UPLOAD_MSG.UPLOAD_DONE, async ({ vehicleId, message }) => {
     if (message.msgId !== FILE_UPLOAD_MSG.UPLOAD_DONE) return RESULT.BAD_MESSAGE;
@@ -148,7 +179,7 @@ export function createRecordingUploadRuntime(config: Config, storage: Storage, g
       if (ftp.port === 0) throw new UploadRefused('receiverDown');
       if (!gateway.isReachable(req.vehicleId)) throw new UploadRefused('vehicleOffline');
       const { username, password } = newCredentials();
-      const id = await repo.create({ ...req, ftpUser: username, createdAt: now });
+      const id = await repo.create({ ...req, ftpUser: username, node: node?.id ?? '', createdAt: now });
       ftp.grant({ taskId: id, username, password, dir: taskDir(id) });
       const outcome = await gateway.sendCommand(
         req.vehicleId,
@@ -194,6 +225,8 @@ export function createRecordingUploadRuntime(config: Config, storage: Storage, g
       return { task: after };
     },
 
+    recoverOrphans,
+
     async open(file) {
       const full = path.join(taskDir(file.taskId), ...file.name.split('/'));
       if (!full.startsWith(taskDir(file.taskId) + path.sep)) return undefined;
@@ -205,6 +238,8 @@ export function createRecordingUploadRuntime(config: Config, storage: Storage, g
     close: () => {
       if (sweeper) clearInterval(sweeper);
       sweeper = undefined;
+      if (orphanSweeper) clearInterval(orphanSweeper);
+      orphanSweeper = undefined;
       return ftp.close();
     },
   };

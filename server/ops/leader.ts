@@ -20,6 +20,7 @@ import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { Storage } from '../db/repositories.ts';
 import type { SqliteStorage } from '../db/sqlite/storage.ts';
+import { NodePresence } from './presence.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,6 +28,8 @@ declare module 'fastify' {
     leadership: Leadership;
     /** Whether this node runs the platform's offline sweep: a separate election among the nodes whose live store sees every terminal. */
     sweepLeadership: Leadership;
+    /** This node's id and check-ins (server/ops/presence.ts): the survivors recover what a dead node held. */
+    presence: NodePresence;
   }
 }
 
@@ -239,12 +242,16 @@ export async function installLeadership(app: FastifyInstance, deps: { config: Co
   const sweep = leadership.shared && !storeSeesEveryTerminal(deps.config, true)
     ? new NoCandidate()
     : createLeadership(db, { log, key: SWEEP_LOCK_KEY });
+  const presence = new NodePresence(db as ConstructorParameters<typeof NodePresence>[0], leadership.shared, Date.now, log);
   app.decorate('leadership', leadership);
   app.decorate('sweepLeadership', sweep);
+  app.decorate('presence', presence);
+  presence.start();
   await leadership.start();
   await sweep.start();
   app.addHook('onClose', async () => {
     await sweep.stop();
     await leadership.stop();
+    presence.stop();
   });
 }

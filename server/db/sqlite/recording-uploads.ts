@@ -25,8 +25,8 @@ export class SqliteRecordingUploadRepository implements RecordingUploadRepositor
 
   async create(t: NewUploadTask): Promise<number> {
     const r = this.db.prepare(`INSERT INTO recording_upload (user_id, vehicle_id, device_no, channel, start_time, end_time, alarm_flags, media_type, stream_type,
-      storage_type, state, ftp_user, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'requested', ?, ?, ?)`)
-      .run(t.userId, t.vehicleId, t.deviceNo, t.channel, t.startTime, t.endTime, t.alarmFlags.toString(), t.mediaType, t.streamType, t.storageType, t.ftpUser, t.createdAt, t.createdAt);
+      storage_type, state, ftp_user, node, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'requested', ?, ?, ?, ?)`)
+      .run(t.userId, t.vehicleId, t.deviceNo, t.channel, t.startTime, t.endTime, t.alarmFlags.toString(), t.mediaType, t.streamType, t.storageType, t.ftpUser, t.node ?? '', t.createdAt, t.createdAt);
     return Number(r.lastInsertRowid);
   }
 
@@ -83,6 +83,18 @@ export class SqliteRecordingUploadRepository implements RecordingUploadRepositor
   async getFile(id: number): Promise<UploadFile | undefined> {
     const row = this.db.prepare('SELECT * FROM recording_upload_file WHERE id = ?').get(id) as FileRow | undefined;
     return row && toFile(row);
+  }
+
+  async failOrphaned(reason: string, at: number, presentSince: number, forgetBefore: number): Promise<number[]> {
+    const { db } = this;
+    return db.transaction(() => {
+      const ids = (db.prepare(`SELECT id FROM recording_upload WHERE state IN ${UNFINISHED}
+                                 AND node NOT IN (SELECT node FROM node_presence WHERE seen_at >= ?) ORDER BY id`).all(presentSince) as { id: number }[]).map((r) => r.id);
+      const fail = db.prepare(`UPDATE recording_upload SET state = 'failed', fail_reason = ?, updated_at = ?, finished_at = ? WHERE id = ? AND state IN ${UNFINISHED}`);
+      const failed = ids.filter((id) => fail.run(reason, at, at, id).changes > 0);
+      db.prepare('DELETE FROM node_presence WHERE seen_at < ?').run(forgetBefore);
+      return failed;
+    }).immediate();
   }
 
   async failUnfinished(reason: string, at: number): Promise<number> {

@@ -76,7 +76,9 @@ const StateList = Type.Array(Type.Union(UPLOAD_STATES.map((s) => Type.Literal(s)
 
 export function recordingUploadRoutes(app: App, deps: RecordingUploadDeps): void {
   const { config, storage, gateway } = deps;
-  const runtime = createRecordingUploadRuntime(config, storage, gateway, { log: app.log });
+  const runtime = createRecordingUploadRuntime(config, storage, gateway, {
+    log: app.log, node: app.presence, isLeader: () => app.leadership.isLeader,
+  });
   (app as unknown as FastifyInstance).decorate('recordingUpload', runtime);
   // Bind the FTP receiver with the HTTP server (awaited by listen); PORT 0 (tests) takes a free port.
   app.addHook('onReady', async () => {
