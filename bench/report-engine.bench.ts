@@ -36,7 +36,15 @@
  * Disk: `fill disk bytes per position` is the data dir's size over its rows (positions with their indexes and
  * the engine's rows), the figure the full run's disk is planned from.
  *
- * The full run (no --quick) — NOT run yet; planned from the quick run of 2026-11-28 (round 1, machine shared by
+ * Phases (the full day fleet's fill and reads together take longer than one working session here, ≈ 100 min of
+ * fill with the engine at the I/O-bound rate seen on 2026-11-29 and as long again without it):
+ *   BENCH_FLEET=day BENCH_PHASE=fill BENCH_FLEET_DIR=/work/bench-fleets npm run bench -- report-engine --rounds 1
+ *   BENCH_FLEET=day BENCH_PHASE=read BENCH_FLEET_DIR=/work/bench-fleets npm run bench -- report-engine --rounds 1
+ * `fill` writes the fleet (and the ingest comparison) into BENCH_FLEET_DIR/<fleet>/ with bench-fill.json (the fill's
+ * figures and the day it took as today) and stops; `read` restarts on that data (engine start, engine reads, HTTP
+ * calls, the baseline's reads) and publishes the fill's figures from the record beside its own. Default `all`: both in
+ * one run in a temp directory removed at the end.
+ * The full run (no --quick) — planned before the month was measured (2026-11-29, above); planned from the quick run of 2026-11-28 (round 1, machine shared by
  * ~6 engineers, wall ≈ 10× CPU): quick day fleet 480,000 rows at 16,449 rows/CPU-s with the engine (all four
  * modules) vs 82,458 without (0.20×; 56–63 k rows/CPU-s since the carry-only saves of 2026-11-29); disk 117 B/position
  * (month, 240 points/day) and 162 B/position (day fleet: 2,000 vehicles' rows interleaved; 123 B since).
@@ -50,7 +58,7 @@
  *   - Disk (os.tmpdir(); set TMPDIR to a disk with room): month ≈ 7 GB (deleted before the day fleet starts),
  *     day ≈ 16 GB with the engine + ≈ 11 GB without it at the same time: ≈ 30 GB free needed at the peak.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DayEvent } from '../domain/report-day/module.ts';
@@ -165,7 +173,41 @@ function reduceOnRequest(storage: SqliteStorage, vehicles: number, fromDay: numb
   return rows;
 }
 
-async function measure(fleet: Fleet, compareIngest: boolean): Promise<BenchRecord[]> {
+/**
+ * What a fill leaves in a kept fleet directory (BENCH_FLEET_DIR), so a later run reads the same data: the full
+ * day fleet's fill and reads together take longer than one working session on a 2-core machine.
+ */
+interface FillRecord {
+  readonly label: string;
+  readonly vehicles: number;
+  readonly days: number;
+  readonly points: number;
+  /** The China day the fill took as today (the fleet's days are the ones before it). */
+  readonly today: number;
+  readonly rows: number;
+  readonly cpuMs: number;
+  readonly wallMs: number;
+  readonly bytes: number;
+  readonly filledAt: string;
+  readonly ingest?: { readonly rowsPerCpuS: number; readonly baselineRowsPerCpuS: number; readonly wallMs: number; readonly baselineWallMs: number };
+}
+
+const FILL_RECORD = 'bench-fill.json';
+
+/**
+ * BENCH_PHASE: `all` (default) fills and reads in one run; `fill` fills (and compares ingest) into the kept directory
+ * and stops; `read` reads a fleet a `fill` run left there. BENCH_FLEET_DIR: the kept directory (one sub-directory
+ * per fleet); without it the data lives in a temp directory removed at the end, and `fill`/`read` are refused.
+ */
+function phaseOptions(): { phase: 'all' | 'fill' | 'read'; keepDir: string | undefined } {
+  const phase = process.env.BENCH_PHASE ?? 'all';
+  if (phase !== 'all' && phase !== 'fill' && phase !== 'read') throw new Error(`BENCH_PHASE is 'all', 'fill' or 'read', not '${phase}'`);
+  const keepDir = process.env.BENCH_FLEET_DIR || undefined;
+  if (phase !== 'all' && keepDir === undefined) throw new Error(`BENCH_PHASE=${phase} needs BENCH_FLEET_DIR (where the filled fleet is kept between runs)`);
+  return { phase, keepDir };
+}
+
+async function measure(fleet: Fleet, compareIngest: boolean, quick: boolean): Promise<BenchRecord[]> {
   const name = (what: string) => `report-engine ${fleet.label}: ${what}`;
   // A full round takes hours: each figure is also logged as soon as it is measured (stderr), so a run
   // stopped in its second fleet still leaves the first fleet's figures.
@@ -180,50 +222,85 @@ async function measure(fleet: Fleet, compareIngest: boolean): Promise<BenchRecor
     dirs.push(d);
     return d;
   };
+  const { phase, keepDir } = phaseOptions();
   try {
-    const today = chinaDayIndex(Date.now());
-    const firstDay = today - fleet.days - 1;
-    const lastDay = firstDay + fleet.days - 1;
     const ids = Array.from({ length: fleet.vehicles }, (_, i) => i + 1);
-    const clock = { now: chinaDayStartMs(firstDay) };
+    const dataDir = keepDir ? path.join(keepDir, `${fleet.days === 1 ? 'day' : 'month'}${quick ? '-quick' : ''}`) : dir();
+    const recordFile = path.join(dataDir, FILL_RECORD);
+    const clock = { now: 0 };
     const mk = (storage: SqliteStorage) => {
       const e = new SqliteReportEngine({ db: storage.db, clock: () => clock.now, persistMs: 3_600_000 });
       for (const m of MODULES) e.register(m);
       return e;
     };
-
-    const dataDir = dir();
-    let storage = await open(dataDir);
-    await addVehicles(storage, fleet.vehicles);
-    let engine = mk(storage);
-    await engine.start();
-    const withEngine = await fill(storage, fleet, firstDay, engine, clock);
-    clock.now = chinaDayStartMs(today) + 3_600_000;
-    engine.flushNow();
-    await engine.close();
-    const bytes = diskBytes(dataDir);
-    publish(
-      { name: name('fill'), metric: 'disk bytes per position (positions, indexes, engine rows)', value: bytes / withEngine.rows, unit: 'B' },
-      { name: name('fill'), metric: 'positions', value: withEngine.rows, unit: 'rows' },
-      { name: name('fill'), metric: 'vehicle-days', value: fleet.vehicles * fleet.days, unit: 'days' },
-    );
-
-    if (compareIngest) {
-      const plain = await open(dir());
-      await addVehicles(plain, fleet.vehicles);
-      const without = await fill(plain, fleet, firstDay, undefined, { now: 0 });
-      plain.db.close();
-      const a = withEngine.rows / (withEngine.cpuMs / 1000);
-      const b = without.rows / (without.cpuMs / 1000);
+    const publishFill = (f: FillRecord) => {
       publish(
-        { name: name('ingest'), metric: 'rows / CPU-s, engine on', value: a, unit: 'rows/s', baseline: b, ratio: a / b },
-        { name: name('ingest'), metric: 'wall ms, engine on', value: withEngine.wallMs, unit: 'ms', baseline: without.wallMs, ratio: withEngine.wallMs / without.wallMs },
+        { name: name('fill'), metric: 'disk bytes per position (positions, indexes, engine rows)', value: f.bytes / f.rows, unit: 'B' },
+        { name: name('fill'), metric: 'positions', value: f.rows, unit: 'rows' },
+        { name: name('fill'), metric: 'vehicle-days', value: f.vehicles * f.days, unit: 'days' },
       );
+      if (f.ingest) {
+        publish(
+          { name: name('ingest'), metric: 'rows / CPU-s, engine on', value: f.ingest.rowsPerCpuS, unit: 'rows/s', baseline: f.ingest.baselineRowsPerCpuS, ratio: f.ingest.rowsPerCpuS / f.ingest.baselineRowsPerCpuS },
+          { name: name('ingest'), metric: 'wall ms, engine on', value: f.ingest.wallMs, unit: 'ms', baseline: f.ingest.baselineWallMs, ratio: f.ingest.wallMs / f.ingest.baselineWallMs },
+        );
+      }
+    };
+
+    let filled: FillRecord;
+    let storage: SqliteStorage;
+    let engine: SqliteReportEngine;
+    if (phase === 'read') {
+      if (!existsSync(recordFile)) throw new Error(`BENCH_PHASE=read: no filled fleet in ${dataDir} (run BENCH_PHASE=fill first)`);
+      filled = JSON.parse(readFileSync(recordFile, 'utf8')) as FillRecord;
+      if (filled.vehicles !== fleet.vehicles || filled.days !== fleet.days || filled.points !== fleet.points) {
+        throw new Error(`BENCH_PHASE=read: ${dataDir} holds ${filled.label}, not ${fleet.label}`);
+      }
+      process.stderr.write(`[report-engine] reading the fleet filled ${filled.filledAt} in ${dataDir}; its fill figures are that run's\n`);
+      publishFill(filled);
+      storage = await open(dataDir);
+    } else {
+      if (keepDir) {
+        rmSync(dataDir, { recursive: true, force: true });
+        mkdirSync(dataDir, { recursive: true });
+      }
+      const today = chinaDayIndex(Date.now());
+      const firstDay = today - fleet.days - 1;
+      clock.now = chinaDayStartMs(firstDay);
+      storage = await open(dataDir);
+      await addVehicles(storage, fleet.vehicles);
+      engine = mk(storage);
+      await engine.start();
+      const withEngine = await fill(storage, fleet, firstDay, engine, clock);
+      clock.now = chinaDayStartMs(today) + 3_600_000;
+      engine.flushNow();
+      await engine.close();
+      filled = {
+        label: fleet.label, vehicles: fleet.vehicles, days: fleet.days, points: fleet.points, today,
+        rows: withEngine.rows, cpuMs: withEngine.cpuMs, wallMs: withEngine.wallMs, bytes: diskBytes(dataDir), filledAt: new Date().toISOString(),
+      };
+      if (compareIngest) {
+        const plain = await open(dir());
+        await addVehicles(plain, fleet.vehicles);
+        const without = await fill(plain, fleet, firstDay, undefined, { now: 0 });
+        plain.db.close();
+        rmSync(dirs.pop()!, { recursive: true, force: true }); // its disk is needed by nothing after this figure
+        filled = {
+          ...filled,
+          ingest: { rowsPerCpuS: withEngine.rows / (withEngine.cpuMs / 1000), baselineRowsPerCpuS: without.rows / (without.cpuMs / 1000), wallMs: withEngine.wallMs, baselineWallMs: without.wallMs },
+        };
+      }
+      storage.db.close();
+      if (keepDir) writeFileSync(recordFile, `${JSON.stringify(filled, null, 2)}\n`);
+      publishFill(filled);
+      if (phase === 'fill') return records;
+      storage = await open(dataDir);
     }
+    const firstDay = filled.today - fleet.days - 1;
+    const lastDay = firstDay + fleet.days - 1;
+    clock.now = chinaDayStartMs(filled.today) + 3_600_000;
 
     // Restart: a new connection (cold page cache), a new engine started on it; then the reads.
-    storage.db.close();
-    storage = await open(dataDir);
     const s0 = performance.now();
     engine = mk(storage);
     await engine.start();
@@ -295,5 +372,5 @@ export async function run(args: BenchArgs): Promise<BenchRecord[]> {
   // BENCH_FLEET=month|day runs one fleet (a full round of both takes hours on a 2-core machine).
   const only = process.env.BENCH_FLEET;
   if (only !== undefined && only !== 'month' && only !== 'day') throw new Error(`BENCH_FLEET is 'month' or 'day', not '${only}'`);
-  return [...(only === 'day' ? [] : await measure(month, false)), ...(only === 'month' ? [] : await measure(day, true))];
+  return [...(only === 'day' ? [] : await measure(month, false, args.quick)), ...(only === 'month' ? [] : await measure(day, true, args.quick))];
 }
