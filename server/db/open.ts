@@ -60,8 +60,14 @@ export async function openStorage(config: Config): Promise<OpenedStorage> {
     }
     const demo = db.prepare("SELECT 1 FROM database_flag WHERE name = 'demo'").get() !== undefined;
     const firstAdmin = await ensureFirstAdministrator(db, storage, config);
+    pg?.started(); // the next node waiting to start goes on (server/db/pg/open.ts)
     return { storage, created, demo, file, firstAdmin };
   } catch (err) {
+    try {
+      pg?.started();
+    } catch {
+      // the connection is gone: PostgreSQL released the session's lock with it
+    }
     storage.close();
     // A database this start created but could not finish is removed, so the next start begins afresh.
     if (created && !pg) for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });

@@ -1,7 +1,10 @@
 /**
  * Opens the PostgreSQL database named by DATABASE_URL: connect (PgSyncDb), check the collation, create the
  * schema when the database is empty (derived from the SQLite migrations, schema.ts), and read the catalogue
- * the translator needs. Two nodes starting together: the schema is made under an advisory lock, once.
+ * the translator needs. Nodes starting together: the whole start-up write section (schema, then in
+ * db/open.ts the permission registry, the demo seed and the first administrator) runs under one advisory
+ * lock, one node after the other. Before, only the schema was: a node starting while another seeded timed
+ * out on its writes (lock_timeout 5 s) or, seeing no user yet, made a second `admin`.
  */
 import { schemaVersions } from '../migrations.ts';
 import { pgSchema } from './schema.ts';
@@ -21,6 +24,32 @@ export interface OpenedPostgres {
   readonly db: PgSyncDb;
   /** Schema versions this start applied (all of them when it created the schema, else none). */
   readonly applied: number[];
+  /** Ends the start-up section: releases the start-up lock (db/open.ts calls it once its start-up writes are done). */
+  readonly started: () => void;
+}
+
+/** How long a node waits for another node's start-up section (a first start seeds the demo fleet: minutes on a slow disk). */
+export const STARTUP_LOCK_WAIT_MS = 15 * 60_000;
+const STARTUP_LOCK_POLL_MS = 250;
+
+/** Blocks this thread for `ms` (start-up only: the facade is synchronous, nothing else runs yet). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Takes the start-up lock, waiting for another node's start-up section as long as STARTUP_LOCK_WAIT_MS. Polled
+ * with pg_try_advisory_lock: a blocking pg_advisory_lock would hit lock_timeout (5 s) and the facade's own
+ * statement timeout long before a seed ends.
+ */
+function takeStartupLock(db: PgSyncDb, waitMs = STARTUP_LOCK_WAIT_MS): void {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const got = (db.query(`SELECT pg_try_advisory_lock(${MIGRATION_LOCK_KEY}) AS ok`).rows[0] as { ok: boolean | number }).ok;
+    if (got === true || got === 1) return;
+    if (Date.now() > until) throw new Error(`another node has held the start-up lock for over ${Math.round(waitMs / 60_000)} min (its start-up writes: schema, seed); is one stuck?`);
+    sleepSync(STARTUP_LOCK_POLL_MS);
+  }
 }
 
 export function openPostgres(url: string): OpenedPostgres {
@@ -34,8 +63,14 @@ export function openPostgres(url: string): OpenedPostgres {
     }
     // The analogue of SQLite's busy_timeout: a statement waits for a lock at most 5 s, then fails (SQLITE_BUSY).
     db.execPg("SET lock_timeout = '5s'");
-    db.execPg(`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
+    takeStartupLock(db);
     let applied: number[] = [];
+    let released = false;
+    const started = () => {
+      if (released) return;
+      released = true;
+      db.execPg(`SELECT pg_advisory_unlock(${MIGRATION_LOCK_KEY})`);
+    };
     try {
       const exists = (db.query("SELECT to_regclass('public.schema_version') IS NOT NULL AS ok").rows[0] as { ok: boolean }).ok;
       const versions = schemaVersions();
@@ -53,11 +88,12 @@ export function openPostgres(url: string): OpenedPostgres {
           throw new Error(`the PostgreSQL schema lacks migrations ${missing.join(', ')}: migrating an existing PostgreSQL database is not supported yet (server/db/CONTEXT.md); recreate it or wait for that step`);
         }
       }
-    } finally {
-      db.execPg(`SELECT pg_advisory_unlock(${MIGRATION_LOCK_KEY})`);
+    } catch (err) {
+      started();
+      throw err;
     }
     db.setCatalog(readCatalog(db));
-    return { db, applied };
+    return { db, applied, started };
   } catch (err) {
     db.close();
     throw err;
