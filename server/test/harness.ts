@@ -43,7 +43,7 @@ export interface TestServer {
 export async function startServer(overrides: Partial<Config> = {}, beforeListen?: (app: FastifyInstance) => void): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fleet-server-test-'));
   const config = loadConfig({}, {
-    dataDir, port: 0, host: '127.0.0.1', logLevel: 'silent', seedVehicles: 50, seedFleetsPerBranch: 2,
+    dataDir, port: 0, host: '127.0.0.1', logLevel: (process.env.TEST_LOG_LEVEL as 'silent' | undefined) ?? 'silent', seedVehicles: 50, seedFleetsPerBranch: 2,
     consoleDir: path.join(dataDir, 'no-console'), ...overrides,
   });
   const app = await buildApp(config);

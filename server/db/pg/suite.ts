@@ -38,6 +38,10 @@ export const SQLITE_ONLY_TESTS: Readonly<Record<string, Readonly<Record<string, 
   'server/resources/import-jobs.test.ts': {
     'never answer 5xx, and a refusal writes nothing': 'counts writes with SQLite\'s total_changes() (a per-connection counter PostgreSQL has no equivalent of)',
   },
+  'server/services/safe/safe.test.ts': {
+    'raises the platform offline alarm 3 minutes after the last contact and ends it on the next contact':
+      'on a shared database without a bus no node sees every terminal, so none raises offline alarms (server/cluster-jobs.md, the offline sweep\'s election)',
+  },
   'server/gateway/server.test.ts': {
     'writes every acknowledged position to the database before closing': 'opens DATA_DIR/fleet.sqlite after the shutdown to count the positions',
   },

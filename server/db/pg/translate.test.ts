@@ -68,6 +68,8 @@ describe('translate', () => {
     expect(t.text).toContain('coalesce(sum((v.insurance_expire >= $1 AND v.insurance_expire < $2)::int), 0) ins_soon');
     expect(translate('SELECT sum(mileage) m, sum(CASE WHEN speed > 0 THEN mileage END) moving, sum(a * (b - 1)) x FROM t').text)
       .toBe('SELECT sum(mileage) m, sum(CASE WHEN speed > 0 THEN mileage END) moving, sum(a * (b - 1)) x FROM t');
+    // A condition in its own parentheses (ops-check's handled count, from domain/alarms/handling.ts) is one too.
+    expect(translate('SELECT sum((a.deal_status <> 0)) h, sum((a) + (b)) s FROM alarm a').text).toBe('SELECT sum(((a.deal_status <> 0))::int) h, sum((a) + (b)) s FROM alarm a');
   });
 
   it("writes date(…, 'unixepoch') and strftime('%Y-%m', …, 'unixepoch') as UTC to_char (obd/reports.ts, cab-supervision/portrait.ts)", () => {

@@ -158,7 +158,23 @@ const quoteLiteral = (s: string) => `'${s.replaceAll("'", "''")}'`;
  * True when `expr` is a condition at its top level (a comparison, IS [NOT] NULL, LIKE, IN, BETWEEN, AND/OR,
  * NOT, EXISTS), not merely holding one inside parentheses or a CASE (`sum(CASE WHEN a > 0 THEN a END)`).
  */
+/** `((a <> 0))` → `a <> 0`: the parentheses that wrap the whole expression (they hide a condition from `isCondition`). */
+function unwrapParens(expr: string): string {
+  let e = expr.trim();
+  for (;;) {
+    if (!e.startsWith('(') || !e.endsWith(')')) return e;
+    let depth = 0;
+    for (let i = 0; i < e.length; i++) {
+      if (e[i] === '(') depth++;
+      else if (e[i] === ')') depth--;
+      if (depth === 0 && i < e.length - 1) return e; // the first '(' closes before the end: `(a) + (b)`
+    }
+    e = e.slice(1, -1).trim();
+  }
+}
+
 function isCondition(expr: string): boolean {
+  expr = unwrapParens(expr);
   let top = '';
   let depth = 0;
   for (const c of expr) {

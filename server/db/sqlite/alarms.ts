@@ -168,8 +168,8 @@ export class SqliteAlarmRepository implements AlarmRepository {
   async patchUserPop(userId: number, patch: Partial<Omit<UserAlarmPopSetting, 'userId'>>, now: number): Promise<void> {
     this.db.prepare(`INSERT INTO user_alarm_pop_setting (user_id, popup, voice, voice_url, update_time)
                      VALUES (@u, coalesce(@popup, 1), coalesce(@voice, 1), coalesce(@url, ''), @now)
-                     ON CONFLICT (user_id) DO UPDATE SET popup = coalesce(@popup, popup), voice = coalesce(@voice, voice),
-                       voice_url = coalesce(@url, voice_url), update_time = @now`)
+                     ON CONFLICT (user_id) DO UPDATE SET popup = coalesce(@popup, user_alarm_pop_setting.popup), voice = coalesce(@voice, user_alarm_pop_setting.voice),
+                       voice_url = coalesce(@url, user_alarm_pop_setting.voice_url), update_time = @now`)
       .run({ u: userId, popup: bool(patch.popup), voice: bool(patch.voice), url: patch.voiceUrl ?? null, now });
   }
 

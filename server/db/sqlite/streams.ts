@@ -29,7 +29,7 @@ export class SqliteStreamRepository implements StreamRepository {
     // Extra times belong to one day: granting on a new day replaces yesterday's.
     this.db.prepare(`INSERT INTO user_stream_setting (user_id, extra_day, extra_times) VALUES (?, ?, ?)
                      ON CONFLICT (user_id) DO UPDATE SET
-                       extra_times = CASE WHEN extra_day = excluded.extra_day THEN extra_times + excluded.extra_times ELSE excluded.extra_times END,
+                       extra_times = CASE WHEN user_stream_setting.extra_day = excluded.extra_day THEN user_stream_setting.extra_times + excluded.extra_times ELSE excluded.extra_times END,
                        extra_day = excluded.extra_day`).run(userId, day, times);
   }
 

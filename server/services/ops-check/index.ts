@@ -193,7 +193,7 @@ export function opsCheckRoutes(app: App, deps: OpsCheckDeps): void {
     // A frozen row is rewritten only when it is not final (frozen before the grace ended, with partial data).
     const upsert = db.prepare(`INSERT INTO ops_kpi (company_id, month, code, measured, target, weight, frozen, computed_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (company_id, month, code) DO UPDATE SET measured = excluded.measured, target = excluded.target, weight = excluded.weight,
-        frozen = excluded.frozen, computed_time = excluded.computed_time WHERE frozen = 0 OR computed_time < ?`);
+        frozen = excluded.frozen, computed_time = excluded.computed_time WHERE ops_kpi.frozen = 0 OR ops_kpi.computed_time < ?`);
     db.transaction(() => {
       for (const t of targets) upsert.run(company.id, p.month, t.code, measured[t.code], t.target, t.weight, p.frozen ? 1 : 0, now, freezesAt(p.month));
     })();

@@ -60,7 +60,7 @@ export class PassengerStore {
       const row = old ? (JSON.parse(old.row) as PassengerDayRow) : emptyPassengerDay();
       passengerStep(row, record, ctx.ratedLoad);
       this.stmt('put', `INSERT INTO passenger_day (vehicle_id, day, line_id, row, updated_time) VALUES (?, ?, ?, ?, ?)
-        ON CONFLICT (vehicle_id, day) DO UPDATE SET line_id = COALESCE(excluded.line_id, line_id), row = excluded.row, updated_time = excluded.updated_time`)
+        ON CONFLICT (vehicle_id, day) DO UPDATE SET line_id = COALESCE(excluded.line_id, passenger_day.line_id), row = excluded.row, updated_time = excluded.updated_time`)
         .run(vehicleId, day, record.lineId, JSON.stringify(row), now);
     })();
     return record;
