@@ -100,7 +100,7 @@ export function obdReportRoutes(app: App, deps: { storage: Storage; store: ObdSt
         sum(h.protocol = 'j1939') AS j1939, sum(h.protocol = 'obd2') AS obd2
       FROM obd_history h JOIN vehicle v ON v.id = h.vehicle_id JOIN company c ON c.id = v.company_id
       WHERE h.time >= ? AND h.time < ? AND ${cond.sql} ${q.vehicleId !== undefined ? 'AND h.vehicle_id = ?' : ''}
-      GROUP BY h.vehicle_id, day ORDER BY day, v.vehiidno LIMIT 20000`)
+      GROUP BY h.vehicle_id, v.vehiidno, day ORDER BY day, v.vehiidno LIMIT 20000`)
       .all(q.startTime, q.endTime, ...cond.params, ...(q.vehicleId !== undefined ? [q.vehicleId] : []));
     return ok(rows, requestLang(request));
   });

@@ -22,6 +22,7 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
   'server/db/read-pool.test.ts': 'the track read pool is extra read-only SQLite connections to the file (off on PostgreSQL)',
   'server/db/migration-machine-affairs.test.ts': 'steps SQLite migrations one by one on a file (the PG schema is derived from all of them, schema.ts)',
   'server/db/migration-position-dedupe.test.ts': 'steps SQLite migrations one by one on a file',
+  'server/services/priv/tree-scale.test.ts': 'a scale test: its set-up writes 20,000 vehicles, which through the synchronous PostgreSQL facade (a round trip per row) outlasts the 5-minute hook; the tree\'s SQL is the same as in priv/management.test.ts, which runs on PostgreSQL',
 };
 
 /** Single tests (file → test names) that are SQLite-specific in a file that otherwise runs on PostgreSQL. */
@@ -37,6 +38,25 @@ export const SQLITE_ONLY_TESTS: Readonly<Record<string, Readonly<Record<string, 
   },
   'server/resources/import-jobs.test.ts': {
     'never answer 5xx, and a refusal writes nothing': 'counts writes with SQLite\'s total_changes() (a per-connection counter PostgreSQL has no equivalent of)',
+  },
+  'server/services/priv/login-backoff.test.ts': {
+    'reads an address\'s failures through an index (migration 19), not by scanning every failure of the window':
+      'reads SQLite\'s EXPLAIN QUERY PLAN (the PG schema has the same index, derived from migration 19; its planner is PostgreSQL\'s)',
+  },
+  'server/http/fuzz.test.ts': {
+    'fuzzes every route with a schema': 'counts writes with SQLite\'s total_changes() (a per-connection counter PostgreSQL has no equivalent of)',
+  },
+  'server/ops/ops.test.ts': {
+    'the embedded database\'s single node is always the leader: every job runs here (issue 20)':
+      'asserts the embedded database\'s SoleLeader; on PostgreSQL leadership is the advisory-lock election of leader.pgtest.ts',
+  },
+  'server/retention/retention.test.ts': {
+    'deletes what is past each kind’s days in batches, keeps the rest, and keeps answering meanwhile':
+      'position, track-block and rollup retention is SQLite-only today (its worker and deletes: server/db/CONTEXT.md, server/cluster-jobs.md)',
+    'sweeps at start: history that expired while the server was down is gone soon after it starts': 'the same history retention (SQLite-only today)',
+    'fails a job the last process left running instead of leaving the user polling forever':
+      'on a shared database a start fails only export jobs older than EXPORT_STALE_MS (other nodes may be running them; server/cluster-jobs.md, export-jobs.test.ts covers it)',
+    'keeps a user’s stored-media search result across a restart for a day, then forgets it': 'its expiry is a step of the same retention round (data-retention.ts), SQLite-only today',
   },
   'server/services/safe/safe.test.ts': {
     'raises the platform offline alarm 3 minutes after the last contact and ends it on the next contact':

@@ -68,6 +68,9 @@ describe('translate', () => {
     expect(t.text).toContain('coalesce(sum((v.insurance_expire >= $1 AND v.insurance_expire < $2)::int), 0) ins_soon');
     expect(translate('SELECT sum(mileage) m, sum(CASE WHEN speed > 0 THEN mileage END) moving, sum(a * (b - 1)) x FROM t').text)
       .toBe('SELECT sum(mileage) m, sum(CASE WHEN speed > 0 THEN mileage END) moving, sum(a * (b - 1)) x FROM t');
+    // SQLite's table hints are dropped (PostgreSQL has none).
+    expect(translate('SELECT count(*) n FROM change_log l NOT INDEXED WHERE l.resource = ?').text).toBe('SELECT count(*) n FROM change_log l WHERE l.resource = $1');
+    expect(translate('SELECT * FROM positions INDEXED BY positions_vehicle_time WHERE vehicle_id = ?').text).toBe('SELECT * FROM positions WHERE vehicle_id = $1');
     // A condition in its own parentheses (ops-check's handled count, from domain/alarms/handling.ts) is one too.
     expect(translate('SELECT sum((a.deal_status <> 0)) h, sum((a) + (b)) s FROM alarm a').text).toBe('SELECT sum(((a.deal_status <> 0))::int) h, sum((a) + (b)) s FROM alarm a');
   });

@@ -293,6 +293,8 @@ export function translate(sql: string, catalog: PgCatalog = EMPTY_CATALOG): Tran
   s = s.replace(/([\w.$]+|\uE000\d+\uE000)\s*(=|!=|<>)\s*([\w.$]+|\uE000\d+\uE000)\s+COLLATE\s+NOCASE\b/gi, 'lower($1) $2 lower($3)');
   s = s.replace(/([\w.$]+|\uE000\d+\uE000)\s+COLLATE\s+NOCASE\b/gi, 'lower($1)');
   s = s.replace(/\bLIKE\b/gi, 'ILIKE');
+  // SQLite's table hints (a scan chosen over an index, change-log.ts): PostgreSQL's planner decides alone.
+  s = s.replace(/\s+NOT\s+INDEXED\b/gi, '').replace(/\s+INDEXED\s+BY\s+[\w"]+/gi, '');
   // A bare constant condition: `scopeCondition` answers '1' for the whole forest (`WHERE 1 AND …`).
   s = s.replace(/(\b(?:WHERE|AND|OR)\s+(?:\(\s*)?)([01])(?=\s*(?:$|\)|\b(?:AND|OR|ORDER|GROUP|LIMIT)\b))/gi, (_, pre: string, bit: string) => `${pre}${bit === '1' ? 'TRUE' : 'FALSE'}`);
 

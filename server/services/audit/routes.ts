@@ -129,7 +129,7 @@ export function auditRoutes(app: App, deps: { storage: Storage; db: SqliteDb; wr
       FROM audit_target t JOIN audit_log a ON a.id = t.audit_id
       LEFT JOIN vehicle v ON t.kind = 'vehicle' AND v.id = t.target_id LEFT JOIN device d ON t.kind = 'device' AND d.id = t.target_id
       WHERE t.kind IN ('vehicle', 'device') AND t.time >= ? AND t.time <= ? AND ${s.sql}
-      GROUP BY t.kind, t.target_id ORDER BY total DESC, t.kind DESC, t.target_id LIMIT 1000`).all(from, to, ...s.params);
+      GROUP BY t.kind, t.target_id, v.vehiidno, d.device_no ORDER BY total DESC, t.kind DESC, t.target_id LIMIT 1000`).all(from, to, ...s.params);
     return ok(rows, requestLang(request));
   });
 

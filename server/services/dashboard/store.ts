@@ -83,7 +83,7 @@ export class DashboardStore {
         SUM(CASE a.risk_level WHEN 'high' THEN ${w.high} WHEN 'medium' THEN ${w.medium} WHEN 'low' THEN ${w.low} ELSE ${w.ordinary} END) AS points
       FROM alarm a JOIN vehicle v ON v.id = a.vehicle_id JOIN company c ON c.id = a.company_id
       WHERE a.start_time >= ? AND a.start_time <= ? AND a.deal_status != 3 AND ${s.sql}
-      GROUP BY a.vehicle_id`).all(from, to, ...s.params) as RiskPoints[];
+      GROUP BY a.vehicle_id, v.vehiidno`).all(from, to, ...s.params) as RiskPoints[];
   }
 
   /** The newest alarms raised since `from`, newest first. */
