@@ -41,7 +41,7 @@ export interface LiveTestServer {
 export async function startLiveServer(overrides: Partial<Config> = {}): Promise<LiveTestServer> {
   const dataDir = overrides.dataDir ?? mkdtempSync(path.join(tmpdir(), 'fleet-live-test-'));
   const config = loadConfig({}, {
-    port: 0, host: '127.0.0.1', gatewayPort: 0, gatewayHost: '127.0.0.1', logLevel: 'silent', seedVehicles: 50, seedFleetsPerBranch: 2,
+    port: 0, host: '127.0.0.1', gatewayPort: 0, gatewayHost: '127.0.0.1', logLevel: (process.env.TEST_LOG_LEVEL as 'silent' | undefined) ?? 'silent', seedVehicles: 50, seedFleetsPerBranch: 2,
     // Acks wait for the history commit (group commit): tests that report one by one should not wait 100 ms each.
     historyFlushMs: 10,
     consoleDir: path.join(dataDir, 'no-console'), ...overrides, dataDir,

@@ -114,18 +114,34 @@ export function terminalUpgradeRoutes(app: App, deps: TerminalUpgradeDeps): void
   const userOf = (ctx: AuthContext): CommandUser => ({ id: ctx.user.id, name: ctx.user.realName || ctx.user.username });
 
   // The terminal's last known 0x0002 / 0x0003: from a parameter query it answered or a parameter set it accepted.
-  const knownParam = db.prepare(`SELECT json_extract(p.value, '$.value') AS value FROM command_record cr,
-      json_each(CASE cr.fun WHEN 'setParams' THEN cr.content ELSE cr.answer END, '$.params') p
-    WHERE cr.vehicle_id = ? AND cr.state = 'ok' AND cr.fun IN ('setParams', 'queryAll', 'queryChosen') AND json_extract(p.value, '$.id') = ?
-    ORDER BY cr.send_time DESC, cr.id DESC LIMIT 1`);
-  const paramOf = (vehicleId: number, id: number): number | null => {
-    const v = (knownParam.get(vehicleId, id) as { value: unknown } | undefined)?.value;
-    return typeof v === 'number' && Number.isInteger(v) ? v : null;
+  // The JSON is read here, not in SQL: SQLite's json_each(x, '$.params') has no PostgreSQL equivalent the
+  // translator knows, and a JSON number must stay a number (PG's ->> answers text).
+  const paramRecords = db.prepare(`SELECT fun, content, answer FROM command_record
+    WHERE vehicle_id = ? AND state = 'ok' AND fun IN ('setParams', 'queryAll', 'queryChosen') ORDER BY send_time DESC, id DESC`);
+  /** The newest value of each wanted parameter (a later record without it leaves an earlier one's), integers only. */
+  const paramsOf = (vehicleId: number, wanted: readonly number[]): Map<number, number> => {
+    const found = new Map<number, number>();
+    for (const r of paramRecords.iterate(vehicleId) as IterableIterator<{ fun: string; content: string | null; answer: string | null }>) {
+      let params: unknown;
+      try {
+        params = (JSON.parse((r.fun === 'setParams' ? r.content : r.answer) ?? 'null') as { params?: unknown } | null)?.params;
+      } catch {
+        continue;
+      }
+      if (!Array.isArray(params)) continue;
+      for (const p of params as { id?: unknown; value?: unknown }[]) {
+        if (typeof p?.id === 'number' && wanted.includes(p.id) && !found.has(p.id)) found.set(p.id, p.value as number);
+      }
+      if (wanted.every((id) => found.has(id))) break;
+    }
+    for (const [id, v] of found) if (typeof v !== 'number' || !Number.isInteger(v)) found.delete(id);
+    return found;
   };
   /** The retransmission of 0x8108 to this vehicle: its terminal's 0x0002 / 0x0003 where known (bounded), else the defaults. */
   function retransmissionFor(vehicleId: number): Retransmission {
-    const seconds = paramOf(vehicleId, 0x0002);
-    const retries = paramOf(vehicleId, 0x0003);
+    const known = paramsOf(vehicleId, [0x0002, 0x0003]);
+    const seconds = known.get(0x0002) ?? null;
+    const retries = known.get(0x0003) ?? null;
     return {
       timeoutMs: seconds === null || seconds < RETRANSMIT_TIMEOUT_S.min ? DEFAULT_RETRANSMISSION.timeoutMs : Math.min(seconds, RETRANSMIT_TIMEOUT_S.max) * 1000,
       retries: retries === null || retries < 0 ? DEFAULT_RETRANSMISSION.retries : Math.min(retries, RETRANSMIT_RETRIES_MAX),
@@ -253,14 +269,22 @@ export function terminalUpgradeRoutes(app: App, deps: TerminalUpgradeDeps): void
   });
 
   /** Why a failed vehicle failed when the terminal gave no result: its record's answer ({reason: 'unanswered', retransmissions}). */
-  const reasonOf = db.prepare("SELECT json_extract(answer, '$.reason') AS reason, json_extract(answer, '$.retransmissions') AS retransmissions FROM command_record WHERE id = ?");
+  // Parsed here: PG's json_extract translation (->>) answers text, and the count must stay a number.
+  const answerOf = db.prepare('SELECT answer FROM command_record WHERE id = ?');
+  const reasonOf = (recordId: number): { reason?: unknown; retransmissions?: unknown } | null => {
+    const answer = (answerOf.get(recordId) as { answer: string | null } | undefined)?.answer;
+    try {
+      return answer ? JSON.parse(answer) as { reason?: unknown; retransmissions?: unknown } | null : null;
+    } catch {
+      return null;
+    }
+  };
   const taskView = (scope: Scope, id: number) => {
     const t = tasks.view(scope, id, UpgradeMessages.taskNotFound);
     const { payload, ...rest } = t;
     const vehicles = rest.vehicles.map((v) => {
-      const r = v.state === 'failed' && v.result === null && v.recordId !== null
-        ? reasonOf.get(v.recordId) as { reason: string | null; retransmissions: number | null } | undefined : undefined;
-      return { ...v, reason: r?.reason === 'unanswered' ? { code: 'unanswered' as const, retransmissions: r.retransmissions ?? 0 } : null };
+      const r = v.state === 'failed' && v.result === null && v.recordId !== null ? reasonOf(v.recordId) : null;
+      return { ...v, reason: r?.reason === 'unanswered' ? { code: 'unanswered' as const, retransmissions: typeof r.retransmissions === 'number' ? r.retransmissions : 0 } : null };
     });
     return { ...rest, vehicles, counts: { cancelled: 0, ...rest.counts }, package: payload, timeoutMs: upgradeTimeoutMs(payload.size) };
   };
@@ -323,13 +347,19 @@ export function terminalUpgradeRoutes(app: App, deps: TerminalUpgradeDeps): void
     const cond = scopeCondition(scope, 'c');
     const sql = `FROM upgrade_task t JOIN company c ON c.id = t.company_id WHERE ${cond.sql}`;
     const total = (db.prepare(`SELECT count(*) AS n ${sql}`).get(...cond.params) as { n: number }).n;
-    const rows = db.prepare(`SELECT t.id, t.company_id, c.name AS company_name, t.package, t.created_by_name, t.create_time, t.expire_time,
-        (SELECT json_group_object(state, n) FROM (SELECT state, count(*) AS n FROM upgrade_task_vehicle WHERE task_id = t.id GROUP BY state)) AS counts
+    const rows = db.prepare(`SELECT t.id, t.company_id, c.name AS company_name, t.package, t.created_by_name, t.create_time, t.expire_time
       ${sql} ORDER BY t.id DESC LIMIT ? OFFSET ?`).all(...cond.params, q.size, (q.current - 1) * q.size) as
-      { id: number; company_id: number; company_name: string; package: string; created_by_name: string; create_time: number; expire_time: number; counts: string | null }[];
+      { id: number; company_id: number; company_name: string; package: string; created_by_name: string; create_time: number; expire_time: number }[];
+    // Per-state counts of the page's tasks in one grouped query (SQLite's json_group_object has no PG translation).
+    const counts = new Map(rows.map((r) => [r.id, { queued: 0, sent: 0, ok: 0, failed: 0, timeout: 0, cancelled: 0 } as Record<string, number>]));
+    if (rows.length > 0) {
+      const grouped = db.prepare(`SELECT task_id, state, count(*) AS n FROM upgrade_task_vehicle WHERE task_id IN (SELECT value FROM json_each(?)) GROUP BY task_id, state`)
+        .all(JSON.stringify(rows.map((r) => r.id))) as { task_id: number; state: string; n: number }[];
+      for (const g of grouped) counts.get(g.task_id)![g.state] = g.n;
+    }
     const records = rows.map((r) => ({
       id: r.id, companyId: r.company_id, companyName: r.company_name, package: JSON.parse(r.package) as UpgradePayload, createdByName: r.created_by_name,
-      createTime: r.create_time, expireTime: r.expire_time, counts: { queued: 0, sent: 0, ok: 0, failed: 0, timeout: 0, cancelled: 0, ...(JSON.parse(r.counts ?? '{}') as Record<string, number>) },
+      createTime: r.create_time, expireTime: r.expire_time, counts: counts.get(r.id)!,
     }));
     return ok({ records, total, current: q.current, size: q.size }, requestLang(request));
   });
