@@ -235,14 +235,15 @@ export class FaceRecognitionStore {
     }
     const from = `FROM vehicle v JOIN company c ON c.id = v.company_id LEFT JOIN face_device f ON f.vehicle_id = v.id WHERE ${where.join(' AND ')}`;
     const total = (this.db.prepare(`SELECT COUNT(*) AS n ${from}`).get(...params) as { n: number }).n;
-    // Devices with faces first (the ones this screen is about), then by plate.
+    // Devices with faces first (the ones this screen is about), then by plate. The condition is written out:
+    // PostgreSQL takes an output alias (`bound`) in ORDER BY only alone, not inside an expression.
     const rows = this.db.prepare(`SELECT v.id, v.vehiidno, v.device_no, v.company_id, c.name AS company_name,
         COALESCE(f.threshold, 80) AS threshold, COALESCE(f.push_state, 'none') AS push_state, f.push_time, COALESCE(f.push_user_name, '') AS push_user_name,
         f.terminal_faces, COALESCE(f.status_state, 'none') AS status_state, f.status_time,
         (SELECT COUNT(*) FROM face_enrolment e WHERE e.vehicle_id = v.id) AS bound,
         (SELECT COUNT(*) FROM face_enrolment e JOIN face_device_sample s ON s.vehicle_id = e.vehicle_id AND s.driver_id = e.driver_id AND s.photo_hash = e.photo_hash
           WHERE e.vehicle_id = v.id) AS synced
-      ${from} ORDER BY (bound > 0) DESC, v.vehiidno LIMIT ? OFFSET ?`).all(...params, q.size, (q.current - 1) * q.size) as {
+      ${from} ORDER BY EXISTS (SELECT 1 FROM face_enrolment e WHERE e.vehicle_id = v.id) DESC, v.vehiidno LIMIT ? OFFSET ?`).all(...params, q.size, (q.current - 1) * q.size) as {
         id: number; vehiidno: string; device_no: string; company_id: number; company_name: string; threshold: number; push_state: PushState;
         push_time: number | null; push_user_name: string; terminal_faces: string | null; status_state: string; status_time: number | null; bound: number; synced: number;
       }[];
