@@ -103,7 +103,7 @@ describe.skipIf(skip !== '')('openStorage on PostgreSQL', () => {
       expect(await storage.positions.append([row(5000)])).toBeUndefined(); // all stored: nothing to report back
       const batch = Array.from({ length: 9000 }, (_, i) => row(i));
       batch.splice(6000, 0, row(7000)); // the same report twice in one flush
-      const stored = await storage.positions.append(batch) as { gpsTime: number }[];
+      const stored = await storage.positions.append(batch) as readonly { gpsTime: number }[];
       // Row 5000 was already in the database and 7000's second copy is not stored: 9,001 sent, 8,999 stored, in order.
       expect(stored.length).toBe(8999);
       expect(stored.some((r) => r.gpsTime === row(5000).gpsTime)).toBe(false);
