@@ -77,7 +77,7 @@ export function cabSupervisionRoutes(app: App, deps: CabSupervisionDeps): void {
   const clock = live.store.clock;
   const userOf = (ctx: AuthContext): CommandUser => ({ id: ctx.user.id, name: ctx.user.realName || ctx.user.username });
 
-  const tasks = createCommandTasks<CabSendPayload>({ db, storage, gateway: live.gateway }, {
+  const tasks = createCommandTasks<CabSendPayload>({ db, storage, gateway: live.gateway, log: app.log }, {
     tables: { task: 'cab_send_task', vehicle: 'cab_send_task_vehicle', payload: 'message' },
     // textType 1 (notice) for 2019 terminals; a 2013 terminal has no such byte and the codec leaves it out.
     message: (p) => ({ msgId: MSG.TEXT, flags: p.flags, textType: 1, text: p.text }),

@@ -181,7 +181,10 @@ export interface CommandTasks<P> {
   view(scope: Scope, id: number, notFound: Message): TaskBase<P>;
 }
 
-export function createCommandTasks<P>(deps: { db: SqliteDb; storage: Storage; gateway: Gateway }, kind: TaskKind<P>): CommandTasks<P> {
+export function createCommandTasks<P>(
+  deps: { db: SqliteDb; storage: Storage; gateway: Gateway; log?: { error(obj: object, msg: string): void } },
+  kind: TaskKind<P>,
+): CommandTasks<P> {
   const { db, storage, gateway } = deps;
   const { task: T, vehicle: TV, payload: PAYLOAD } = kind.tables;
   const records = commandRecords(db);
@@ -235,7 +238,10 @@ export function createCommandTasks<P>(deps: { db: SqliteDb; storage: Storage; ga
       } finally {
         delivering.delete(vehicleId);
       }
-    })().catch(() => undefined);
+    })().catch((err: unknown) => {
+      // The vehicle stays queued (its next authentication tries again); said, so a failing delivery is not silent.
+      deps.log?.error({ err, vehicleId }, 'command tasks: delivering a queued task failed; the vehicle stays queued');
+    });
   }
   gateway.onAuthenticated((vehicleId) => drain(vehicleId));
 

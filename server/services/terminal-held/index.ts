@@ -114,7 +114,7 @@ export function terminalHeld<R extends HeldRow, O extends HeldObject, P extends 
       result = @result, task_id = @task, send_time = @now
     WHERE ${K} = @object AND vehicle_id = @vehicle AND (task_id IS NULL OR task_id <= @task)`);
 
-  const tasks: CommandTasks<P> = createCommandTasks<P>({ db, storage, gateway }, {
+  const tasks: CommandTasks<P> = createCommandTasks<P>({ db, storage, gateway, log: app.log }, {
     tables: { ...spec.taskTables, payload: 'payload' },
     message: (p, vehicleId) => spec.message(p, vehicleId, p.op === 'set' ? byId.get(spec.objectIdOf(p)) as R | undefined : undefined),
     fun: (p) => spec.fun(p),

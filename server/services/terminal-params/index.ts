@@ -190,7 +190,7 @@ export function terminalParamsRoutes(app: App, deps: TerminalParamsDeps): void {
 
   // ------------------------------------------------------------------ tasks
 
-  const tasks = createCommandTasks<TerminalParameter[]>({ db, storage, gateway }, {
+  const tasks = createCommandTasks<TerminalParameter[]>({ db, storage, gateway, log: app.log }, {
     tables: { task: 'param_task', vehicle: 'param_task_vehicle', payload: 'params' },
     message: (params) => ({ msgId: PARAM_MSG.SET, params }),
     fun: () => 'setParams',

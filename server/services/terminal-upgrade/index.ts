@@ -148,7 +148,7 @@ export function terminalUpgradeRoutes(app: App, deps: TerminalUpgradeDeps): void
     };
   }
 
-  const tasks = createCommandTasks<UpgradePayload>({ db, storage, gateway: live.gateway }, {
+  const tasks = createCommandTasks<UpgradePayload>({ db, storage, gateway: live.gateway, log: app.log }, {
     tables: { task: 'upgrade_task', vehicle: 'upgrade_task_vehicle', payload: 'package' },
     // The bytes are kept by hash, so the file is the one pushed even a day later. The gateway reads it
     // by offset per sub-package (and again for a terminal's 0x0005): never the whole package in memory.

@@ -119,7 +119,7 @@ export function voiceRoutes(app: App, deps: VoiceDeps): void {
   const fileOf = (sha256: string) => path.join(dir, sha256);
   const userOf = (ctx: AuthContext): CommandUser => ({ id: ctx.user.id, name: ctx.user.realName || ctx.user.username });
 
-  const tasks = createCommandTasks<VoicePayload>({ db, storage, gateway: live.gateway }, {
+  const tasks = createCommandTasks<VoicePayload>({ db, storage, gateway: live.gateway, log: app.log }, {
     tables: { task: 'voice_task', vehicle: 'voice_task_vehicle', payload: 'message' },
     // textType 1 (notice) for 2019 terminals; a 2013 terminal has no such byte and the codec leaves it out.
     message: (p) => ({ msgId: MSG.TEXT, flags: p.flags, textType: 1, text: p.text }),
