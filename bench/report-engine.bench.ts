@@ -36,6 +36,12 @@
  * Disk: `fill disk bytes per position` is the data dir's size over its rows (positions with their indexes and
  * the engine's rows), the figure the full run's disk is planned from.
  *
+ * Measured at full size (bench/RESULTS.md, one entry per fleet): the month on 2026-11-29 07:22 (above); the day fleet on
+ * 2026-11-29: fill 95 min with the engine, I/O-bound (100,000 vehicles' rows interleaved make the index inserts random;
+ * the process ~50 % of its core, in disk wait the rest), 100 B per position; engine start 5.8 s; every module's rows for
+ * 100,000 vehicle-days 6.4 s first after restart (baseline 603 s), 5.4 s warm (baseline 528 s); every engine-backed /report
+ * call for 500 vehicles ≤ 74 ms first. Its ingest comparison (a second, no-engine fill as long again) was not run at full
+ * size: the quick day fleet's ratio stands (0.46× rows per CPU-s).
  * Phases (the full day fleet's fill and reads together take longer than one working session here, ≈ 100 min of
  * fill with the engine at the I/O-bound rate seen on 2026-11-29 and as long again without it):
  *   BENCH_FLEET=day BENCH_PHASE=fill BENCH_FLEET_DIR=/work/bench-fleets npm run bench -- report-engine --rounds 1

@@ -62,8 +62,11 @@ for (const file of files) {
       process.stdout.write(`round ${round} failed: ${message}\n`);
     }
   }
-  raw[file] = perRound;
-  fresh.push({ file, date: new Date().toISOString(), ...context, figures: aggregate(perRound), failures });
+  // A run of one part of a bench (BENCH_FLEET=month|day of report-engine, hours each) is its own entry, so the
+  // parts measured in different runs each keep their date and commit instead of replacing one another.
+  const entry = process.env.BENCH_FLEET ? `${file} (BENCH_FLEET=${process.env.BENCH_FLEET})` : file;
+  raw[entry] = perRound;
+  fresh.push({ file: entry, date: new Date().toISOString(), ...context, figures: aggregate(perRound), failures });
 }
 
 await mkdir(path.join(here, 'results'), { recursive: true });
