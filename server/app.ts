@@ -17,7 +17,7 @@ import { installErrorHandler } from './http/errors.ts';
 import { loggerOptions } from './http/log.ts';
 import { installRoutePolicies } from './http/route.ts';
 import { installRoleGate } from './http/roles.ts';
-import { applyBusPosition, attachCommandBus, FOLLOW_OVERLAP_MS, openBus, streamedHistory } from './bus/index.ts';
+import { attachCommandBus, FOLLOW_OVERLAP_MS, openBus, scopedFollowing, streamedHistory } from './bus/index.ts';
 import { attachBusEvents } from './bus/events.ts';
 import type { HistorySink } from './live/history.ts';
 import type { LiveStore } from './live/store.ts';
@@ -115,12 +115,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // preClose runs before any onClose: stop terminals and flush history while storage is still open.
   app.addHook('preClose', async () => live.stop());
   if (bus) {
-    // A push node follows every gateway's positions into its store; the bus closes after the gateway stopped (its acks drained).
-    if (config.roles.has('push')) app.addHook('onReady', async () => bus.follow(followSince, (p) => applyBusPosition(live.store, p)));
+    // The bus closes after the gateway stopped (its acks drained).
     app.addHook('preClose', async () => bus.close());
     // Commands to a terminal reach the gateway node holding its connection (server/bus/commands.ts); closed after the gateway stopped.
     const commands = await attachCommandBus(config, live.gateway, bus.nodeId, app.log);
     app.addHook('preClose', async () => commands?.close());
+  }
+  // A push or API node follows the company subtrees its consoles and callers look at into its store, every company while
+  // it runs the offline sweep (server/bus/follow-scopes.ts); stopped before the bus closes.
+  const following = bus && (config.roles.has('push') || config.roles.has('api')) ? scopedFollowing(bus, live.store, storage.positions, app.log) : undefined;
+  if (following) {
+    app.addHook('onReady', async () => {
+      following.start();
+      await following.followAll(app.sweepLeadership.isLeader);
+    });
+    app.sweepLeadership.onChange((leader) => void following.followAll(leader));
+    app.addHook('preClose', async () => following.close());
   }
   const media = createMediaRuntime(config, live.gateway);
   app.decorate('media', media);
@@ -140,9 +150,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyWebsocket, { options: { maxPayload: 1 << 20 } });
   installRoleGate(app, config.roles); // issue 20: a node answers only its roles' routes (ROLES; /health and /metrics on every node)
   installAuth(app, { storage, tokens, metricsToken: config.metricsToken });
+  // Issue 20: an API call's answer reads this node's store for its caller's companies: followed first (at once when they are).
+  if (following) app.addHook('preHandler', async (request) => {
+    const scope = request.authContext?.scope ?? request.displayContext?.scope;
+    if (scope) await following.touch(scope);
+  });
   // Issue 19: every state-changing call of every route below is recorded once, by this hook (services/audit).
   installAudit(app, { config, storage });
-  installOps(app, { config, storage, live }); // issue 20: /health/live, /health/ready, /metrics (Prometheus) and the HTTP timing hook
+  installOps(app, { config, storage, live, bus: bus && { stats: bus.stats, following } }); // issue 20: /health/live, /health/ready, /metrics (Prometheus) and the HTTP timing hook
 
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   privRoutes(api, { config, storage, tokens });
@@ -153,7 +168,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   fuelReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined) }); // issue 18: fuel reports (registers the fuel module)
   deviceReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined) }); // issue 18: device work, online analysis, early-morning reports (registers the device module)
   passengerReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined), gateway: live.gateway, dataDir: config.dataDir }); // issue 18: passenger flow (0x1005) and temperature (0x0E30) reports
-  registerPush(api, live.store, storage);
+  registerPush(api, live.store, storage, {}, following && ((scope) => following.hold(scope)));
   // Issue 20: alarms, handlings, terminal contact and fleet changes between nodes (server/bus/events.ts; only with NATS_URL).
   const fleetSync = createFleetSync(storage, live, app.log);
   const busEvents = await attachBusEvents(app, config, { roles: config.roles, store: live.store, push: app.push, fleetSync, alarms: () => (app.hasDecorator('alarms') ? app.alarms : undefined), nodeId: bus?.nodeId, followSince, log: app.log });

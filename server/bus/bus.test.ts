@@ -13,7 +13,7 @@ import { AckTracker } from './acks.ts';
 import { decodePosition, encodePosition } from './codec.ts';
 import { applyBusPosition, openBus } from './index.ts';
 import { StreamedHistory } from './sink.ts';
-import type { BusPosition, PositionBus } from './types.ts';
+import type { BusPosition, Following, PositionBus } from './types.ts';
 
 const position: BusPosition = {
   vehicleId: 7, companyId: 3, lng: 121.4737, lat: 31.2304, speed: 42.5, heading: 270, altitude: -12,
@@ -54,8 +54,10 @@ class FakeBus implements PositionBus {
   readonly stats = { published: 0, persisted: 0, retried: 0, received: 0, skippedOwn: 0 };
   readonly tracker = new AckTracker();
   readonly sent: BusPosition[] = [];
-  publish(p: BusPosition): void {
+  readonly paths: string[] = [];
+  publish(p: BusPosition, companyPath: string): void {
     this.sent.push(p);
+    this.paths.push(companyPath);
     this.tracker.next();
   }
   afterPersisted(cb: () => void): void {
@@ -64,8 +66,8 @@ class FakeBus implements PositionBus {
   drain(maxMs: number): Promise<boolean> {
     return this.tracker.settled(maxMs);
   }
-  follow(): Promise<void> {
-    return Promise.resolve();
+  follow(): Promise<Following> {
+    return Promise.resolve({ close: () => Promise.resolve() });
   }
   close(): Promise<void> {
     return Promise.resolve();
@@ -110,7 +112,7 @@ describe('StreamedHistory (the gateway sink with a bus)', () => {
   it('publishes each queued row with its company, and an ack waits for both the commit and the PubAck', () => {
     const bus = new FakeBus();
     const history = new FakeHistory();
-    const sink = new StreamedHistory(history, bus, (id) => (id === 99 ? undefined : 10 + id));
+    const sink = new StreamedHistory(history, bus, (id) => (id === 99 ? undefined : { id: 10 + id, path: `/1/${10 + id}/` }));
     const acks: number[] = [];
     sink.enqueue(row(1, 1000));
     sink.afterCommit(() => acks.push(1));
@@ -118,6 +120,7 @@ describe('StreamedHistory (the gateway sink with a bus)', () => {
     sink.afterCommit(() => acks.push(2));
     sink.enqueue(row(99, 3000)); // unknown to the store: stored, not published
     expect(bus.sent.map((p) => [p.vehicleId, p.companyId, p.statusFlags, p.alarmFlags, p.heading])).toEqual([[1, 11, 4, 5, 2], [2, 12, 4, 5, 2]]);
+    expect(bus.paths).toEqual(['/1/11/', '/1/12/']); // the company's path makes the subject
     expect(history.rows).toHaveLength(3);
     history.commit();
     expect(acks).toEqual([]); // committed, not yet in the stream
@@ -130,7 +133,7 @@ describe('StreamedHistory (the gateway sink with a bus)', () => {
   it('the stream first, then the commit: still in order', () => {
     const bus = new FakeBus();
     const history = new FakeHistory();
-    const sink = new StreamedHistory(history, bus, () => 1);
+    const sink = new StreamedHistory(history, bus, () => ({ id: 1, path: '/1/' }));
     const acks: number[] = [];
     sink.enqueue(row(1, 1000));
     sink.afterCommit(() => acks.push(1));

@@ -1,7 +1,7 @@
 /**
  * The bus on NATS JetStream (issue 20), loaded only when NATS_URL is set (index.ts).
  *
- * Stream `FLEET_POS`, subjects `fleet.pos.<companyId>`, file storage, limits retention with a max age of
+ * Stream `FLEET_POS`, subjects `fleet.pos.<company path>._` (subjects.ts), file storage, limits retention with a max age of
  * STREAM_MAX_AGE_MS: the stream is the hand-off between a gateway and the push nodes, not the archive
  * (PostgreSQL is). A gateway publishes each position asynchronously (many publishes in flight, no
  * round trip per report on the event loop) and its terminal's 0x8001 waits, in order, for the PubAcks:
@@ -12,8 +12,9 @@
  * try was in fact stored gives a duplicate in the stream; a live view applying a position twice is
  * harmless, and PostgreSQL keeps one row per (vehicle, GPS time). So no `Nats-Msg-Id` header per message.
  *
- * Following: an ordered consumer (ephemeral, no acks, flow-controlled, recreated by the client from the
- * last stream sequence it saw after a gap or a reconnect). A push node needs every position in order,
+ * Following: an ordered consumer per followed scope (ephemeral, no acks, flow-controlled, recreated by the
+ * client from the last stream sequence it saw after a gap or a reconnect), filtered to the scope's subtree
+ * (follow-scopes.ts decides which scopes a node follows). A push node needs its scopes' positions in order,
  * for itself, while it runs; after a restart it loads the latest positions from the database and follows
  * from then. A durable consumer would keep per-node state on the server and cost an ack per message for
  * nothing a live view needs.
@@ -21,11 +22,13 @@
 import { DeliverPolicy, DiscardPolicy, jetstream, jetstreamManager, JetStreamApiError, RetentionPolicy, StorageType, type ConsumerMessages, type JetStreamClient, type OrderedConsumerOptions } from '@nats-io/jetstream';
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import { AckTracker } from './acks.ts';
+import type { Scope } from '../db/scope.ts';
 import { decodePosition, encodePosition } from './codec.ts';
-import type { BusPosition, BusStats, PositionBus } from './types.ts';
+import { positionSubject, scopeFilter, SUBJECT_PREFIX } from './subjects.ts';
+import type { BusPosition, BusStats, Following, PositionBus } from './types.ts';
 
 export const STREAM_NAME = 'FLEET_POS';
-export const SUBJECT_PREFIX = 'fleet.pos';
+export { SUBJECT_PREFIX } from './subjects.ts';
 /** Positions older than this leave the stream (a push node starting later reads the database instead). */
 export const STREAM_MAX_AGE_MS = 5 * 60_000;
 export const PUBLISH_TIMEOUT_MS = 5000;
@@ -162,7 +165,7 @@ class NatsPositionBus implements PositionBus {
   readonly nodeId: string;
   readonly stats: BusStats = { published: 0, persisted: 0, retried: 0, received: 0, skippedOwn: 0 };
   private readonly acks: AckTracker;
-  private following: ConsumerMessages | undefined;
+  private readonly following = new Set<ConsumerMessages>();
   private closed = false;
 
   constructor(
@@ -174,10 +177,13 @@ class NatsPositionBus implements PositionBus {
     this.acks = new AckTracker((err) => options.log?.error({ err }, 'bus: an acknowledgement callback failed'));
   }
 
-  publish(position: BusPosition): void {
+  publish(position: BusPosition, companyPath: string): void {
+    const subject = positionSubject(companyPath);
+    // A vehicle the store knows always has its company's path; a deleted one's slot has none: not published.
+    if (subject === undefined) return;
     const seq = this.acks.next();
     this.stats.published++;
-    publishPersisted(this.js, `${SUBJECT_PREFIX}.${position.companyId}`, encodePosition(this.nodeId, position), {
+    publishPersisted(this.js, subject, encodePosition(this.nodeId, position), {
       stats: this.stats, closed: () => this.closed, stored: () => this.acks.ack(seq), log: this.options.log,
     });
   }
@@ -190,11 +196,20 @@ class NatsPositionBus implements PositionBus {
     return this.acks.settled(maxMs);
   }
 
-  async follow(sinceMs: number, apply: (position: BusPosition) => void): Promise<void> {
-    this.following = await followStream(this.js, {
-      stream: STREAM_NAME, sinceMs, nodeId: this.nodeId, stats: this.stats, what: 'position', log: this.options.log, closed: () => this.closed,
-      decode: decodePosition, apply: (d) => apply(d.position),
+  async follow(scope: Scope, sinceMs: number, apply: (position: BusPosition) => void): Promise<Following> {
+    let stopped = false;
+    const messages = await followStream(this.js, {
+      stream: STREAM_NAME, sinceMs, filter: scopeFilter(scope), nodeId: this.nodeId, stats: this.stats, what: 'position', log: this.options.log,
+      closed: () => this.closed || stopped, decode: decodePosition, apply: (d) => apply(d.position),
     });
+    this.following.add(messages);
+    return {
+      close: async () => {
+        stopped = true;
+        this.following.delete(messages);
+        await messages.close().catch(() => undefined);
+      },
+    };
   }
 
   async close(): Promise<void> {
@@ -203,7 +218,7 @@ class NatsPositionBus implements PositionBus {
       this.options.log?.warn({ unacknowledged: this.acks.sent - this.acks.acknowledged }, 'bus: closing with positions the stream has not acknowledged (their terminals were not acknowledged either)');
     }
     this.closed = true;
-    await this.following?.close().catch(() => undefined);
+    await Promise.all([...this.following].map((m) => m.close().catch(() => undefined)));
     await this.nc.drain().catch(() => undefined);
   }
 

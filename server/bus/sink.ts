@@ -14,8 +14,8 @@ export class StreamedHistory implements HistorySink {
   constructor(
     private readonly inner: HistorySink,
     private readonly bus: PositionBus,
-    /** The vehicle's company (the subject), undefined for a vehicle the store does not know (not published). */
-    private readonly companyOf: (vehicleId: number) => number | undefined,
+    /** The vehicle's company and its path (the subject), undefined for a vehicle the store does not know (not published). */
+    private readonly companyOf: (vehicleId: number) => { readonly id: number; readonly path: string } | undefined,
   ) {}
 
   get pending(): number {
@@ -28,12 +28,12 @@ export class StreamedHistory implements HistorySink {
 
   enqueue(row: PositionRow): void {
     this.inner.enqueue(row);
-    const companyId = this.companyOf(row.vehicleId);
-    if (companyId === undefined) return;
+    const company = this.companyOf(row.vehicleId);
+    if (company === undefined) return;
     this.bus.publish({
-      vehicleId: row.vehicleId, companyId, lng: row.lng, lat: row.lat, speed: row.speed, heading: row.heading, altitude: row.altitude,
+      vehicleId: row.vehicleId, companyId: company.id, lng: row.lng, lat: row.lat, speed: row.speed, heading: row.heading, altitude: row.altitude,
       statusFlags: row.status, alarmFlags: row.alarm, gpsTime: row.gpsTime, receivedAt: row.receivedAt,
-    });
+    }, company.path);
   }
 
   /**

@@ -168,6 +168,8 @@ export interface PositionRepository {
   lateWrites(vehicleId: number): number;
   /** The newest row (by gps_time) of every vehicle that has history. */
   latestPerVehicle(): Promise<PositionRow[]>;
+  /** The newest row of each of these vehicles that has history (issue 20: a push node starting to follow a subtree). */
+  latestOf(vehicleIds: readonly number[]): Promise<PositionRow[]>;
   /** A vehicle's rows with from <= gps_time < to, oldest first. */
   range(vehicleId: number, from: number, to: number, limit: number): Promise<PositionRow[]>;
 }

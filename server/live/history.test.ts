@@ -17,6 +17,7 @@ class RecordingRepo implements PositionRepository {
     if (stored.length < rows.length) return stored;
   }
   async latestPerVehicle(): Promise<PositionRow[]> { return []; }
+  async latestOf(): Promise<PositionRow[]> { return []; }
   async range(): Promise<PositionRow[]> { return []; }
   lateWrites(): number { return 0; }
   get rows(): number { return this.batches.reduce((n, b) => n + b.length, 0); }

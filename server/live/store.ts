@@ -171,6 +171,22 @@ export class LiveStore {
     return true;
   }
 
+  /**
+   * Issue 20: a position read back from the database (a push node starting to follow a subtree it had not
+   * followed): applied only when newer than the vehicle's latest, its receive time as contact when later
+   * than what the store holds (never the clock: the vehicle reported then, not now). Answers whether it applied.
+   */
+  catchUp(p: LivePosition & { readonly receivedAt: number }): boolean {
+    const slot = this.slots.get(p.vehicleId);
+    // No position yet is NaN: every comparison false, so the first one applies.
+    if (slot === undefined || p.gpsTime <= this.cols.gpsTime[slot]!) return false;
+    this.write(slot, p);
+    if (!(this.cols.lastContact[slot]! >= p.receivedAt)) this.cols.lastContact[slot] = p.receivedAt;
+    this.notifiedContact[slot] = this.cols.lastContact[slot]!;
+    this.emit(slot);
+    return true;
+  }
+
   /** Any message from the terminal is contact. Notifies when the state may have changed (see TOUCH_NOTIFY_MS). */
   touch(vehicleId: number, now: number = this.clock()): void {
     const slot = this.slots.get(vehicleId);

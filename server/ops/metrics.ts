@@ -19,6 +19,8 @@ export interface MetricSources {
   readonly push: () => PushHub | undefined;
   /** Issue 20: this node is the cluster's leader (server/ops/leader.ts); absent: 1. */
   readonly leader?: () => boolean;
+  /** Issue 20: the position bus of this node (NATS_URL) and what it follows (server/bus/follow-scopes.ts). */
+  readonly bus?: { readonly stats: { readonly published: number; readonly received: number }; readonly following?: { roots(): readonly unknown[] } };
 }
 
 /**
@@ -83,6 +85,12 @@ export class OpsMetrics {
     gauge(r, 'fleet_push_consumers_behind', 'Push consumers skipped for being behind (waiting to drain for a fresh snapshot).', pushFigure((hub) => hub.behindCount()));
     followCounter(r, 'fleet_push_bytes_sent_total', 'Bytes the push hub wrote to console websockets.', pushFigure((hub) => hub.stats.bytesSent));
     followCounter(r, 'fleet_push_slow_closed_total', 'Push consumers closed for not reading (4008).', pushFigure((hub) => hub.stats.slowClosed));
+
+    // Zero on a node without NATS_URL: one dashboard for both set-ups.
+    const bus = sources.bus;
+    followCounter(r, 'fleet_bus_positions_published_total', 'Positions this node\'s gateway published to the stream.', () => bus?.stats.published ?? 0);
+    followCounter(r, 'fleet_bus_positions_received_total', 'Positions of other nodes this node received from the stream (only its followed company subtrees).', () => bus?.stats.received ?? 0);
+    gauge(r, 'fleet_bus_followed_scopes', 'Company subtrees this node follows on the position stream, one consumer each (all companies counts 1).', () => bus?.following?.roots().length ?? 0);
 
     gauge(r, 'fleet_leader', '1 when this node runs the cluster\'s once-only jobs (always on the embedded database), else 0.', () => (sources.leader?.() ?? true ? 1 : 0));
 

@@ -13,7 +13,7 @@ import { BatchedHistoryWriter } from '../live/history.ts';
 import type { LiveRuntime } from '../live/runtime.ts';
 import type { PushHub } from '../push/hub.ts';
 import { HealthCheck } from './health.ts';
-import { installHttpMetrics, OpsMetrics } from './metrics.ts';
+import { installHttpMetrics, OpsMetrics, type MetricSources } from './metrics.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -30,13 +30,14 @@ export interface OpsDeps {
   readonly config: Config;
   readonly storage: Storage;
   readonly live: LiveRuntime;
+  readonly bus?: MetricSources['bus'];
 }
 
 /** Install before the API routes: the HTTP histogram's hook then times every route of the app. */
 export function installOps(app: FastifyInstance, deps: OpsDeps): OpsMetrics {
   // The hub is registered after this (registerPush); read it once it exists.
   const push = (): PushHub | undefined => (app.hasDecorator('push') ? app.push : undefined);
-  const metrics = new OpsMetrics({ live: deps.live, push, leader: () => app.leadership.isLeader });
+  const metrics = new OpsMetrics({ live: deps.live, push, leader: () => app.leadership.isLeader, bus: deps.bus });
   app.decorate('opsMetrics', metrics);
   installHttpMetrics(app, metrics);
   // One observation per committed batch (≤ HISTORY_BATCH_ROWS rows), not per position.

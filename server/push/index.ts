@@ -69,7 +69,10 @@ export function storageAlarmReplay(storage: Storage, linkageOf: (companyPath: st
 }
 
 /** Mounts the websocket route and starts the hub; the hub stops when the app closes. */
-export function registerPush(app: App, store: PushStore, storage: Storage, options: Partial<PushOptions> = {}): PushHub {
+/** Holds a scope's positions followed (server/bus/follow-scopes.ts `hold`); the answer releases it. */
+export type ScopeHolder = (scope: Scope) => Promise<() => void>;
+
+export function registerPush(app: App, store: PushStore, storage: Storage, options: Partial<PushOptions> = {}, follow?: ScopeHolder): PushHub {
   const replay = storageAlarmReplay(storage, (path, type) => (app.hasDecorator('alarms') ? app.alarms.linkageOf(path, type) : defaultLinkage(type)));
   const hub = new PushHub(store, storageDirectory(storage), options, replay);
   app.decorate('push', hub);
@@ -86,6 +89,12 @@ export function registerPush(app: App, store: PushStore, storage: Storage, optio
       return;
     }
     socket.on('error', (err) => request.log.warn({ err }, 'push socket error'));
+    // Issue 20: on a node following the bus by scope, this console's companies are followed while it is open (its snapshot waits for that).
+    if (follow) {
+      const release = await follow(scope);
+      if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.once('close', release);
+      else release();
+    }
     if (request.displayContext) displayCredentials(storage).trackSocket(request.displayContext.credentialId, socket);
     await hub.connect(socket, scope, query.format === 'json', query.alarmsAfter, request.displayContext ? undefined : auth(request).user.id).catch((err: unknown) => {
       request.log.error({ err }, 'push connect failed');

@@ -16,6 +16,9 @@ function toPosition(r: PositionRowDb): PositionRow {
   };
 }
 
+/** Vehicle ids per statement of `latestOf`. */
+const LATEST_IDS_PER_STATEMENT = 500;
+
 export class SqlitePositionRepository implements PositionRepository {
   /** Prepared on first use: the storage is built before migrations create the table. */
   private appendAll: ((rows: readonly PositionRow[]) => PositionRow[] | undefined) | undefined;
@@ -76,6 +79,18 @@ export class SqlitePositionRepository implements PositionRepository {
     return (this.db.prepare(`SELECT p.* FROM vehicle v JOIN positions p ON p.rowid =
                                (SELECT rowid FROM positions WHERE vehicle_id = v.id ORDER BY gps_time DESC LIMIT 1)`)
       .all() as PositionRowDb[]).map(toPosition);
+  }
+
+  async latestOf(vehicleIds: readonly number[]): Promise<PositionRow[]> {
+    const rows: PositionRowDb[] = [];
+    // One index probe per vehicle, like latestPerVehicle; 500 ids a statement stay far under either store's parameter limit.
+    for (let i = 0; i < vehicleIds.length; i += LATEST_IDS_PER_STATEMENT) {
+      const ids = vehicleIds.slice(i, i + LATEST_IDS_PER_STATEMENT);
+      rows.push(...(this.db.prepare(`SELECT p.* FROM vehicle v JOIN positions p ON p.rowid =
+                                      (SELECT rowid FROM positions WHERE vehicle_id = v.id ORDER BY gps_time DESC LIMIT 1)
+                                    WHERE v.id IN (${ids.map(() => '?').join(',')})`).all(...ids) as PositionRowDb[]));
+    }
+    return rows.map(toPosition);
   }
 
   async range(vehicleId: number, from: number, to: number, limit: number): Promise<PositionRow[]> {
