@@ -10,7 +10,7 @@ import type { PositionRow } from '../db/repositories.ts';
 import type { HistorySink } from '../live/history.ts';
 import { LiveStore } from '../live/store.ts';
 import { AckTracker } from './acks.ts';
-import { decodePosition, encodePosition } from './codec.ts';
+import { decodePositions, encodePositions } from './codec.ts';
 import { applyBusPosition, openBus } from './index.ts';
 import { StreamedHistory } from './sink.ts';
 import type { BusPosition, Following, PositionBus } from './types.ts';
@@ -145,18 +145,24 @@ describe('StreamedHistory (the gateway sink with a bus)', () => {
 });
 
 describe('codec', () => {
-  it('round-trips a position with its origin, 32-bit flags and float coordinates intact', () => {
-    const bytes = encodePosition('node-a', position);
-    expect(bytes.length).toBeLessThan(90);
-    expect(decodePosition(bytes)).toEqual({ origin: 'node-a', position });
+  it('round-trips a batch of positions with its origin, 32-bit flags and float coordinates intact', () => {
+    const second = { ...position, vehicleId: 8, gpsTime: position.gpsTime + 1000, lng: -0.000001 };
+    expect(encodePositions('node-a', [position]).length).toBeLessThan(90);
+    const bytes = encodePositions('node-a', [position, second]);
+    expect(decodePositions(bytes)).toEqual({ origin: 'node-a', positions: [position, second] });
+    // A batch costs ≈ one position's fields per position, not one message each.
+    expect(encodePositions('node-a', Array.from({ length: 100 }, () => position)).length).toBeLessThan(100 * 70);
   });
 
-  it('refuses what is not a position of this version', () => {
-    expect(() => decodePosition(new TextEncoder().encode('hello'))).toThrow(/not a position message/);
-    expect(() => decodePosition(pack([2, 'node-a']))).toThrow(/not a position message of codec version 1/);
-    const bad = unpack(encodePosition('a', position)) as unknown[];
-    bad[4] = 'east';
-    expect(() => decodePosition(pack(bad))).toThrow(/not a number/);
+  it('refuses what is not a batch of this version, and a batch with one bad position whole', () => {
+    expect(() => decodePositions(new TextEncoder().encode('hello'))).toThrow(/not a position message/);
+    // Version 1 (one position a message, before batches): refused, not misread.
+    expect(() => decodePositions(pack([1, 'node-a', 7, 3, 121, 31, 0, 0, 0, 0, 0, 1, 2]))).toThrow(/not a position message of codec version 2/);
+    const bad = unpack(encodePositions('a', [position, position])) as [number, string, unknown[][]];
+    bad[2][1]![2] = 'east';
+    expect(() => decodePositions(pack(bad))).toThrow(/not 11 numbers/);
+    bad[2][1] = [1, 2, 3];
+    expect(() => decodePositions(pack(bad))).toThrow(/not 11 numbers/);
   });
 });
 

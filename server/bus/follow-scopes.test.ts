@@ -4,13 +4,15 @@
  * The attack-shaped case: a branch's console on a node must not make that node receive another branch's
  * positions (company 20's are not under company 2's filter although "/1/20/" starts with "/1/2").
  */
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PositionRow } from '../db/repositories.ts';
 import { ALL_COMPANIES, subtreeScope } from '../db/scope.ts';
 import { LiveStore } from '../live/store.ts';
 import { LEASE_MS, rootsOf } from './follow-scopes.ts';
 import { scopedFollowing } from './index.ts';
-import { connectNatsBus } from './nats.ts';
+import { connectNatsBus, PUBLISH_BATCH_MAX, STREAM_NAME } from './nats.ts';
 import { positionSubject, scopeFilter } from './subjects.ts';
 import { natsSkipReason, startNats, type TestNats } from './test-nats.ts';
 import type { BusPosition, PositionBus } from './types.ts';
@@ -151,5 +153,32 @@ describe.skipIf(skip !== '')('a node follows only the company subtrees held on i
     const before3 = gpsOf(3);
     await publishAll([3], []);
     expect(gpsOf(3)).toBe(before3);
+  });
+
+  it('a gateway sends what one company reported within the batch window as one message; every ack waits for it', async () => {
+    const nc = await connect({ servers: nats.url });
+    try {
+      const jsm = await jetstreamManager(nc);
+      const messages = async () => (await jsm.streams.info(STREAM_NAME)).state.messages;
+      const before = await messages();
+      const persisted = gateway.stats.persisted;
+      const acked: number[] = [];
+      for (let i = 0; i < 50; i++) {
+        gateway.publish(position(i % 2 === 0 ? 1 : 2), pathOf(i % 2 === 0 ? 1 : 2));
+        gateway.afterPersisted(() => acked.push(i));
+      }
+      expect(acked).toEqual([]); // nothing stored yet: no terminal acknowledged
+      expect(await gateway.drain(5000)).toBe(true);
+      expect(acked).toEqual([...Array(50).keys()]); // in order
+      expect(gateway.stats.persisted - persisted).toBe(50);
+      expect(await messages()).toBe(before + 2); // two company subjects, one message each
+      // A full batch goes at once, without waiting for the window.
+      for (let i = 0; i < PUBLISH_BATCH_MAX; i++) gateway.publish(position(3), pathOf(3));
+      await new Promise((r) => setTimeout(r, 5)); // shorter than the window
+      expect(await gateway.drain(5000)).toBe(true);
+      expect(await messages()).toBe(before + 3);
+    } finally {
+      await nc.close();
+    }
   });
 });

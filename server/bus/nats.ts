@@ -5,7 +5,10 @@
  * STREAM_MAX_AGE_MS: the stream is the hand-off between a gateway and the push nodes, not the archive
  * (PostgreSQL is). A gateway publishes each position asynchronously (many publishes in flight, no
  * round trip per report on the event loop) and its terminal's 0x8001 waits, in order, for the PubAcks:
- * a terminal is acknowledged only once its report is persisted in the stream (AckTracker).
+ * a terminal is acknowledged only once its report is persisted in the stream (AckTracker). Positions of
+ * one company subject reported within PUBLISH_BATCH_MS go as one message (codec.ts: a publish costs far
+ * more than a position); the wait adds nothing a terminal sees, since its 0x8001 also waits for the
+ * database commit, batched every HISTORY_FLUSH_MS (100 ms by default).
  *
  * A failed publish (no PubAck within PUBLISH_TIMEOUT_MS, a stream error) is sent again after a pause,
  * holding the acks meanwhile (the terminal may also resend after its own timeout). A retry whose first
@@ -23,7 +26,7 @@ import { DeliverPolicy, DiscardPolicy, jetstream, jetstreamManager, JetStreamApi
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import { AckTracker } from './acks.ts';
 import type { Scope } from '../db/scope.ts';
-import { decodePosition, encodePosition } from './codec.ts';
+import { decodePositions, encodePositions } from './codec.ts';
 import { positionSubject, scopeFilter, SUBJECT_PREFIX } from './subjects.ts';
 import type { BusPosition, BusStats, Following, PositionBus } from './types.ts';
 
@@ -32,6 +35,10 @@ export { SUBJECT_PREFIX } from './subjects.ts';
 /** Positions older than this leave the stream (a push node starting later reads the database instead). */
 export const STREAM_MAX_AGE_MS = 5 * 60_000;
 export const PUBLISH_TIMEOUT_MS = 5000;
+/** How long a gateway gathers a company subject's positions into one message (well under the history flush). */
+export const PUBLISH_BATCH_MS = 10;
+/** A subject's batch is sent at once when it holds this many (≈ 28 KB: far under NATS's 1 MB max payload). */
+export const PUBLISH_BATCH_MAX = 500;
 /** Pause before a failed publish is sent again, doubling up to RETRY_MAX_MS. */
 const RETRY_FIRST_MS = 100;
 const RETRY_MAX_MS = 5000;
@@ -81,6 +88,8 @@ async function ensureStream(nc: NatsConnection, name: string, prefix: string): P
 
 export interface PersistOptions {
   readonly stats: { persisted: number; retried: number };
+  /** What `stats.persisted` counts the message as (the positions of a batch; 1 when absent). */
+  readonly count?: number;
   /** True once the bus closed: a failed publish is not sent again. */
   closed(): boolean;
   /** The stream stored it. */
@@ -95,7 +104,7 @@ export interface PersistOptions {
 export function publishPersisted(js: JetStreamClient, subject: string, data: Uint8Array, o: PersistOptions, retryMs = RETRY_FIRST_MS): void {
   js.publish(subject, data, { timeout: PUBLISH_TIMEOUT_MS }).then(
     () => {
-      o.stats.persisted++;
+      o.stats.persisted += o.count ?? 1;
       o.stored();
     },
     (err: unknown) => {
@@ -116,6 +125,8 @@ export interface FollowOptions<D extends { readonly origin: string }> {
   /** Messages this node published (`origin`) are skipped. */
   readonly nodeId: string;
   readonly stats: { received: number; skippedOwn: number };
+  /** What `stats` count a decoded message as (the positions of a batch; 1 when absent). */
+  count?(decoded: D): number;
   /** What a message should be, for the log ('position', 'event'). */
   readonly what: string;
   /** Throws on a message that is not one. */
@@ -144,11 +155,12 @@ export async function followStream<D extends { readonly origin: string }>(js: Je
         o.log?.warn({ err, subject: m.subject }, `bus: a message on ${o.stream} was not a ${o.what}`);
         continue;
       }
+      const n = o.count?.(decoded) ?? 1;
       if (decoded.origin === o.nodeId) {
-        o.stats.skippedOwn++;
+        o.stats.skippedOwn += n;
         continue;
       }
-      o.stats.received++;
+      o.stats.received += n;
       try {
         o.apply(decoded);
       } catch (err) {
@@ -166,6 +178,9 @@ class NatsPositionBus implements PositionBus {
   readonly stats: BusStats = { published: 0, persisted: 0, retried: 0, received: 0, skippedOwn: 0 };
   private readonly acks: AckTracker;
   private readonly following = new Set<ConsumerMessages>();
+  /** Positions waiting for their subject's message (PUBLISH_BATCH_MS), with their ack numbers. */
+  private readonly batches = new Map<string, { readonly positions: BusPosition[]; readonly seqs: number[] }>();
+  private batchTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
 
   constructor(
@@ -181,11 +196,35 @@ class NatsPositionBus implements PositionBus {
     const subject = positionSubject(companyPath);
     // A vehicle the store knows always has its company's path; a deleted one's slot has none: not published.
     if (subject === undefined) return;
-    const seq = this.acks.next();
     this.stats.published++;
-    publishPersisted(this.js, subject, encodePosition(this.nodeId, position), {
-      stats: this.stats, closed: () => this.closed, stored: () => this.acks.ack(seq), log: this.options.log,
+    let batch = this.batches.get(subject);
+    if (!batch) this.batches.set(subject, (batch = { positions: [], seqs: [] }));
+    batch.positions.push(position);
+    batch.seqs.push(this.acks.next());
+    if (batch.positions.length >= PUBLISH_BATCH_MAX) this.send(subject);
+    else if (!this.batchTimer) {
+      this.batchTimer = setTimeout(() => this.sendAll(), PUBLISH_BATCH_MS);
+      this.batchTimer.unref();
+    }
+  }
+
+  /** Publishes a subject's gathered positions as one message; their acks are released when the stream stored it. */
+  private send(subject: string): void {
+    const batch = this.batches.get(subject);
+    if (!batch) return;
+    this.batches.delete(subject);
+    publishPersisted(this.js, subject, encodePositions(this.nodeId, batch.positions), {
+      stats: this.stats, count: batch.positions.length, closed: () => this.closed, log: this.options.log,
+      stored: () => {
+        for (const seq of batch.seqs) this.acks.ack(seq);
+      },
     });
+  }
+
+  private sendAll(): void {
+    if (this.batchTimer) clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
+    for (const subject of [...this.batches.keys()]) this.send(subject);
   }
 
   afterPersisted(callback: () => void): void {
@@ -193,6 +232,7 @@ class NatsPositionBus implements PositionBus {
   }
 
   drain(maxMs: number): Promise<boolean> {
+    this.sendAll();
     return this.acks.settled(maxMs);
   }
 
@@ -200,7 +240,10 @@ class NatsPositionBus implements PositionBus {
     let stopped = false;
     const messages = await followStream(this.js, {
       stream: STREAM_NAME, sinceMs, filter: scopeFilter(scope), nodeId: this.nodeId, stats: this.stats, what: 'position', log: this.options.log,
-      closed: () => this.closed || stopped, decode: decodePosition, apply: (d) => apply(d.position),
+      closed: () => this.closed || stopped, decode: decodePositions, count: (d) => d.positions.length,
+      apply: (d) => {
+        for (const p of d.positions) apply(p);
+      },
     });
     this.following.add(messages);
     return {
@@ -214,6 +257,7 @@ class NatsPositionBus implements PositionBus {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    this.sendAll();
     if (!(await this.acks.settled(PUBLISH_TIMEOUT_MS))) {
       this.options.log?.warn({ unacknowledged: this.acks.sent - this.acks.acknowledged }, 'bus: closing with positions the stream has not acknowledged (their terminals were not acknowledged either)');
     }

@@ -12,6 +12,8 @@
  *   (a terminal refused for want of a vehicle registers once B installed its device on one) and C's store.
  * - An operator's registration reset on B ends the terminal's authentication on A (its connection closes).
  * - A fence drawn on B is evaluated by A (the alarm-rules event): A's terminal leaving it raises 13006.
+ * - A fourth push node D whose only console is the east branch's follows only the east branch's subject: another
+ *   company's position never reaches it (its /metrics count), the east one does (follow-scopes.ts).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -92,6 +94,7 @@ describe.skipIf(skip !== '')('alarms, contact and fleet changes between nodes on
   let nodeA: CrashServer;
   let nodeB: CrashServer;
   let nodeC: CrashServer;
+  let nodeD: CrashServer | undefined;
   let east: { id: number; path: string };
   let inEast: { id: number; deviceNo: string }[];
   let outside: { id: number; deviceNo: string }[];
@@ -146,7 +149,7 @@ describe.skipIf(skip !== '')('alarms, contact and fleet changes between nodes on
   afterAll(async () => {
     for (const c of clients) c.close();
     await Promise.all(terminals.map((t) => t.close().catch(() => undefined)));
-    for (const n of [nodeA, nodeB, nodeC]) if (n) await stopClean(n).catch(() => undefined);
+    for (const n of [nodeA, nodeB, nodeC, nodeD]) if (n) await stopClean(n).catch(() => undefined);
     for (const c of children) c.kill('SIGKILL');
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
     await nats?.stop();
@@ -322,5 +325,36 @@ describe.skipIf(skip !== '')('alarms, contact and fleet changes between nodes on
       return alarmsOf(adminB).find((a) => a.vehicleId === v.id && a.alarmType === 13006);
     }, 15_000, 'A raises the leave-fence alarm of the fence drawn on B');
     expect(raised.vehicleId).toBe(v.id);
+  });
+
+  it('a push node whose only console is the east branch\'s receives the east branch\'s positions and never another company\'s (push nodes subscribe per company subject)', { timeout: 700_000 }, async () => {
+    dirs.push(mkdtempSync(path.join(tmpdir(), 'fleet-evt-push-d-')));
+    // Started last: B holds the offline sweep (which follows every company), D does not.
+    nodeD = await startCrashServer(dirs.at(-1)!, children, { env: { DATABASE_URL: tdb.url, NATS_URL: nats.url, GATEWAY_AUTO_REGISTER: '0', ROLES: 'api,push' }, startTimeoutMs: 600_000 });
+    const eastD = await open(nodeD, await login(nodeD.apiUrl, 'branch', 'branch123'));
+    const metric = async (name: string) => {
+      const text = await (await fetch(new URL('/metrics', nodeD!.apiUrl))).text();
+      const m = new RegExp(`^${name} (\\d+)$`, 'm').exec(text);
+      if (!m) throw new Error(`no ${name} in D's /metrics`);
+      return Number(m[1]);
+    };
+    expect(await metric('fleet_bus_followed_scopes')).toBe(1);
+    await sleep(1000);
+    const before = await metric('fleet_bus_positions_received_total');
+    // Another company's report: through the stream to B's administrator, not to D.
+    const tOut = await terminal(outside[0]!.deviceNo);
+    await tOut.login();
+    const outTime = seconds(Date.now());
+    expect((await tOut.report(location({ lng: 121.6, lat: 31.3, time: outTime, speed: 30 }))).result).toBe(0);
+    await eventually(async () => positionOf(consoles.adminB, outside[0]!.id, outTime), 10_000, 'B\'s administrator sees the other company\'s report');
+    await sleep(500);
+    expect(await metric('fleet_bus_positions_received_total')).toBe(before);
+    // The east branch's report reaches D's console.
+    const tIn = await terminal(inEast[0]!.deviceNo);
+    await tIn.login();
+    const inTime = seconds(Date.now());
+    expect((await tIn.report(location({ lng: 121.7, lat: 31.3, time: inTime, speed: 30 }))).result).toBe(0);
+    await eventually(async () => positionOf(eastD, inEast[0]!.id, inTime), 10_000, 'D\'s east console sees the east report');
+    expect(await metric('fleet_bus_positions_received_total')).toBe(before + 1);
   });
 });
