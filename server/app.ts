@@ -6,7 +6,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { loadOrCreateSecret, TokenService } from './auth/tokens.ts';
-import type { Config } from './config.ts';
+import { mediaDirOf, upgradePackagesDirOf, type Config } from './config.ts';
 import { openStorage } from './db/open.ts';
 import type { Storage } from './db/repositories.ts';
 import { installAuth } from './http/auth.ts';
@@ -167,11 +167,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   operationReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined) }); // issue 18: mileage and operation reports on the report engine
   fuelReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined) }); // issue 18: fuel reports (registers the fuel module)
   deviceReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined) }); // issue 18: device work, online analysis, early-morning reports (registers the device module)
-  passengerReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined), gateway: live.gateway, dataDir: config.dataDir }); // issue 18: passenger flow (0x1005) and temperature (0x0E30) reports
+  passengerReportRoutes(api, { storage, clock: live.store.clock, engine: () => (app.hasDecorator('reportEngine') ? app.reportEngine : undefined), gateway: live.gateway, mediaDir: mediaDirOf(config) }); // issue 18: passenger flow (0x1005) and temperature (0x0E30) reports
   registerPush(api, live.store, storage, {}, following && ((scope) => following.hold(scope)));
   // Issue 20: alarms, handlings, terminal contact and fleet changes between nodes (server/bus/events.ts; only with NATS_URL).
   const fleetSync = createFleetSync(storage, live, app.log);
-  const busEvents = await attachBusEvents(app, config, { roles: config.roles, store: live.store, push: app.push, fleetSync, alarms: () => (app.hasDecorator('alarms') ? app.alarms : undefined), nodeId: bus?.nodeId, followSince, log: app.log });
+  const busEvents = await attachBusEvents(app, config, { roles: config.roles, store: live.store, push: app.push, fleetSync, alarms: () => (app.hasDecorator('alarms') ? app.alarms : undefined), multimedia: () => (app.hasDecorator('multimedia') ? app.multimedia : undefined), nodeId: bus?.nodeId, followSince, log: app.log });
   await safeRoutes(api, { config, storage, tokens, live }); // issue 5: safety alarms (after push: it publishes there)
   // Issue 19: dictionary and system parameters; pages and services read them live (a change reaches open consoles over push).
   const systemConfig = systemConfigRoutes(api, { storage, defaults: { [ParamKeys.videoDailyLimit]: String(config.videoDailyLimit) } });
@@ -189,7 +189,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   fleetAssetRoutes(api, { config, storage, tokens, live, fleetSync: busEvents?.fleetSync ?? fleetSync }); // issue 15: vehicles, devices, drivers, installations, lines, operator logs
   photoWallRoutes(api, { storage, live }); // issue 15: photo walls (after multimedia: snap now uses app.multimedia)
   terminalParamsRoutes(api, { storage, live }); // issue 17: terminal parameters, command records, paramconfig
-  terminalUpgradeRoutes(api, { storage, live, dataDir: config.dataDir }); // issue 17: upgrade packages, 0x8108 pushes as command tasks
+  terminalUpgradeRoutes(api, { storage, live, packagesDir: upgradePackagesDirOf(config) }); // issue 17: upgrade packages, 0x8108 pushes as command tasks
   voiceRoutes(api, { storage, live, dataDir: config.dataDir }); // issue 19: text templates, audio resources, batch 0x8300 voice dispatch as command tasks
   fenceRoutes(api, { storage, live, alarms: () => (app.hasDecorator('alarms') ? app.alarms : undefined) }); // issue 17: fences, sent to terminals (0x8600-0x8605); reloads the platform evaluation
   routePlanRoutes(api, { storage, live, alarms: () => (app.hasDecorator('alarms') ? app.alarms : undefined) }); // issue 17: planned routes, sent to terminals (0x8606/0x8607); reloads the route evaluation

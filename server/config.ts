@@ -25,6 +25,15 @@ export interface Config {
   readonly host: string;
   /** Directory holding the SQLite database and the JWT secret. */
   readonly dataDir: string;
+  /**
+   * Where media files go (MEDIA_DIR, an absolute path): photos (`photos/`), recordings pulled over FTP
+   * (`recordings/`) and terminal upgrade packages (`upgrade-packages/`). Unset: photos and recordings in
+   * `DATA_DIR/media`, upgrade packages in `DATA_DIR/upgrade-packages`, as before it existed (`mediaDirOf`,
+   * `upgradePackagesDirOf`). In scale-out every node mounts one shared directory (NFS or the like) at this
+   * same path: a photo a gateway node stores is served by any API node, a package an API node stores is
+   * read by the gateway node sending it.
+   */
+  readonly mediaDir?: string | undefined;
   /** The built console (vite output, base /bcmp-web/). */
   readonly consoleDir: string;
   /** Token lifetime; a token past half of it is replaced through the `jwt` response header. */
@@ -249,6 +258,24 @@ function natsUrls(raw: string | undefined): string | undefined {
   return list.join(',');
 }
 
+/** MEDIA_DIR: an absolute path (normalised); unset or blank = undefined. */
+function absoluteDir(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  if (!path.isAbsolute(raw)) throw new Error(`${name} must be an absolute path (in scale-out every node mounts the shared directory at the same path), got "${raw}"`);
+  return path.normalize(raw).replace(/(.)\/+$/, '$1');
+}
+
+/** Photos and recordings: MEDIA_DIR, else DATA_DIR/media (`media_item.path` is relative to it). */
+export function mediaDirOf(config: Pick<Config, 'mediaDir' | 'dataDir'>): string {
+  return config.mediaDir ?? path.join(config.dataDir, 'media');
+}
+
+/** Terminal upgrade packages: MEDIA_DIR/upgrade-packages, else DATA_DIR/upgrade-packages (where they always were). */
+export function upgradePackagesDirOf(config: Pick<Config, 'mediaDir' | 'dataDir'>): string {
+  return path.join(config.mediaDir ?? config.dataDir, 'upgrade-packages');
+}
+
 /** Reads the configuration; `overrides` win over the environment (tests use them). */
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const config: Config = {
@@ -257,6 +284,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     port: int(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.DATA_DIR || path.join(REPO_ROOT, 'data')),
+    mediaDir: absoluteDir(env, 'MEDIA_DIR'),
     consoleDir: path.resolve(env.CONSOLE_DIR || path.join(REPO_ROOT, 'dist', 'console')),
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 8 * 3600, 2, 30 * 24 * 3600),
     throttleWindowMs: int(env, 'THROTTLE_WINDOW_MS', 3600_000, 1000, 24 * 3600_000),

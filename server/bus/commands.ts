@@ -47,12 +47,17 @@
  * - Queued command tasks (parameters, upgrades, voice, ...) are sent by the gateway node's task service
  *   when the terminal authenticates there (shared task tables); one created on an API node for a terminal
  *   reachable elsewhere is sent at once over the bus. Both at the same instant could send a task twice.
- * - 0x0801 photos of a snapshot (0x8801 → 0x0805 over the bus): stored by the gateway node, in its
- *   DATA_DIR; the API node that asked waits for them in memory and times out ("captureFailed"). Needs a
- *   shared media store and a wait on the database or the bus: not done.
- * - Upgrade packages (0x8108) are read from their file by the gateway node: it needs the API node's
- *   DATA_DIR at the same path (shared storage); without it the send fails there (logged) and the
- *   command ends unanswered.
+ * - 0x0801 photos of a snapshot (0x8801 → 0x0805 over the bus): stored by the gateway node (the
+ *   `media_item` row in the shared database, the file in MEDIA_DIR, the directory every node mounts at one
+ *   path), which publishes each on the events bus (events.ts, kind `media`); the API node that asked
+ *   resolves its waiting snapshot from that event, reading the row, and attributes the photos to its
+ *   request as one node does. Until that attribution the gateway node's row reads as the terminal's own
+ *   capture (source 'event'): an asking node that dies meanwhile leaves it so. Not carried across nodes: a
+ *   stored-media upload asked on an API node (0x8805 / 0x8803) is stored by the gateway node as the
+ *   terminal's own photos, not attributed to the user who asked (`expectUpload` is the asking node's memory).
+ * - Upgrade packages (0x8108) are read from their file by the gateway node: MEDIA_DIR/upgrade-packages,
+ *   where the API node that took the upload wrote it (shared storage); a node without a shared MEDIA_DIR
+ *   fails the send there (logged) and the command ends unanswered.
  *
  * Its own connection, apart from the position stream's: a command's round trip never queues behind a
  * burst of position publishes or the stream consumer's flow control.

@@ -5,7 +5,8 @@
  * - `fleet.evt.alarm.<companyId>`, `fleet.evt.handled.<companyId>`: alarms and handlings, one subject per
  *   company (the alarm's own, the last id of its path) like positions, so a node could follow some only.
  * - `fleet.evt.contact`: a gateway node's contact batches (one per CONTACT_FLUSH_MS at most).
- * - `fleet.evt.fleet`: vehicles and devices a management call changed.
+ * - `fleet.evt.fleet`: vehicles and devices a management call changed, alarm-rule changes and stored photos
+ *   (every node follows it).
  *
  * JetStream rather than core NATS: a push node must not silently miss an alarm. Core NATS delivers only to
  * subscribers connected at that moment, so an alarm published while a push node reconnects (a NATS
@@ -48,7 +49,8 @@ export function eventSubject(e: BusEvent): string {
     case 'handled': return `${EVENT_SUBJECT_PREFIX}.handled.${companyOfPath(e.companyPath)}`;
     case 'contacts': return `${EVENT_SUBJECT_PREFIX}.contact`;
     case 'fleet':
-    case 'rules': return FLEET_SUBJECT; // every node follows both, in one order
+    case 'rules':
+    case 'media': return FLEET_SUBJECT; // every node follows these, in one order
   }
 }
 

@@ -10,6 +10,7 @@ import { loadConfig, type Role } from '../config.ts';
 import type { FleetSync } from '../live/fleet-sync.ts';
 import { LiveStore } from '../live/store.ts';
 import { PushHub, type AlarmHandled } from '../push/hub.ts';
+import type { StoredPhoto } from '../services/multimedia/capture.ts';
 import { decodeEvent, encodeEvent, EVENT_CODEC_VERSION } from './events-codec.ts';
 import { companyOfPath, eventSubject } from './events-nats.ts';
 import { attachBusEvents, BusEventLink, CONTACT_BATCH_MAX, ContactBatcher, type BusEvent, type EventBus } from './events.ts';
@@ -26,6 +27,7 @@ describe('event codec', () => {
       { kind: 'fleet', vehicleIds: [9], deviceNos: ['013800000001'] },
       { kind: 'rules', what: 'fences', ids: [3, 4] },
       { kind: 'rules', what: 'settings', ids: undefined },
+      { kind: 'media', vehicleId: 7, channel: 2, deviceMediaId: 0xffff_fffe, itemId: 901 },
     ];
     for (const e of events) expect(decodeEvent(encodeEvent('node-a', e))).toEqual({ origin: 'node-a', event: e });
   });
@@ -41,6 +43,17 @@ describe('event codec', () => {
     expect(() => decodeEvent(pack([EVENT_CODEC_VERSION, 'n', 5, 'fences', ['3']]))).toThrow(/rule set|not numbers/);
   });
 
+  it('refuses a stored-photo event without its vehicle, or whose channel, media id or row id is not an integer in range', () => {
+    const media = (vehicleId: unknown, rest: unknown) => pack([EVENT_CODEC_VERSION, 'n', 6, vehicleId, rest]);
+    expect(decodeEvent(media(7, [1, 0, 3])).event).toEqual({ kind: 'media', vehicleId: 7, channel: 1, deviceMediaId: 0, itemId: 3 });
+    for (const bad of [media('7', [1, 2, 3]), media(0, [1, 2, 3]), media(1.5, [1, 2, 3]), media(7, null), media(7, [1, 2]), media(7, { channel: 1 })]) {
+      expect(() => decodeEvent(bad)).toThrow('bus: a stored-photo event without a vehicle id or its [channel, media id, row id]');
+    }
+    for (const bad of [media(7, [256, 2, 3]), media(7, [-1, 2, 3]), media(7, [1, 2 ** 32, 3]), media(7, [1, 2, 0]), media(7, [1, '2', 3]), media(7, [1, 2, 3.5])]) {
+      expect(() => decodeEvent(bad)).toThrow('bus: a stored-photo event whose channel, media id or row id is not an integer in range');
+    }
+  });
+
   it('subjects: alarms and handlings per company (the last id of the path), contacts and fleet changes one each', () => {
     expect(companyOfPath('/1/3/12/')).toBe(12);
     expect(companyOfPath('')).toBe(0);
@@ -50,6 +63,8 @@ describe('event codec', () => {
     expect(eventSubject({ kind: 'fleet', vehicleIds: [], deviceNos: [] })).toBe('fleet.evt.fleet');
     // Every node follows the fleet subject: a gateway node evaluating fences learns of a change made on an API node.
     expect(eventSubject({ kind: 'rules', what: 'routes', ids: undefined })).toBe('fleet.evt.fleet');
+    // So is a stored photo: the API node whose snapshot waits for it follows only the fleet subject when it is no push node.
+    expect(eventSubject({ kind: 'media', vehicleId: 7, channel: 1, deviceMediaId: 5, itemId: 9 })).toBe('fleet.evt.fleet');
   });
 });
 
@@ -193,6 +208,28 @@ describe('BusEventLink', () => {
     expect(calls).toEqual(['settings', 'fences 8', 'routes']);
     expect(bus.sent).toHaveLength(3);
     expect(alarms.rulesRelay).toBeUndefined();
+  });
+
+  it('stored photos: each one this node stores is published once started; one from the bus goes to this node\'s multimedia service and is not sent again', async () => {
+    const elsewhere: StoredPhoto[] = [];
+    const multimedia = {
+      storedRelay: undefined as ((photo: StoredPhoto) => void) | undefined,
+      async storedElsewhere(photo: StoredPhoto) { elsewhere.push(photo); },
+    };
+    const store = new LiveStore();
+    const hub = new PushHub(store, { inScope: async () => [], byIds: async () => [] });
+    const bus = new FakeEventBus();
+    const fleetSync: FleetSync = { vehiclesChanged: async () => undefined, devicesChanged: async () => undefined };
+    const link = new BusEventLink(bus, { roles: new Set<Role>(['gateway']), store, push: hub, fleetSync, multimedia: () => multimedia });
+    expect(multimedia.storedRelay).toBeUndefined();
+    await link.start(0);
+    multimedia.storedRelay?.({ vehicleId: 7, channel: 1, deviceMediaId: 1001, itemId: 55 });
+    expect(bus.sent).toEqual([{ kind: 'media', vehicleId: 7, channel: 1, deviceMediaId: 1001, itemId: 55 }]);
+    link.apply({ kind: 'media', vehicleId: 8, channel: 2, deviceMediaId: 1002, itemId: 56 });
+    expect(elsewhere).toEqual([{ vehicleId: 8, channel: 2, deviceMediaId: 1002, itemId: 56 }]);
+    await link.stop();
+    expect(bus.sent).toHaveLength(1);
+    expect(multimedia.storedRelay).toBeUndefined();
   });
 
   it('follows every kind on a push node, only fleet changes elsewhere', async () => {

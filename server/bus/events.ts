@@ -22,6 +22,13 @@
  *   its node and publishes which; every other node re-reads the same from the shared database, so the gateway
  *   node evaluating the reports raises fence, route and speed alarms by the rules just saved. On the fleet
  *   subject, in the same order as fleet changes.
+ * - **Photos stored** (services/multimedia/capture.ts `storedRelay`): the gateway node that received a
+ *   terminal's 0x0801 and stored it (the `media_item` row in the shared database, the file in the shared
+ *   MEDIA_DIR) publishes the vehicle, channel, terminal media id and row id; every other node hands it to its
+ *   multimedia service's `storedElsewhere`, which reads the row only when one of its snapshots waits for that
+ *   photo (or asked that channel lately: the photo may come before the 0x0805 naming it). So a snapshot asked on
+ *   an API node answers the photos the gateway node received, as on one node. On the fleet subject, which every
+ *   node follows (a node follows one subject filter: nats-server 2.9), applied at once, not behind fleet changes.
  *
  * Events a node published itself are skipped when they come back. Contacts applied from the bus are
  * not published again.
@@ -32,6 +39,7 @@ import type { Config, Role } from '../config.ts';
 import type { FleetSync } from '../live/fleet-sync.ts';
 import type { LiveStore } from '../live/store.ts';
 import type { AlarmRules, AlarmService } from '../alarms/service.ts';
+import type { MultimediaService, StoredPhoto } from '../services/multimedia/capture.ts';
 import type { AlarmHandled, AlarmMessage, PushHub } from '../push/hub.ts';
 
 export type BusEvent =
@@ -41,7 +49,9 @@ export type BusEvent =
   | { readonly kind: 'contacts'; readonly vehicleIds: readonly number[]; readonly times: readonly number[] }
   | { readonly kind: 'fleet'; readonly vehicleIds: readonly number[]; readonly deviceNos: readonly string[] }
   /** Fences (all, or these ids), routes or alarm settings changed: a node evaluating reports re-reads them. */
-  | { readonly kind: 'rules'; readonly what: AlarmRules; readonly ids: readonly number[] | undefined };
+  | { readonly kind: 'rules'; readonly what: AlarmRules; readonly ids: readonly number[] | undefined }
+  /** A photo (0x0801) the publishing node stored: its row is in the shared database, its file in MEDIA_DIR. */
+  | ({ readonly kind: 'media' } & StoredPhoto);
 
 export interface EventBusStats {
   /** Events handed to the bus by this node. */
@@ -112,6 +122,8 @@ export interface EventDeps {
   readonly fleetSync: FleetSync;
   /** This node's alarm service once the safety routes made it (undefined before, and in bare set-ups). */
   readonly alarms?: () => Pick<AlarmService, 'fencesChanged' | 'routesChanged' | 'reloadSettings' | 'rulesRelay'> | undefined;
+  /** This node's multimedia service once its routes made it (undefined before, and in bare set-ups). */
+  readonly multimedia?: () => Pick<MultimediaService, 'storedRelay' | 'storedElsewhere'> | undefined;
   readonly log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -155,7 +167,7 @@ export class BusEventLink {
     };
   }
 
-  /** Follows from `sinceMs`: a push node every event, any other node the fleet changes (and rules). */
+  /** Follows from `sinceMs`: a push node every event, any other node the fleet changes (and rules, photos). */
   start(sinceMs: number): Promise<void> {
     const alarms = this.deps.alarms?.();
     if (alarms) {
@@ -163,6 +175,8 @@ export class BusEventLink {
         if (!this.applyingRules) this.bus.publish({ kind: 'rules', what, ids: ids === undefined ? undefined : [...ids] });
       };
     }
+    const multimedia = this.deps.multimedia?.();
+    if (multimedia) multimedia.storedRelay = (photo) => this.bus.publish({ kind: 'media', ...photo });
     return this.bus.follow(sinceMs, this.deps.roles.has('push') ? undefined : 'fleet', (e) => this.apply(e));
   }
 
@@ -214,6 +228,14 @@ export class BusEventLink {
           }
           await reading?.catch((err: unknown) => this.deps.log?.error({ err, what: e.what }, 'bus: re-reading the alarm rules another node changed failed'));
         });
+        return;
+      }
+      case 'media': {
+        // At once: a snapshot waits for it (its budget runs), and it depends on no fleet change.
+        const photo: StoredPhoto = { vehicleId: e.vehicleId, channel: e.channel, deviceMediaId: e.deviceMediaId, itemId: e.itemId };
+        this.deps.multimedia?.()?.storedElsewhere(photo).catch((err: unknown) => {
+          this.deps.log?.error({ err, ...photo }, 'bus: a photo another node stored could not be read');
+        });
       }
     }
   }
@@ -225,6 +247,8 @@ export class BusEventLink {
     this.deps.push.relay = undefined;
     const alarms = this.deps.alarms?.();
     if (alarms) alarms.rulesRelay = undefined;
+    const multimedia = this.deps.multimedia?.();
+    if (multimedia) multimedia.storedRelay = undefined;
     await this.fleetChain;
     await this.bus.close();
   }

@@ -19,30 +19,10 @@ import { startCrashServer, stopClean, type CrashServer } from '../ops/crash-harn
 import { PgSyncDb } from '../db/pg/sync-db.ts';
 import { createTestDatabase, pgSkipReason, type TestDatabase } from '../db/pg/test-db.ts';
 import { natsSkipReason, startNats, type TestNats } from './test-nats.ts';
+import { adminToken, api, seeded, until } from './test-nodes.ts';
 
 const skip = pgSkipReason() || natsSkipReason();
 if (skip) console.warn(`two-node-commands.pgtest: skipped: ${skip}`);
-
-interface Answer<T> { status: number; code: number; msg: string; data: T }
-
-async function api<T>(apiUrl: string, method: string, callPath: string, body?: unknown, token?: string): Promise<Answer<T>> {
-  const headers: Record<string, string> = { 'x-lang': 'en' };
-  if (token) headers['x-jwt'] = token;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const r = await fetch(new URL(callPath, apiUrl), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const parsed = (await r.json()) as { code?: number; msg?: string; data: T };
-  return { status: r.status, code: parsed.code ?? r.status, msg: parsed.msg ?? '', data: parsed.data };
-}
-
-async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number, what: string): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const got = await probe();
-    if (got !== undefined && got !== false) return got;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 interface RecordRow { state: string; result: number | null; content: string; msg_id: number; fun: string; user_name: string }
 
@@ -78,15 +58,8 @@ describe.skipIf(skip !== '')('commands from an API node to a terminal on a gatew
     nodeA = await startCrashServer(dirs[0]!, children, { env: { ...env, ROLES: 'gateway' } });
     nodeB = await startCrashServer(dirs[1]!, children, { env: { ...env, ROLES: 'api,push' } });
     nodeC = await startCrashServer(dirs[2]!, children, { env: { ...env, ROLES: 'gateway' } });
-    const db = new PgSyncDb(tdb.url);
-    try {
-      vehicle = db.prepare('SELECT id, device_no AS deviceNo FROM vehicle WHERE device_no IS NOT NULL ORDER BY id LIMIT 1').get() as { id: number; deviceNo: string };
-    } finally {
-      db.close();
-    }
-    const login = await api<{ token: string }>(nodeB.apiUrl, 'POST', '/service-priv/login', { username: 'admin', password: 'admin123', loginType: 'default' });
-    expect(login.code).toBe(200);
-    token = login.data.token;
+    ({ vehicle } = seeded(tdb.url));
+    token = await adminToken(nodeB.apiUrl);
     terminal = await TestTerminal.connect(nodeA.gatewayPort, vehicle.deviceNo);
     await terminal.login();
   }, 300_000);

@@ -3,7 +3,7 @@
  * and the terminal messages that drive them.
  *
  *   uploadVideoDirect → task row (requested) + one-time FTP credentials → 0x9206 → terminal 0x0001
- *   terminal logs in to the FTP receiver (uploading) → STOR files → DATA_DIR/media/recordings/<task>/
+ *   terminal logs in to the FTP receiver (uploading) → STOR files → MEDIA_DIR/recordings/<task>/ (default DATA_DIR/media)
  *   terminal 0x1206 (reply serial = the 0x9206's) → done (files received) | failed; credentials revoked
  *   uploadVideoControl → 0x9207 pause / resume / cancel (cancel also revokes: nothing more lands)
  *
@@ -23,7 +23,7 @@ import {
   type UploadProblem,
   type UploadState,
 } from '../../domain/video/recording-upload.ts';
-import type { Config } from '../config.ts';
+import { mediaDirOf, type Config } from '../config.ts';
 import type { Storage } from '../db/repositories.ts';
 import type { UploadFile, UploadRequest, UploadTask } from '../db/recording-upload-types.ts';
 import { FILE_UPLOAD_MSG, UPLOAD_NETWORK, UPLOAD_RESULT } from '../gateway/jt808/file-upload.ts';
@@ -50,7 +50,7 @@ export class UploadRefused extends Error {
 
 export interface RecordingUploadRuntime {
   readonly ftp: RecordingFtpServer;
-  /** Root of the received files (DATA_DIR/media/recordings). */
+  /** Root of the received files (MEDIA_DIR/recordings; default DATA_DIR/media/recordings). */
   readonly dir: string;
   listen(port: number, host: string): Promise<number>;
   request(req: UploadRequest, now: number): Promise<UploadOutcome>;
@@ -85,7 +85,7 @@ export const ORPHAN_SWEEP_MS = 15_000;
 export function createRecordingUploadRuntime(config: Config, storage: Storage, gateway: Jt808Gateway, options: RecordingUploadOptions = {}): RecordingUploadRuntime {
   const clock = options.clock ?? Date.now;
   const log = options.log;
-  const dir = path.join(config.dataDir, 'media', 'recordings');
+  const dir = path.join(mediaDirOf(config), 'recordings');
   const taskDir = (taskId: number) => path.join(dir, String(taskId));
   const repo = storage.recordingUploads;
 

@@ -162,8 +162,11 @@ export async function startLocalCluster(options: ClusterOptions = {}): Promise<L
     // One JWT key for the api nodes: a session token signed by one is accepted by the other (a console
     // that fails over keeps its sign-in). Production: the same secret.key in every api node's DATA_DIR.
     const secret = randomBytes(48).toString('base64');
+    // One media directory for all nodes, as the shared mount of a real cluster: photos a gateway stores are served by the api nodes.
+    const mediaDir = path.join(dir, 'media');
+    mkdirSync(mediaDir);
     const env = (name: NodeName): Record<string, string> => ({
-      DATABASE_URL: databaseUrl, NATS_URL: natsUrl, ROLES: ROLES_OF[name], HOST: host,
+      DATABASE_URL: databaseUrl, NATS_URL: natsUrl, ROLES: ROLES_OF[name], HOST: host, MEDIA_DIR: mediaDir,
       SEED_VEHICLES: String(options.seedVehicles ?? 20), LOG_LEVEL: options.logLevel ?? 'warn',
       // Behind HAProxy (option forwardfor): the login throttle and address rules see the browser's address.
       TRUST_PROXY: '1',

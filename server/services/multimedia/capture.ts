@@ -1,8 +1,14 @@
 /**
  * The terminal side of multimedia on the server: handles 0x0800 / 0x0801 from the gateway (stores the
- * file under DATA_DIR/media/photos/, one `media_item` row each, answers 0x8800), links photos to alarms,
- * and runs the platform's requests: snapshots (0x8801 → 0x0805 → the photos' 0x0801), stored-media
- * search (0x8802 → 0x0802) and uploads (0x8805 / 0x8803). server/API.md "Multimedia".
+ * file under MEDIA_DIR/photos/ (default DATA_DIR/media), one `media_item` row each, answers 0x8800), links
+ * photos to alarms, and runs the platform's requests: snapshots (0x8801 → 0x0805 → the photos' 0x0801),
+ * stored-media search (0x8802 → 0x0802) and uploads (0x8805 / 0x8803). server/API.md "Multimedia".
+ *
+ * Scale-out (issue 20): a snapshot asked on an API node reaches the terminal on a gateway node over the
+ * command bus, and the photos come to that gateway node. It stores them (row in the shared database, file
+ * in the shared MEDIA_DIR) and hands each to `storedRelay`, which the events bus publishes
+ * (server/bus/events.ts, kind `media`); the asking node's `storedElsewhere` reads the row and resolves its
+ * snapshot as if the photo had come to it. Without NATS_URL nothing is set and nothing else changes.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -65,8 +71,19 @@ interface Pending {
   readonly until: number;
 }
 
+/** A photo one node stored, as the bus tells the others (its row is in the shared database). */
+export interface StoredPhoto {
+  readonly vehicleId: number;
+  readonly channel: number;
+  /** The terminal's multimedia id (what a 0x0805 names). */
+  readonly deviceMediaId: number;
+  /** The `media_item` row. */
+  readonly itemId: number;
+}
+
 export interface MultimediaOptions {
-  readonly dataDir: string;
+  /** MEDIA_DIR (default DATA_DIR/media): `media_item.path` is relative to it. */
+  readonly mediaDir: string;
   /** Wall-clock budget of a snapshot: the 0x0805 and every photo's upload. @default 30_000 */
   readonly snapTimeoutMs?: number;
   readonly log?: { warn(obj: object, msg: string): void };
@@ -77,6 +94,8 @@ export interface MultimediaOptions {
 export class MultimediaService {
   /** Mutable so tests can shorten it. */
   snapTimeoutMs: number;
+  /** Scale-out: told of every photo this node stored (the events bus publishes it; server/bus/events.ts). */
+  storedRelay: ((photo: StoredPhoto) => void) | undefined;
   /** Snapshot requests by `vehicle:channel`: who asked and for which alarm. */
   private readonly snaps = new Map<string, Pending>();
   /** Stored-media uploads requested, by vehicle. */
@@ -96,7 +115,7 @@ export class MultimediaService {
     private readonly options: MultimediaOptions,
   ) {
     this.snapTimeoutMs = options.snapTimeoutMs ?? 30_000;
-    this.mediaDir = path.join(options.dataDir, 'media');
+    this.mediaDir = options.mediaDir;
   }
 
   /** Registers the gateway handlers of the terminal's multimedia messages. */
@@ -175,7 +194,30 @@ export class MultimediaService {
     });
     const item = await this.storage.media.get(ALL_COMPANIES, id);
     if (!item) return;
-    const key = `${vehicleId}:${m.mediaId}`;
+    this.arrive(item, now);
+    this.storedRelay?.({ vehicleId, channel: m.channel, deviceMediaId: m.mediaId, itemId: id });
+  }
+
+  /**
+   * Another node stored a photo (the events bus): when a snapshot of this node waits for it, or this node asked
+   * that vehicle's channel for photos lately (its 0x0805 may come after the photo), the row is read from the
+   * shared database and arrives as one stored here would. Anything else is not this node's: nothing is read.
+   */
+  async storedElsewhere(photo: StoredPhoto): Promise<void> {
+    const now = this.clock();
+    const key = `${photo.vehicleId}:${photo.deviceMediaId}`;
+    if (!this.waiters.has(key) && !this.live(this.snaps, `${photo.vehicleId}:${photo.channel}`, now)) return;
+    const item = await this.storage.media.get(ALL_COMPANIES, photo.itemId);
+    if (!item || item.vehicleId !== photo.vehicleId || item.deviceMediaId !== photo.deviceMediaId) {
+      this.options.log?.warn({ ...photo }, 'multimedia: a photo another node stored is not in the database as announced');
+      return;
+    }
+    this.arrive(item, now);
+  }
+
+  /** A stored photo: remembered for a 0x0805 handled after it, and handed to the snapshot waiting for it. */
+  private arrive(item: MediaItem, now: number): void {
+    const key = `${item.vehicleId}:${item.deviceMediaId}`;
     this.arrived.set(key, { item, at: now });
     this.prune(now);
     const waiter = this.waiters.get(key);
@@ -224,7 +266,10 @@ export class MultimediaService {
     // channel, which is another one when two snapshots of a vehicle's channel overlap.
     const by = { source: 'snap' as const, requestedBy: req.userId, alarmId: req.alarmId };
     await this.storage.media.attribute(arrived.map((i) => i.id), by);
-    return { channel, ok: true, items: arrived.map((i) => ({ ...i, ...by })) };
+    // Read again: the names that go with the attribution (a photo another node stored was kept there as the
+    // terminal's own; one stored here under an overlapping request names that request's user).
+    const stored = await Promise.all(arrived.map(async (i) => (await this.storage.media.get(ALL_COMPANIES, i.id)) ?? { ...i, ...by }));
+    return { channel, ok: true, items: stored };
   }
 
   private awaitPhoto(vehicleId: number, mediaId: number, deadline: number): Promise<MediaItem | undefined> {

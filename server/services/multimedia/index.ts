@@ -3,9 +3,8 @@
  * photo download, the alarm-media and snapshot reports with their .xlsx exports, and the terminal's
  * stored-media search and uploads. server/API.md "Multimedia".
  */
-import { createReadStream } from 'node:fs';
+import { accessSync, constants, createReadStream, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { Type } from '@fastify/type-provider-typebox';
 import { alarmName } from '../../../domain/alarms/catalogue.ts';
 import { ErrorCode, type Lang } from '../../../domain/errors/catalogue.ts';
@@ -13,6 +12,7 @@ import { checkMediaPeriod, DEFAULT_SNAP_CHANNELS, MEDIA_REPORT_MAX_DAYS, mediaEv
 import { entryByKey } from '../../../domain/permissions/access.ts';
 import { videoChannels } from '../../../domain/video/channels.ts';
 import { MAX_LOGICAL_CHANNEL } from '../../../domain/video/limits.ts';
+import { mediaDirOf } from '../../config.ts';
 import type { MediaFilter, MediaItem, MediaSource } from '../../db/media-types.ts';
 import type { Scope } from '../../db/scope.ts';
 import { MULTIMEDIA_MSG, type StoredMediaItem } from '../../gateway/jt808/multimedia.ts';
@@ -87,11 +87,29 @@ const ReportFields = {
 };
 const Time = Type.Integer({ minimum: Date.UTC(2000, 0, 1) - 8 * 3_600_000, maximum: Date.UTC(2099, 11, 31) });
 
+/**
+ * A MEDIA_DIR set explicitly must be a writable directory when the node starts: it is not created, since in
+ * scale-out it is a shared mount, and writing into an empty mount point would keep the files on this node.
+ */
+export function checkMediaDir(dir: string): void {
+  let problem: string | undefined;
+  try {
+    if (!statSync(dir).isDirectory()) problem = 'is not a directory';
+    else accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    problem = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' || code === 'EPERM' ? 'is not writable by this process' : `cannot be used (${code ?? String(err)})`;
+  }
+  if (problem) throw new Error(`MEDIA_DIR ${dir} ${problem}: create it (in scale-out, mount the shared media directory there on every node) and give the server's user write access`);
+}
+
 export function multimediaRoutes(app: App, deps: ServiceDeps & { readonly live: LiveRuntime; readonly snapTimeoutMs?: number }): MultimediaService {
   const { storage, live, config } = deps;
   const gateway = live.gateway;
+  const mediaDir = mediaDirOf(config);
+  if (config.mediaDir !== undefined) checkMediaDir(config.mediaDir);
   const service = new MultimediaService(storage, gateway, live.store.clock, {
-    dataDir: config.dataDir, snapTimeoutMs: deps.snapTimeoutMs, log: app.log,
+    mediaDir, snapTimeoutMs: deps.snapTimeoutMs, log: app.log,
     // Registered after the safety-alarm service (server/app.ts), whose queue holds alarms of earlier reports.
     alarmsSettled: app.hasDecorator('alarms') ? () => app.alarms.idle() : undefined,
   });
@@ -100,7 +118,7 @@ export function multimediaRoutes(app: App, deps: ServiceDeps & { readonly live: 
   app.addHook('preClose', async () => service.close());
   // Photos and pulled recordings past MEDIA_RETENTION_DAYS (the data directory would only grow).
   const retention = new MediaRetention({
-    storage, mediaDir: path.join(config.dataDir, 'media'), days: config.mediaRetentionDays, clock: live.store.clock, log: app.log,
+    storage, mediaDir, days: config.mediaRetentionDays, clock: live.store.clock, log: app.log,
   });
   app.decorate('mediaRetention', retention);
   // Swept by the app's one retention scheduler (server/retention/), at start and hourly.

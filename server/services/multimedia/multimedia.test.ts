@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ALL_COMPANIES } from '../../db/scope.ts';
 import { encodeBody, encodeFrames, type Jt808Message } from '../../gateway/jt808/index.ts';
 import type { MediaLocation, Multimedia } from '../../gateway/jt808/multimedia.ts';
@@ -9,6 +9,7 @@ import { location } from '../../gateway/terminal-client.ts';
 import { startLiveServer, type LiveTestServer } from '../../live/test-harness.ts';
 import { createUserWithRole } from '../../test/users.ts';
 import { ScriptedFleet } from '../../test/scripted-fleet.ts';
+import type { StoredPhoto } from './capture.ts';
 
 interface MediaView {
   id: number; vehicleId: number; vehiidno: string; channel: number; deviceMediaId: number; eventCode: number; eventName: string; captureTime: number;
@@ -164,6 +165,49 @@ describe('snapshots (0x8801 → 0x0805 → sub-packaged 0x0801)', () => {
       expect(en.msg).toBe('Capture failed, retry');
     } finally {
       server.app.multimedia.snapTimeoutMs = 30_000;
+    }
+  });
+
+  it('scale-out: a photo another node stored (told by the events bus) answers the snapshot waiting for it here; one nobody here asked for is not even read', async () => {
+    const v = freshVehicle();
+    const t = await terminalFor(v);
+    const service = server.app.multimedia;
+    const relayed: StoredPhoto[] = [];
+    service.storedRelay = (p) => relayed.push(p);
+    // This terminal answers the 0x8801 here, but its photo goes to another node (uploads nothing here).
+    const stop = camera(t, { upload: false });
+    const get = vi.spyOn(server.app.storage.media, 'get');
+    try {
+      await service.storedElsewhere({ vehicleId: v.vehicleId, channel: 2, deviceMediaId: 1000, itemId: 1 });
+      expect(get).not.toHaveBeenCalled();
+      const asked = server.call<SnapAnswer>('POST', '/service-command/command/snapMedia', { token: admin, body: { vehicleId: v.vehicleId, channels: [2], count: 1 } });
+      await waitFor(() => t.commands.some((c) => c.message.msgId === 0x8801));
+      // What the other node did: the row in the shared database, the file in the shared MEDIA_DIR (the camera's first id is 1000).
+      const data = jpeg(2000, 77);
+      const rel = path.join('photos', String(v.vehicleId), 'elsewhere-2-1000.jpg');
+      mkdirSync(path.dirname(path.join(server.config.dataDir, 'media', rel)), { recursive: true });
+      writeFileSync(path.join(server.config.dataDir, 'media', rel), data);
+      const vehicle = (await server.app.storage.fleet.getVehicle(ALL_COMPANIES, v.vehicleId))!;
+      const now = server.clock.now();
+      const itemId = await server.app.storage.media.insert({
+        vehicleId: v.vehicleId, companyId: vehicle.companyId, deviceMediaId: 1000, mediaType: 0, format: 0, eventCode: 0, channel: 2, captureTime: now, receivedTime: now,
+        lng: null, lat: null, speed: null, alarmFlags: 0, size: data.length, path: rel, alarmId: null, requestedBy: null, source: 'event',
+      });
+      // Another vehicle's id in the event: refused, nothing arrives.
+      await service.storedElsewhere({ vehicleId: v.vehicleId, channel: 2, deviceMediaId: 1000, itemId: itemId + 1_000_000 });
+      await service.storedElsewhere({ vehicleId: v.vehicleId, channel: 2, deviceMediaId: 1000, itemId });
+      const r = await asked;
+      expect(r.status).toBe(200);
+      expect(r.data.items).toHaveLength(1);
+      // Attributed as a snapshot of the user who asked here, as a photo stored on this node would be.
+      expect(r.data.items[0]).toMatchObject({ id: itemId, vehicleId: v.vehicleId, channel: 2, deviceMediaId: 1000, source: 'snap', requestedByName: '系统管理员' });
+      expect((await fetchFile(r.data.items[0]!.url, admin)).bytes).toEqual(data);
+      // Nothing was stored here, so nothing was told to the bus.
+      expect(relayed).toEqual([]);
+    } finally {
+      get.mockRestore();
+      stop();
+      service.storedRelay = undefined;
     }
   });
 

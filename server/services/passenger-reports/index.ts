@@ -251,8 +251,8 @@ interface TemperatureRow {
 
 export interface PassengerReportDeps extends ReportRouteDeps {
   readonly gateway: Jt808Gateway;
-  /** DATA_DIR: photos are stored under its media/ folder (server/services/multimedia/capture.ts). */
-  readonly dataDir: string;
+  /** MEDIA_DIR (default DATA_DIR/media, `mediaDirOf`): where photos are stored (server/services/multimedia/capture.ts). */
+  readonly mediaDir: string;
 }
 
 export function passengerReportRoutes(app: App, deps: PassengerReportDeps): PassengerStore {
@@ -281,7 +281,7 @@ export function passengerReportRoutes(app: App, deps: PassengerReportDeps): Pass
   // A measurement's face photo for the report's thumbnail and full view. The media item is read through the same
   // company scoping as /service-priv/media/file/:id (another company's item is simply not found), but behind the
   // report's own bit and only for an item a measurement names: the temperature bit opens those photos, no others.
-  const mediaDir = path.join(deps.dataDir, 'media');
+  const mediaDir = deps.mediaDir;
   app.get(`${TEMPERATURE_BASE}/photo/:id`, {
     config: { permission: '/report/temperatureReport' },
     schema: { params: Type.Object({ id: Id }), querystring: Strict({}) },

@@ -101,7 +101,8 @@ const packageView = (p: PackageRow) => ({
 export interface TerminalUpgradeDeps {
   readonly storage: Storage;
   readonly live: LiveRuntime;
-  readonly dataDir: string;
+  /** MEDIA_DIR/upgrade-packages, default DATA_DIR/upgrade-packages (`upgradePackagesDirOf`): shared in scale-out, the gateway node reads the package it sends. */
+  readonly packagesDir: string;
 }
 
 const MULTIPART_LIMITS = { fileSize: PACKAGE_MAX_BYTES, files: 1, fields: 8, parts: 9, fieldNameSize: 64, fieldSize: 400, headerPairs: 20 } as const;
@@ -109,7 +110,7 @@ const MULTIPART_LIMITS = { fileSize: PACKAGE_MAX_BYTES, files: 1, fields: 8, par
 export function terminalUpgradeRoutes(app: App, deps: TerminalUpgradeDeps): void {
   const { storage, live } = deps;
   const db = (storage as SqliteStorage).db;
-  const dir = path.join(deps.dataDir, 'upgrade-packages');
+  const dir = deps.packagesDir;
   const fileOf = (sha256: string) => path.join(dir, sha256);
   const userOf = (ctx: AuthContext): CommandUser => ({ id: ctx.user.id, name: ctx.user.realName || ctx.user.username });
 

@@ -11,6 +11,7 @@ import { decodeFrame, FrameSplitter, MSG, RESULT } from '../../gateway/jt808/ind
 import { UPGRADE_MSG } from '../../gateway/jt808/upgrade.ts';
 import { TestTerminal } from '../../gateway/terminal-client.ts';
 import { startLiveServer, type LiveTestServer } from '../../live/test-harness.ts';
+import { injectForm } from '../../test/multipart.ts';
 
 interface Task { id: number; vehicles: { vehicleId: number; state: string; result: number | null; recordId: number | null; reason: { code: string; retransmissions: number } | null }[] }
 
@@ -42,13 +43,7 @@ async function upload(data: Uint8Array): Promise<number> {
   const form = new FormData();
   for (const [k, v] of Object.entries({ name: '重传测试', version: 'R2', upgradeType: '0', makerId: 'SIM01' })) form.append(k, v);
   form.append('file', new Blob([data]), 'fw.bin');
-  const req = new Request('http://local/', { method: 'POST', body: form });
-  const res = await server.app.inject({
-    method: 'POST', url: '/service-command/upgrade/package',
-    headers: { 'x-jwt': admin, 'x-lang': 'en', 'content-type': req.headers.get('content-type')! },
-    payload: Buffer.from(await req.arrayBuffer()),
-  });
-  const body = res.json() as { code: number; data: { id: number } };
+  const body = await injectForm<{ id: number }>(server.app, '/service-command/upgrade/package', form, { token: admin });
   expect(body.code).toBe(200);
   return body.data.id;
 }

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SqliteStorage } from '../../db/sqlite/storage.ts';
 import { startSimFleet, until, type SimFleet } from '../../test/sim-fleet.ts';
+import { injectForm } from '../../test/multipart.ts';
 import { createUserWithRole } from '../../test/users.ts';
 import { readProvisionedTerminals, startSimulator, type RunningSimulator } from '../../sim/index.ts';
 
@@ -32,14 +33,7 @@ async function upload<T = Pkg>(token: string, fields: Record<string, string>, fi
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   if (file) form.append('file', new Blob([file]), 'fw.bin');
-  // The form encoded as a browser would send it, injected into the app.
-  const req = new Request('http://local/', { method: 'POST', body: form });
-  const res = await fleet.server.app.inject({
-    method: 'POST', url: '/service-command/upgrade/package',
-    headers: { 'x-jwt': token, 'x-lang': 'en', 'content-type': req.headers.get('content-type')! },
-    payload: Buffer.from(await req.arrayBuffer()),
-  });
-  return res.json() as Answer<T>;
+  return injectForm<T>(fleet.server.app, '/service-command/upgrade/package', form, { token });
 }
 const bytes = (n: number, seed: number) => new Uint8Array(n).map((_, i) => (i * 31 + seed) & 0xff);
 const firmware = async (vehicleId: number) =>
