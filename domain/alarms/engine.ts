@@ -242,6 +242,18 @@ export class AlarmEngine {
   }
 
   /** True while the vehicle's alarm of this type is held. */
+  /**
+   * Forgets what this engine holds of a vehicle (its open alarms, a speeding run; its alarm word stays until
+   * `prime`): before the vehicle's state is restored from the database after it reported through another node.
+   * Answers the keys dropped.
+   */
+  forgetVehicle(vehicleId: number): number[] {
+    const keys = [...(this.open.get(vehicleId)?.values() ?? [])].map((a) => a.key);
+    this.open.delete(vehicleId);
+    this.speeding.delete(vehicleId);
+    return keys;
+  }
+
   isActive(vehicleId: number, code: number): boolean {
     return this.open.get(vehicleId)?.get(code)?.active === true;
   }

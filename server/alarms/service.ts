@@ -15,7 +15,7 @@ import { AlarmEngine, DEFAULT_SPEED_RULE, defaultPolicy, type AlarmEvent, type A
 import { defaultLinkage, linkageForLevel, linkageSpeech, type Linkage } from '../../domain/alarms/linkage.ts';
 import { ALARM_FLAGS, ALARM_WINDOW_MS, PLATFORM_RULES, type Edition, type RiskLevel } from '../../domain/alarms/sources.ts';
 import { OFFLINE_AFTER_MS } from '../../domain/vehicle/state.ts';
-import type { AlarmRecord, AlarmRepository, CompanyAlarmSetting, CompanyAlarmSettingPatch, NewAlarm } from '../db/alarm-types.ts';
+import type { AlarmRecord, AlarmRepository, CompanyAlarmSetting, CompanyAlarmSettingPatch, NewAlarm, StoredAlarmState } from '../db/alarm-types.ts';
 import type { Storage, VehicleLabel } from '../db/repositories.ts';
 import { ALL_COMPANIES } from '../db/scope.ts';
 import type { LocationReport } from '../gateway/jt808/index.ts';
@@ -98,6 +98,8 @@ export class AlarmService {
   private readonly policies = new Map<string, Map<number, EffectiveSetting>>();
   /** Engine key → stored alarm id. */
   private readonly ids = new Map<number, Promise<number | undefined>>();
+  /** Vehicles whose alarm state is being read back (`adoptVehicle`), with their reports waiting meanwhile. */
+  private readonly adopting = new Map<number, Parameters<AlarmService['onReport']>[]>();
   private chain: Promise<void> = Promise.resolve();
   /** Events waiting for the next batch (see `apply`). */
   private pending: AlarmEvent[] = [];
@@ -157,16 +159,58 @@ export class AlarmService {
     const c = this.store.columns;
     for (const a of await this.storage.alarms.recent(now - RESTORE_HELD_MS, now - ALARM_WINDOW_MS)) {
       const slot = this.store.slotOf(a.vehicleId);
-      if (slot < 0) continue;
-      let active = false;
-      if (a.endTime === null && a.source === 'platform') active = true;
-      if (a.endTime === null && a.source === 'bit') {
-        const rule = ALARM_FLAGS.find((r) => r.code === a.alarmType && r.kind === 'state');
-        active = rule !== undefined && ((c.alarmFlags[slot]! >>> rule.bit) & 1) === 1;
-      }
-      if (!active && now - a.lastTime > ALARM_WINDOW_MS) continue;
-      const key = this.engine.restore(a.vehicleId, a.alarmType, { lastTime: a.lastTime, count: a.count, active });
-      this.ids.set(key, Promise.resolve(a.id));
+      if (slot >= 0) this.restoreAlarm(a, c.alarmFlags[slot]!, now);
+    }
+  }
+
+  /** Puts a stored alarm back into the engine when it is held (by `alarmWord` for a terminal's state bit) or can still merge. */
+  private restoreAlarm(a: StoredAlarmState, alarmWord: number, now: number): void {
+    let active = false;
+    if (a.endTime === null && a.source === 'platform') active = true;
+    if (a.endTime === null && a.source === 'bit') {
+      const rule = ALARM_FLAGS.find((r) => r.code === a.alarmType && r.kind === 'state');
+      active = rule !== undefined && ((alarmWord >>> rule.bit) & 1) === 1;
+    }
+    if (!active && now - a.lastTime > ALARM_WINDOW_MS) return;
+    const key = this.engine.restore(a.vehicleId, a.alarmType, { lastTime: a.lastTime, count: a.count, active });
+    this.ids.set(key, Promise.resolve(a.id));
+  }
+
+  /**
+   * Issue 20, several gateway nodes on one database (wired in services/safe on a shared database only: one node's own
+   * memory is the latest): the vehicle's terminal authenticated on this node, and may have reported through another
+   * gateway node since this one last saw it (a failover, a balancer's choice). Its alarm state is read back from the
+   * database (the alarms the other node stored, the alarm word of its latest stored position), replacing this
+   * engine's, so a condition held there merges into the same alarm here and ends it, instead of a second alarm.
+   * Its reports arriving meanwhile wait and are evaluated after, in order.
+   */
+  async adoptVehicle(vehicleId: number): Promise<void> {
+    if (this.adopting.has(vehicleId)) return;
+    const waiting: Parameters<AlarmService['onReport']>[] = [];
+    this.adopting.set(vehicleId, waiting);
+    // The reports waiting are acknowledged only once the alarms they raise are stored (the history's commit
+    // barrier, server/live/history.ts): one item that settles after those alarms' batch.
+    this.commits.queued++;
+    try {
+      // This node's own alarms of the vehicle stored first: read back below, not lost with the engine's keys.
+      await this.idle();
+      const now = this.store.clock();
+      const [latest] = await this.storage.positions.latestOf([vehicleId]);
+      const stored = await this.storage.alarms.recentOf(vehicleId, now - RESTORE_HELD_MS, now - ALARM_WINDOW_MS);
+      for (const key of this.engine.forgetVehicle(vehicleId)) this.ids.delete(key);
+      const slot = this.store.slotOf(vehicleId);
+      const word = latest?.alarm ?? (slot >= 0 ? this.store.columns.alarmFlags[slot]! : 0);
+      this.engine.prime(vehicleId, word);
+      for (const a of stored) this.restoreAlarm(a, word, now);
+    } catch (err) {
+      this.options.log?.warn({ err, vehicleId }, 'alarm state of a vehicle from another node could not be read; its reports are evaluated on what this node holds');
+    } finally {
+      this.adopting.delete(vehicleId);
+      for (const args of waiting) this.onReport(...args);
+      void this.idle().finally(() => {
+        this.commits.settled++;
+        this.commits.onSettled?.();
+      });
     }
   }
 
@@ -326,6 +370,11 @@ export class AlarmService {
 
   /** The gateway's live-report hook. */
   onReport(vehicleId: number, loc: LocationReport, edition: Edition): void {
+    const waiting = this.adopting.get(vehicleId);
+    if (waiting) {
+      waiting.push([vehicleId, loc, edition]);
+      return;
+    }
     this.offlineAtStart.delete(vehicleId);
     let events = this.engine.report({
       vehicleId, time: loc.time, alarmWord: loc.alarm, status: loc.status, edition, speed: loc.speed, lng: loc.lng, lat: loc.lat,

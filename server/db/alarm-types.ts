@@ -124,6 +124,17 @@ export interface AlarmCatchUp {
   readonly missedCapped: boolean;
 }
 
+/** What the alarm engine needs of a stored alarm to take it back (`recent`). */
+export interface StoredAlarmState {
+  readonly id: number;
+  readonly vehicleId: number;
+  readonly alarmType: number;
+  readonly source: AlarmSource;
+  readonly lastTime: number;
+  readonly count: number;
+  readonly endTime: number | null;
+}
+
 export interface AlarmRepository {
   /** Inserts catalogue codes the table lacks and refreshes names (the catalogue may grow). */
   syncTypes(types: readonly Omit<AlarmTypeRecord, 'sort'>[]): Promise<void>;
@@ -144,7 +155,9 @@ export interface AlarmRepository {
   patchUserPop(userId: number, patch: Partial<Omit<UserAlarmPopSetting, 'userId'>>, now: number): Promise<void>;
 
   /** Alarms started since `startedSince` that are still open (no end time) or were last seen since `lastSince`, oldest first. */
-  recent(startedSince: number, lastSince: number): Promise<{ id: number; vehicleId: number; alarmType: number; source: AlarmSource; lastTime: number; count: number; endTime: number | null }[]>;
+  recent(startedSince: number, lastSince: number): Promise<StoredAlarmState[]>;
+  /** `recent` of one vehicle (issue 20: its terminal authenticated on another gateway node). */
+  recentOf(vehicleId: number, startedSince: number, lastSince: number): Promise<StoredAlarmState[]>;
   insert(alarm: NewAlarm): Promise<number>;
   merge(id: number, lastTime: number, count: number): Promise<void>;
   end(id: number, endTime: number): Promise<void>;

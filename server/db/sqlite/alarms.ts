@@ -3,7 +3,7 @@ import { groupCodes } from '../../../domain/alarms/catalogue.ts';
 import type { RiskLevel } from '../../../domain/alarms/sources.ts';
 import type {
   AlarmCatchUp, AlarmDeal, AlarmDealLogEntry, AlarmFilter, AlarmRecord, AlarmRepository, AlarmTypeRecord, CompanyAlarmSetting,
-  CompanyAlarmSettingPatch, NewAlarm, NewAlarmDealLog, UserAlarmPopSetting,
+  CompanyAlarmSettingPatch, NewAlarm, NewAlarmDealLog, StoredAlarmState, UserAlarmPopSetting,
 } from '../alarm-types.ts';
 import { scopeCondition, type Scope } from '../scope.ts';
 import type { Statement } from 'better-sqlite3';
@@ -43,6 +43,10 @@ export const toAlarm = (r: AlarmRowDb): AlarmRecord => ({
 const NOTE = `(SELECT l.content FROM alarm_deal_log l WHERE l.alarm_id = a.id AND l.action = 'fence' ORDER BY l.id LIMIT 1) AS note`;
 const SELECT = `SELECT a.*, v.vehiidno, c.name AS company_name, c.path, ${NOTE} FROM alarm a
                 JOIN vehicle v ON v.id = a.vehicle_id JOIN company c ON c.id = a.company_id`;
+
+const STORED_STATE = 'id, vehicle_id, alarm_type, source, last_time, count, end_time';
+type StoredStateDb = { id: number; vehicle_id: number; alarm_type: number; source: AlarmSource; last_time: number; count: number; end_time: number | null };
+const toStoredState = (r: StoredStateDb): StoredAlarmState => ({ id: r.id, vehicleId: r.vehicle_id, alarmType: r.alarm_type, source: r.source, lastTime: r.last_time, count: r.count, endTime: r.end_time });
 
 const bool = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
 
@@ -173,11 +177,14 @@ export class SqliteAlarmRepository implements AlarmRepository {
       .run({ u: userId, popup: bool(patch.popup), voice: bool(patch.voice), url: patch.voiceUrl ?? null, now });
   }
 
-  async recent(startedSince: number, lastSince: number) {
-    const rows = this.db.prepare(`SELECT id, vehicle_id, alarm_type, source, last_time, count, end_time FROM alarm
-                                  WHERE start_time >= ? AND (end_time IS NULL OR last_time >= ?) ORDER BY start_time, id`).all(startedSince, lastSince) as
-      { id: number; vehicle_id: number; alarm_type: number; source: AlarmSource; last_time: number; count: number; end_time: number | null }[];
-    return rows.map((r) => ({ id: r.id, vehicleId: r.vehicle_id, alarmType: r.alarm_type, source: r.source, lastTime: r.last_time, count: r.count, endTime: r.end_time }));
+  async recent(startedSince: number, lastSince: number): Promise<StoredAlarmState[]> {
+    return (this.st(`SELECT ${STORED_STATE} FROM alarm WHERE start_time >= ? AND (end_time IS NULL OR last_time >= ?) ORDER BY start_time, id`)
+      .all(startedSince, lastSince) as StoredStateDb[]).map(toStoredState);
+  }
+
+  async recentOf(vehicleId: number, startedSince: number, lastSince: number): Promise<StoredAlarmState[]> {
+    return (this.st(`SELECT ${STORED_STATE} FROM alarm WHERE vehicle_id = ? AND start_time >= ? AND (end_time IS NULL OR last_time >= ?) ORDER BY start_time, id`)
+      .all(vehicleId, startedSince, lastSince) as StoredStateDb[]).map(toStoredState);
   }
 
   async insert(a: NewAlarm): Promise<number> {

@@ -52,6 +52,8 @@ export async function safeRoutes(app: App, deps: ServiceDeps & { readonly live: 
   await service.init();
   app.decorate('alarms', service);
   live.gateway.onReport = (vehicleId, report, edition) => service.onReport(vehicleId, report, edition);
+  // Issue 20: a terminal moving between gateway nodes (failover, balancer) keeps its open alarms: read back at its authentication.
+  if (app.leadership.shared) live.gateway.onAuthenticated((vehicleId) => void service.adoptVehicle(vehicleId));
   app.addHook('onReady', async () => service.start());
   // Issue 20: a node that takes over the offline sweep takes over the offline alarms its predecessor left open.
   app.sweepLeadership.onChange((leader) => {
