@@ -51,10 +51,10 @@
  *   `media_item` row in the shared database, the file in MEDIA_DIR, the directory every node mounts at one
  *   path), which publishes each on the events bus (events.ts, kind `media`); the API node that asked
  *   resolves its waiting snapshot from that event, reading the row, and attributes the photos to its
- *   request as one node does. Until that attribution the gateway node's row reads as the terminal's own
- *   capture (source 'event'): an asking node that dies meanwhile leaves it so. Not carried across nodes: a
- *   stored-media upload asked on an API node (0x8805 / 0x8803) is stored by the gateway node as the
- *   terminal's own photos, not attributed to the user who asked (`expectUpload` is the asking node's memory).
+ *   request as one node does. Photos of a stored-media upload asked on an API node (0x8805 / 0x8803) come
+ *   the same way: the asking node, told by the same event, attributes them to the user who asked (its
+ *   `expectUpload` memory). Until that attribution the gateway node's row reads as the terminal's own
+ *   capture (source 'event'): an asking node that dies meanwhile leaves it so.
  * - Upgrade packages (0x8108) are read from their file by the gateway node: MEDIA_DIR/upgrade-packages,
  *   where the API node that took the upload wrote it (shared storage); a node without a shared MEDIA_DIR
  *   fails the send there (logged) and the command ends unanswered.

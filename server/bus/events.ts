@@ -26,8 +26,9 @@
  *   terminal's 0x0801 and stored it (the `media_item` row in the shared database, the file in the shared
  *   MEDIA_DIR) publishes the vehicle, channel, terminal media id and row id; every other node hands it to its
  *   multimedia service's `storedElsewhere`, which reads the row only when one of its snapshots waits for that
- *   photo (or asked that channel lately: the photo may come before the 0x0805 naming it). So a snapshot asked on
- *   an API node answers the photos the gateway node received, as on one node. On the fleet subject, which every
+ *   photo (or asked that channel lately: the photo may come before the 0x0805 naming it), or it asked that
+ *   vehicle for an upload of stored photos (then attributed to the user who asked). So a snapshot asked on an
+ *   API node answers the photos the gateway node received, and an upload's photos are that user's, as on one node. On the fleet subject, which every
  *   node follows (a node follows one subject filter: nats-server 2.9), applied at once, not behind fleet changes.
  *
  * Events a node published itself are skipped when they come back. Contacts applied from the bus are

@@ -4,9 +4,10 @@
  * with their own DATA_DIR and one shared MEDIA_DIR (the shared mount of a cluster). Node A runs only the
  * gateway (ROLES=gateway), node B only the API and push (ROLES=api,push). A console on B calls the real
  * snapshot (`/service-command/command/snapMedia`); the 0x8801 reaches the terminal on A over the bus, the
- * terminal (the simulator's camera, server/test/camera-terminal.ts: the committed fixture JPEGs) answers 0x0805 and uploads each photo as
- * sub-packaged 0x0801 to A. A stores them (row in PostgreSQL, file in MEDIA_DIR) and tells the other
- * nodes on FLEET_EVT; B's snapshot answers the photos, and B serves each file byte for byte.
+ * terminal (the simulator's camera, server/test/camera-terminal.ts: the committed fixture JPEGs) answers
+ * 0x0805 and uploads each photo as sub-packaged 0x0801 to A. A stores them (row in PostgreSQL, file in MEDIA_DIR) and tells the other
+ * nodes on FLEET_EVT; B's snapshot answers the photos, and B serves each file byte for byte. A stored photo
+ * uploaded at B's request (0x8805) is attributed to B's user, as on one node.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import { TestTerminal } from '../gateway/terminal-client.ts';
 import type { CrashServer } from '../ops/crash-harness.ts';
 import { PgSyncDb } from '../db/pg/sync-db.ts';
 import { pgSkipReason } from '../db/pg/test-db.ts';
+import { storedPhotos } from '../sim/camera.ts';
 import { actAsCamera } from '../test/camera-terminal.ts';
 import { natsSkipReason } from './test-nats.ts';
 import { adminToken, api, seeded, startTestNodes, until, type TestNodes } from './test-nodes.ts';
@@ -100,5 +102,21 @@ describe.skipIf(skip !== '')('a snapshot asked on an API node for a terminal on 
       db.close();
     }
     console.info(`two-node-snapshot: snapshot B → A → terminal → photos stored on A → B answered in ${tookMs} ms`);
+  });
+
+  it('a stored photo uploaded at the request of a console on B (0x8805) is kept as that user\'s upload, as on one node, and served by B', { timeout: 60_000 }, async () => {
+    const now = Date.now();
+    const stored = storedPhotos(2, now - 3_600_000, now, now).at(-1)!;
+    const answer = await api<{ results: { mediaId: number; result: number | string }[] }>(nodeB.apiUrl, 'POST', '/service-command/command/uploadDeviceMediaByMediaId', { vehicleId: vehicle.id, mediaIds: [stored.id] }, token);
+    expect(answer.status).toBe(200);
+    expect(answer.data.results).toEqual([{ mediaId: stored.id, result: 0, resultText: expect.any(String) }]);
+    const item = await until(async () => {
+      const r = await api<{ items: SnapView[] }>(nodeB.apiUrl, 'POST', '/service-command/command/uploadDeviceMediaByMediaIdResult', { vehicleId: vehicle.id, mediaIds: [stored.id] }, token);
+      const found = r.data.items[0];
+      return found?.source === 'upload' ? found : undefined;
+    }, 10_000, 'the uploaded photo attributed as an upload on B');
+    expect(item).toMatchObject({ vehicleId: vehicle.id, channel: 2, deviceMediaId: stored.id, requestedBy: adminId });
+    const r = await fetch(new URL(item.url, nodeB.apiUrl), { headers: { 'x-jwt': token } });
+    expect(Buffer.from(await r.arrayBuffer()).equals(Buffer.from(sent.get(stored.id)!))).toBe(true);
   });
 });

@@ -200,17 +200,26 @@ export class MultimediaService {
 
   /**
    * Another node stored a photo (the events bus): when a snapshot of this node waits for it, or this node asked
-   * that vehicle's channel for photos lately (its 0x0805 may come after the photo), the row is read from the
-   * shared database and arrives as one stored here would. Anything else is not this node's: nothing is read.
+   * that vehicle's channel for photos lately (its 0x0805 may come after the photo), or asked the vehicle for an
+   * upload of stored photos (0x8805 / 0x8803), the row is read from the shared database and arrives as one stored
+   * here would; a photo of such an upload, kept there as the terminal's own, is attributed to the user who asked
+   * here, as `store` does. Anything else is not this node's: nothing is read.
    */
   async storedElsewhere(photo: StoredPhoto): Promise<void> {
     const now = this.clock();
     const key = `${photo.vehicleId}:${photo.deviceMediaId}`;
-    if (!this.waiters.has(key) && !this.live(this.snaps, `${photo.vehicleId}:${photo.channel}`, now)) return;
-    const item = await this.storage.media.get(ALL_COMPANIES, photo.itemId);
+    const snap = this.live(this.snaps, `${photo.vehicleId}:${photo.channel}`, now);
+    const upload = this.live(this.uploads, photo.vehicleId, now);
+    if (!this.waiters.has(key) && !snap && !upload) return;
+    let item = await this.storage.media.get(ALL_COMPANIES, photo.itemId);
     if (!item || item.vehicleId !== photo.vehicleId || item.deviceMediaId !== photo.deviceMediaId) {
       this.options.log?.warn({ ...photo }, 'multimedia: a photo another node stored is not in the database as announced');
       return;
+    }
+    // A snapshot's own photo (platform event while this node asked that channel) is attributed by the snapshot.
+    if (upload && item.source === 'event' && !(item.eventCode === MEDIA_EVENT.PLATFORM && snap)) {
+      await this.storage.media.attribute([item.id], { source: 'upload', requestedBy: upload.userId, alarmId: item.alarmId });
+      item = (await this.storage.media.get(ALL_COMPANIES, item.id)) ?? item;
     }
     this.arrive(item, now);
   }

@@ -211,6 +211,26 @@ describe('snapshots (0x8801 → 0x0805 → sub-packaged 0x0801)', () => {
     }
   });
 
+  it('scale-out: a photo another node stored while this node asked the vehicle for an upload (0x8805 / 0x8803) is attributed to the user who asked here', async () => {
+    const v = freshVehicle();
+    const service = server.app.multimedia;
+    const asker = (await server.app.storage.users.findByUsername('admin'))!;
+    const vehicle = (await server.app.storage.fleet.getVehicle(ALL_COMPANIES, v.vehicleId))!;
+    const now = server.clock.now();
+    const stored = (deviceMediaId: number) => server.app.storage.media.insert({
+      vehicleId: v.vehicleId, companyId: vehicle.companyId, deviceMediaId, mediaType: 0, format: 0, eventCode: 1, channel: 1, captureTime: now - 3_600_000, receivedTime: now,
+      lng: null, lat: null, speed: null, alarmFlags: 0, size: 10, path: `photos/${v.vehicleId}/x-${deviceMediaId}.jpg`, alarmId: null, requestedBy: null, source: 'event',
+    });
+    // Before any upload asked here: not this node's, left as the terminal's own.
+    const before = await stored(4001);
+    await service.storedElsewhere({ vehicleId: v.vehicleId, channel: 1, deviceMediaId: 4001, itemId: before });
+    expect(await server.app.storage.media.get(ALL_COMPANIES, before)).toMatchObject({ source: 'event', requestedBy: null });
+    service.expectUpload(v.vehicleId, asker.id);
+    const during = await stored(4002);
+    await service.storedElsewhere({ vehicleId: v.vehicleId, channel: 1, deviceMediaId: 4002, itemId: during });
+    expect(await server.app.storage.media.get(ALL_COMPANIES, during)).toMatchObject({ source: 'upload', requestedBy: asker.id, requestedByName: '系统管理员' });
+  });
+
   it('refuses an offline vehicle, a vehicle outside the caller\'s companies, a caller without the permission, and bad bodies', async () => {
     const offline = freshVehicle();
     const r = await server.call('POST', '/service-command/command/snapMedia', { token: admin, lang: 'en', body: { vehicleId: offline.vehicleId } });
