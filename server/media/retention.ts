@@ -1,6 +1,6 @@
 /**
- * Media retention: photos (DATA_DIR/media/photos, `media_item`) received more than MEDIA_RETENTION_DAYS
- * ago (server time: a terminal's reset clock must not get its photos deleted) and recordings pulled to the server (DATA_DIR/media/recordings/<task>, `recording_upload`) whose
+ * Media retention: photos (MEDIA_DIR/photos, default DATA_DIR/media/photos, `media_item`) received more than MEDIA_RETENTION_DAYS
+ * ago (server time: a terminal's reset clock must not get its photos deleted) and recordings pulled to the server (MEDIA_DIR/recordings/<task>, `recording_upload`) whose
  * task ended that long ago are deleted, files first, then their rows. Without it the data directory
  * only grows: a 2,000-vehicle fleet with an alarm photo per vehicle a day stores ≈ 100 MB a day.
  *
@@ -20,7 +20,7 @@ export const SWEEP_BATCH = 500;
 
 export interface RetentionOptions {
   readonly storage: Storage;
-  /** DATA_DIR/media: `media_item.path` is relative to it, recordings live in `recordings/<task id>`. */
+  /** MEDIA_DIR (default DATA_DIR/media): `media_item.path` is relative to it, recordings live in `recordings/<task id>`. */
   readonly mediaDir: string;
   readonly days: number;
   readonly clock: () => number;
