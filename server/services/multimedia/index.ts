@@ -108,6 +108,9 @@ export function multimediaRoutes(app: App, deps: ServiceDeps & { readonly live: 
   const gateway = live.gateway;
   const mediaDir = mediaDirOf(config);
   if (config.mediaDir !== undefined) checkMediaDir(config.mediaDir);
+  else if (config.natsUrl && !(config.roles.has('gateway') && config.roles.has('api'))) {
+    app.log.warn({ mediaDir }, 'scale-out (NATS_URL) without MEDIA_DIR: photos, recordings and upgrade packages stay in this node\'s DATA_DIR; mount one shared directory at the same path on every node and set MEDIA_DIR');
+  }
   const service = new MultimediaService(storage, gateway, live.store.clock, {
     mediaDir, snapTimeoutMs: deps.snapTimeoutMs, log: app.log,
     // Registered after the safety-alarm service (server/app.ts), whose queue holds alarms of earlier reports.
