@@ -115,7 +115,7 @@ async function measure(fleet: Fleet): Promise<BenchRecord[]> {
     db.exec('DELETE FROM track_block');
     const policy = retentionPolicy(config);
     // Rollups as the server computes them: in its worker thread, on a connection of its own.
-    const worker = new RollupWorker(db.name, (now) => retentionCutoffs(now, policy).positionDay ?? -Infinity);
+    const worker = new RollupWorker({ file: db.name }, (now) => retentionCutoffs(now, policy).positionDay ?? -Infinity);
     const retention = new DataRetention({ storage, policy, clock: Date.now, rollupDay: worker.rollupDay(Date.now) });
     // The noise floor first: the same watch over an idle second (the shared machine's own stalls).
     const idle = monitorEventLoopDelay({ resolution: 1 });

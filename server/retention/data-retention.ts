@@ -1,5 +1,5 @@
 /**
- * Retention of history in the SQLite file (issue 12 §5): positions with their track blocks, report
+ * Retention of history in the database (issue 12 §5; on PostgreSQL positions go by day partition, pg-partitions.ts): positions with their track blocks, report
  * rollups, alarms with their deal log and closed board items, raw logs (live-video connection log,
  * login sessions) and expired stored-media search results. Boundaries: domain/retention/policy.ts.
  *
@@ -20,6 +20,7 @@ import { retentionCutoffs, rollupsOutlivePositions, type RetentionPolicy } from 
 import type { Storage } from '../db/repositories.ts';
 import type { BatchStep } from '../db/retention-types.ts';
 import { MEDIA_SEARCH_TTL_MS } from '../services/multimedia/capture.ts';
+import type { PgPositionPartitions } from './pg-partitions.ts';
 import type { RetentionTask } from './scheduler.ts';
 
 /**
@@ -32,6 +33,8 @@ export const ROW_BATCH = 1000;
 
 export interface DataSweepResult {
   positions: number;
+  /** Day partitions dropped (PostgreSQL: pg-partitions.ts). */
+  positionPartitions: number;
   trackBlocks: number;
   reportDays: number;
   /** Rollup days computed before their positions went. */
@@ -62,8 +65,10 @@ export interface DataRetentionOptions {
   readonly storage: Storage;
   readonly policy: RetentionPolicy;
   readonly clock: () => number;
-  /** Present when the reports keep rollups (SQLite): called per day before its positions go. */
+  /** Present when the reports keep rollups: called per day before its positions go. */
   readonly rollupDay?: RollupDay;
+  /** PostgreSQL: positions go by whole day partitions (pg-partitions.ts) instead of batched DELETEs. */
+  readonly partitions?: PgPositionPartitions;
   readonly log?: { info(obj: object, msg: string): void };
 }
 
@@ -83,7 +88,7 @@ export class DataRetention implements RetentionTask {
     this.halted = false;
     const { storage, policy, clock, log } = this.options;
     const r: DataSweepResult = {
-      positions: 0, trackBlocks: 0, reportDays: 0, rollupsComputed: 0, alarms: 0, boardItems: 0, streamLog: 0, sessions: 0, mediaSearches: 0, steps: 0, longestStepMs: 0, longestRollupMs: 0, longestStepCpuMs: 0, longestRollupCpuMs: 0,
+      positions: 0, positionPartitions: 0, trackBlocks: 0, reportDays: 0, rollupsComputed: 0, alarms: 0, boardItems: 0, streamLog: 0, sessions: 0, mediaSearches: 0, steps: 0, longestStepMs: 0, longestRollupMs: 0, longestStepCpuMs: 0, longestRollupCpuMs: 0,
     };
     const now = clock();
     const c = retentionCutoffs(now, policy);
@@ -145,28 +150,40 @@ export class DataRetention implements RetentionTask {
           from = chinaDayStartMs(day + 1);
         }
       });
-      const keep = new Set([...lastSeen.values()].map((n) => n.rowid));
-      // Then in storage order: the bulk of old rows, whole pages at a time.
-      let after: number | null = 0;
-      while (after !== null && !this.halted) {
-        const at: number = after;
-        const s: BatchStep<number> = await step(() => retention.deleteOldestPositions(at, before, POSITION_BATCH, keep));
-        r.positions += s.deleted;
-        after = s.next;
-      }
-      // Then per vehicle through its index: rows stored out of arrival order (a reset clock's old
-      // stamps that have now been stored long enough, imports); usually one seek finding none.
-      await vehicles('positions', async (vehicleId) => {
-        // Up to (not including) a silent vehicle's last known position.
-        const upTo = Math.min(before, lastSeen.get(vehicleId)?.gpsTime ?? before);
-        let from: number | null = -Number.MAX_SAFE_INTEGER;
-        while (from !== null && !this.halted) {
-          const at: number = from;
-          const s = await step(() => retention.deletePositions(vehicleId, at, upTo, POSITION_BATCH));
+      const partitions = this.options.partitions;
+      if (partitions) {
+        // PostgreSQL: every China day before the boundary is a whole partition, dropped (its staying rows copied out).
+        const kept = [...lastSeen.entries()].map(([vehicleId, n]) => ({ vehicleId, gpsTime: n.gpsTime }));
+        for (const p of await step(() => partitions.expired(c.positionDay!))) {
+          if (this.halted) break;
+          const s = await step(() => partitions.removeDay(p, before, kept.filter((k) => chinaDayIndex(k.gpsTime) === p.day)));
           r.positions += s.deleted;
-          from = s.next;
+          if (s.dropped) r.positionPartitions++;
         }
-      });
+      } else {
+        const keep = new Set([...lastSeen.values()].map((n) => n.rowid));
+        // Then in storage order: the bulk of old rows, whole pages at a time.
+        let after: number | null = 0;
+        while (after !== null && !this.halted) {
+          const at: number = after;
+          const s: BatchStep<number> = await step(() => retention.deleteOldestPositions(at, before, POSITION_BATCH, keep));
+          r.positions += s.deleted;
+          after = s.next;
+        }
+        // Then per vehicle through its index: rows stored out of arrival order (a reset clock's old
+        // stamps that have now been stored long enough, imports); usually one seek finding none.
+        await vehicles('positions', async (vehicleId) => {
+          // Up to (not including) a silent vehicle's last known position.
+          const upTo = Math.min(before, lastSeen.get(vehicleId)?.gpsTime ?? before);
+          let from: number | null = -Number.MAX_SAFE_INTEGER;
+          while (from !== null && !this.halted) {
+            const at: number = from;
+            const s = await step(() => retention.deletePositions(vehicleId, at, upTo, POSITION_BATCH));
+            r.positions += s.deleted;
+            from = s.next;
+          }
+        });
+      }
       // Blocks of the deleted days (every vehicle with blocks, including those with no rows left).
       await vehicles('track_block', async (vehicleId) => {
         r.trackBlocks += await step(() => retention.deleteTrackBlocks(vehicleId, c.positionDay!));

@@ -15,6 +15,7 @@ import { ExportFiles } from '../services/export-jobs.ts';
 import { ReportEngine } from '../services/reports/rollup.ts';
 import { SqliteReportStore } from '../services/reports/store.ts';
 import { DataRetention, type RollupDay } from './data-retention.ts';
+import { PgPositionPartitions } from './pg-partitions.ts';
 import { RollupWorker } from './rollups.ts';
 import { RetentionScheduler } from './scheduler.ts';
 
@@ -69,10 +70,15 @@ export function installRetention(app: FastifyInstance, deps: { config: Config; s
   scheduler.add({ name: 'exports', sweep: () => exportFiles.sweep() });
 
   const policy = retentionPolicy(config);
-  // Rollups of days about to go are computed in a worker thread on its own connection (SQLite only).
+  // Rollups of days about to go are computed in a worker thread on its own connection. On PostgreSQL (the
+  // facade's `url`) the worker opens its own facade connection, and positions go by day partition (pg-partitions.ts).
   const db = (storage as Partial<SqliteStorage>).db;
-  const rollups = db ? new RollupWorker(db.name, (now) => retentionCutoffs(now, policy).positionDay ?? -Infinity) : undefined;
-  const data = new DataRetention({ storage, policy, clock, rollupDay: rollups?.rollupDay(clock), log: app.log });
+  const url = (db as { url?: unknown } | undefined)?.url;
+  const pgUrl = typeof url === 'string' && /^postgres(?:ql)?:\/\//i.test(url) ? url : undefined;
+  const keptFrom = (now: number) => retentionCutoffs(now, policy).positionDay ?? -Infinity;
+  const rollups = pgUrl ? new RollupWorker({ url: pgUrl }, keptFrom) : db ? new RollupWorker({ file: db.name }, keptFrom) : undefined;
+  const partitions = pgUrl ? new PgPositionPartitions(pgUrl) : undefined;
+  const data = new DataRetention({ storage, policy, clock, rollupDay: rollups?.rollupDay(clock), partitions, log: app.log });
   app.decorate('dataRetention', data);
   scheduler.add(data);
 
@@ -86,6 +92,7 @@ export function installRetention(app: FastifyInstance, deps: { config: Config; s
     started = false;
     await scheduler.stop();
     await rollups?.close();
+    await partitions?.close();
     await exportFiles.stop();
   });
 }

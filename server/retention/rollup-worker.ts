@@ -1,14 +1,15 @@
 /**
  * Worker thread of the retention sweep: computes and stores the positioning reports' daily rollup of a
  * vehicle-day about to be deleted (server/services/reports/rollup.ts) on a connection of its own to the
- * same SQLite file (WAL: its reads never block the gateway's connection; its small writes wait at most
+ * same database (PostgreSQL: a facade connection of its own) — on SQLite the same file (WAL: its reads never block the gateway's connection; its small writes wait at most
  * for one history batch). A 1 Hz vehicle-day is 86,400 points: ≈ 160 ms of CPU that would otherwise
  * stall the main thread's event loop, the gateway's included.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { chinaDateOfDay } from '../../domain/track/days.ts';
 import { SqliteStorage } from '../db/sqlite/storage.ts';
-import { openSqlite } from '../db/sqlite.ts';
+import { openSqlite, type SqliteDb } from '../db/sqlite.ts';
+import { PgSyncDb, readCatalog } from '../db/pg/sync-db.ts';
 import { ReportEngine } from '../services/reports/rollup.ts';
 import { SqliteReportStore } from '../services/reports/store.ts';
 
@@ -24,8 +25,14 @@ export interface RollupRequest {
 
 export type RollupReply = { readonly id: number; readonly computed: boolean } | { readonly id: number; readonly error: string };
 
-const { file } = workerData as { file: string };
-const db = openSqlite(file);
+const { file, url } = workerData as { file?: string; url?: string };
+/** PostgreSQL (issue 20): a facade connection of its own, as the SQLite file gets one (its blocking waits block this thread only). */
+function openPg(u: string): SqliteDb {
+  const pg = new PgSyncDb(u);
+  pg.setCatalog(readCatalog(pg));
+  return pg as unknown as SqliteDb;
+}
+const db = url ? openPg(url) : openSqlite(file!);
 const storage = new SqliteStorage(db);
 const store = new SqliteReportStore(db);
 let now = Date.now();

@@ -13,8 +13,8 @@ export class RollupWorker {
   private readonly waiting = new Map<number, { resolve(computed: boolean): void; reject(err: Error): void }>();
 
   constructor(
-    /** The SQLite file (the worker opens its own connection). */
-    private readonly file: string,
+    /** The SQLite file or the PostgreSQL URL (the worker opens its own connection). */
+    private readonly database: { readonly file: string } | { readonly url: string },
     private readonly keptFromDay: (now: number) => number,
   ) {}
 
@@ -35,7 +35,7 @@ export class RollupWorker {
     const entry = new URL('./rollup-worker.ts', import.meta.url).href;
     const tsx = import.meta.resolve('tsx/esm/api');
     const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
-    const w = new Worker(boot, { eval: true, workerData: { file: this.file } });
+    const w = new Worker(boot, { eval: true, workerData: this.database });
     w.unref();
     w.on('message', (reply: RollupReply) => {
       const p = this.waiting.get(reply.id);

@@ -10,6 +10,7 @@
  */
 import { chinaDayIndex } from '../../../domain/track/days.ts';
 import type { PositionRow } from '../repositories.ts';
+import { partitionDdl } from './partitions.ts';
 import type { PgSyncDb } from './sync-db.ts';
 
 const COLUMNS = ['vehicle_id', 'gps_time', 'lng', 'lat', 'speed', 'heading', 'altitude', 'status', 'alarm', 'mileage', 'fuel', 'received_at'] as const;
@@ -42,6 +43,7 @@ function insertSql(rows: number): string {
 export function insertPositionsPg(db: PgSyncDb, rows: readonly PositionRow[]): boolean[] | undefined {
   let stored: boolean[] | undefined;
   const days = new Set<number>();
+  const today = chinaDayIndex(Date.now());
   for (let start = 0; start < rows.length; start += PG_INSERT_CHUNK_ROWS) {
     const end = Math.min(rows.length, start + PG_INSERT_CHUNK_ROWS);
     const params: unknown[] = new Array((end - start) * COLUMNS.length);
@@ -50,8 +52,14 @@ export function insertPositionsPg(db: PgSyncDb, rows: readonly PositionRow[]): b
       const r = rows[i]!;
       const gpsTime = Math.round(r.gpsTime);
       const day = chinaDayIndex(gpsTime);
-      // No DEFAULT partition (CONTEXT.md): each China day's partition exists before its first row.
-      if (!days.has(day)) { days.add(day); db.ensurePartition('positions', gpsTime); }
+      // No DEFAULT partition (CONTEXT.md): each China day's partition exists before its first row. A day older
+      // than yesterday may have been dropped by the retention leader since this process made it
+      // (server/retention/pg-partitions.ts): asked each batch (IF NOT EXISTS), not trusted to the process's memory.
+      if (!days.has(day)) {
+        days.add(day);
+        if (day < today - 1) db.execPg(partitionDdl('positions', gpsTime).sql);
+        else db.ensurePartition('positions', gpsTime);
+      }
       params[p++] = r.vehicleId; params[p++] = gpsTime; params[p++] = r.lng; params[p++] = r.lat; params[p++] = r.speed;
       params[p++] = r.heading; params[p++] = r.altitude; params[p++] = r.status; params[p++] = r.alarm; params[p++] = r.mileage;
       params[p++] = r.fuel ?? null; params[p++] = r.receivedAt;

@@ -122,6 +122,11 @@ function schemaOf(lite: Database.Database): string[] {
     out.push(translate(sql).text);
   }
 
+  // PostgreSQL only: position retention drops whole day partitions (server/retention/pg-partitions.ts) after
+  // finding the few rows of a day that arrived after the boundary; a BRIN summary of received_at per block range
+  // answers that without reading a day whose rows arrived that day (a few pages per partition, cheap to keep).
+  if (DAY_PARTITIONED.has('positions')) out.push('CREATE INDEX positions_received_brin ON positions USING brin (received_at)');
+
   const triggers = lite.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY rowid").all() as { name: string }[];
   for (const t of triggers) {
     const pgVersion = TRIGGERS[t.name];

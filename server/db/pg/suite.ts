@@ -51,12 +51,8 @@ export const SQLITE_ONLY_TESTS: Readonly<Record<string, Readonly<Record<string, 
       'asserts the embedded database\'s SoleLeader; on PostgreSQL leadership is the advisory-lock election of leader.pgtest.ts',
   },
   'server/retention/retention.test.ts': {
-    'deletes what is past each kind’s days in batches, keeps the rest, and keeps answering meanwhile':
-      'position, track-block and rollup retention is SQLite-only today (its worker and deletes: server/db/CONTEXT.md, server/cluster-jobs.md)',
-    'sweeps at start: history that expired while the server was down is gone soon after it starts': 'the same history retention (SQLite-only today)',
     'fails a job the last process left running instead of leaving the user polling forever':
       'on a shared database a start fails only export jobs older than EXPORT_STALE_MS (other nodes may be running them; server/cluster-jobs.md, export-jobs.test.ts covers it)',
-    'keeps a user’s stored-media search result across a restart for a day, then forgets it': 'its expiry is a step of the same retention round (data-retention.ts), SQLite-only today',
   },
   'server/services/safe/safe.test.ts': {
     'raises the platform offline alarm 3 minutes after the last contact and ends it on the next contact':
