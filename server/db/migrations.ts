@@ -49,7 +49,7 @@ import { POSITION_DEDUPE_MIGRATION } from './migration-position-dedupe.ts';
 import { NODE_PRESENCE_MIGRATION } from './migration-node-presence.ts';
 import type { SqliteDb } from './sqlite.ts';
 
-interface Migration {
+export interface Migration {
   readonly version: number;
   readonly name: string;
   readonly sql: string;
@@ -339,14 +339,17 @@ const MIGRATIONS: readonly Migration[] = [
   NODE_PRESENCE_MIGRATION,
 ];
 
-/** Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now. */
-export function migrate(db: SqliteDb, upTo: number = Number.MAX_SAFE_INTEGER): number[] {
+/**
+ * Applies pending migrations (up to `upTo`: tests of one migration) in one transaction each; answers the versions applied now.
+ * `migrations`: another list than the registry (the PostgreSQL schema of a given set of versions, db/pg/schema.ts).
+ */
+export function migrate(db: SqliteDb, upTo: number = Number.MAX_SAFE_INTEGER, migrations: readonly Migration[] = MIGRATIONS): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_time INTEGER NOT NULL)`);
   const done = new Set((db.prepare('SELECT version FROM schema_version').all() as { version: number }[]).map((r) => r.version));
   const applied: number[] = [];
   // By number, whatever order parallel work appended them in.
-  for (const m of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
+  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
     if (done.has(m.version) || m.version > upTo) continue;
     const fkWasOn = m.foreignKeysOff ? db.pragma('foreign_keys', { simple: true }) === 1 : false;
     if (fkWasOn) db.pragma('foreign_keys = OFF');
@@ -365,6 +368,11 @@ export function migrate(db: SqliteDb, upTo: number = Number.MAX_SAFE_INTEGER): n
     applied.push(m.version);
   }
   return applied;
+}
+
+/** The registered migrations by version (the PostgreSQL upgrade, db/pg/upgrade.ts, reads their statements). */
+export function registeredMigrations(): readonly Migration[] {
+  return [...MIGRATIONS].sort((a, b) => a.version - b.version);
 }
 
 /** Every migration's version, ascending (numbers may have gaps while parallel work lands). */

@@ -1,14 +1,15 @@
 /**
  * Opens the PostgreSQL database named by DATABASE_URL: connect (PgSyncDb), check the collation, create the
- * schema when the database is empty (derived from the SQLite migrations, schema.ts), and read the catalogue
- * the translator needs. Nodes starting together: the whole start-up write section (schema, then in
+ * schema when the database is empty (derived from the SQLite migrations, schema.ts) or upgrade it in place
+ * when it lacks migrations of this release (upgrade.ts), and read the catalogue the translator needs. Nodes starting together: the whole start-up write section (schema, then in
  * db/open.ts the permission registry, the demo seed and the first administrator) runs under one advisory
  * lock, one node after the other. Before, only the schema was: a node starting while another seeded timed
  * out on its writes (lock_timeout 5 s) or, seeing no user yet, made a second `admin`.
  */
-import { schemaVersions } from '../migrations.ts';
+import { registeredMigrations, type Migration } from '../migrations.ts';
 import { pgSchema } from './schema.ts';
 import { PgSyncDb, readCatalog } from './sync-db.ts';
+import { applyUpgrade, ensurePgOnlyIndexes, planUpgrade } from './upgrade.ts';
 
 /** Advisory-lock key held while the schema is created or checked ('fmig'). */
 const MIGRATION_LOCK_KEY = 0x666d6967;
@@ -22,7 +23,7 @@ export function isPostgresUrl(url: string | undefined): url is string {
 
 export interface OpenedPostgres {
   readonly db: PgSyncDb;
-  /** Schema versions this start applied (all of them when it created the schema, else none). */
+  /** Schema versions this start applied (all of them when it created the schema, those it upgraded with, else none). */
   readonly applied: number[];
   /** Ends the start-up section: releases the start-up lock (db/open.ts calls it once its start-up writes are done). */
   readonly started: () => void;
@@ -52,7 +53,16 @@ function takeStartupLock(db: PgSyncDb, waitMs = STARTUP_LOCK_WAIT_MS): void {
   }
 }
 
-export function openPostgres(url: string): OpenedPostgres {
+export interface OpenPostgresOptions {
+  /** The migrations this release has (the registry; tests: an older release's list, or one a migration added to). */
+  readonly migrations?: readonly Migration[];
+  /** Where an upgrade says what it does (default: stderr; a start that upgrades may take minutes). */
+  readonly log?: (line: string) => void;
+}
+
+export function openPostgres(url: string, options: OpenPostgresOptions = {}): OpenedPostgres {
+  const migrations = options.migrations ?? registeredMigrations();
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const db = new PgSyncDb(url);
   try {
     const collate = db.query('SHOW lc_collate').rows[0] as { lc_collate: string };
@@ -73,20 +83,20 @@ export function openPostgres(url: string): OpenedPostgres {
     };
     try {
       const exists = (db.query("SELECT to_regclass('public.schema_version') IS NOT NULL AS ok").rows[0] as { ok: boolean }).ok;
-      const versions = schemaVersions();
       if (!exists) {
         const now = Date.now();
-        const schema = pgSchema();
+        const schema = pgSchema(migrations);
         const rows = schema.versions.map((v) => `(${v.version}, '${v.name.replaceAll("'", "''")}', ${now})`).join(', ');
         // One transaction: a start that dies half-way leaves an empty database, not half a schema.
         db.execPg(`BEGIN;\n${schema.statements.join(';\n')};\nINSERT INTO schema_version (version, name, applied_time) VALUES ${rows};\nCOMMIT`);
         applied = schema.versions.map((v) => v.version);
       } else {
+        // A database an older release made: its missing migrations, planned whole first (a migration without a
+        // PG form stops the start before any change), then one transaction each (upgrade.ts). Under the start-up
+        // lock: a node starting meanwhile waits, then finds nothing missing.
         const have = new Set((db.query('SELECT version FROM schema_version').rows as { version: number }[]).map((r) => r.version));
-        const missing = versions.filter((v) => !have.has(v));
-        if (missing.length > 0) {
-          throw new Error(`the PostgreSQL schema lacks migrations ${missing.join(', ')}: migrating an existing PostgreSQL database is not supported yet (server/db/CONTEXT.md); recreate it or wait for that step`);
-        }
+        applied = applyUpgrade(url, planUpgrade(have, migrations), log);
+        ensurePgOnlyIndexes(db, url, log);
       }
     } catch (err) {
       started();
