@@ -3,6 +3,7 @@
  * database made by an older release (the schema of its migration list) gets the missing migrations, one
  * transaction each, under the start-up lock; a migration without a PG form stops the start before any change.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { registeredMigrations, schemaVersions, type Migration } from '../migrations.ts';
 import { openPostgres } from './open.ts';
@@ -241,6 +242,75 @@ describe.skipIf(skip !== '')('starting a newer release on a PostgreSQL database 
       expect(done.db.prepare("SELECT count(*) FROM pg_indexes WHERE indexname = 'node_presence_zone'").pluck().get()).toBe(1);
     } finally {
       done.db.close();
+    }
+  });
+});
+
+describe.skipIf(skip !== '')('two nodes of the newer release started together on an older database', () => {
+  let tdb: TestDatabase | undefined;
+  const children: ChildProcess[] = [];
+  afterAll(async () => {
+    for (const c of children) c.kill('SIGKILL');
+    await tdb?.drop();
+  });
+
+  /** A node process that opens the database when told to (a line on stdin) and prints what it applied. */
+  const node = (url: string) => {
+    const code = `
+      import { createInterface } from 'node:readline';
+      import { openPostgres } from ${JSON.stringify(new URL('./open.ts', import.meta.url).href)};
+      process.stdout.write('ready\\n');
+      createInterface({ input: process.stdin }).once('line', () => {
+        const o = openPostgres(${JSON.stringify(url)}, { log: () => {} });
+        o.started();
+        o.db.close();
+        process.stdout.write(JSON.stringify(o.applied) + '\\n');
+        process.exit(0);
+      });`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { stdio: ['pipe', 'pipe', 'inherit'] });
+    children.push(child);
+    const lines: string[] = [];
+    let buf = '';
+    const waiters: (() => void)[] = [];
+    child.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+        lines.push(buf.slice(0, i));
+        buf = buf.slice(i + 1);
+        for (const w of waiters.splice(0)) w();
+      }
+    });
+    // A node that fails (e.g. both migrating at once) answers its exit instead of hanging the test.
+    child.on('exit', (code) => {
+      lines.push(`exited with ${code}`);
+      for (const w of waiters.splice(0)) w();
+    });
+    const line = async (n: number) => {
+      while (lines.length < n) await new Promise<void>((resolve) => waiters.push(resolve));
+      return lines[n - 1]!;
+    };
+    return { child, line };
+  };
+
+  it('one upgrades, the other waits for the start-up lock and finds nothing missing', { timeout: 120_000 }, async () => {
+    tdb = await createTestDatabase();
+    const old = openPostgres(tdb.url, { migrations: upTo(50), log: () => {} });
+    old.started();
+    old.db.close();
+    const a = node(tdb.url);
+    const b = node(tdb.url);
+    expect([await a.line(1), await b.line(1)]).toEqual(['ready', 'ready']);
+    a.child.stdin!.write('go\n');
+    b.child.stdin!.write('go\n');
+    const outs = [await a.line(2), await b.line(2)];
+    expect(outs.every((o) => o.startsWith('['))).toBe(true);
+    const applied = outs.map((o) => JSON.parse(o) as number[]).sort((x, y) => y.length - x.length);
+    expect(applied).toEqual([schemaVersions().filter((v) => v > 50), []]);
+    const db = new PgSyncDb(tdb.url);
+    try {
+      expect(db.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(schemaVersions());
+    } finally {
+      db.close();
     }
   });
 });
