@@ -126,6 +126,7 @@ describe.skipIf(skip !== '')('starting a newer release on a PostgreSQL database 
       block.run(7, day, Buffer.from([1])); // built from the duplicated rows: dropped by 53
       block.run(7, day - 1, Buffer.from([2])); // another day: kept
       block.run(8, day, Buffer.from([3])); // no duplicates: kept
+      db.prepare('DROP INDEX positions_received_brin').run(); // as a database made before that PG-only index existed
     } finally {
       old.db.close();
     }
@@ -137,7 +138,8 @@ describe.skipIf(skip !== '')('starting a newer release on a PostgreSQL database 
       expect(upgraded.applied).toEqual(schemaVersions().filter((v) => v > 40));
       expect(db.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(schemaVersions());
       expect(log[0]).toBe(`PostgreSQL: upgrading the schema from version 40: migrations ${upgraded.applied.join(', ')}`);
-      expect(log.slice(1).every((l) => /^PostgreSQL: migration \d+ \(.+\) applied in \d+\.\d s$/.test(l))).toBe(true);
+      expect(log.slice(1, -1).every((l) => /^PostgreSQL: migration \d+ \(.+\) applied in \d+\.\d s$/.test(l))).toBe(true);
+      expect(log.at(-1)).toBe('PostgreSQL: creating index positions_received_brin (PostgreSQL-only, missing from this database)');
       // Old rows as they were; the column of 57 with its default; the table of 57 usable.
       expect(db.prepare('SELECT name FROM company WHERE id = 1').pluck().get()).toBe('老集团');
       expect(db.prepare('SELECT device_no, state, node FROM recording_upload').all()).toEqual([{ device_no: '013800000007', state: 'done', node: '' }]);
