@@ -36,6 +36,17 @@ describe('planning an upgrade (SQLite on :memory:, no database touched)', () => 
     expect(planUpgrade(new Set(schemaVersions()), ALL)).toEqual([]);
   });
 
+  it('makes a new day-partitioned table with its rowid sequence and PG-only index', () => {
+    const [two] = planUpgrade(versionsUpTo(1), upTo(2));
+    expect(two!.statements.filter((x) => /positions/.test(x) && !x.startsWith('INSERT INTO sqlite_master')).map((x) => x.replace(/\s+/g, ' '))).toEqual([
+      'CREATE SEQUENCE positions_rowid_seq',
+      expect.stringMatching(/^CREATE TABLE "positions" \( "vehicle_id" bigint NOT NULL, .* rowid bigint NOT NULL DEFAULT nextval\('positions_rowid_seq'\) \) PARTITION BY RANGE \("gps_time"\)$/),
+      // With its table (PostgreSQL-only), then the statement that makes the SQLite index.
+      'CREATE INDEX positions_received_brin ON positions USING brin (received_at)',
+      'CREATE INDEX "positions_vehicle_time" ON positions(vehicle_id, gps_time)',
+    ]);
+  });
+
   it('keeps a trigger body one statement, and places data statements between the DDL around them', () => {
     expect(migrationStatements(`CREATE TABLE a (x INTEGER);\n-- c\nCREATE TRIGGER t AFTER INSERT ON a BEGIN UPDATE a SET x = 1; DELETE FROM a; END;\nINSERT INTO a VALUES ('x;y') -- z; w\n;;`))
       .toEqual(['CREATE TABLE a (x INTEGER)', 'CREATE TRIGGER t AFTER INSERT ON a BEGIN UPDATE a SET x = 1; DELETE FROM a; END', "INSERT INTO a VALUES ('x;y') -- z; w"]);
@@ -55,6 +66,11 @@ describe('planning an upgrade (SQLite on :memory:, no database touched)', () => 
     expect(planUpgrade(new Set(schemaVersions()), plus(retype))[0]!.statements.slice(0, 2)).toEqual(['DROP TABLE "node_presence"', expect.stringMatching(/^CREATE TABLE "node_presence"/)]);
     const pragma: Migration = { version: 9001, name: 'pragma', sql: 'PRAGMA user_version = 3' };
     expect(() => planUpgrade(new Set(schemaVersions()), plus(pragma))).toThrow(/it has a statement without a PostgreSQL form: PRAGMA user_version/);
+    // A hand-written PG version takes the place of the derived statements.
+    const rebuild: Migration = { version: 9001, name: 'rebuild', sql: 'CREATE TABLE np2 (node TEXT PRIMARY KEY); DROP TABLE node_presence; ALTER TABLE np2 RENAME TO node_presence' };
+    const [hand] = planUpgrade(new Set(schemaVersions()), plus(rebuild), { 9001: ['ALTER TABLE node_presence DROP COLUMN started_at', 'ALTER TABLE node_presence DROP COLUMN seen_at'] });
+    expect(hand!.statements.slice(0, 3)).toEqual(['ALTER TABLE node_presence DROP COLUMN started_at', 'ALTER TABLE node_presence DROP COLUMN seen_at', 'DELETE FROM sqlite_master']);
+    expect(hand!.statements[3]).toContain("('table', 'node_presence', 'node_presence', 'CREATE TABLE \"node_presence\" (node TEXT PRIMARY KEY)')");
     const newer = new Set([...schemaVersions(), 9999]);
     expect(() => planUpgrade(newer, plus(drop))).toThrow(/migrations this release does not know \(9999: a newer release upgraded it\) and lacks 9001/);
   });
@@ -178,6 +194,25 @@ describe.skipIf(skip !== '')('starting a newer release on a PostgreSQL database 
     second.db.close();
     expect(second.applied).toEqual([]);
     expect(again).toEqual([]);
+  });
+
+  it('upgrades from version 1 to 21 (a partitioned table, a seed, a trigger, appended columns, a backfill) as a new database of 21 is made', { timeout: 120_000 }, async () => {
+    const tdb = await newDb();
+    const old = open(tdb.url, upTo(1));
+    old.db.close();
+    const upgraded = open(tdb.url, upTo(21));
+    const fresh = open((await newDb()).url, upTo(21));
+    try {
+      expect(upgraded.applied).toEqual([...versionsUpTo(21)].filter((v) => v > 1));
+      const a = fingerprint(upgraded.db);
+      const b = fingerprint(fresh.db);
+      for (const k of Object.keys(b)) expect(a[k], k).toEqual(b[k]);
+      // Migration 5's seed ran as a data statement (a new database gets the catalogue from the start-up sync).
+      expect(upgraded.db.prepare('SELECT count(*) FROM alarm_type').pluck().get()).toBeGreaterThan(50);
+    } finally {
+      upgraded.db.close();
+      fresh.db.close();
+    }
   });
 
   it('stops on a migration without a PG form before any change, and rolls back a migration PostgreSQL fails, keeping the ones before', { timeout: 120_000 }, async () => {
