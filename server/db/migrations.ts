@@ -47,6 +47,7 @@ import { VOICE_MIGRATION } from './migration-voice.ts';
 import { CAB_SUPERVISION_MIGRATION } from './migration-cab-supervision.ts';
 import { POSITION_DEDUPE_MIGRATION } from './migration-position-dedupe.ts';
 import { NODE_PRESENCE_MIGRATION } from './migration-node-presence.ts';
+import { IMPORT_JOBS_MIGRATION } from './migration-import-jobs.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 export interface Migration {
@@ -337,6 +338,8 @@ const MIGRATIONS: readonly Migration[] = [
   ALARM_INDEX_TRIM_MIGRATION,
   // Issue 20 (node presence; recording uploads owned by the node holding their FTP credentials): version 57.
   NODE_PRESENCE_MIGRATION,
+  // Issue 20 (import job status readable from any API node; server/resources/import-jobs.ts): version 58.
+  IMPORT_JOBS_MIGRATION,
 ];
 
 /**

@@ -22,9 +22,13 @@
  * plate look-up and two inserts (the vehicle with its 5 indexes, the log row with 2). Measured on the
  * shared 2-core machine, 10,000 vehicles, same-run pairs: 550–750 ms before, 210–320 ms after.
  *
- * Jobs live in memory (a restart forgets them; nothing half-written survives one, the transaction is
- * atomic): per user, one running at a time, the last 10 finished kept for 30 minutes; the server runs 4
- * at most. Someone else's task is 404, as is a task of another resource.
+ * Jobs live in the memory of the node running them: per user, one running at a time, the last 10 finished kept
+ * for 30 minutes; the node runs 4 at most. Someone else's task is 404, as is a task of another resource. Their
+ * status is also written to the database (import-jobs-store.ts, table `import_job`: at the start, on progress at
+ * most once a second, at the end with the outcome), so behind a balancer a status call reaching another API node
+ * answers it too (issue 20). A task whose row stopped moving for IMPORT_STALE_MS (its node died) reads failed;
+ * on the embedded database (one process) an unfinished task last written before this process started reads
+ * failed at once (a restart: nothing half-written survives one, the transaction is atomic).
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
@@ -39,6 +43,7 @@ import { AppError, fail, ok } from '../http/envelope.ts';
 import type { Message } from '../http/messages.ts';
 import { MAX_ID, Strict, type App } from '../http/route.ts';
 import { fileProblem, ProblemList, readImportSheet, ruleProblem, type ImportColumn, type ImportProblem } from './import.ts';
+import { IMPORT_STALE_MS, IMPORT_WRITE_MS, ImportJobStore, type ImportJobRow } from './import-jobs-store.ts';
 import type { CallContext, Endpoint, Fields } from './resource.ts';
 
 const pair = (zh: string, en: string): Message => (lang) => (lang === 'zh' ? zh : en);
@@ -255,6 +260,8 @@ interface Job {
   message?: Message;
   finished?: number;
   writeMs?: number;
+  /** When its row was last written (import-jobs-store.ts). */
+  written?: number;
 }
 
 export interface ImportJobLimits {
@@ -264,13 +271,38 @@ export interface ImportJobLimits {
   readonly keptPerUser: number;
 }
 
-/** The import tasks of one server, in memory. */
+/** The import tasks of one server, in memory, their status also in the database when a store is given (any node reads it). */
 export class ImportJobs {
   private readonly jobs = new Map<string, Job>();
   private readonly running = new Set<Promise<void>>();
+  /** Tasks this node forgot whose rows are still to be deleted (at the next start). */
+  private readonly forgotten = new Set<string>();
   private closing = false;
 
-  constructor(private readonly limits: ImportJobLimits = IMPORT_JOB_LIMITS, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly limits: ImportJobLimits = IMPORT_JOB_LIMITS,
+    private readonly now: () => number = Date.now,
+    private readonly store?: ImportJobStore,
+    /** Other nodes share the database (their tasks are not in this node's memory but may be running). */
+    private readonly shared = false,
+  ) {
+    this.startedAt = now();
+  }
+
+  /** When this process's task list began (tasks written before, on the embedded database, died with the last process). */
+  private readonly startedAt: number;
+
+  private row(job: Job): ImportJobRow {
+    const now = this.now();
+    job.written = now;
+    return {
+      id: job.id, userId: job.userId, resource: job.resource, phase: job.phase, done: job.done, total: job.total, imported: job.imported ?? null,
+      problemCount: job.problems ? job.problemCount ?? job.problems.length : null,
+      problems: job.problems ? { zh: job.problems.map((p) => problemView(p, 'zh')), en: job.problems.map((p) => problemView(p, 'en')) } : null,
+      message: job.message ? [job.message('zh'), job.message('en')] : null,
+      createTime: job.created, updateTime: now, finishTime: job.finished ?? null,
+    };
+  }
 
   /** A new task of `userId`, or 429 when the user already runs one or the server runs its maximum. */
   begin(userId: number, resource: string): Job {
@@ -280,7 +312,44 @@ export class ImportJobs {
     if (this.closing || active.length >= this.limits.runningMax) throw new AppError(ErrorCode.TooManyRequests, ImportJobMessages.busy);
     const job: Job = { id: randomUUID(), userId, resource, created: this.now(), phase: 'reading', done: 0, total: 0 };
     this.jobs.set(job.id, job);
+    if (this.store) {
+      const now = this.now();
+      // Rows no node answers any more: finished past the keeping time, or stale (their node died) that long ago.
+      this.store.deleteExpired(now - this.limits.keepMinutes * 60_000, now - IMPORT_STALE_MS - this.limits.keepMinutes * 60_000);
+      this.store.delete([...this.forgotten]);
+      this.forgotten.clear();
+      this.store.save(this.row(job));
+    }
     return job;
+  }
+
+  /**
+   * The caller's task of this resource as the status call answers it: this node's own from memory, another
+   * node's from the database; anything else (someone else's, another resource's, expired) is 404.
+   */
+  status(userId: number, resource: string, taskId: string, lang: Lang): ImportJobState {
+    this.sweep(0);
+    const job = this.jobs.get(taskId);
+    if (job) return this.view(this.own(userId, resource, taskId), lang);
+    const row = this.forgotten.has(taskId) ? undefined : this.store?.get(taskId);
+    const now = this.now();
+    if (!row || row.userId !== userId || row.resource !== resource) throw fail.notFound(ImportJobMessages.taskNotFound);
+    if (row.finishTime !== null && now - row.finishTime > this.limits.keepMinutes * 60_000) throw fail.notFound(ImportJobMessages.taskNotFound);
+    const base = { taskId: row.id, done: row.done, total: row.total };
+    if (row.finishTime === null) {
+      // Not running here. Its node is gone when silent past the bound; on the embedded database (one process) a
+      // task last written before this process started was its previous run's (a restart): gone at once.
+      const lost = now - row.updateTime > IMPORT_STALE_MS || (!this.shared && row.updateTime < this.startedAt);
+      if (!lost) return { ...base, phase: row.phase };
+      if (now - row.updateTime > IMPORT_STALE_MS + this.limits.keepMinutes * 60_000) throw fail.notFound(ImportJobMessages.taskNotFound);
+      return { ...base, phase: 'failed', msg: ImportJobMessages.failed(lang) };
+    }
+    return {
+      ...base, phase: row.phase,
+      ...(row.imported === null ? {} : { imported: row.imported }),
+      ...(row.problems ? { problems: row.problems[lang], problemCount: row.problemCount ?? row.problems[lang].length } : {}),
+      ...(row.message ? { msg: row.message[lang === 'zh' ? 0 : 1] } : {}),
+    };
   }
 
   /** The caller's task of this resource; anything else (someone else's, another resource's, expired) is 404. */
@@ -306,12 +375,15 @@ export class ImportJobs {
     job.phase = p.phase;
     job.done = p.done;
     job.total = p.total;
+    // At most once a second (IMPORT_WRITE_MS): a progress call comes every slice of rows.
+    if (this.store && job.finished === undefined && this.now() - (job.written ?? 0) >= IMPORT_WRITE_MS) this.store.save(this.row(job));
   }
 
   finish(job: Job, phase: 'done' | 'refused' | 'failed', what: Partial<Pick<Job, 'imported' | 'problems' | 'problemCount' | 'message' | 'writeMs' | 'done'>> = {}): void {
     Object.assign(job, what);
     job.phase = phase;
     job.finished = this.now();
+    this.store?.save(this.row(job));
   }
 
   view(job: Job, lang: Lang): ImportJobState {
@@ -327,6 +399,7 @@ export class ImportJobs {
   async close(): Promise<void> {
     this.closing = true;
     await Promise.allSettled([...this.running]);
+    this.store?.close();
   }
 
   /** Tasks held now (tests). */
@@ -339,10 +412,15 @@ export class ImportJobs {
     const now = this.now();
     const keep = this.limits.keepMinutes * 60_000;
     const finishedBy = new Map<number, Job[]>();
+    const forgotten: string[] = [];
+    const forget = (id: string) => {
+      this.jobs.delete(id);
+      forgotten.push(id);
+    };
     for (const job of this.jobs.values()) {
       if (job.finished === undefined) continue;
       if (now - job.finished > keep) {
-        this.jobs.delete(job.id);
+        forget(job.id);
         continue;
       }
       const list = finishedBy.get(job.userId) ?? [];
@@ -351,8 +429,10 @@ export class ImportJobs {
     }
     for (const list of finishedBy.values()) {
       list.sort((a, b) => a.finished! - b.finished!);
-      for (const old of list.slice(0, Math.max(0, list.length - this.limits.keptPerUser + room))) this.jobs.delete(old.id);
+      for (const old of list.slice(0, Math.max(0, list.length - this.limits.keptPerUser + room))) forget(old.id);
     }
+    // Forgotten here, forgotten on every node: their rows go at the next start (a status call writes nothing).
+    if (this.store) for (const id of forgotten) this.forgotten.add(id);
   }
 }
 
@@ -363,9 +443,10 @@ declare module 'fastify' {
   }
 }
 
-function jobsOf(app: App): ImportJobs {
+function jobsOf(app: App, storage: Storage): ImportJobs {
   if (!app.hasDecorator('importJobs')) {
-    const jobs = new ImportJobs();
+    const shared = app.hasDecorator('leadership') && app.leadership.shared;
+    const jobs = new ImportJobs(IMPORT_JOB_LIMITS, Date.now, new ImportJobStore(storage, app.log), shared);
     app.decorate('importJobs', jobs);
     // Running tasks end (failed, nothing written) before the database closes.
     app.addHook('onClose', async () => jobs.close());
@@ -425,7 +506,7 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
  * companyId the console may also send there), so the fuzz test drives it like any route.
  */
 export function registerImportJob(app: App, storage: Storage, runner: ImportRunner, endpoints: { start: Endpoint; status: Endpoint }, call: (request: FastifyRequest) => CallContext): void {
-  const jobs = jobsOf(app);
+  const jobs = jobsOf(app, storage);
   const { start, status } = endpoints;
   app.register(async (scope) => {
     await scope.register(multipart, { limits: MULTIPART_LIMITS });
@@ -467,7 +548,7 @@ export function registerImportJob(app: App, storage: Storage, runner: ImportRunn
     handler: async (request) => {
       const c = call(request);
       const { taskId } = (inQuery ? request.query : request.body) as { taskId: string };
-      return ok(jobs.view(jobs.own(c.ctx.user.id, runner.resource, taskId), c.lang), c.lang);
+      return ok(jobs.status(c.ctx.user.id, runner.resource, taskId, c.lang), c.lang);
     },
   });
 }
