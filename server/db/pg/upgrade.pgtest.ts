@@ -58,7 +58,7 @@ describe('planning an upgrade (SQLite on :memory:, no database touched)', () => 
     expect(at(/^CREATE UNIQUE INDEX "positions_vehicle_time"/)).toBeGreaterThan(at(/^DROP INDEX "positions_vehicle_time"/));
   });
 
-  it('refuses a dropped column, and a changed column or key met in a hand-made rebuild, before anything runs', () => {
+  it('refuses a dropped column, a table made from a query and a PRAGMA before anything runs; carries a drop-and-create as such; takes a hand-written version', () => {
     const drop: Migration = { version: 9001, name: 'drop a column', sql: 'ALTER TABLE node_presence DROP COLUMN seen_at' };
     expect(() => planUpgrade(new Set(schemaVersions()), plus(drop))).toThrow(/^migration 9001 \(drop a column\) .*: it drops column node_presence.seen_at\. Nothing was changed: the database stays at version \d+/);
     const retype: Migration = { version: 9001, name: 'retype', sql: 'DROP TABLE node_presence; CREATE TABLE node_presence (node TEXT PRIMARY KEY, started_at TEXT NOT NULL, seen_at INTEGER NOT NULL)' };
@@ -71,6 +71,8 @@ describe('planning an upgrade (SQLite on :memory:, no database touched)', () => 
     const [hand] = planUpgrade(new Set(schemaVersions()), plus(rebuild), { 9001: ['ALTER TABLE node_presence DROP COLUMN started_at', 'ALTER TABLE node_presence DROP COLUMN seen_at'] });
     expect(hand!.statements.slice(0, 3)).toEqual(['ALTER TABLE node_presence DROP COLUMN started_at', 'ALTER TABLE node_presence DROP COLUMN seen_at', 'DELETE FROM sqlite_master']);
     expect(hand!.statements[3]).toContain("('table', 'node_presence', 'node_presence', 'CREATE TABLE \"node_presence\" (node TEXT PRIMARY KEY)')");
+    const ctas: Migration = { version: 9001, name: 'copy', sql: 'CREATE TABLE np_copy AS SELECT * FROM node_presence' };
+    expect(() => planUpgrade(new Set(schemaVersions()), plus(ctas))).toThrow(/it creates table np_copy from a query/);
     const newer = new Set([...schemaVersions(), 9999]);
     expect(() => planUpgrade(newer, plus(drop))).toThrow(/migrations this release does not know \(9999: a newer release upgraded it\) and lacks 9001/);
   });

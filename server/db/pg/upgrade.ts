@@ -109,19 +109,25 @@ function classify(stmt: string, temps: Set<string>): Kind {
   if ((m = new RegExp(String.raw`^ALTER\s+TABLE\s+${NAME}\s+DROP\s+(?:COLUMN\s+)?${NAME}`, 'i').exec(stmt))) {
     return { kind: 'refused', reason: `drops column ${unquote(m[1]!)}.${unquote(m[2]!)}` };
   }
+  if ((m = new RegExp(String.raw`^CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?${NAME}\s+AS\b`, 'i').exec(stmt))) {
+    return { kind: 'refused', reason: `creates table ${unquote(m[1]!)} from a query (CREATE TABLE … AS: its rows would not be carried)` };
+  }
   if (/^ALTER\s+TABLE\s+\S+\s+ADD\b/i.test(stmt)) return { kind: 'schema' };
   if (/^(?:CREATE|DROP)\s+(?:UNIQUE\s+)?(?:TABLE|INDEX|TRIGGER|VIEW)\b/i.test(stmt)) return { kind: 'schema' };
   if (/^(?:INSERT|UPDATE|DELETE|REPLACE|WITH)\b/i.test(stmt)) return { kind: 'data' };
   return { kind: 'refused', reason: `has a statement without a PostgreSQL form: ${stmt.slice(0, 80)}` };
 }
 
-/** The PG DDL that turns schema `a` into schema `b`; throws the reason (a string) for a change it cannot express. */
+/** A schema change the upgrade cannot express on PG; the message is the reason (after "it"). */
+class CannotDerive extends Error {}
+
+/** The PG DDL that turns schema `a` into schema `b`; throws CannotDerive for a change it cannot express. */
 export function schemaChange(a: SchemaModel, b: SchemaModel): string[] {
   const out: string[] = [];
   const gone = [...a.tables.keys()].filter((n) => !b.tables.has(n));
   for (const name of gone) {
     const user = [...b.tables.values()].find((t) => t.foreignKeys.some((fk) => fk.includes(` REFERENCES ${q(name)}`)));
-    if (user) throw `drops table ${name}, which table ${user.name} still references (a table rebuild)`;
+    if (user) throw new CannotDerive(`drops table ${name}, which table ${user.name} still references (a table rebuild)`);
   }
   // Triggers and indexes that go or change first, while their tables are there (a dropped table takes its own).
   for (const [name, t] of a.triggers) {
@@ -145,7 +151,7 @@ export function schemaChange(a: SchemaModel, b: SchemaModel): string[] {
       const added = appendedColumns(before, t);
       for (const c of added) out.push(`ALTER TABLE ${q(name)} ADD COLUMN ${c.def}`);
       const lost = before.foreignKeys.find((fk) => !t.foreignKeys.includes(fk));
-      if (lost) throw `changes the foreign keys of table ${name} (${lost.replace(/^ALTER TABLE \S+ ADD /, '')} goes)`;
+      if (lost) throw new CannotDerive(`changes the foreign keys of table ${name} (${lost.replace(/^ALTER TABLE \S+ ADD /, '')} goes)`);
       foreignKeys.push(...t.foreignKeys.filter((fk) => !before.foreignKeys.includes(fk)));
     }
   }
@@ -160,11 +166,11 @@ function appendedColumns(before: TableModel, after: TableModel): TableModel['col
   const table = before.name;
   for (const [i, c] of before.columns.entries()) {
     const now = after.columns.find((x) => x.name === c.name);
-    if (!now) throw `drops column ${table}.${c.name}`;
-    if (now.def !== c.def) throw `changes column ${table}.${c.name} (${c.def} → ${now.def})`;
-    if (after.columns[i] !== now) throw `reorders the columns of table ${table} (a table rebuild)`;
+    if (!now) throw new CannotDerive(`drops column ${table}.${c.name}`);
+    if (now.def !== c.def) throw new CannotDerive(`changes column ${table}.${c.name} (${c.def} → ${now.def})`);
+    if (after.columns[i] !== now) throw new CannotDerive(`reorders the columns of table ${table} (a table rebuild)`);
   }
-  if (after.shape !== before.shape) throw `changes the keys or constraints of table ${table} (${before.shape || 'none'} → ${after.shape || 'none'})`;
+  if (after.shape !== before.shape) throw new CannotDerive(`changes the keys or constraints of table ${table} (${before.shape || 'none'} → ${after.shape || 'none'})`);
   return after.columns.slice(before.columns.length);
 }
 
@@ -207,9 +213,9 @@ export function planUpgrade(have: ReadonlySet<number>, migrations: readonly Migr
           const next = schemaModel(lite);
           try {
             statements.push(...schemaChange(model, next));
-          } catch (reason) {
-            if (typeof reason === 'string') throw refuse(reason);
-            throw reason;
+          } catch (err) {
+            if (err instanceof CannotDerive) throw refuse(err.message);
+            throw err;
           }
           model = next;
           continue;
