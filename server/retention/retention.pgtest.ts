@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chinaDayIndex, chinaDayStartMs } from '../../domain/track/days.ts';
 import { partitionDdl } from '../db/pg/partitions.ts';
+import { COPY_MAX } from './pg-partitions.ts';
 import type { PositionRow } from '../db/repositories.ts';
 import type { SqliteStorage } from '../db/sqlite/storage.ts';
 import { pgSkipReason } from '../db/pg/test-db.ts';
@@ -89,5 +90,29 @@ describe.skipIf(skip !== '')('position retention on PostgreSQL: whole day partit
 
     // Nothing left to do: the silent vehicle's and the reset clock's partitions hold only rows that stay.
     expect(await server.app.dataRetention.sweep()).toMatchObject({ positions: 0, positionPartitions: 0 });
+  });
+
+  it('finishes a day a crash left detached, and thins instead of copying a day whose rows mostly stay', async () => {
+    const [v1, , v3] = (await server.app.storage.terminals.allVehicles()).map((v) => v.vehicleId) as [number, number, number];
+    const now = server.clock.now();
+    const today = chinaDayIndex(now);
+    const start = (day: number) => chinaDayStartMs(day);
+    // A crash between a day's detach and its drop: the day table is no partition any more, its name still taken.
+    const crashed = today - 300;
+    await server.app.storage.positions.append(points(v1, start(crashed) + 3_600_000, 30, 10_000));
+    db().exec(`ALTER TABLE positions DETACH PARTITION ${partitionDdl('positions', start(crashed)).name}`);
+    // A reset clock reporting into one old day for long: 10,001 rows that arrived now, 40 stored long ago.
+    const busy = today - 400;
+    await server.app.storage.positions.append([
+      ...points(v3, start(busy) + 1000, 40, 1000, () => start(busy) + 5000),
+      ...points(v3, start(busy) + 100_000, COPY_MAX + 1, 1, () => now),
+    ]);
+
+    const r = await server.app.dataRetention.sweep();
+    expect(r).toMatchObject({ positions: 30 + 40, positionPartitions: 1 });
+    expect(partitionExists(start(crashed))).toBe(false);
+    // Thinned in place: the 40 old arrivals gone, every late one still there, the partition kept.
+    expect(partitionExists(start(busy))).toBe(true);
+    expect(await trail(v3, start(busy), start(busy + 1))).toBe(COPY_MAX + 1);
   });
 });
