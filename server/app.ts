@@ -6,7 +6,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { loadOrCreateSecret, TokenService } from './auth/tokens.ts';
-import { mediaDirOf, upgradePackagesDirOf, type Config } from './config.ts';
+import { mediaDirOf, sharedFilesDirOf, upgradePackagesDirOf, type Config } from './config.ts';
 import { openStorage } from './db/open.ts';
 import type { Storage } from './db/repositories.ts';
 import { installAuth } from './http/auth.ts';
@@ -190,14 +190,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   photoWallRoutes(api, { storage, live }); // issue 15: photo walls (after multimedia: snap now uses app.multimedia)
   terminalParamsRoutes(api, { storage, live }); // issue 17: terminal parameters, command records, paramconfig
   terminalUpgradeRoutes(api, { storage, live, packagesDir: upgradePackagesDirOf(config) }); // issue 17: upgrade packages, 0x8108 pushes as command tasks
-  voiceRoutes(api, { storage, live, dataDir: config.dataDir }); // issue 19: text templates, audio resources, batch 0x8300 voice dispatch as command tasks
+  voiceRoutes(api, { storage, live, filesDir: sharedFilesDirOf(config, 'audio-resources') }); // issue 19: text templates, audio resources, batch 0x8300 voice dispatch as command tasks
   fenceRoutes(api, { storage, live, alarms: () => (app.hasDecorator('alarms') ? app.alarms : undefined) }); // issue 17: fences, sent to terminals (0x8600-0x8605); reloads the platform evaluation
   routePlanRoutes(api, { storage, live, alarms: () => (app.hasDecorator('alarms') ? app.alarms : undefined) }); // issue 17: planned routes, sent to terminals (0x8606/0x8607); reloads the route evaluation
   boxStatusRoutes(api, { storage, live, retentionDays: config.positionRetentionDays }); // issue 17: slag-truck cargo box state, group 70 alarms (after safe: chains its report listener)
   installCommLog(app, api, { config, storage, live }); // issue 17: communication logs (gateway frame log), device messages, devlogcommand
   faceRecognitionRoutes(api, { storage, live }); // issue 19: terminals' face comparison results (0x0E10), device samples pushed (0x8E11/0x8E12)
   noticeRoutes(api, { storage, push: () => (app.hasDecorator('push') ? app.push : undefined) }); // issue 19: notices (unread count pushed per user), message log, user menu favourites
-  accidentRoutes(api, { storage, dataDir: config.dataDir }); // issue 19: accidents filed with linked alarms, media and track; publicity cases with evidence files
+  accidentRoutes(api, { storage, filesDir: sharedFilesDirOf(config, 'accident-files'), shared: app.leadership.shared }); // issue 19: accidents filed with linked alarms, media and track; publicity cases with evidence files
   opsCheckRoutes(api, { storage, config, live }); // issue 19: ops check KPIs per company and month, analysis and insurer reports (HTML)
   appFeedbackRoutes(api, { storage, config }); // issue 19: feedback threads (app and platform), the drivers'-app API, app push with delivery state
   cabSupervisionRoutes(api, { storage, live, suggestThreshold: () => systemConfig.number('safety.cabSuggestAlarms', 3) }); // issue 19: cab supervision, 0x8300 sends as command tasks, suggestions from driver-state alarms

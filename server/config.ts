@@ -271,9 +271,18 @@ export function mediaDirOf(config: Pick<Config, 'mediaDir' | 'dataDir'>): string
   return config.mediaDir ?? path.join(config.dataDir, 'media');
 }
 
+/**
+ * A folder of files every node must read, whichever node wrote them (upgrade packages, export files, accident
+ * evidence, audio resources): MEDIA_DIR/<name> (the shared mount in scale-out), else DATA_DIR/<name> (where they
+ * always were on one node).
+ */
+export function sharedFilesDirOf(config: Pick<Config, 'mediaDir' | 'dataDir'>, name: 'upgrade-packages' | 'exports' | 'accident-files' | 'audio-resources'): string {
+  return path.join(config.mediaDir ?? config.dataDir, name);
+}
+
 /** Terminal upgrade packages: MEDIA_DIR/upgrade-packages, else DATA_DIR/upgrade-packages (where they always were). */
 export function upgradePackagesDirOf(config: Pick<Config, 'mediaDir' | 'dataDir'>): string {
-  return path.join(config.mediaDir ?? config.dataDir, 'upgrade-packages');
+  return sharedFilesDirOf(config, 'upgrade-packages');
 }
 
 /** Reads the configuration; `overrides` win over the environment (tests use them). */

@@ -120,9 +120,18 @@ declare module 'fastify' {
   }
 }
 
+/** On a shared folder, how long an evidence file no row names yet is left alone by the sweep (an upload on another node). */
+export const UNNAMED_GRACE_MS = 10 * 60_000;
+
 export interface AccidentDeps {
   readonly storage: Storage;
-  readonly dataDir: string;
+  /** Where evidence files are kept (config.ts `sharedFilesDirOf`: the shared mount in scale-out). */
+  readonly filesDir: string;
+  /**
+   * Several nodes share the folder (issue 20): the sweep leaves an unnamed file younger than UNNAMED_GRACE_MS, which
+   * may be another node's upload between its rename and its row. @default false
+   */
+  readonly shared?: boolean;
   /** The server's clock (tests pin it). */
   readonly clock?: () => number;
 }
@@ -131,7 +140,7 @@ export function accidentRoutes(app: App, deps: AccidentDeps): void {
   const db = (deps.storage as SqliteStorage).db;
   const { storage } = deps;
   const clock = deps.clock ?? Date.now;
-  const dir = path.join(deps.dataDir, 'accident-files');
+  const dir = deps.filesDir;
   const fileOf = (sha256: string) => path.join(dir, sha256);
   const who = (ctx: AuthContext) => ctx.user.realName || ctx.user.username;
 
@@ -441,8 +450,10 @@ export function accidentRoutes(app: App, deps: AccidentDeps): void {
     try { names = fs.readdirSync(dir); } catch { return 0; }
     const used = db.prepare('SELECT 1 FROM accident_file WHERE sha256 = ? LIMIT 1');
     let removed = 0;
+    const youngerThan = clock() - UNNAMED_GRACE_MS;
     for (const name of names) {
       if (!/^[0-9a-f]{64}$/.test(name) || used.get(name)) continue;
+      if (deps.shared && (fs.statSync(fileOf(name), { throwIfNoEntry: false })?.mtimeMs ?? 0) > youngerThan) continue;
       fs.rmSync(fileOf(name), { force: true });
       removed++;
     }

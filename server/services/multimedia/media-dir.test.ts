@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, mediaDirOf, upgradePackagesDirOf } from '../../config.ts';
+import { loadConfig, mediaDirOf, sharedFilesDirOf, upgradePackagesDirOf } from '../../config.ts';
 import { startLiveServer, type LiveTestServer } from '../../live/test-harness.ts';
 import { actAsCamera } from '../../test/camera-terminal.ts';
 import { injectForm } from '../../test/multipart.ts';
@@ -26,6 +26,11 @@ describe('MEDIA_DIR setting', () => {
     expect(set.mediaDir).toBe('/mnt/fleet-media');
     expect(mediaDirOf(set)).toBe('/mnt/fleet-media');
     expect(upgradePackagesDirOf(set)).toBe('/mnt/fleet-media/upgrade-packages');
+    // Every file any node must read: on the shared mount when there is one, where it always was otherwise.
+    for (const name of ['exports', 'accident-files', 'audio-resources'] as const) {
+      expect(sharedFilesDirOf(set, name)).toBe(`/mnt/fleet-media/${name}`);
+      expect(sharedFilesDirOf(unset, name)).toBe(`/srv/fleet/${name}`);
+    }
     expect(() => loadConfig({ MEDIA_DIR: 'shared/media' })).toThrow('MEDIA_DIR must be an absolute path (in scale-out every node mounts the shared directory at the same path), got "shared/media"');
   });
 
@@ -91,5 +96,17 @@ describe('a node on a MEDIA_DIR', () => {
     expect(answer.code).toBe(200);
     expect(readdirSync(path.join(mediaDir, 'upgrade-packages'))).toEqual([answer.data.sha256]);
     expect(existsSync(path.join(server.config.dataDir, 'upgrade-packages'))).toBe(false);
+  });
+
+  it('stores an audio resource under MEDIA_DIR/audio-resources (any node sends it), nothing under DATA_DIR', async () => {
+    const ascii = (t: string) => [...t].map((c) => c.charCodeAt(0));
+    const wav = new Uint8Array([...ascii('RIFF'), 36, 0, 0, 0, ...ascii('WAVEfmt '), ...new Array(40).fill(1)]);
+    const form = new FormData();
+    form.append('name', '到站提示');
+    form.append('file', new Blob([wav], { type: 'audio/wav' }), 'prompt.wav');
+    const answer = await injectForm<{ url: string }>(server.app, '/service-ops/audioManage/add', form, { token: admin });
+    expect(answer.code).toBe(200);
+    expect(readdirSync(path.join(mediaDir, 'audio-resources'))).toHaveLength(1);
+    expect(existsSync(path.join(server.config.dataDir, 'audio-resources'))).toBe(false);
   });
 });

@@ -106,7 +106,8 @@ const audioView = (r: AudioRow) => ({
 export interface VoiceDeps {
   readonly storage: Storage;
   readonly live: LiveRuntime;
-  readonly dataDir: string;
+  /** Where audio files are kept (config.ts `sharedFilesDirOf`: the shared mount in scale-out, so any node sends them). */
+  readonly filesDir: string;
 }
 
 const MULTIPART_LIMITS = { fileSize: AUDIO_MAX_BYTES, files: 2, fields: 4, parts: 6, fieldNameSize: 64, fieldSize: 400, headerPairs: 20 } as const;
@@ -115,7 +116,7 @@ const like = (kw: string) => `%${kw.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 export function voiceRoutes(app: App, deps: VoiceDeps): void {
   const { storage, live } = deps;
   const db = (storage as SqliteStorage).db;
-  const dir = path.join(deps.dataDir, 'audio-resources');
+  const dir = deps.filesDir;
   const fileOf = (sha256: string) => path.join(dir, sha256);
   const userOf = (ctx: AuthContext): CommandUser => ({ id: ctx.user.id, name: ctx.user.realName || ctx.user.username });
 
