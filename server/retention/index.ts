@@ -3,12 +3,11 @@
  * and hourly — export files past their lifetime (services/export-jobs.ts), history past its retention
  * (data-retention.ts), and the media files that services/multimedia registers (media/retention.ts).
  */
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { RetentionPolicy } from '../../domain/retention/policy.ts';
 import { retentionCutoffs } from '../../domain/retention/policy.ts';
 import { chinaDateOfDay } from '../../domain/track/days.ts';
-import type { Config } from '../config.ts';
+import { sharedFilesDirOf, type Config } from '../config.ts';
 import type { Storage } from '../db/repositories.ts';
 import type { SqliteStorage } from '../db/sqlite/storage.ts';
 import { ExportFiles } from '../services/export-jobs.ts';
@@ -65,7 +64,8 @@ export function installRetention(app: FastifyInstance, deps: { config: Config; s
   });
   app.decorate('retention', scheduler);
 
-  const exportFiles = new ExportFiles({ storage, dir: path.join(config.dataDir, 'exports'), keepMs: config.exportRetentionMinutes * 60_000, clock, log: app.log, shared: app.leadership.shared });
+  // Under MEDIA_DIR when set (the shared mount): a download reaches any API node, whichever node wrote the file.
+  const exportFiles = new ExportFiles({ storage, dir: sharedFilesDirOf(config, 'exports'), keepMs: config.exportRetentionMinutes * 60_000, clock, log: app.log, shared: app.leadership.shared });
   app.decorate('exportFiles', exportFiles);
   scheduler.add({ name: 'exports', sweep: () => exportFiles.sweep() });
 

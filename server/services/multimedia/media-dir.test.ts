@@ -109,4 +109,24 @@ describe('a node on a MEDIA_DIR', () => {
     expect(readdirSync(path.join(mediaDir, 'audio-resources'))).toHaveLength(1);
     expect(existsSync(path.join(server.config.dataDir, 'audio-resources'))).toBe(false);
   });
+
+  it('writes an export file under MEDIA_DIR/exports (a download reaching another API node finds it), nothing under DATA_DIR', async () => {
+    const v = fleet.fresh();
+    const now = server.clock.now();
+    await server.app.storage.positions.append(Array.from({ length: 20 }, (_, i) => ({
+      vehicleId: v.vehicleId, gpsTime: now - 3_600_000 + i * 60_000, lng: 121.4 + i / 1000, lat: 31.2, speed: 30, heading: 90, altitude: 5,
+      status: 3, alarm: 0, mileage: null, fuel: null, receivedAt: now - 3_600_000 + i * 60_000 + 500,
+    })));
+    const q = `vehicleId=${v.vehicleId}&startTime=${now - 2 * 3_600_000}&endTime=${now}`;
+    const started = await server.call<{ taskId: string }>('GET', `/service-monitor/trail/excel?${q}`, { token: admin });
+    expect(started.status).toBe(200);
+    let status = '';
+    for (let i = 0; i < 250 && status !== 'done'; i++) {
+      status = (await server.call<{ status: string }>('GET', `/service-monitor/trail/export_status?taskId=${started.data.taskId}`, { token: admin })).data.status;
+      if (status !== 'done') await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(status).toBe('done');
+    expect(readdirSync(path.join(mediaDir, 'exports'))).toEqual([`${started.data.taskId}.xlsx`]);
+    expect(existsSync(path.join(server.config.dataDir, 'exports'))).toBe(false);
+  });
 });
