@@ -64,7 +64,17 @@ describe('gateway backpressure', () => {
       for (let i = 0; i < chunk.length; i++) if (chunk[i] === 0x7e) flags++;
     });
     t.socket.resume();
-    while (flags / 2 < reports && Date.now() < deadline + 20_000) await new Promise((r) => setTimeout(r, 50));
+    // Until every ack arrived, or none came for 10 s (stalled): on a loaded machine the drain of 300,000 acks takes what
+    // it takes, the assertion is that it completes (a fixed deadline failed under load on Node 22 with the drain still running).
+    let seen = -1;
+    let progressAt = Date.now();
+    while (flags / 2 < reports && Date.now() - progressAt < 10_000) {
+      if (flags !== seen) {
+        seen = flags;
+        progressAt = Date.now();
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
     expect(flags / 2).toBe(reports);
     expect(gateway.stats.positions).toBe(reports);
     t.socket.destroy();
