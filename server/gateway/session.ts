@@ -70,6 +70,8 @@ import { UPGRADE_MSG, upgradeBodySource, type BodySource, type Retransmission } 
 export const LONG_SEND_KEEP_MS = 30 * 60_000;
 /** Long sends kept per connection (older ones are forgotten first). */
 const LONG_SENDS_MAX = 4;
+const NOTHING = new Uint8Array(0);
+
 /** Sub-packages are written while the socket holds less than this; then the send waits for 'drain'. */
 const LONG_SEND_HIGH_WATER = 256 * 1024;
 /** Sub-packages read from the body at once (one asynchronous file read per ~32 KiB). */
@@ -172,12 +174,7 @@ export class TerminalSession {
   ) {
     this.reassembler = new Reassembler(host.reassembly);
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
-    socket.on('drain', () => {
-      if (this.writePaused) {
-        this.writePaused = false;
-        if (this.backlog === null && !host.isStopping()) socket.resume();
-      }
-    });
+    socket.on('drain', () => this.writable());
     socket.on('error', () => undefined); // resets from terminals are routine; 'close' follows
     socket.on('close', () => this.onClose());
   }
@@ -644,7 +641,19 @@ export class TerminalSession {
       this.writePaused = true;
       this.host.stats.backpressurePauses++;
       this.socket.pause();
+      // 'drain' comes only after a write() that returned false: the queue reached the socket's highWaterMark (16 KiB
+      // on Node 20, 64 KiB on Node 22). Paused below it, nothing would resume the terminal (on Node 22 a gateway
+      // with maxBuffered under 64 KiB stalled for good): an empty write's callback runs once everything queued
+      // before it is written.
+      if (!this.socket.writableNeedDrain) this.socket.write(NOTHING, () => this.writable());
     }
+  }
+
+  /** The replies queued when reading paused are written: read the terminal again (unless a step holds its frames). */
+  private writable(): void {
+    if (!this.writePaused) return;
+    this.writePaused = false;
+    if (this.backlog === null && !this.host.isStopping() && !this.socket.destroyed) this.socket.resume();
   }
 
   /**

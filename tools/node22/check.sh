@@ -14,7 +14,7 @@
 #   4. `npm run typecheck`
 #   5. the unit project (`vitest run --project unit`), all of it, or the paths in $NODE22_UNIT_TESTS
 #   6. a server subset ($NODE22_SERVER_TESTS): the database, HTTP (not the trust-boundary and fuzz walks),
-#      live fan-out, gateway sessions and registration, alarm push, the monitor service
+#      live fan-out, gateway sessions, backpressure and registration, alarm push, the monitor service
 #   7. start smoke (tools/node22/smoke.mjs): `npm start` builds the console and starts the server; the page
 #      and the API answer and simulated terminals come online through the JT/T 808 gateway
 # Not run on Node 22 here: lint (no runtime code), the rest of the server project, the e2e project (Chromium;
@@ -30,7 +30,7 @@ set -euo pipefail
 NODE22_VERSION="${NODE22_VERSION:-22.23.5}"
 NODE22_CACHE="${NODE22_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fleet-console/node22}"
 # The HTTP files but trust-boundary and fuzz, which walk every route under many URL spellings (minutes on 2 cores)
-NODE22_SERVER_TESTS="${NODE22_SERVER_TESTS:-server/db server/http/http.test.ts server/http/url-fields.test.ts server/http/headers-and-log.test.ts server/http/any-of-permission.test.ts server/live server/push server/gateway/session.test.ts server/gateway/registration.test.ts server/gateway/device-registration.test.ts server/services/monitor}"
+NODE22_SERVER_TESTS="${NODE22_SERVER_TESTS:-server/db server/http/http.test.ts server/http/url-fields.test.ts server/http/headers-and-log.test.ts server/http/any-of-permission.test.ts server/live server/push server/gateway/session.test.ts server/gateway/backpressure.test.ts server/gateway/registration.test.ts server/gateway/device-registration.test.ts server/services/monitor}"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 export CI="${CI:-true}"
 exec </dev/null
