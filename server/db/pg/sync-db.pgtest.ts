@@ -4,7 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgSyncDb, readCatalog } from './sync-db.ts';
+import { PgSyncDb, readCatalog, WRITE_LOCK_KEY } from './sync-db.ts';
 import { socketUrl } from './test-cluster.ts';
 import { createTestDatabase, pgSkipReason, type TestDatabase } from './test-db.ts';
 
@@ -162,6 +162,29 @@ describe.skipIf(skip !== '')('PgSyncDb', () => {
       expect(() => victim.prepare('SELECT 1').get()).toThrow(/connection was lost/);
     } finally {
       victim.close();
+    }
+  });
+
+  it('a write transaction whose lock wait times out leaves no transaction behind: the next writes work', () => {
+    // BEGIN ran, then pg_advisory_xact_lock hit lock_timeout: PostgreSQL holds a FAILED transaction. The old facade
+    // left it open (and, when the ReadyForQuery after the error came in a later chunk, believed none was open):
+    // every later statement failed "current transaction is aborted" / "SAVEPOINT can only be used in transaction blocks".
+    const holder = new PgSyncDb(tdb.url);
+    const writer = new PgSyncDb(tdb.url);
+    try {
+      writer.execPg("SET lock_timeout = '300ms'");
+      writer.setCatalog(readCatalog(writer));
+      holder.execPg('BEGIN');
+      holder.query(`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`);
+      const insert = writer.transaction(() => writer.prepare('INSERT INTO user (username) VALUES (?)').run('blocked'));
+      expect(() => insert.immediate()).toThrow(/lock timeout/);
+      expect(writer.inTransaction).toBe(false);
+      holder.execPg('COMMIT');
+      expect(insert.immediate().changes).toBe(1);
+      expect(writer.prepare('SELECT count(*) FROM user WHERE username = ?').pluck().get('blocked')).toBe(1);
+    } finally {
+      holder.close();
+      writer.close();
     }
   });
 

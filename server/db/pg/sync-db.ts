@@ -340,7 +340,13 @@ export class PgSyncDb {
           this.savepoints--;
         }
       }
-      this.call({ op: 'exec', sql: lock ? `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})` : 'BEGIN' });
+      try {
+        this.call({ op: 'exec', sql: lock ? `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})` : 'BEGIN' });
+      } catch (err) {
+        // BEGIN ran and the lock timed out (lock_timeout): the transaction is open and failed; end it.
+        if (this.inTransaction) this.call({ op: 'exec', sql: 'ROLLBACK' });
+        throw err;
+      }
       try {
         const r = fn(...args);
         if (r instanceof Promise) throw new TypeError('Transaction function cannot return a promise');

@@ -31,6 +31,19 @@ const ready = client.connect();
 // A failed connect is answered to the first request; this keeps it from being an unhandled rejection.
 ready.catch(() => undefined);
 
+/**
+ * pg rejects a query at its ErrorResponse; the ReadyForQuery after it (the transaction status the error left: 'E' in
+ * a failed transaction, 'I' after a failed COMMIT or a failed statement outside one) may come in a later TCP chunk,
+ * after the rejection ran. Answering then would report the status from BEFORE the error, and the main thread would
+ * believe a transaction open that is not, or none that is (seen under load: "SAVEPOINT can only be used in
+ * transaction blocks" on every later write). So an error is answered once the connection is ready again (bounded).
+ */
+async function afterReadyForQuery(): Promise<void> {
+  const state = client as unknown as { readyForQuery: boolean };
+  const until = Date.now() + 5000;
+  while (!state.readyForQuery && !lost && Date.now() < until) await new Promise((r) => setImmediate(r));
+}
+
 function answer(reply: PgReply): void {
   port.postMessage(reply);
   Atomics.store(signal, 0, 1);
@@ -83,6 +96,7 @@ port.on('message', (req: PgRequest) => {
       answer({ ok: true, rows: res.rows as unknown[], rowCount: res.rowCount ?? 0, status });
     } catch (err) {
       const e = err as { message?: string; code?: string; detail?: string };
+      await afterReadyForQuery();
       answer({ ok: false, message: e.message ?? String(err), code: e.code, detail: e.detail, status });
     }
   })();
