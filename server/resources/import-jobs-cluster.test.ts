@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_JOB_LIMITS, importFinished, type ImportJobState } from '../../domain/fleet/import-job.ts';
+import type { AppError } from '../http/envelope.ts';
 import type { App } from '../http/route.ts';
 import { startServer, type TestServer } from '../test/harness.ts';
 import { createUserWithRole } from '../test/users.ts';
@@ -72,6 +73,37 @@ describe('import status read from another API node on the same database', () => 
     const foreign = await statusOn(b, other, taskId);
     expect(foreign.status).toBe(404);
     expect(foreign.msg).toBe('The import task does not exist or has expired');
+  });
+
+  it('the limits count every node’s running tasks: a second import of the user on B is 429 while A runs the first; a dead node’s stale task does not block', async () => {
+    const adminId = (await a.app.storage.users.findByUsername('admin'))!.id;
+    const rows = Array.from({ length: 4000 }, (_, i) => [`Limit row ${i}`, 2019, 'LIMIT', `L-${i}`, '']);
+    const first = await uploadForm(a.url, `${BASE}/a/batchimp`, admin, { file: await xlsx([header, ...rows]) });
+    expect(first.status).toBe(200);
+    const firstId = (first.data as { taskId: string }).taskId;
+    const small = await xlsx([header, ['Limit second', 2019, '', '', '']]);
+    const second = await uploadForm(b.url, `${BASE}/a/batchimp`, admin, { file: small });
+    // Still running on A when B refused (else the refusal would prove nothing).
+    const meanwhile = (await statusOn(b, admin, firstId)).data;
+    expect(importFinished(meanwhile.phase), 'the first import ended before the second was sent').toBe(false);
+    expect(second.status).toBe(429);
+    expect(second.msg).toBe('An import of yours is still running; wait until it ends');
+    // The server-wide maximum also counts A's task: a node allowing one task in all refuses another user's.
+    const oneInAll = new ImportJobs({ ...IMPORT_JOB_LIMITS, runningMax: 1 }, Date.now, new ImportJobStore(b.app.storage), true);
+    const busy = (await oneInAll.begin(adminId + 1000, 'deviceTypeJobA').catch((err: unknown) => err)) as AppError;
+    expect(busy.code).toBe(429);
+    expect(busy.detail?.('en')).toBe('The server is busy with other imports; try again shortly');
+    expect((await followOn(b, firstId)).at(-1)).toMatchObject({ phase: 'done', imported: 4000 });
+
+    // A node that died mid-import left its row unfinished; once stale it no longer counts.
+    const stale = Date.now() - IMPORT_STALE_MS - 1;
+    new ImportJobStore(a.app.storage).save({
+      id: 'limit-dead-node', userId: adminId, resource: 'deviceTypeJobA', phase: 'writing', done: 0, total: 10, imported: null, problemCount: null, problems: null,
+      message: null, createTime: stale, updateTime: stale, finishTime: null,
+    });
+    const third = await uploadForm(b.url, `${BASE}/a/batchimp`, admin, { file: small });
+    expect(third.status, third.msg).toBe(200);
+    expect((await followOn(a, (third.data as { taskId: string }).taskId)).at(-1)).toMatchObject({ phase: 'done', imported: 1 });
   });
 
   it('a task whose node died reads running until IMPORT_STALE_MS after its last write, then failed; expired finished tasks are 404', () => {

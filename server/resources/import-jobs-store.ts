@@ -4,6 +4,12 @@
  * transaction: the storage has one connection per process, an import's own transactions await repository calls
  * (and other imports may run), and a row written inside someone's transaction would go with its rollback. So
  * writes are queued per task (the latest state wins) and flushed as soon as no transaction is open.
+ *
+ * The one exception is a task's first row (`claim`): it is written inside the write transaction that counts the
+ * tasks running on every node, queued behind the other transactions of this process (Storage.transaction), so
+ * the limits hold across a cluster (one per user, the server-wide maximum) and two nodes racing cannot both pass:
+ * BEGIN IMMEDIATE takes SQLite's write lock, and on PostgreSQL the facade's cluster-wide write advisory lock
+ * (db/pg/sync-db.ts WRITE_LOCK_KEY), so the second node's count, read after the first one's commit, sees its row.
  */
 import type { ImportPhase, ImportProblemView } from '../../domain/fleet/import-job.ts';
 import type { SqliteStorage } from '../db/sqlite/storage.ts';
@@ -32,6 +38,13 @@ export interface ImportJobRow {
   readonly finishTime: number | null;
 }
 
+/** A task some node runs (or ran and died: the caller decides by `updateTime`). */
+export interface RunningImport {
+  readonly id: string;
+  readonly userId: number;
+  readonly updateTime: number;
+}
+
 type Raw = {
   id: string; user_id: number; resource: string; phase: string; done: number; total: number; imported: number | null; problem_count: number | null;
   problems: string | null; message: string | null; create_time: number; update_time: number; finish_time: number | null;
@@ -44,8 +57,35 @@ export class ImportJobStore {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
 
-  constructor(storage: Storage, private readonly log?: { error(obj: object, msg: string): void }) {
+  constructor(private readonly storage: Storage, private readonly log?: { error(obj: object, msg: string): void }) {
     this.db = (storage as SqliteStorage).db;
+  }
+
+  /**
+   * Admits a new task and writes its first row in one write transaction: `admit` gets the unfinished rows written
+   * since `row.updateTime - IMPORT_STALE_MS` (the tasks running on any node; a dead node's stop counting) and
+   * throws to refuse, in which case nothing is written.
+   */
+  async claim(row: ImportJobRow, admit: (running: readonly RunningImport[]) => void): Promise<void> {
+    await this.storage.transaction(() => {
+      const rows = this.db.prepare('SELECT id, user_id, update_time FROM import_job WHERE finish_time IS NULL AND update_time >= ?')
+        .all(row.updateTime - IMPORT_STALE_MS) as Pick<Raw, 'id' | 'user_id' | 'update_time'>[];
+      admit(rows.map((r) => ({ id: r.id, userId: r.user_id, updateTime: r.update_time })));
+      this.upsert().run(this.bind(row));
+      return Promise.resolve();
+    });
+  }
+
+  private upsert() {
+    return this.db.prepare(`INSERT INTO import_job (id, user_id, resource, phase, done, total, imported, problem_count, problems, message, create_time, update_time, finish_time)
+                            VALUES (@id, @userId, @resource, @phase, @done, @total, @imported, @problemCount, @problems, @message, @createTime, @updateTime, @finishTime)
+                            ON CONFLICT (id) DO UPDATE SET phase = excluded.phase, done = excluded.done, total = excluded.total, imported = excluded.imported,
+                              problem_count = excluded.problem_count, problems = excluded.problems, message = excluded.message,
+                              update_time = excluded.update_time, finish_time = excluded.finish_time`);
+  }
+
+  private bind(row: ImportJobRow) {
+    return { ...row, problems: row.problems && JSON.stringify(row.problems), message: row.message && JSON.stringify(row.message) };
   }
 
   /** The task's row as it stands (written now unless a transaction is open, else as soon as none is). */
@@ -88,11 +128,7 @@ export class ImportJobStore {
       }, 20);
       return;
     }
-    const upsert = this.db.prepare(`INSERT INTO import_job (id, user_id, resource, phase, done, total, imported, problem_count, problems, message, create_time, update_time, finish_time)
-                                    VALUES (@id, @userId, @resource, @phase, @done, @total, @imported, @problemCount, @problems, @message, @createTime, @updateTime, @finishTime)
-                                    ON CONFLICT (id) DO UPDATE SET phase = excluded.phase, done = excluded.done, total = excluded.total, imported = excluded.imported,
-                                      problem_count = excluded.problem_count, problems = excluded.problems, message = excluded.message,
-                                      update_time = excluded.update_time, finish_time = excluded.finish_time`);
+    const upsert = this.upsert();
     const del = this.db.prepare('DELETE FROM import_job WHERE id = ?');
     const batch = [...this.pending];
     this.pending.clear();
@@ -100,7 +136,7 @@ export class ImportJobStore {
       this.db.transaction(() => {
         for (const [id, row] of batch) {
           if (row === null) del.run(id);
-          else upsert.run({ ...row, problems: row.problems && JSON.stringify(row.problems), message: row.message && JSON.stringify(row.message) });
+          else upsert.run(this.bind(row));
         }
       })();
     } catch (err) {

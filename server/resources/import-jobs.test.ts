@@ -249,13 +249,13 @@ describe('the JSON import', () => {
 });
 
 describe('the task store', () => {
-  it('one running task per user, four on the server, finished tasks kept 30 minutes and ten per user', () => {
+  it('one running task per user, four on the server, finished tasks kept 30 minutes and ten per user', async () => {
     let now = 0;
     const jobs = new ImportJobs(IMPORT_JOB_LIMITS, () => now);
-    const a = jobs.begin(1, 'vehicle');
-    expect(() => jobs.begin(1, 'driver')).toThrow(expect.objectContaining({ code: 429 }));
-    const others = [2, 3, 4].map((u) => jobs.begin(u, 'vehicle'));
-    expect(() => jobs.begin(5, 'vehicle')).toThrow(expect.objectContaining({ code: 429 }));
+    const a = await jobs.begin(1, 'vehicle');
+    await expect(jobs.begin(1, 'driver')).rejects.toMatchObject({ code: 429 });
+    const others = await Promise.all([2, 3, 4].map((u) => jobs.begin(u, 'vehicle')));
+    await expect(jobs.begin(5, 'vehicle')).rejects.toMatchObject({ code: 429 });
     jobs.finish(a, 'done', { imported: 1 });
     for (const j of others) jobs.finish(j, 'done');
     expect(jobs.own(1, 'vehicle', a.id)).toBe(a);
@@ -267,7 +267,7 @@ describe('the task store', () => {
     expect(() => jobs.own(1, 'vehicle', a.id)).toThrow(expect.objectContaining({ code: 404 }));
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) {
-      const j = jobs.begin(9, 'vehicle');
+      const j = await jobs.begin(9, 'vehicle');
       jobs.finish(j, 'done');
       ids.push(j.id);
       now += 1;

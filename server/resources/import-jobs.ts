@@ -23,7 +23,8 @@
  * shared 2-core machine, 10,000 vehicles, same-run pairs: 550–750 ms before, 210–320 ms after.
  *
  * Jobs live in the memory of the node running them: per user, one running at a time, the last 10 finished kept
- * for 30 minutes; the node runs 4 at most. Someone else's task is 404, as is a task of another resource. Their
+ * for 30 minutes; the server runs 4 at most. With several API nodes on one database both limits count every node's
+ * running tasks from the shared rows (`begin`: a check and the new row in one write transaction). Someone else's task is 404, as is a task of another resource. Their
  * status is also written to the database (import-jobs-store.ts, table `import_job`: at the start, on progress at
  * most once a second, at the end with the outcome), so behind a balancer a status call reaching another API node
  * answers it too (issue 20). A task whose row stopped moving for IMPORT_STALE_MS (its node died) reads failed;
@@ -43,7 +44,7 @@ import { AppError, fail, ok } from '../http/envelope.ts';
 import type { Message } from '../http/messages.ts';
 import { MAX_ID, Strict, type App } from '../http/route.ts';
 import { fileProblem, ProblemList, readImportSheet, ruleProblem, type ImportColumn, type ImportProblem } from './import.ts';
-import { IMPORT_STALE_MS, IMPORT_WRITE_MS, ImportJobStore, type ImportJobRow } from './import-jobs-store.ts';
+import { IMPORT_STALE_MS, IMPORT_WRITE_MS, ImportJobStore, type ImportJobRow, type RunningImport } from './import-jobs-store.ts';
 import type { CallContext, Endpoint, Fields } from './resource.ts';
 
 const pair = (zh: string, en: string): Message => (lang) => (lang === 'zh' ? zh : en);
@@ -304,21 +305,40 @@ export class ImportJobs {
     };
   }
 
-  /** A new task of `userId`, or 429 when the user already runs one or the server runs its maximum. */
-  begin(userId: number, resource: string): Job {
+  /**
+   * A new task of `userId`, or 429 when the user already runs one or the server runs its maximum. With a store the
+   * count is the shared database's (every node's running tasks, a dead node's only until IMPORT_STALE_MS after its
+   * last write), read and followed by the new row in one write transaction (ImportJobStore.claim): two nodes racing
+   * cannot both pass. This node's own tasks count from its memory (their latest rows may still be queued).
+   */
+  async begin(userId: number, resource: string): Promise<Job> {
     this.sweep(1);
-    const active = [...this.jobs.values()].filter((j) => j.finished === undefined);
-    if (active.filter((j) => j.userId === userId).length >= this.limits.runningPerUser) throw new AppError(ErrorCode.TooManyRequests, ImportJobMessages.oneRunning);
-    if (this.closing || active.length >= this.limits.runningMax) throw new AppError(ErrorCode.TooManyRequests, ImportJobMessages.busy);
     const job: Job = { id: randomUUID(), userId, resource, created: this.now(), phase: 'reading', done: 0, total: 0 };
-    this.jobs.set(job.id, job);
-    if (this.store) {
-      const now = this.now();
-      // Rows no node answers any more: finished past the keeping time, or stale (their node died) that long ago.
-      this.store.deleteExpired(now - this.limits.keepMinutes * 60_000, now - IMPORT_STALE_MS - this.limits.keepMinutes * 60_000);
-      this.store.delete([...this.forgotten]);
-      this.forgotten.clear();
-      this.store.save(this.row(job));
+    const forgotten = new Set(this.forgotten);
+    const admit = (elsewhere: readonly RunningImport[]) => {
+      const active = [...this.jobs.values()].filter((j) => j.finished === undefined).map((j) => j.userId);
+      for (const r of elsewhere) {
+        // On the embedded database (one process) a row written before this process started is its previous run's.
+        if (!this.jobs.has(r.id) && !forgotten.has(r.id) && (this.shared || r.updateTime >= this.startedAt)) active.push(r.userId);
+      }
+      if (active.filter((u) => u === userId).length >= this.limits.runningPerUser) throw new AppError(ErrorCode.TooManyRequests, ImportJobMessages.oneRunning);
+      if (this.closing || active.length >= this.limits.runningMax) throw new AppError(ErrorCode.TooManyRequests, ImportJobMessages.busy);
+      this.jobs.set(job.id, job);
+    };
+    if (!this.store) {
+      admit([]);
+      return job;
+    }
+    const now = this.now();
+    // Rows no node answers any more: finished past the keeping time, or stale (their node died) that long ago.
+    this.store.deleteExpired(now - this.limits.keepMinutes * 60_000, now - IMPORT_STALE_MS - this.limits.keepMinutes * 60_000);
+    this.store.delete([...this.forgotten]);
+    this.forgotten.clear();
+    try {
+      await this.store.claim(this.row(job), admit);
+    } catch (err) {
+      this.jobs.delete(job.id);
+      throw err;
     }
     return job;
   }
@@ -519,7 +539,7 @@ export function registerImportJob(app: App, storage: Storage, runner: ImportRunn
         const companyId = upload.companyId ?? (request.query as { companyId?: number }).companyId;
         // The company rows are imported into must lie in the caller's subtree (403 now, not one 403 per row later).
         await narrowedScope(storage, c.ctx, companyId);
-        const job = jobs.begin(c.ctx.user.id, runner.resource);
+        const job = await jobs.begin(c.ctx.user.id, runner.resource);
         jobs.run(job, async (cancelled) => {
           const outcome = await runImport(storage, runner, c, upload.file, {
             extra: companyId === undefined ? {} : { companyId }, cancelled, onProgress: (p) => jobs.progress(job, p),
