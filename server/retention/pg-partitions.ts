@@ -14,6 +14,15 @@
  * reads only its index summary. If more than COPY_MAX rows must stay (a reset clock reporting for months
  * into one day), that partition is thinned by bounded DELETEs instead of copied every round.
  *
+ * A report of such a day arriving between its detach and its drop (a buffered or late report, a reset clock; the
+ * seconds of a DETACH … CONCURRENTLY and the copy): it arrived after the boundary, so by the rule above it is a
+ * late arrival and stays. The history writer writes rows of days before yesterday straight into their day table
+ * (db/pg/positions-batch.ts), detached or not, instead of through `positions` (where a detached day has no
+ * partition: the INSERT failed, and with it the writer's whole batch, today's rows included). The last step here
+ * locks the detached table first, then counts the rows that stay again, so such a row is copied into the day's
+ * fresh partition with the others; a writer that comes after the drop makes the day's partition again. Nothing
+ * of a batch is lost, and no row past the boundary is kept that did not arrive late.
+ *
  * Its own asynchronous connection (`pg.Client`): a DETACH waits for the transactions that see the partition,
  * and no statement of this sweep blocks the event loop (the synchronous facade's would, sync-db.ts).
  * Idempotent across a crash at any point: a detach left pending is finalized, a detached day table left by a
@@ -60,7 +69,11 @@ export function dayOfTable(name: string): number | undefined {
 export class PgPositionPartitions {
   private client: pg.Client | undefined;
 
-  constructor(private readonly url: string) {}
+  constructor(
+    private readonly url: string,
+    /** Tests: runs between a day's detach and the step that drops it (the window a history writer may hit). */
+    private readonly afterDetach?: (table: string) => Promise<void>,
+  ) {}
 
   private async db(): Promise<pg.Client> {
     if (this.client) return this.client;
@@ -128,14 +141,20 @@ export class PgPositionPartitions {
     }
     if (p.state === 'attached') await this.query(`ALTER TABLE positions DETACH PARTITION ${t} CONCURRENTLY`);
     else if (p.state === 'pending') await this.query(`ALTER TABLE positions DETACH PARTITION ${t} FINALIZE`);
-    const deleted = await this.rowCount(p.table) - staying;
+    await this.afterDetach?.(p.table);
     const c = await this.db();
     await c.query('BEGIN');
     try {
+      // A history writer may have written into the detached table since (positions-batch.ts: a late row of the
+      // day): taken from it first, then counted again, so such a row stays with the others.
+      await c.query(`LOCK TABLE ${t} IN ACCESS EXCLUSIVE MODE`);
+      const stay = Number((await c.query<{ n: string }>(
+        `SELECT count(*) AS n FROM (SELECT 1 FROM ${t} WHERE ${keptWhere} LIMIT ${COPY_MAX + 1}) k`, [before, keepV, keepT])).rows[0]!.n);
+      const deleted = await this.rowCount(p.table) - stay;
       let from = t;
-      if (staying > 0) {
-        // The detached table gives up the day's name; a fresh, empty partition of the day takes it (a history
-        // writer may have made it already: a row of that day arrived) and the staying rows are copied there.
+      if (stay > 0) {
+        // The detached table gives up the day's name; a fresh, empty partition of the day takes it and the
+        // staying rows are copied there (a writer waiting on the lock then finds the fresh partition by the name).
         from = q(`${p.table}_expired`);
         await c.query(`ALTER TABLE ${t} RENAME TO ${from}`);
         await c.query(partitionDdl('positions', chinaDayStartMs(p.day)).sql);
@@ -143,11 +162,11 @@ export class PgPositionPartitions {
       }
       await c.query(`DROP TABLE ${from}`);
       await c.query('COMMIT');
+      return { day: p.day, deleted: Math.max(0, deleted), kept: stay, dropped: true };
     } catch (err) {
       await c.query('ROLLBACK').catch(() => undefined);
       throw err;
     }
-    return { day: p.day, deleted: Math.max(0, deleted), kept: staying, dropped: true };
   }
 
   /** Rows of a (detached) table: exact up to COUNT_EXACT_MAX, the planner's estimate above. */

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chinaDayIndex, chinaDayStartMs } from '../../domain/track/days.ts';
 import { partitionDdl } from '../db/pg/partitions.ts';
-import { COPY_MAX } from './pg-partitions.ts';
+import type { PgSyncDb } from '../db/pg/sync-db.ts';
+import { COPY_MAX, PgPositionPartitions } from './pg-partitions.ts';
 import type { PositionRow } from '../db/repositories.ts';
 import type { SqliteStorage } from '../db/sqlite/storage.ts';
 import { pgSkipReason } from '../db/pg/test-db.ts';
@@ -114,5 +115,42 @@ describe.skipIf(skip !== '')('position retention on PostgreSQL: whole day partit
     // Thinned in place: the 40 old arrivals gone, every late one still there, the partition kept.
     expect(partitionExists(start(busy))).toBe(true);
     expect(await trail(v3, start(busy), start(busy + 1))).toBe(COPY_MAX + 1);
+  });
+
+  it('a report of a day detached and not yet dropped is stored with the rest of its batch, and stays as a late arrival', async () => {
+    const now = server.clock.now();
+    const today = chinaDayIndex(now);
+    const [day, boundary, other] = [today - 250, today - 180, today - 260];
+    // v3 reports today (v2, silent since the first case, must stay so: its last position is kept).
+    const [v1, , v3] = (await server.app.storage.terminals.allVehicles()).map((v) => v.vehicleId) as [number, number, number];
+    const start = chinaDayStartMs;
+    await server.app.storage.positions.append(points(v1, start(day) + 3_600_000, 10, 10_000));
+    // The retention stopped between its detach of that day and its drop (the seconds of a round), when a batch comes
+    // with a terminal's buffered report of that day, arrived now, and today's reports of another vehicle.
+    const partitions = new PgPositionPartitions((db() as unknown as PgSyncDb).url, async () => {
+      await server.app.storage.positions.append([
+        ...points(v1, start(day) + 7_200_000, 1, 1000, () => now),
+        ...points(v3, now - 60_000, 5, 1000, () => now),
+      ]);
+    });
+    const [expired] = (await partitions.expired(boundary)).filter((p) => p.day === day);
+    expect(expired?.state).toBe('attached');
+    try {
+      // The late report arrived after the boundary: it stays, the day's 10 old rows go.
+      expect(await partitions.removeDay(expired!, start(boundary), [])).toEqual({ day, deleted: 10, kept: 1, dropped: true });
+    } finally {
+      await partitions.close();
+    }
+    expect(await trail(v3, now - 60_000, now)).toBe(5);
+    expect(await trail(v1, start(day), start(day + 1))).toBe(1);
+
+    // A partition this process made through a plain INSERT (the facade's ensurePartition), dropped since by the
+    // retention: an INSERT of that day makes it again instead of trusting the process's memory.
+    const insert = db().prepare(`INSERT INTO positions (vehicle_id, gps_time, lng, lat, speed, heading, altitude, status, alarm, mileage, received_at)
+                                 VALUES (?, ?, 116, 39.9, 0, 0, 0, 3, 0, NULL, ?)`);
+    insert.run(v1, start(other) + 1000, now);
+    db().exec(`DROP TABLE ${partitionDdl('positions', start(other)).name}`);
+    insert.run(v1, start(other) + 2000, now);
+    expect(await trail(v1, start(other), start(other + 1))).toBe(1);
   });
 });

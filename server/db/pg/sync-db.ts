@@ -9,6 +9,7 @@
  * ReadyForQuery status). The cost: each statement blocks the event loop for a round trip.
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { chinaDayIndex } from '../../../domain/track/days.ts';
 import { DAY_PARTITIONED, partitionDdl } from './partitions.ts';
 import { EMPTY_CATALOG, splitStatements, translate, type PgCatalog, type Translated } from './translate.ts';
 
@@ -242,13 +243,17 @@ export class PgSyncDb {
 
   /**
    * Creates the day partition a row needs before it is inserted (no DEFAULT partition, on purpose: see
-   * CONTEXT.md). Once per day and table per process; `IF NOT EXISTS` covers another node having made it.
+   * CONTEXT.md); `IF NOT EXISTS` covers another node having made it. Today's and yesterday's are made once per
+   * day and table per process: the retention never takes a day that recent (POSITION_RETENTION_DAYS ≥ 1). An
+   * older day is asked each time, never remembered: the retention leader may have detached or dropped it since
+   * (server/retention/pg-partitions.ts), and a remembered partition that is gone fails every INSERT of its day.
+   * The history batch writes such days into their day tables directly (positions-batch.ts).
    */
   ensurePartition(table: string, ms: number): void {
     const { name, sql } = partitionDdl(table, ms);
     if (this.partitions.has(name)) return;
     this.call({ op: 'exec', sql });
-    this.partitions.add(name);
+    if (chinaDayIndex(ms) >= chinaDayIndex(Date.now()) - 1) this.partitions.add(name);
   }
 
   idsGivenIn(table: string): void {
