@@ -248,11 +248,45 @@ export async function run({ quick }: BenchArgs): Promise<BenchRecord[]> {
     }
     feed.prepare({ count: quick ? 1000 : 10_000, spread: 0.004, orbit: 0.001 }, false);
     records.push(...(await plateLabels(context, url, feedUrl, quick ? 1000 : 10_000, seconds)));
+    records.push(...(await freshMemory(context, url)));
   } finally {
     await feed.close();
     await close();
   }
   return records;
+}
+
+/**
+ * What fresh memory costs this machine in the page (read beside the 1M figures): filling a newly
+ * allocated 8 MiB typed array (the kernel maps each 4 KiB page on its first write) against filling the
+ * same array again. At 1M vehicles every 1 Hz message is a fresh ArrayBuffer of ~16 MiB made by the
+ * browser, so a machine whose page faults are slow (virtual machines) pays it in the stream worker's tick.
+ */
+async function freshMemory(context: BrowserContext, url: string): Promise<BenchRecord[]> {
+  const page = await context.newPage();
+  try {
+    await page.goto(url);
+    await page.waitForFunction(() => document.title === 'ready');
+    // A string: the bench's TS transform would wrap a function's helpers in names the page lacks.
+    const r = (await page.evaluate(`(() => {
+      const N = 2 * 1024 * 1024, fresh = [], reuse = [], kept = new Float32Array(N);
+      kept.fill(1);
+      for (let k = 0; k < 12; k++) {
+        let t = performance.now();
+        new Float32Array(N).fill(k);
+        fresh.push(performance.now() - t);
+        t = performance.now();
+        kept.fill(k);
+        reuse.push(performance.now() - t);
+      }
+      const med = (a) => a.sort((x, y) => x - y)[a.length >> 1];
+      return { fresh: med(fresh), reuse: med(reuse) };
+    })()`)) as { fresh: number; reuse: number };
+    const name = 'machine: fresh memory in the page';
+    return [{ name, metric: 'fill a fresh 8 MiB array (vs the same array again)', value: r.fresh, unit: 'ms', baseline: r.reuse, ratio: r.fresh / Math.max(r.reuse, 0.01) }];
+  } finally {
+    await page.close();
+  }
 }
 
 function sideRecords(count: number, seconds: number, ours: SideFigures, base: SideFigures | undefined): BenchRecord[] {

@@ -3,7 +3,9 @@
  * map on the monitor's binary deck.gl pipeline, eight panels, rolling alarms) at 3840×2160 in headless
  * Chromium, many vehicles moving and alarms at a realistic rate, for 30 minutes of accelerated time
  * (every page interval — panel refreshes, clock — runs `accel`× faster; alarms are raised at the
- * accelerated rate; frames stay at the display's rate). Reported:
+ * accelerated rate; frames stay at the display's rate). The vehicles come through the product's stream
+ * worker from the console bench's feeder in this process (bench/console/feed.ts: every vehicle's binary
+ * push message at 1 Hz, real time). Reported:
  * - main-thread CPU per frame that applied a position update, p50 / p95, in a 15-second trace window
  *   at 5 simulated minutes and at the end (framesFromTrace of console.bench.ts);
  * - JS heap after a forced GC at 5 minutes and at the end, the growth between them, and the DOM node
@@ -17,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { endTrace, openBenchPage, percentile } from './browser-page.ts';
 import { framesFromTrace } from './console.bench.ts';
+import { Feed } from './console/feed.ts';
 import type { BenchArgs, BenchRecord } from './types.ts';
 
 interface Soak {
@@ -37,10 +40,13 @@ export async function run({ quick }: BenchArgs): Promise<BenchRecord[]> {
   const accel = quick ? 30 : full ? 10 : 20;
   const first = quick ? 3 : 5;
   const { url, context, close } = await openBenchPage('wall', { width: 3840, height: 2160 });
+  const feed = new Feed();
   const records: BenchRecord[] = [];
   try {
+    feed.prepare({ count: vehicles }, false);
+    const feedUrl = await feed.ready;
     const page = await context.newPage();
-    await page.goto(`${url}?vehicles=${vehicles}&accel=${accel}`);
+    await page.goto(`${url}?vehicles=${vehicles}&accel=${accel}&feed=${encodeURIComponent(feedUrl)}`);
     await page.waitForFunction(() => document.title === 'ready');
     await page.waitForFunction(() => (window as unknown as { soak: Soak }).soak.frames() > 0, undefined, { timeout: 120_000 });
     await page.evaluate(() => (window as unknown as { soak: { begin(): void } }).soak.begin());
@@ -86,6 +92,7 @@ export async function run({ quick }: BenchArgs): Promise<BenchRecord[]> {
     );
     await page.screenshot({ path: path.join(os.tmpdir(), 'wall-soak.png') }).catch(() => undefined);
   } finally {
+    await feed.close();
     await close();
   }
   return records;

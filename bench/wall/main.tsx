@@ -1,11 +1,13 @@
 /**
  * Wall soak bench page: the real wall (WallFrame of src/features/walls with the overallMonitoring
  * preset: map, eight data panels, rolling alarms) at the page's size, fed by
- * - a synthetic live stream: N vehicles driving (the console bench's frames worker, typed-array frames
- *   transferred and handed back as the stream worker does) and alarm-list snapshots at ≤ 4 Hz holding
- *   the 20 newest alarms, alarms raised at `rate` per vehicle-hour of simulated time;
+ * - the product's live stream (createLiveStream: the real stream worker, decode, fleet state, frames)
+ *   connected to the console bench's feeder (bench/console/feed.ts, in the bench's Node process: N
+ *   vehicles' binary push messages at 1 Hz), with alarm-list snapshots at ≤ 4 Hz holding the 20 newest
+ *   alarms made here, alarms raised at `rate` per vehicle-hour of simulated time (the feeder carries no
+ *   alarms; the lists are what the stream worker would post);
  * - an in-page fake of the walls' calls (figures follow the generated fleet and alarms).
- * Query: `?vehicles=N&accel=A&rate=R`. `window.soak` reports simulated minutes and counters.
+ * Query: `?vehicles=N&accel=A&rate=R&feed=ws://…`. `window.soak` reports simulated minutes and counters.
  */
 import './accelerate.ts';
 import { markUpdate, startRecording, stopRecording } from '../console/instrument.ts';
@@ -17,9 +19,8 @@ import { I18nextProvider } from 'react-i18next';
 import { DEFAULT_PRESETS } from '../../domain/walls/preset.ts';
 import { i18n } from '../../src/i18n/index.ts';
 import { createQueryClient } from '../../src/kit/query.ts';
-import type { LiveStream } from '../../src/live/stream/client.ts';
+import { createLiveStream, type LiveStream } from '../../src/live/stream/client.ts';
 import type { AlarmItem, AlarmSnapshot } from '../../src/live/stream/alarm-lists.ts';
-import type { LiveFrame, LiveMessage } from '../../src/live/stream/protocol.ts';
 import { WallFrame, type PresetAnswer } from '../../src/features/walls/WallPage.tsx';
 import type { WallLiveOptions } from '../../src/features/walls/wall-live.ts';
 import { ACCEL } from './accelerate.ts';
@@ -93,19 +94,12 @@ window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
   return data === null ? realFetch(input, init) : Promise.resolve(envelope(data));
 };
 
-// ---- the synthetic stream --------------------------------------------------------------------
-function syntheticStream(): LiveStream {
-  const worker = new Worker(new URL('../console/frames.worker.ts', import.meta.url), { type: 'module' });
-  const listeners = new Set<(m: LiveMessage) => void>();
+// ---- the live stream: the real worker on the bench's feeder, alarm lists made here ---------------
+const FEED = params.get('feed') ?? '';
+function benchStream(): LiveStream {
+  const stream = createLiveStream({ url: `${FEED}?count=${N}&mode=binary`, token: () => 'bench', reconnectAttempts: 0 });
   const lists = new Set<(s: AlarmSnapshot) => void>();
   let version = 0;
-  worker.addEventListener('message', (e: MessageEvent<LiveFrame>) => {
-    for (const l of listeners) l(e.data);
-  });
-  worker.postMessage({ type: 'start', mode: 'binary', count: N });
-  setTimeout(() => {
-    for (const l of listeners) l({ type: 'status', connection: 'open', attempt: 0 });
-  }, 0);
   // The stream worker's cadence for list snapshots: ≤ 4 Hz, after a change (real time, not accelerated).
   let handle = 0;
   const tick = () => {
@@ -121,36 +115,19 @@ function syntheticStream(): LiveStream {
   };
   handle = window.setTimeout(tick, 250);
   return {
-    subscribe(l) {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    onAlarm: () => () => undefined,
-    onAlarmHandled: () => () => undefined,
+    ...stream,
     onAlarmLists(l) {
       lists.add(l);
       return () => lists.delete(l);
     },
-    alarmList: () => Promise.resolve([]),
-    markAlarmsRead: () => undefined,
-    markAlarmHandled: () => undefined,
-    resync: () => undefined,
-    release(f) {
-      const buffers = { ids: f.ids, positions: f.positions, headings: f.headings, states: f.states, alarm: f.alarm };
-      worker.postMessage({ type: 'next', buffers }, [f.ids.buffer, f.positions.buffer, f.headings.buffer, f.states.buffer, f.alarm.buffer]);
-    },
-    setDisplayCrs: () => undefined,
-    lookup: () => Promise.resolve(undefined),
-    directory: () => Promise.resolve([]),
-    idsInBounds: () => Promise.resolve(new Int32Array(0)),
     dispose() {
       window.clearTimeout(handle);
-      worker.terminate();
+      stream.dispose();
     },
   };
 }
 
-const LIVE: Pick<WallLiveOptions, 'stream' | 'mapOptions'> = { stream: () => syntheticStream(), mapOptions: { onApplied: () => markUpdate() } };
+const LIVE: Pick<WallLiveOptions, 'stream' | 'mapOptions'> = { stream: () => benchStream(), mapOptions: { onApplied: () => markUpdate() } };
 const ANSWER: PresetAnswer = {
   wall: 'overallMonitoring', preset: DEFAULT_PRESETS.overallMonitoring, stored: false, companyId: null, companyOutsideViewer: false, viewer: { kind: 'display', name: 'soak' },
 };
