@@ -11,7 +11,7 @@ import { TestTerminal } from '../gateway/terminal-client.ts';
 import type { CommandOutcome, RemoteTerminals, RequestOutcome } from '../gateway/types.ts';
 import { createFleetSync } from '../live/fleet-sync.ts';
 import { startLiveServer, type LiveTestServer } from '../live/test-harness.ts';
-import { decodeReply, decodeRequest, encodeReply, encodeRequest, gatewayWaitMs, LONG_SEND_ALLOWANCE_MS } from './commands.ts';
+import { decodeReply, decodeRequest, encodeReply, encodeRequest, gatewayWaitMs, LONG_SEND_ALLOWANCE_MS, ownPackageFile } from './commands.ts';
 
 const text = { msgId: MSG.TEXT, flags: 8, textType: 1, text: '请减速' } as const;
 
@@ -165,6 +165,15 @@ describe('wire form of commands', () => {
     for (const o of outcomes) expect(decodeReply(encodeReply(o, 17))).toEqual({ outcome: o, serial: 17 });
     expect(decodeReply(encodeReply({ kind: 'offline' }, undefined)).serial).toBeUndefined();
     expect(() => decodeReply(pack({ v: 1, kind: 'error', error: 'package file not found' }))).toThrow(/gateway node: package file not found/);
+  });
+
+  it('an upgrade package is read from the serving node\'s own directory, by its name only: never a path the request names', () => {
+    const upgrade = { msgId: 0x8108, upgradeType: 0, makerId: 'SIM01', version: 'V1', data: new Uint8Array(0) } as const;
+    expect(ownPackageFile({ ...upgrade, file: { path: '/api-node/media/upgrade-packages/ab12', size: 9 } }, '/gw/media/upgrade-packages'))
+      .toMatchObject({ file: { path: '/gw/media/upgrade-packages/ab12', size: 9 } });
+    expect(ownPackageFile({ ...upgrade, file: { path: '/gw/media/upgrade-packages/../../../etc/shadow', size: 9 } }, '/gw/media/upgrade-packages'))
+      .toMatchObject({ file: { path: '/gw/media/upgrade-packages/shadow' } });
+    expect(ownPackageFile(text, '/gw/media/upgrade-packages')).toBe(text);
   });
 
   it('the caller waits the gateway\'s wait: the timeout, or a retransmission schedule plus its sending', () => {

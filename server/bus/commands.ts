@@ -55,17 +55,22 @@
  *   the same way: the asking node, told by the same event, attributes them to the user who asked (its
  *   `expectUpload` memory). Until that attribution the gateway node's row reads as the terminal's own
  *   capture (source 'event'): an asking node that dies meanwhile leaves it so.
- * - Upgrade packages (0x8108) are read from their file by the gateway node: MEDIA_DIR/upgrade-packages,
- *   where the API node that took the upload wrote it (shared storage); a node without a shared MEDIA_DIR
- *   fails the send there (logged) and the command ends unanswered.
+ * - Upgrade packages (0x8108) are read from their file by the gateway node, in ITS OWN upgrade-packages
+ *   directory (MEDIA_DIR/upgrade-packages, `upgradeDir`): the request names the file as the API node that took
+ *   the upload sees it, and the gateway keeps only its name (the package's SHA-256). So the shared mount may sit
+ *   at another path on each node, and a bus message cannot make a gateway send a terminal any other file of its
+ *   machine. A gateway whose MEDIA_DIR is not the shared one fails the send there (logged) and the command ends
+ *   unanswered. Test: two-node-commands.pgtest.ts (the API node's mount path gone before the push).
  *
  * Its own connection, apart from the position stream's: a command's round trip never queues behind a
  * burst of position publishes or the stream consumer's flow control.
  */
+import path from 'node:path';
 import { connect, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { Packr } from 'msgpackr';
 import type { Jt808Gateway } from '../gateway/server.ts';
 import type { Jt808Message, Jt808MessageInput } from '../gateway/jt808/index.ts';
+import { UPGRADE_MSG, type UpgradePackage } from '../gateway/jt808/upgrade.ts';
 import type { CommandOutcome, RemoteTerminals, RequestOutcome } from '../gateway/types.ts';
 
 export const COMMAND_SUBJECT_PREFIX = 'fleet.cmd';
@@ -199,6 +204,15 @@ export interface CommandBusOptions {
   readonly log?: Log;
   /** Beat period (tests shorten it). @default BEAT_MS */
   readonly beatMs?: number;
+  /** Where this node finds upgrade packages (config.ts `upgradePackagesDirOf`); a 0x8108's file is read there by its name. */
+  readonly upgradeDir?: string;
+}
+
+/** A served command's upgrade package read from this node's own `upgradeDir`, by its file name only (see the header). */
+export function ownPackageFile(message: Jt808MessageInput, upgradeDir: string | undefined): Jt808MessageInput {
+  if (message.msgId !== UPGRADE_MSG.ISSUE || upgradeDir === undefined) return message;
+  const m = message as UpgradePackage;
+  return m.file ? { ...m, file: { path: path.join(upgradeDir, path.basename(m.file.path)), size: m.file.size } } : m;
 }
 
 /**
@@ -341,8 +355,8 @@ class NatsCommandBus implements CommandBus {
       try {
         const req = decodeRequest(m.data);
         const outcome = req.op === 'command'
-          ? await this.gateway.local.sendCommand(vehicleId, req.message, req.timeoutMs, (s) => { serial = s; })
-          : await this.gateway.local.request(vehicleId, req.message, req.answerId, req.timeoutMs);
+          ? await this.gateway.local.sendCommand(vehicleId, ownPackageFile(req.message, this.options.upgradeDir), req.timeoutMs, (s) => { serial = s; })
+          : await this.gateway.local.request(vehicleId, ownPackageFile(req.message, this.options.upgradeDir), req.answerId, req.timeoutMs);
         m.respond(encodeReply(outcome, serial));
       } catch (err) {
         this.options.log?.warn({ err, vehicleId }, 'bus: serving a command failed');

@@ -14,7 +14,7 @@
  *   FLEET_EVT): published where a single node hands them on in-process, applied on the other nodes.
  */
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../config.ts';
+import { upgradePackagesDirOf, type Config } from '../config.ts';
 import type { PositionRepository } from '../db/repositories.ts';
 import { pathInScope, type Scope } from '../db/scope.ts';
 import { FUTURE_TOLERANCE_MS } from '../gateway/live-apply.ts';
@@ -49,7 +49,7 @@ export async function openBus(config: Config, log: Log): Promise<PositionBus | u
 export async function attachCommandBus(config: Config, gateway: Jt808Gateway, nodeId: string, log: Log): Promise<{ close(): Promise<void> } | undefined> {
   if (!config.natsUrl) return undefined;
   const { connectCommandBus } = await import('./commands.ts');
-  return connectCommandBus(gateway, { servers: config.natsUrl, nodeId, serve: config.roles.has('gateway'), log });
+  return connectCommandBus(gateway, { servers: config.natsUrl, nodeId, serve: config.roles.has('gateway'), log, upgradeDir: upgradePackagesDirOf(config) });
 }
 
 /** The gateway's history sink publishing to `bus` (what createLiveRuntime hands the gateway). */

@@ -6,14 +6,19 @@
  * (`/service-command/command/startTts`); the terminal on A receives the 0x8300 and its 0x0001 decides
  * B's answer and the command record, as on one node: success, a refusal, and offline (409, no record).
  * B's online flag follows the terminal; a terminal that authenticates again on C is released by A (last
- * authentication wins across nodes), so its commands reach C only.
+ * authentication wins across nodes), so its commands reach C only. A terminal upgrade pushed from B: the package
+ * uploaded to B (MEDIA_DIR/upgrade-packages: one shared directory, mounted at another path on B) reaches the
+ * terminal on A as 0x8108 sub-packages with exactly its bytes, read from A's own mount, and the terminal's answers
+ * settle the task on B.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../gateway/jt808/index.ts';
+import { UPGRADE_MSG, type UpgradePackage } from '../gateway/jt808/upgrade.ts';
 import { TestTerminal } from '../gateway/terminal-client.ts';
 import { startCrashServer, stopClean, type CrashServer } from '../ops/crash-harness.ts';
 import { PgSyncDb } from '../db/pg/sync-db.ts';
@@ -37,6 +42,8 @@ describe.skipIf(skip !== '')('commands from an API node to a terminal on a gatew
   let vehicle: { id: number; deviceNo: string };
   let terminal: TestTerminal;
   let token: string;
+  /** B's MEDIA_DIR: another path to the shared directory. */
+  let bMedia: string;
 
   const records = (): RecordRow[] => {
     const db = new PgSyncDb(tdb.url);
@@ -52,11 +59,14 @@ describe.skipIf(skip !== '')('commands from an API node to a terminal on a gatew
   beforeAll(async () => {
     tdb = await createTestDatabase();
     nats = await startNats();
-    const env = { DATABASE_URL: tdb.url, SEED_VEHICLES: '5', NATS_URL: nats.url };
-    dirs.push(...['gw-a', 'api-b', 'gw-c'].map((n) => mkdtempSync(path.join(tmpdir(), `fleet-${n}-`))));
+    dirs.push(...['gw-a', 'api-b', 'gw-c', 'media'].map((n) => mkdtempSync(path.join(tmpdir(), `fleet-${n}-`))));
+    // The shared directory (MEDIA_DIR): the gateways mount it at its own path, B at another (a link to it).
+    bMedia = path.join(dirs[1]!, 'mount');
+    symlinkSync(dirs[3]!, bMedia);
+    const env = { DATABASE_URL: tdb.url, SEED_VEHICLES: '5', NATS_URL: nats.url, MEDIA_DIR: dirs[3]! };
     // One after the other: the later nodes find the schema the first made.
     nodeA = await startCrashServer(dirs[0]!, children, { env: { ...env, ROLES: 'gateway' } });
-    nodeB = await startCrashServer(dirs[1]!, children, { env: { ...env, ROLES: 'api,push' } });
+    nodeB = await startCrashServer(dirs[1]!, children, { env: { ...env, ROLES: 'api,push', MEDIA_DIR: bMedia } });
     nodeC = await startCrashServer(dirs[2]!, children, { env: { ...env, ROLES: 'gateway' } });
     ({ vehicle } = seeded(tdb.url));
     token = await adminToken(nodeB.apiUrl);
@@ -108,6 +118,50 @@ describe.skipIf(skip !== '')('commands from an API node to a terminal on a gatew
       terminal.commandResult = 0;
     }
     expect(records().at(-1)).toMatchObject({ state: 'failed', result: 2 });
+  });
+
+  it('an upgrade pushed from B reaches the terminal on A with the uploaded bytes; its answers settle the task on B (success, a refusal)', { timeout: 60_000 }, async () => {
+    // 5 sub-packages of ≤ 1023 bytes; the console's calls (services/terminal-upgrade/api.md).
+    const bytes = randomBytes(4500);
+    const form = new FormData();
+    for (const [k, v] of Object.entries({ name: 'bus firmware', version: 'V9.9-bus', upgradeType: '0', makerId: 'SIM01' })) form.append(k, v);
+    form.append('file', new Blob([bytes]), 'fw.bin');
+    const uploaded = await fetch(new URL('/service-command/upgrade/package', nodeB.apiUrl), { method: 'POST', headers: { 'x-jwt': token, 'x-lang': 'en' }, body: form });
+    const pkg = (await uploaded.json()) as { code: number; msg: string; data: { id: number } };
+    expect(pkg.code, pkg.msg).toBe(200);
+    // B's path to the package exists only on B's machine: the gateway must read it from its own mount.
+    rmSync(bMedia);
+    type Task = { id: number; vehicles: { state: string; result: number | null }[] };
+    const push = async () => {
+      const created = await api<Task>(nodeB.apiUrl, 'POST', '/service-command/upgrade/task', { packageId: pkg.data.id, vehicleIds: [vehicle.id] }, token);
+      expect(created.code, created.msg).toBe(200);
+      return created.data.id;
+    };
+    const settled = (id: number) => until(async () => {
+      const v = (await api<Task>(nodeB.apiUrl, 'GET', `/service-command/upgrade/task?id=${id}`, undefined, token)).data.vehicles[0]!;
+      return v.state !== 'queued' && v.state !== 'sent' && v;
+    }, 20_000, 'the upgrade settled on B');
+    const upgrades = () => terminal.commands.filter((c) => c.message.msgId === UPGRADE_MSG.ISSUE).map((c) => c.message as UpgradePackage);
+
+    terminal.commandResult = 0;
+    terminal.reassembles = true;
+    const before = upgrades().length;
+    const ok = await push();
+    const got = await until(async () => upgrades()[before], 20_000, 'the 0x8108 on the terminal');
+    expect(got).toMatchObject({ upgradeType: 0, makerId: 'SIM01', version: 'V9.9-bus' });
+    expect(Buffer.from(got.data).equals(bytes)).toBe(true);
+    // Installed: the terminal's 0x0108 (through A) settles the task B answers.
+    terminal.send({ msgId: UPGRADE_MSG.RESULT, upgradeType: 0, result: 0 });
+    expect(await settled(ok)).toMatchObject({ state: 'ok', result: 0 });
+
+    terminal.commandResult = 2;
+    try {
+      const refused = await push();
+      expect(await settled(refused)).toMatchObject({ state: 'failed', result: 2 });
+    } finally {
+      terminal.commandResult = 0;
+    }
+    expect(upgrades()).toHaveLength(before + 2);
   });
 
   it('a terminal that authenticates again on gateway C is released by A: its next TTS reaches C only', { timeout: 60_000 }, async () => {

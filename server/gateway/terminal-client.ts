@@ -3,16 +3,19 @@
  * gateway benchmark drive the gateway with it. Requests wait for the platform reply carrying their
  * serial (0x8001 or 0x8100). Like a real terminal it keeps its auth code (by number, for the life of
  * the process) and the packages of its recent sub-packaged messages, which it sends
- * again when the platform asks with 0x8003.
+ * again when the platform asks with 0x8003. With `reassembles`, a sub-packaged platform message (0x8108
+ * upgrade packages) is put back together and handled as one command, answered once with its first serial.
  */
 import net from 'node:net';
 import {
+  decodeBody,
   decodeFrame,
   encodeBody,
   encodeFrames,
   encodePacket,
   FrameSplitter,
   MSG,
+  Reassembler,
   type Jt808Message,
   type Jt808MessageInput,
   type LocationInput,
@@ -45,6 +48,13 @@ export class TestTerminal {
   answerResends = true;
   /** Packages of recent sub-packaged messages by first serial (wire frames, index 1 first). */
   private readonly kept = new Map<number, Uint8Array[]>();
+  /**
+   * True: sub-packaged platform messages are put back together and handled as one command (answered once). False
+   * (default): their packages are ignored, as the tests that script the answers to each package expect.
+   */
+  reassembles = false;
+  /** Sub-packaged platform messages put back together (sized for a 60 MiB upgrade package, as the simulator's). */
+  private readonly reassembler = new Reassembler({ maxParts: 0xffff, maxMessages: 2, maxBytes: 64 * 1024 * 1024, maxAgeMs: 600_000 });
   readonly closed: Promise<void>;
 
   private constructor(
@@ -55,7 +65,12 @@ export class TestTerminal {
     this.closed = new Promise((resolve) => socket.once('close', () => resolve()));
     socket.on('error', () => undefined);
     socket.on('data', (chunk: Buffer) => this.splitter.push(chunk, (frame) => {
-      const r = decodeFrame(frame);
+      let r = decodeFrame(frame);
+      if (r.kind === 'fragment' && this.reassembles) {
+        const whole = this.reassembler.push(r.header, r.body);
+        if (typeof whole !== 'object') return;
+        r = decodeBody(whole.header, whole.body);
+      }
       if (r.kind !== 'message') return;
       const m = r.message;
       if (m.msgId === MSG.RESEND_REQUEST) {
