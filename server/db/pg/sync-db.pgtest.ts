@@ -165,6 +165,29 @@ describe.skipIf(skip !== '')('PgSyncDb', () => {
     }
   });
 
+  it('an answer that comes after its call gave up is not taken as the next call\'s answer', () => {
+    // The old facade read whatever was on the port: the late answer of the timed-out SELECT (a = 1) became the
+    // answer of the next one, and every answer after it was shifted by one.
+    const slow = new PgSyncDb(tdb.url, { timeoutMs: 1500 });
+    try {
+      expect(() => slow.query('SELECT 1 AS a, pg_sleep(2.5) AS s')).toThrow(/did not answer within 1500 ms/);
+      // The worker runs the next statement after the sleeping one; its answer is the one taken.
+      const until = Date.now() + 8000;
+      let rows: unknown[] | undefined;
+      while (!rows && Date.now() < until) {
+        try {
+          rows = slow.query('SELECT 2 AS b').rows;
+        } catch (err) {
+          if (!/did not answer/.test(String(err))) throw err;
+        }
+      }
+      expect(rows).toEqual([{ b: 2 }]);
+      expect(slow.query('SELECT 3 AS c').rows).toEqual([{ c: 3 }]);
+    } finally {
+      slow.close();
+    }
+  });
+
   it('a write transaction whose lock wait times out leaves no transaction behind: the next writes work', () => {
     // BEGIN ran, then pg_advisory_xact_lock hit lock_timeout: PostgreSQL holds a FAILED transaction. The old facade
     // left it open (and, when the ReadyForQuery after the error came in a later chunk, believed none was open):

@@ -13,15 +13,18 @@ import { chinaDayIndex } from '../../../domain/track/days.ts';
 import { DAY_PARTITIONED, partitionDdl } from './partitions.ts';
 import { EMPTY_CATALOG, splitStatements, translate, type PgCatalog, type Translated } from './translate.ts';
 
-export type PgRequest =
+type PgRequestBody =
   /** `atomic`: inside a transaction, a failing statement is undone alone (SQLite's statement atomicity). */
   | { op: 'query'; sql: string; params: unknown[]; raw: boolean; atomic?: boolean }
   | { op: 'exec'; sql: string }
   | { op: 'close' };
+/** `seq` numbers the calls; the reply carries it back (see `call`). */
+export type PgRequest = PgRequestBody & { seq: number };
 
-export type PgReply =
+export type PgAnswer =
   | { ok: true; rows: unknown[]; rowCount: number; status: string }
   | { ok: false; message: string; code: string | undefined; detail: string | undefined; status: string };
+export type PgReply = PgAnswer & { seq: number };
 
 /** SQLSTATE → the better-sqlite3 code the SQLite-written callers test (e.g. resources/import-jobs.ts). */
 const SQLITE_CODE: Record<string, string> = {
@@ -182,6 +185,8 @@ export class PgSyncDb {
   private readonly signal = new Int32Array(new SharedArrayBuffer(4));
   private status = 'I';
   private readonly timeoutMs: number;
+  /** Number of the last call sent (its answer carries it). */
+  private seq = 0;
   private readonly cache = new Map<string, Translated>();
   private savepoints = 0;
 
@@ -213,22 +218,43 @@ export class PgSyncDb {
     }
   }
 
-  /** Sends one request and blocks until its answer. */
-  private call(req: PgRequest): Extract<PgReply, { ok: true }> {
+  /**
+   * Sends one request and blocks until its answer. The answer is found by its `seq`, and the flag is cleared
+   * before every look at the port, not once before sending: the worker raises the flag after posting and
+   * notifies after that, so a call that found its answer before the notify came has a late wake-up coming
+   * for the NEXT call ("PostgreSQL worker gave no answer", seen at a node's start-up under load), and an
+   * answer to a call that gave up at its timeout arrives during a later one (it would have been taken as
+   * that call's answer, and every answer after it shifted by one).
+   */
+  private call(body: PgRequestBody): Extract<PgReply, { ok: true }> {
     if (!this.open) throw new TypeError('The database connection is not open');
-    Atomics.store(this.signal, 0, 0);
-    this.port.postMessage(req);
-    const waited = Atomics.wait(this.signal, 0, 0, this.timeoutMs);
-    const msg = receiveMessageOnPort(this.port)?.message as PgReply | undefined;
-    if (!msg) {
-      throw new Error(waited === 'timed-out' ? `PostgreSQL did not answer within ${this.timeoutMs} ms` : 'PostgreSQL worker gave no answer');
+    const seq = ++this.seq;
+    this.port.postMessage({ ...body, seq } satisfies PgRequest);
+    const deadline = Date.now() + this.timeoutMs;
+    let msg: PgReply | undefined;
+    for (;;) {
+      // Cleared first: an answer posted before this store is on the port now; one posted after raises it again.
+      Atomics.store(this.signal, 0, 0);
+      msg = this.take(seq);
+      if (msg) break;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`PostgreSQL did not answer within ${this.timeoutMs} ms`);
+      Atomics.wait(this.signal, 0, 0, left);
     }
     this.status = msg.status;
     if (!msg.ok) {
-      const sql = req.op === 'close' ? '' : req.sql;
+      const sql = body.op === 'close' ? '' : body.sql;
       throw new PgSyncError(`${msg.message}${msg.detail ? ` (${msg.detail})` : ''}`, msg.code, sql);
     }
     return msg;
+  }
+
+  /** The answer to call `seq` if it is on the port; answers to earlier calls (given up at their timeout) are dropped. */
+  private take(seq: number): PgReply | undefined {
+    for (;;) {
+      const msg = receiveMessageOnPort(this.port)?.message as PgReply | undefined;
+      if (!msg || msg.seq === seq) return msg;
+    }
   }
 
   /** One statement in PG's own dialect, with `$n` parameters. */

@@ -1,11 +1,11 @@
 /**
  * The worker behind `PgSyncDb`: owns one PostgreSQL connection and answers one request at a time.
- * The main thread posts a request and blocks in `Atomics.wait`; the answer goes on the port first, then
- * the flag is raised and notified, so the main thread finds it with `receiveMessageOnPort`.
+ * The main thread posts a request and blocks in `Atomics.wait`; the answer (carrying the request's `seq`) goes
+ * on the port first, then the flag is raised and notified, so the main thread finds it with `receiveMessageOnPort`.
  */
 import { workerData, type MessagePort } from 'node:worker_threads';
 import pg from 'pg';
-import type { PgReply, PgRequest } from './sync-db.ts';
+import type { PgAnswer, PgReply, PgRequest } from './sync-db.ts';
 
 const { url, port, flag } = workerData as { url: string; port: MessagePort; flag: SharedArrayBuffer };
 const signal = new Int32Array(flag);
@@ -44,8 +44,8 @@ async function afterReadyForQuery(): Promise<void> {
   while (!state.readyForQuery && !lost && Date.now() < until) await new Promise((r) => setImmediate(r));
 }
 
-function answer(reply: PgReply): void {
-  port.postMessage(reply);
+function answer(seq: number, reply: PgAnswer): void {
+  port.postMessage({ ...reply, seq } satisfies PgReply);
   Atomics.store(signal, 0, 1);
   Atomics.notify(signal, 0);
 }
@@ -64,17 +64,17 @@ port.on('message', (req: PgRequest) => {
       await ready;
       if (req.op === 'close') {
         if (!lost) await client.end();
-        answer({ ok: true, rows: [], rowCount: 0, status: 'I' });
+        answer(req.seq, { ok: true, rows: [], rowCount: 0, status: 'I' });
         return;
       }
       if (lost) {
-        answer({ ok: false, message: `the PostgreSQL connection was lost: ${lost.message}`, code: lost.code ?? '08006', detail: undefined, status: 'I' });
+        answer(req.seq, { ok: false, message: `the PostgreSQL connection was lost: ${lost.message}`, code: lost.code ?? '08006', detail: undefined, status: 'I' });
         return;
       }
       if (req.op === 'exec') {
         // Simple query protocol: several statements in one round trip, no parameters.
         await client.query(req.sql);
-        answer({ ok: true, rows: [], rowCount: 0, status });
+        answer(req.seq, { ok: true, rows: [], rowCount: 0, status });
         return;
       }
       const query = { text: req.sql, values: req.params.map(param) };
@@ -93,11 +93,11 @@ port.on('message', (req: PgRequest) => {
       } else {
         res = await run();
       }
-      answer({ ok: true, rows: res.rows as unknown[], rowCount: res.rowCount ?? 0, status });
+      answer(req.seq, { ok: true, rows: res.rows as unknown[], rowCount: res.rowCount ?? 0, status });
     } catch (err) {
       const e = err as { message?: string; code?: string; detail?: string };
       await afterReadyForQuery();
-      answer({ ok: false, message: e.message ?? String(err), code: e.code, detail: e.detail, status });
+      answer(req.seq, { ok: false, message: e.message ?? String(err), code: e.code, detail: e.detail, status });
     }
   })();
 });
