@@ -29,10 +29,11 @@
  * `--storm-seconds=N` (one token; e.g. `npm run bench -- alarm-storm --rounds 1 --storm-seconds=15`): ONE server
  * phase, ours as shipped, at 5,000/s for N s, no baseline and no console phase: a short look at whether the
  * server keeps up at full rate (no backlog: p99 stays flat) without the hour the full run takes. Indicative only.
+ * `BENCH_LOAD_CPUS=<cpus>` pins the sender and consumer processes (see `pinLoad`).
  * CPU time per alarm is counted from the first report to the end of the drain: start-up (buildApp, schema
  * compilation, seeding, terminal logins) is outside that window.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -158,6 +159,7 @@ export async function measurePhase(rate: number, seconds: number, what: PhaseKin
     const sender = spawn('sender');
     const consumer = spawn('consumer');
     children.push(sender, consumer);
+    pinLoad(sender, consumer);
     await ask(consumer, { cmd: 'connect', pushUrl, token }, 'ready');
     const ready = await ask(sender, { cmd: 'connect', gatewayPort, devices }, 'ready');
     if (ready.failed > 0) process.stdout.write(`  ${ready.failed} of ${devices.length} terminals failed to sign in\n`);
@@ -252,6 +254,17 @@ const sum = (phases: readonly PhaseFigures[], f: (p: PhaseFigures) => number) =>
 /** Server CPU time per alarm sent, µs: comparable across phases on a loaded machine, unlike % of a core. */
 const cpuPerAlarm = (phases: readonly PhaseFigures[]) => (sum(phases, (p) => p.cpuMs) * 1000) / Math.max(1, sum(phases, (p) => p.result.sent));
 const mean = (phases: readonly PhaseFigures[], f: (p: PhaseFigures) => number) => sum(phases, f) / Math.max(1, phases.length);
+
+/**
+ * `BENCH_LOAD_CPUS=0` (a taskset CPU list): the sender and consumer processes run on those CPUs only. With the
+ * bench itself started under `taskset -c 1` the server (this process) has its core to itself, as a gateway
+ * machine has in production, while the terminals and the console stand for other machines.
+ */
+function pinLoad(...children: ChildProcess[]): void {
+  const cpus = process.env['BENCH_LOAD_CPUS'];
+  if (!cpus) return;
+  for (const c of children) if (c.pid) execFileSync('taskset', ['-a', '-p', '-c', cpus, String(c.pid)], { stdio: 'ignore' });
+}
 
 /** `--storm-seconds=N` (see the header), else undefined. */
 function stormSeconds(): number | undefined {
