@@ -28,8 +28,10 @@
  * Full: 5,000 alarms/s for 60 s per server phase, console phases 20 s; `--quick`: 1,000/s, 5 s and 4 s.
  * `--storm-seconds=N` (one token; e.g. `npm run bench -- alarm-storm --rounds 1 --storm-seconds=15`): ONE server
  * phase, ours as shipped, at 5,000/s for N s, no baseline and no console phase: a short look at whether the
- * server keeps up at full rate (no backlog: p99 stays flat) without the hour the full run takes. Indicative only.
- * `BENCH_LOAD_CPUS=<cpus>` pins the sender and consumer processes (see `pinLoad`).
+ * server keeps up at full rate (no backlog: p99 stays flat) in 3 minutes. Indicative only.
+ * `BENCH_LOAD_CPUS=<cpus>` pins the sender and consumer processes (see `pinLoad`). On this 2-core machine, with
+ * `BENCH_LOAD_CPUS=0 taskset -c 1 npm run bench -- alarm-storm --rounds 1` a full round takes about 14 minutes
+ * (the console phases' Chromium then shares the server's core: it inherits the bench's affinity).
  * CPU time per alarm is counted from the first report to the end of the drain: start-up (buildApp, schema
  * compilation, seeding, terminal logins) is outside that window.
  */
