@@ -5,11 +5,11 @@
  * - latency from the terminal's frame (written to its socket) to the consumer's decoded alarm message,
  *   p50 / p95 / p99 (sender and consumer share one machine's wall clock; see load/alarm-storm-load.ts);
  * - lost end to end: alarms sent − alarms stored, alarms sent − distinct alarms delivered (goal 0);
- * - the server process's CPU (the load runs in child processes, so this process is the server alone).
+ * - the server process's CPU (the server, the sender and the consumer are three child processes).
  *
- * Fairness (issue 16): every phase gets a FRESH server and database (same seed, empty alarm table) and
- * fresh sender/consumer processes, and the two modes alternate ours, baseline, baseline, ours (ABBA)
- * within one run, so neither side gets the smaller database, the warmer JIT or the quieter minute.
+ * Fairness (issue 16): every phase gets a FRESH server process and database (same seed, empty alarm table;
+ * load/alarm-storm-server.ts says why a process and not only a fresh app) and fresh sender/consumer
+ * processes, and the two modes alternate ours, baseline, baseline, ours (ABBA) within one run, so neither side gets the smaller database, the warmer JIT or the quieter minute.
  * Figures pool both phases of a mode. The sender and the consumer are separate processes: neither
  * side's feeder runs on the server's (or the other's) time.
  *
@@ -36,17 +36,13 @@
  * compilation, seeding, terminal logins) is outside that window.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { buildApp } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import { ALL_COMPANIES } from '../server/db/scope.ts';
 import type { CDPSession, Page } from 'playwright-core';
 import { DEFAULT_PUSH_OPTIONS } from '../server/push/hub.ts';
 import { endTrace, openBenchPage, type BenchPage } from './browser-page.ts';
 import { login, percentile } from './load/common.ts';
+import type { ServerCommand, ServerReply } from './load/alarm-storm-server.ts';
 import { matchStorm, STEPS, type ConsumerResult, type SenderResult, type StormFigures as StormMatch, type StormPhase } from './load/alarm-storm-load.ts';
 import type { BenchArgs, BenchRecord } from './types.ts';
 
@@ -80,6 +76,7 @@ export function mainThreadBusy(events: readonly TraceEvent[]): number {
 }
 
 type ChildReply =
+  | ServerReply
   | { type: 'ready'; loginMs: number; failed: number }
   | { type: 'reset' }
   | { type: 'sent'; result: SenderResult }
@@ -139,27 +136,18 @@ type PhaseKind = { kind: 'server'; cork: boolean } | { kind: 'console'; mode: 'p
 export async function measurePhase(rate: number, seconds: number, what: PhaseKind): Promise<PhaseFigures> {
   const alarms = rate * seconds;
   const vehicles = Math.ceil(alarms / STEPS.length);
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'fleet-alarm-storm-'));
-  const config = loadConfig({}, {
-    dataDir, port: 0, host: '127.0.0.1', gatewayPort: 0, gatewayHost: '127.0.0.1', logLevel: 'warn', seedVehicles: vehicles,
-    seedFleetsPerBranch: 4, autoRegister: false, consoleDir: path.join(dataDir, 'no-console'),
+  const spawn = (file: string, role: string) => fork(fileURLToPath(new URL(file, import.meta.url)), [role === 'server' ? '--server' : '--child', role], {
+    execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced',
   });
-  const app = await buildApp(config);
-  const children: ChildProcess[] = [];
+  // The server in a fresh process of its own (why: load/alarm-storm-server.ts); it keeps the bench's CPU affinity.
+  const server = spawn('./load/alarm-storm-server.ts', 'server');
+  const children: ChildProcess[] = [server];
   try {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const gatewayPort = await app.live.gateway.listen(0, '127.0.0.1');
-    const address = app.server.address();
-    if (!address || typeof address === 'string') throw new Error('no address');
-    const base = `http://127.0.0.1:${address.port}`;
-    const pushUrl = `ws://127.0.0.1:${address.port}/ws-service/websocket`;
-    const token = await login(base, 'admin', 'admin123');
-    const devices = (await app.storage.terminals.allVehicles()).map((v) => v.deviceNo);
-    const spawn = (role: 'sender' | 'consumer') => fork(fileURLToPath(new URL('./load/alarm-storm-load.ts', import.meta.url)), ['--child', role], {
-      execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced',
-    });
-    const sender = spawn('sender');
-    const consumer = spawn('consumer');
+    const up = await ask(server, { cmd: 'start', vehicles } satisfies ServerCommand, 'up');
+    const { pushUrl, gatewayPort, devices } = up;
+    const token = await login(up.base, 'admin', 'admin123');
+    const sender = spawn('./load/alarm-storm-load.ts', 'sender');
+    const consumer = spawn('./load/alarm-storm-load.ts', 'consumer');
     children.push(sender, consumer);
     pinLoad(sender, consumer);
     await ask(consumer, { cmd: 'connect', pushUrl, token }, 'ready');
@@ -169,8 +157,7 @@ export async function measurePhase(rate: number, seconds: number, what: PhaseKin
     // GPS time an hour back: inside the server's accepted window, and one phase per database.
     const gpsBase = Math.floor(Date.now() / 1000) * 1000 - HOUR;
     await ask(sender, { cmd: 'reset', gpsBase }, 'reset');
-    await app.alarms.idle();
-    app.push.setOptions({ corkAlarms: what.kind === 'server' ? what.cork : DEFAULT_PUSH_OPTIONS.corkAlarms });
+    await ask(server, { cmd: 'prepare', cork: what.kind === 'server' ? what.cork : 'shipped' } satisfies ServerCommand, 'prepared');
 
     let tab: Page | undefined;
     let cdp: CDPSession | undefined;
@@ -183,10 +170,8 @@ export async function measurePhase(rate: number, seconds: number, what: PhaseKin
       await cdp.send('Tracing.start', { categories: 'toplevel,disabled-by-default-devtools.timeline', transferMode: 'ReturnAsStream' });
     }
     await ask(consumer, { cmd: 'take' }, 'taken');
-    const failed0 = app.alarms.stats.failed;
-    const batches0 = app.alarms.stats.batches;
     const load = loadavg()[0]!;
-    const cpu0 = process.cpuUsage();
+    const { mark: before } = await ask(server, { cmd: 'mark' } satisfies ServerCommand, 'marked');
     const wall0 = performance.now();
     const sent = (await ask(sender, { cmd: 'phase', rate, seconds, gpsBase } satisfies StormPhase, 'sent')).result;
     // Drain: until everything arrived, or nothing new for 10 s.
@@ -202,8 +187,9 @@ export async function measurePhase(rate: number, seconds: number, what: PhaseKin
       await new Promise((r) => setTimeout(r, 200));
     }
     await new Promise((r) => setTimeout(r, 300)); // late duplicates or strays
-    const cpu = process.cpuUsage(cpu0);
+    const { mark: after, stored } = await ask(server, { cmd: 'finish', gpsBase } satisfies ServerCommand, 'finished');
     const wallMs = performance.now() - wall0;
+    const cpuMs = (after.cpu.user - before.cpu.user + after.cpu.system - before.cpu.system) / 1000;
     const result = matchStorm(sent, (await ask(consumer, { cmd: 'take' }, 'taken')).result);
     let page: PhaseFigures['page'];
     if (tab && cdp) {
@@ -212,16 +198,18 @@ export async function measurePhase(rate: number, seconds: number, what: PhaseKin
       page = { busyMsPerSecond: mainThreadBusy(events) / (wallMs / 1000), alarmsSeen: inPage.alarms, renders: inPage.renders };
       await tab.close();
     }
-    await app.alarms.idle();
-    const stored = (await app.storage.alarms.query(ALL_COMPANIES, { startTime: gpsBase + 1, endTime: gpsBase + HOUR / 2 }, 0, 0)).total;
     return {
       rate, seconds, vehicles: devices.length - ready.failed, result, stored,
-      serverCpuPercent: ((cpu.user + cpu.system) / 1000 / wallMs) * 100, cpuMs: (cpu.user + cpu.system) / 1000, batches: app.alarms.stats.batches - batches0, storeFailures: app.alarms.stats.failed - failed0, load, page,
+      serverCpuPercent: (cpuMs / wallMs) * 100, cpuMs, batches: after.batches - before.batches, storeFailures: after.failed - before.failed, load, page,
     };
   } finally {
-    for (const c of children) c.kill();
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    const exited = new Promise((r) => server.once('exit', r));
+    for (const c of children) if (c !== server) c.kill();
+    if (server.connected) server.send({ cmd: 'exit' } satisfies ServerCommand);
+    else server.kill();
+    // The server closes and removes its data directory; a stuck close is ended after 30 s.
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000).unref())]);
+    server.kill();
   }
 }
 
