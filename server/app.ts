@@ -28,6 +28,8 @@ import { createMediaRuntime, type MediaRuntime } from './media/runtime.ts';
 import { installRetention } from './retention/index.ts';
 import { installReportEngine } from './services/report-engine/index.ts';
 import { attachTrackReadPool } from './db/read-pool.ts';
+import { attachWalCheckpointer } from './db/wal-checkpointer.ts';
+import type { SqliteStorage } from './db/sqlite/storage.ts';
 import { monitorRoutes } from './services/monitor/index.ts';
 import { privRoutes } from './services/priv/index.ts';
 import { trackRoutes } from './services/track/index.ts';
@@ -106,6 +108,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Long track reads (playback weeks, reports' scans) run in worker threads, off the gateway's event loop.
   const trackReads = attachTrackReadPool(storage);
   app.addHook('preClose', async () => trackReads?.close());
+  // WAL checkpoints (and their fsyncs) in a worker thread, not inside a commit on this event loop (db/wal-checkpointer.ts).
+  const checkpointer = attachWalCheckpointer((storage as Partial<SqliteStorage>).db);
+  app.addHook('preClose', async () => checkpointer?.close());
   // Issue 20 scale-out: the NATS JetStream bus between roles when NATS_URL is set (server/bus; nothing loaded without it).
   const bus = await openBus(config, app.log);
   const followSince = Date.now() - FOLLOW_OVERLAP_MS;
