@@ -162,7 +162,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   // Issue 19: every state-changing call of every route below is recorded once, by this hook (services/audit).
   installAudit(app, { config, storage });
-  installOps(app, { config, storage, live, bus: bus && { stats: bus.stats, following } }); // issue 20: /health/live, /health/ready, /metrics (Prometheus) and the HTTP timing hook
+  installOps(app, { config, storage, live, bus: bus && { stats: bus.stats, following }, checkpoints: checkpointer?.stats }); // issue 20: /health/live, /health/ready, /metrics (Prometheus) and the HTTP timing hook
 
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   privRoutes(api, { config, storage, tokens });

@@ -10,6 +10,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { FastifyInstance } from 'fastify';
+import type { CheckpointStats } from '../db/wal-checkpointer.ts';
 import type { LiveRuntime } from '../live/runtime.ts';
 import type { PushHub } from '../push/hub.ts';
 
@@ -21,6 +22,8 @@ export interface MetricSources {
   readonly leader?: () => boolean;
   /** Issue 20: the position bus of this node (NATS_URL) and what it follows (server/bus/follow-scopes.ts). */
   readonly bus?: { readonly stats: { readonly published: number; readonly received: number }; readonly following?: { roots(): readonly unknown[] } };
+  /** The SQLite WAL checkpoint worker's figures (server/db/wal-checkpointer.ts); absent on PostgreSQL. */
+  readonly checkpoints?: CheckpointStats;
 }
 
 /**
@@ -75,6 +78,13 @@ export class OpsMetrics {
     followCounter(r, 'fleet_history_rows_written_total', 'Position rows committed to the history table.', () => history.stats.rowsWritten);
     followCounter(r, 'fleet_history_failed_flushes_total', 'History flushes that failed (their rows are kept and retried).', () => history.stats.failedFlushes);
     gauge(r, 'fleet_history_queue_depth', 'Positions queued for history and not yet committed.', () => history.pending);
+    const checkpoints = sources.checkpoints;
+    if (checkpoints) {
+      // The worker's checkpoints (issue 16): a log that keeps growing, or checkpoints taking most of each second, is a disk that cannot keep up.
+      followCounter(r, 'fleet_sqlite_checkpoints_total', 'SQLite WAL checkpoints run by the checkpoint worker thread.', () => checkpoints.checkpoints);
+      followCounter(r, 'fleet_sqlite_checkpoint_seconds_total', 'Time the checkpoint worker spent checkpointing (its thread, not the event loop).', () => checkpoints.totalMs / 1000);
+      gauge(r, 'fleet_sqlite_wal_frames', 'Pages in the SQLite write-ahead log at the last checkpoint (the writer checkpoints itself at 16,384).', () => checkpoints.lastLogFrames);
+    }
     this.flush = new Histogram({ name: 'fleet_history_flush_duration_seconds', help: 'Duration of one history flush (one transaction).', buckets: FLUSH_BUCKETS, registers: [r] });
 
     const pushFigure = (read: (hub: PushHub) => number) => () => {

@@ -94,6 +94,14 @@ describe('health and metrics of a running server', () => {
     expect(sample(gone, 'fleet_gateway_terminals_connected')).toBe(0);
   });
 
+  it('shows the WAL checkpoints the worker thread runs (off the event loop) and the log they leave', async () => {
+    // The reports above were committed; the worker checkpoints once a second.
+    const t = await until(scrape, (text) => (sample(text, 'fleet_sqlite_checkpoints_total') ?? 0) >= 1, 5_000);
+    expect(sample(t, 'fleet_sqlite_checkpoints_total')).toBeGreaterThanOrEqual(1);
+    expect(sample(t, 'fleet_sqlite_checkpoint_seconds_total')).toBeGreaterThan(0);
+    expect(sample(t, 'fleet_sqlite_wal_frames')).toBeGreaterThanOrEqual(0);
+  });
+
   it('counts push consumers and the bytes sent to them', async () => {
     const admin = await server.login('admin', 'admin123');
     const before = await scrape();

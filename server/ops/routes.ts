@@ -31,13 +31,14 @@ export interface OpsDeps {
   readonly storage: Storage;
   readonly live: LiveRuntime;
   readonly bus?: MetricSources['bus'];
+  readonly checkpoints?: MetricSources['checkpoints'];
 }
 
 /** Install before the API routes: the HTTP histogram's hook then times every route of the app. */
 export function installOps(app: FastifyInstance, deps: OpsDeps): OpsMetrics {
   // The hub is registered after this (registerPush); read it once it exists.
   const push = (): PushHub | undefined => (app.hasDecorator('push') ? app.push : undefined);
-  const metrics = new OpsMetrics({ live: deps.live, push, leader: () => app.leadership.isLeader, bus: deps.bus });
+  const metrics = new OpsMetrics({ live: deps.live, push, leader: () => app.leadership.isLeader, bus: deps.bus, checkpoints: deps.checkpoints });
   app.decorate('opsMetrics', metrics);
   installHttpMetrics(app, metrics);
   // One observation per committed batch (≤ HISTORY_BATCH_ROWS rows), not per position.
