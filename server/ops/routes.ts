@@ -40,6 +40,9 @@ export function installOps(app: FastifyInstance, deps: OpsDeps): OpsMetrics {
   const push = (): PushHub | undefined => (app.hasDecorator('push') ? app.push : undefined);
   const metrics = new OpsMetrics({ live: deps.live, push, leader: () => app.leadership.isLeader, bus: deps.bus, checkpoints: deps.checkpoints });
   app.decorate('opsMetrics', metrics);
+  // prom-client's default metrics keep process-wide observers (GC, event-loop delay) that hold their registry
+  // for ever; emptying it at close lets the registry's collect callbacks, and the app they read, be collected.
+  app.addHook('onClose', async () => metrics.registry.clear());
   installHttpMetrics(app, metrics);
   // One observation per committed batch (≤ HISTORY_BATCH_ROWS rows), not per position.
   if (deps.live.history instanceof BatchedHistoryWriter) deps.live.history.onFlushed = (_rows, ms) => metrics.observeFlush(ms);
