@@ -3,8 +3,8 @@
  * (buildApp: gateway → alarm engine → SQLite → push hub) in a process of its own.
  *
  * Why a process per phase: with the four phases' servers built one after another in the bench process, the
- * heap grew from 123 MB to 681 MB by the fourth phase (the earlier servers are not all collected after
- * `app.close()`, and the bench's own results and Playwright live there too), so the later phases paid for
+ * heap grew from 123 MB to 681 MB by the fourth phase (closed servers were kept by the metrics registry, fixed
+ * since in server/ops/routes.ts; the bench's own results and Playwright live there too), so the later phases paid for
  * a bigger heap in every garbage collection: scavenges of 100–300 ms were seen at 1.2 GB. A gateway machine
  * runs one server per process; a fresh process per phase gives each side the same start, and the server's
  * CPU figure (`process.cpuUsage()` here) is the server's alone.
